@@ -1,0 +1,34 @@
+import { type DynamicModule, Module } from '@nestjs/common';
+import { AuditHttpModule, AuditModule } from '@cairn/audit';
+import { AuthHttpModule, AuthModule } from '@cairn/auth';
+import { type CairnConfig, ConfigModule } from '@cairn/config';
+import { DatabaseModule } from '@cairn/db';
+import { ObservabilityModule } from '@cairn/observability';
+import { ProjectsHttpModule } from '@cairn/projects';
+import { RedisModule } from '@cairn/redis';
+import { ServerModule } from '@cairn/server';
+import { TenancyHttpModule, TenancyModule } from '@cairn/tenancy';
+
+/** The admin and memory REST API: wiring only, behaviour lives in libs/. */
+@Module({})
+export class ApiModule {
+  static register(config: CairnConfig): DynamicModule {
+    return {
+      module: ApiModule,
+      imports: [
+        ConfigModule.forRoot(config),
+        ObservabilityModule,
+        ServerModule,
+        DatabaseModule,
+        RedisModule,
+        TenancyModule,
+        AuditModule,
+        AuthModule,
+        TenancyHttpModule,
+        AuthHttpModule,
+        ProjectsHttpModule,
+        AuditHttpModule,
+      ],
+    };
+  }
+}

@@ -1,0 +1,9 @@
+import 'reflect-metadata';
+import { runMain } from '@cairn/server';
+import { WorkerModule } from './worker.module';
+
+void runMain({
+  app: 'worker',
+  module: (config) => WorkerModule.register(config),
+  port: (config) => config.http.ports.worker,
+});

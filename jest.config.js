@@ -1,0 +1,23 @@
+/**
+ * One jest run for every tier: unit specs beside the code (`*.spec.ts`) and end-to-end
+ * specs over real HTTP (`apps/<app>/test/*.e2e-spec.ts`). Integration and e2e specs talk
+ * to the real PostgreSQL+pgvector and Redis that test/global-setup.ts provides.
+ */
+/** @type {import('jest').Config} */
+module.exports = {
+  rootDir: '.',
+  testEnvironment: 'node',
+  transform: { '^.+\\.(ts|js|mjs)$': ['@swc/jest'] },
+  // Dependencies that ship only ES modules are compiled to CommonJS like our own code.
+  transformIgnorePatterns: ['/node_modules/(?!(content-disposition)/)'],
+  moduleFileExtensions: ['ts', 'js', 'json'],
+  testMatch: ['<rootDir>/{apps,libs,tools}/**/*.spec.ts', '<rootDir>/apps/**/test/**/*.e2e-spec.ts'],
+  moduleNameMapper: {
+    '^@cairn/testing$': '<rootDir>/test/utils',
+    '^@cairn/(.*)$': '<rootDir>/libs/$1/src',
+  },
+  globalSetup: '<rootDir>/test/global-setup.ts',
+  globalTeardown: '<rootDir>/test/global-teardown.ts',
+  testTimeout: 60_000,
+  maxWorkers: 2,
+};

@@ -1,0 +1,21 @@
+import { createParamDecorator, type ExecutionContext, SetMetadata } from '@nestjs/common';
+import { type FastifyRequest } from 'fastify';
+import { type Permission } from './permissions';
+import { type Principal } from './principal';
+
+export const REQUIRED_PERMISSION = 'cairn:required-permission';
+export const AUDIT_ACTION = 'cairn:audit-action';
+
+/** Declares the permission a route needs; the global access guard enforces it. */
+export const RequirePermission = (permission: Permission): MethodDecorator =>
+  SetMetadata(REQUIRED_PERMISSION, permission);
+
+/** Marks an admin action: every call writes a platform audit row with its outcome. */
+export const Audited = (action: string): MethodDecorator => SetMetadata(AUDIT_ACTION, action);
+
+/** The authenticated principal of the request (set by the access guard). */
+export const CurrentPrincipal = createParamDecorator((_data: unknown, context: ExecutionContext): Principal => {
+  const request = context.switchToHttp().getRequest<FastifyRequest>();
+  if (!request.principal) throw new Error('CurrentPrincipal used on a route without authentication');
+  return request.principal;
+});

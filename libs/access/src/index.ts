@@ -1,0 +1,12 @@
+export { Audited, AUDIT_ACTION, CurrentPrincipal, RequirePermission, REQUIRED_PERMISSION } from './decorators';
+export {
+  type Permission,
+  PERMISSIONS,
+  type PermissionScope,
+  PLATFORM_SESSION_PERMISSIONS,
+  ROLE_PERMISSIONS,
+  roleGrants,
+  roleWithin,
+} from './permissions';
+export { actorOf, canAccessProject, type PlatformPrincipal, type Principal, type SessionPrincipal } from './principal';
+export { isRole, type Role, ROLES } from './roles';

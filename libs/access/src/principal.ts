@@ -1,0 +1,33 @@
+import { type Role } from './roles';
+
+/** The platform operator holding the bootstrap admin token. */
+export interface PlatformPrincipal {
+  readonly kind: 'platform';
+}
+
+/** The holder of a tenant session token. */
+export interface SessionPrincipal {
+  readonly kind: 'session';
+  readonly tokenId: string;
+  readonly tenant: { readonly id: string; readonly slug: string; readonly schema: string; readonly name: string };
+  /** The token's role, already capped by its user's current role. */
+  readonly role: Role;
+  readonly userId: string | null;
+  readonly agentId: string | null;
+  /** `'*'` or the project slugs the token may use. */
+  readonly projects: '*' | readonly string[];
+  readonly expiresAt: Date;
+}
+
+export type Principal = PlatformPrincipal | SessionPrincipal;
+
+/** Stable audit/log identity of a principal; never the secret. */
+export function actorOf(principal: Principal | undefined): string {
+  if (!principal) return 'anonymous';
+  if (principal.kind === 'platform') return 'platform-admin';
+  return principal.userId ? `user:${principal.userId}/token:${principal.tokenId}` : `token:${principal.tokenId}`;
+}
+
+export function canAccessProject(principal: SessionPrincipal, projectSlug: string): boolean {
+  return principal.projects === '*' || principal.projects.includes(projectSlug);
+}

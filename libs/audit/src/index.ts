@@ -1,0 +1,3 @@
+export { AuditHttpModule } from './http/audit-http.module';
+export { AuditModule } from './audit.module';
+export { type AuditOutcome, type PlatformAuditEntry, PlatformAuditRepository } from './platform-audit.repository';

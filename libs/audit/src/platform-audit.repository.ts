@@ -1,0 +1,81 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { type DataSource } from 'typeorm';
+
+export type AuditOutcome = 'success' | 'denied' | 'failure';
+
+export interface PlatformAuditEntry {
+  readonly actor: string;
+  readonly tenantId: string | null;
+  readonly action: string;
+  readonly target: string | null;
+  readonly outcome: AuditOutcome;
+  readonly status: number | null;
+  readonly requestId: string | null;
+  /** Small, non-secret facts (error code); never request bodies or tokens. */
+  readonly details?: Record<string, unknown>;
+}
+
+export interface PlatformAuditRow extends PlatformAuditEntry {
+  readonly id: string;
+  readonly at: Date;
+}
+
+interface Row {
+  id: string;
+  at: Date;
+  actor: string;
+  tenant_id: string | null;
+  action: string;
+  target: string | null;
+  outcome: AuditOutcome;
+  status: number | null;
+  request_id: string | null;
+  details: Record<string, unknown> | null;
+}
+
+/** Append-only platform audit log in the control schema. */
+@Injectable()
+export class PlatformAuditRepository {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  async append(entry: PlatformAuditEntry): Promise<void> {
+    await this.dataSource.query(
+      `INSERT INTO cairn.platform_audit (actor, tenant_id, action, target, outcome, status, request_id, details)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+      [
+        entry.actor,
+        entry.tenantId,
+        entry.action,
+        entry.target,
+        entry.outcome,
+        entry.status,
+        entry.requestId,
+        entry.details ?? null,
+      ],
+    );
+  }
+
+  /** Newest first; `beforeId` pages backwards. */
+  async list(filter: { tenantId?: string; limit: number; beforeId?: string }): Promise<PlatformAuditRow[]> {
+    const rows = await this.dataSource.query<Row[]>(
+      `SELECT id::text, at, actor, tenant_id, action, target, outcome, status, request_id, details
+       FROM cairn.platform_audit
+       WHERE ($1::uuid IS NULL OR tenant_id = $1::uuid) AND ($2::bigint IS NULL OR id < $2::bigint)
+       ORDER BY id DESC LIMIT $3`,
+      [filter.tenantId ?? null, filter.beforeId ?? null, filter.limit],
+    );
+    return rows.map((row) => ({
+      id: row.id,
+      at: row.at,
+      actor: row.actor,
+      tenantId: row.tenant_id,
+      action: row.action,
+      target: row.target,
+      outcome: row.outcome,
+      status: row.status,
+      requestId: row.request_id,
+      details: row.details ?? undefined,
+    }));
+  }
+}

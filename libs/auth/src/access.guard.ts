@@ -1,0 +1,135 @@
+import { type CanActivate, type ExecutionContext, Injectable, Logger } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import {
+  actorOf,
+  AUDIT_ACTION,
+  type Permission,
+  PERMISSIONS,
+  PLATFORM_SESSION_PERMISSIONS,
+  type Principal,
+  REQUIRED_PERMISSION,
+  roleGrants,
+} from '@cairn/access';
+import { PlatformAuditRepository } from '@cairn/audit';
+import { BadRequestError, CairnError, ForbiddenError, NotFoundError, SLUG_PATTERN } from '@cairn/common';
+import { PUBLIC_ROUTE } from '@cairn/observability';
+import { type TenantRef, TenantsService, toTenantRef } from '@cairn/tenancy';
+import { type FastifyRequest } from 'fastify';
+import { TokenVerifier } from './token-verifier';
+
+/**
+ * The one global guard. Deny by default: a route must be `@Public()` or declare a
+ * permission. It authenticates, checks the role table and the permission's scope, and
+ * resolves the tenant the request acts on.
+ */
+@Injectable()
+export class AccessGuard implements CanActivate {
+  private readonly logger = new Logger('AccessGuard');
+
+  constructor(
+    private readonly reflector: Reflector,
+    private readonly verifier: TokenVerifier,
+    private readonly tenants: TenantsService,
+    private readonly audit: PlatformAuditRepository,
+  ) {}
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    if (context.getType() !== 'http') return false;
+    const targets = [context.getHandler(), context.getClass()];
+    if (this.reflector.getAllAndOverride<boolean>(PUBLIC_ROUTE, targets)) return true;
+    const request = context.switchToHttp().getRequest<FastifyRequest>();
+    const permission = this.reflector.get<Permission | undefined>(REQUIRED_PERMISSION, context.getHandler());
+    if (!permission || !(permission in PERMISSIONS)) {
+      this.logger.error({ msg: 'route declares no permission; denied', route: request.routeOptions?.url });
+      throw new ForbiddenError('This route is not available', 'route_not_permitted');
+    }
+    refuseQueryStringTokens(request);
+    const principal = await this.verifier.authenticate(request.headers.authorization);
+    request.principal = principal;
+    try {
+      const tenant = await this.authorize(principal, permission, request);
+      if (tenant) {
+        request.tenant = tenant;
+        request.tenantId = tenant.id;
+      }
+      return true;
+    } catch (error) {
+      const action = this.reflector.get<string | undefined>(AUDIT_ACTION, context.getHandler());
+      if (action && error instanceof CairnError && error.status === 403)
+        await this.recordDenial(request, action, error);
+      throw error;
+    }
+  }
+
+  private async authorize(
+    principal: Principal,
+    permission: Permission,
+    request: FastifyRequest,
+  ): Promise<TenantRef | undefined> {
+    const scope = PERMISSIONS[permission].scope;
+    if (scope === 'platform') {
+      if (principal.kind !== 'platform') {
+        throw new ForbiddenError('This operation needs the platform admin token', 'platform_admin_required');
+      }
+      return undefined;
+    }
+    if (scope === 'session') {
+      if (principal.kind === 'platform') {
+        if (PLATFORM_SESSION_PERMISSIONS.includes(permission)) return undefined;
+        throw new ForbiddenError('This operation needs a tenant session token', 'session_token_required');
+      }
+      this.assertRole(principal.role, permission);
+      return principal.tenant;
+    }
+    const slug = (request.params as Record<string, string | undefined>).slug;
+    if (slug === undefined || !SLUG_PATTERN.test(slug)) {
+      throw new BadRequestError('Invalid tenant slug in path', undefined, 'validation_failed');
+    }
+    if (principal.kind === 'platform') {
+      const tenant = await this.tenants.findBySlug(slug);
+      if (!tenant) throw new NotFoundError(`Tenant "${slug}"`);
+      return toTenantRef(tenant);
+    }
+    // Same answer whether or not the other tenant exists: no tenant enumeration.
+    if (principal.tenant.slug !== slug) {
+      throw new ForbiddenError('This token belongs to another tenant', 'wrong_tenant');
+    }
+    this.assertRole(principal.role, permission);
+    return principal.tenant;
+  }
+
+  private assertRole(role: string, permission: Permission): void {
+    if (!roleGrants(role as Parameters<typeof roleGrants>[0], permission)) {
+      throw new ForbiddenError(`Role "${role}" does not have permission "${permission}"`, 'insufficient_role');
+    }
+  }
+
+  private async recordDenial(request: FastifyRequest, action: string, error: CairnError): Promise<void> {
+    await this.audit
+      .append({
+        actor: actorOf(request.principal),
+        tenantId: request.principal?.kind === 'session' ? request.principal.tenant.id : null,
+        action,
+        target: request.url.split('?')[0] ?? null,
+        outcome: 'denied',
+        status: error.status,
+        requestId: request.id,
+        details: { code: error.code },
+      })
+      .catch((auditError: unknown) => this.logger.error({ msg: 'audit write failed', err: auditError }));
+  }
+}
+
+const QUERY_TOKEN_PARAMETERS = ['access_token', 'token', 'api_key'];
+
+/** Tokens in URLs end up in proxy logs and browser history; refuse them outright. */
+function refuseQueryStringTokens(request: FastifyRequest): void {
+  const query = request.query as Record<string, unknown> | undefined;
+  if (query && QUERY_TOKEN_PARAMETERS.some((name) => name in query)) {
+    throw new BadRequestError(
+      'Tokens in the query string are refused; send Authorization: Bearer <token>',
+      undefined,
+      'token_in_query',
+    );
+  }
+}

@@ -1,0 +1,28 @@
+import { Global, Module } from '@nestjs/common';
+import { APP_GUARD } from '@nestjs/core';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { ProjectsModule } from '@cairn/projects';
+import { AccessGuard } from './access.guard';
+import { SessionTokenEntity } from './session-token.entity';
+import { TokenVerifier } from './token-verifier';
+import { TokensRepository } from './tokens.repository';
+import { TokensService } from './tokens.service';
+import { UserEntity } from './user.entity';
+import { UsersRepository } from './users.repository';
+import { UsersService } from './users.service';
+
+/** Identity: users, session tokens, verification and the global access guard. */
+@Global()
+@Module({
+  imports: [TypeOrmModule.forFeature([UserEntity, SessionTokenEntity]), ProjectsModule],
+  providers: [
+    { provide: APP_GUARD, useClass: AccessGuard },
+    TokenVerifier,
+    TokensRepository,
+    TokensService,
+    UsersRepository,
+    UsersService,
+  ],
+  exports: [TokenVerifier, TokensService, UsersService],
+})
+export class AuthModule {}

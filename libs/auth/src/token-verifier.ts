@@ -1,0 +1,51 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { type Principal } from '@cairn/access';
+import { UnauthenticatedError } from '@cairn/common';
+import { CAIRN_CONFIG, type CairnConfig } from '@cairn/config';
+import { evaluateToken } from './token-evaluation';
+import { hashToken, isWellFormedSessionToken, SESSION_TOKEN_PREFIX, secretsEqual } from './token-format';
+import { TokensRepository } from './tokens.repository';
+
+/** Turns an `Authorization` header into a principal, or a 401 that says why. */
+@Injectable()
+export class TokenVerifier {
+  private readonly logger = new Logger('TokenVerifier');
+
+  constructor(
+    @Inject(CAIRN_CONFIG) private readonly config: CairnConfig,
+    private readonly tokens: TokensRepository,
+  ) {}
+
+  async authenticate(authorization: string | undefined, challenge: Record<string, string> = {}): Promise<Principal> {
+    const token = bearerToken(authorization);
+    if (token === undefined) {
+      throw new UnauthenticatedError(
+        'unauthenticated',
+        'Missing bearer token: send Authorization: Bearer <token>',
+        challenge,
+      );
+    }
+    if (token.startsWith(SESSION_TOKEN_PREFIX)) return this.verifySession(token, challenge);
+    const adminToken = this.config.secrets.adminToken;
+    if (adminToken !== undefined && secretsEqual(token, adminToken)) return { kind: 'platform' };
+    throw new UnauthenticatedError('invalid_token', 'Token is not recognised', challenge);
+  }
+
+  private async verifySession(token: string, challenge: Record<string, string>): Promise<Principal> {
+    if (!isWellFormedSessionToken(token)) {
+      throw new UnauthenticatedError('invalid_token', 'Malformed session token', challenge);
+    }
+    const evaluation = evaluateToken(await this.tokens.lookup(hashToken(token)), new Date());
+    if (!evaluation.active) throw new UnauthenticatedError(evaluation.code, evaluation.message, challenge);
+    this.tokens.touch(evaluation.principal.tokenId).catch((error: unknown) => {
+      this.logger.warn({ msg: 'could not record token use', err: error });
+    });
+    return evaluation.principal;
+  }
+}
+
+function bearerToken(header: string | undefined): string | undefined {
+  if (!header) return undefined;
+  const match = /^Bearer[ ]+([\x21-\x7e]{1,1024})[ ]*$/i.exec(header);
+  return match?.[1];
+}

@@ -1,0 +1,125 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
+import { type Role } from '@cairn/access';
+import { type DataSource, type Repository } from 'typeorm';
+import { SessionTokenEntity } from './session-token.entity';
+
+/** Everything verification needs, fetched in one indexed round trip. */
+export interface TokenLookup {
+  readonly id: string;
+  readonly tenantId: string;
+  readonly tenantSlug: string;
+  readonly tenantName: string;
+  readonly tenantSchema: string;
+  readonly tenantDeleted: boolean;
+  readonly userId: string | null;
+  readonly userRole: Role | null;
+  readonly userDisabled: boolean;
+  readonly agentId: string | null;
+  readonly role: Role;
+  readonly projects: string[];
+  readonly createdAt: Date;
+  readonly expiresAt: Date;
+  readonly revokedAt: Date | null;
+}
+
+interface LookupRow {
+  id: string;
+  tenant_id: string;
+  tenant_slug: string;
+  tenant_name: string;
+  tenant_schema: string;
+  tenant_deleted: boolean;
+  user_id: string | null;
+  user_role: Role | null;
+  user_disabled: boolean;
+  agent_id: string | null;
+  role: Role;
+  projects: string[];
+  created_at: Date;
+  expires_at: Date;
+  revoked_at: Date | null;
+}
+
+@Injectable()
+export class TokensRepository {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    @InjectRepository(SessionTokenEntity) private readonly tokens: Repository<SessionTokenEntity>,
+  ) {}
+
+  async insert(token: Omit<SessionTokenEntity, 'createdAt' | 'revokedAt' | 'lastUsedAt'>): Promise<SessionTokenEntity> {
+    await this.tokens.insert({ ...token, revokedAt: null, lastUsedAt: null });
+    return this.tokens.findOneByOrFail({ id: token.id });
+  }
+
+  /** Deliberately uncached: revocation must bite on every replica at the next request. */
+  async lookup(hash: Buffer): Promise<TokenLookup | undefined> {
+    const rows = await this.dataSource.query<LookupRow[]>(
+      `SELECT t.id, t.tenant_id, tn.slug AS tenant_slug, tn.name AS tenant_name, tn.schema_name AS tenant_schema,
+              tn.deleted_at IS NOT NULL AS tenant_deleted, t.user_id, u.role AS user_role,
+              coalesce(u.disabled_at IS NOT NULL, false) AS user_disabled, t.agent_id, t.role, t.projects,
+              t.created_at, t.expires_at, t.revoked_at
+       FROM cairn.session_tokens t
+       JOIN cairn.tenants tn ON tn.id = t.tenant_id
+       LEFT JOIN cairn.users u ON u.id = t.user_id
+       WHERE t.token_hash = $1`,
+      [hash],
+    );
+    const row = rows[0];
+    if (!row) return undefined;
+    return {
+      id: row.id,
+      tenantId: row.tenant_id,
+      tenantSlug: row.tenant_slug,
+      tenantName: row.tenant_name,
+      tenantSchema: row.tenant_schema,
+      tenantDeleted: row.tenant_deleted,
+      userId: row.user_id,
+      userRole: row.user_role,
+      userDisabled: row.user_disabled,
+      agentId: row.agent_id,
+      role: row.role,
+      projects: row.projects,
+      createdAt: row.created_at,
+      expiresAt: row.expires_at,
+      revokedAt: row.revoked_at,
+    };
+  }
+
+  /** At most one write per token per minute, so busy agents do not turn reads into writes. */
+  async touch(id: string): Promise<void> {
+    await this.dataSource.query(
+      `UPDATE cairn.session_tokens SET last_used_at = now()
+       WHERE id = $1 AND (last_used_at IS NULL OR last_used_at < now() - interval '60 seconds')`,
+      [id],
+    );
+  }
+
+  listInTenant(tenantId: string, limit: number, afterId?: string): Promise<SessionTokenEntity[]> {
+    const query = this.tokens
+      .createQueryBuilder('t')
+      .where('t.tenant_id = :tenantId', { tenantId })
+      .orderBy('t.created_at', 'DESC')
+      .addOrderBy('t.id', 'DESC')
+      .take(limit + 1);
+    if (afterId) {
+      query.andWhere(
+        '(t.created_at, t.id) < (SELECT c.created_at, c.id FROM cairn.session_tokens c WHERE c.id = :afterId)',
+        { afterId },
+      );
+    }
+    return query.getMany();
+  }
+
+  findInTenant(tenantId: string, id: string): Promise<SessionTokenEntity | null> {
+    return this.tokens.findOneBy({ tenantId, id });
+  }
+
+  async revoke(tenantId: string, id: string): Promise<void> {
+    await this.dataSource.query(
+      `UPDATE cairn.session_tokens SET revoked_at = now() WHERE tenant_id = $1 AND id = $2 AND revoked_at IS NULL`,
+      [tenantId, id],
+    );
+  }
+}

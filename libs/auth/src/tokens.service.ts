@@ -1,0 +1,109 @@
+import { randomUUID } from 'node:crypto';
+import { Inject, Injectable } from '@nestjs/common';
+import { actorOf, type Principal, type Role, roleWithin, type SessionPrincipal } from '@cairn/access';
+import { BadRequestError, NotFoundError } from '@cairn/common';
+import { CAIRN_CONFIG, type CairnConfig } from '@cairn/config';
+import { ProjectsService } from '@cairn/projects';
+import { type TenantRef } from '@cairn/tenancy';
+import { type SessionTokenEntity } from './session-token.entity';
+import { evaluateToken } from './token-evaluation';
+import { generateSessionToken, hashToken, isWellFormedSessionToken } from './token-format';
+import { TokensRepository } from './tokens.repository';
+import { UsersRepository } from './users.repository';
+
+export interface IssueTokenInput {
+  readonly userId?: string;
+  readonly agentId?: string;
+  readonly role: Role;
+  readonly projects: '*' | readonly string[];
+  readonly ttlSeconds?: number;
+  readonly label?: string;
+}
+
+export type Introspection =
+  { readonly active: false } | { readonly active: true; readonly principal: SessionPrincipal; readonly issuedAt: Date };
+
+/** Issuing, listing, revoking and introspecting session tokens (DESIGN §3). */
+@Injectable()
+export class TokensService {
+  constructor(
+    @Inject(CAIRN_CONFIG) private readonly config: CairnConfig,
+    private readonly tokens: TokensRepository,
+    private readonly users: UsersRepository,
+    private readonly projects: ProjectsService,
+  ) {}
+
+  /** Must run inside the tenant's context: project scopes are checked against its schema. */
+  async issue(
+    tenant: TenantRef,
+    issuer: Principal,
+    input: IssueTokenInput,
+  ): Promise<{ token: string; record: SessionTokenEntity }> {
+    const ttlSeconds = input.ttlSeconds ?? this.config.tokens.defaultTtlSeconds;
+    if (ttlSeconds > this.config.tokens.maxTtlSeconds) {
+      throw new BadRequestError(
+        `ttlSeconds must be at most ${this.config.tokens.maxTtlSeconds}`,
+        undefined,
+        'ttl_too_long',
+      );
+    }
+    if (input.userId !== undefined) await this.assertUserMayHold(tenant, input.userId, input.role);
+    const projects = input.projects === '*' ? ['*'] : [...new Set(input.projects)];
+    if (input.projects !== '*') await this.projects.assertExist(projects);
+
+    const secret = generateSessionToken();
+    const record = await this.tokens.insert({
+      id: randomUUID(),
+      tenantId: tenant.id,
+      userId: input.userId ?? null,
+      agentId: input.agentId ?? null,
+      role: input.role,
+      projects,
+      label: input.label ?? null,
+      tokenHash: secret.hash,
+      hint: secret.hint,
+      createdBy: actorOf(issuer),
+      expiresAt: new Date(Date.now() + ttlSeconds * 1000),
+    });
+    return { token: secret.token, record };
+  }
+
+  async list(tenant: TenantRef, limit: number, cursor?: string) {
+    const rows = await this.tokens.listInTenant(tenant.id, limit, cursor);
+    const items = rows.slice(0, limit);
+    const last = items[items.length - 1];
+    return { items, nextCursor: rows.length > limit && last ? last.id : null };
+  }
+
+  async revoke(tenant: TenantRef, id: string): Promise<void> {
+    const token = await this.tokens.findInTenant(tenant.id, id);
+    if (!token) throw new NotFoundError('Token');
+    await this.tokens.revoke(tenant.id, id);
+  }
+
+  /**
+   * RFC 7662 semantics: anything the caller may not see about is simply inactive, so a
+   * tenant admin learns nothing about another tenant's tokens.
+   */
+  async introspect(caller: Principal, token: string): Promise<Introspection> {
+    if (!isWellFormedSessionToken(token)) return { active: false };
+    const lookup = await this.tokens.lookup(hashToken(token));
+    const evaluation = evaluateToken(lookup, new Date());
+    if (!evaluation.active || !lookup) return { active: false };
+    if (caller.kind === 'session' && caller.tenant.id !== evaluation.principal.tenant.id) return { active: false };
+    return { active: true, principal: evaluation.principal, issuedAt: lookup.createdAt };
+  }
+
+  private async assertUserMayHold(tenant: TenantRef, userId: string, role: Role): Promise<void> {
+    const user = await this.users.findInTenant(tenant.id, userId);
+    if (!user) throw new BadRequestError('userId does not name a user of this tenant', undefined, 'unknown_user');
+    if (user.disabledAt) throw new BadRequestError('The user is disabled', undefined, 'user_disabled');
+    if (!roleWithin(role, user.role)) {
+      throw new BadRequestError(
+        `A token for this user may not have role "${role}": the user's role is "${user.role}"`,
+        undefined,
+        'role_exceeds_user',
+      );
+    }
+  }
+}

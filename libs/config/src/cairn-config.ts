@@ -1,0 +1,32 @@
+import { type AppName } from './config.schema';
+
+/**
+ * The one validated configuration object, built once at boot by `loadConfig`.
+ * Nothing else in the code base reads `process.env`.
+ */
+export interface CairnConfig {
+  readonly app: AppName;
+  readonly nodeEnv: 'development' | 'test' | 'production';
+  readonly database: {
+    readonly url: string;
+    readonly poolMax: number;
+    readonly statementTimeoutMs: number;
+  };
+  readonly redis: { readonly url: string };
+  readonly secrets: {
+    /** Platform admin bootstrap token; only the api needs it. */
+    readonly adminToken: string | undefined;
+    /** 32-byte master key for envelope encryption. */
+    readonly masterKey: Buffer | undefined;
+  };
+  readonly http: {
+    readonly host: string;
+    readonly ports: { readonly api: number; readonly mcpGateway: number; readonly worker: number };
+    readonly bodyLimitBytes: number;
+    readonly shutdownTimeoutMs: number;
+  };
+  readonly log: { readonly level: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent' };
+  readonly tokens: { readonly defaultTtlSeconds: number; readonly maxTtlSeconds: number };
+}
+
+export const CAIRN_CONFIG = Symbol('CAIRN_CONFIG');

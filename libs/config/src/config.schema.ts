@@ -1,0 +1,53 @@
+import { z } from 'zod';
+
+/** Apps that read configuration; each requires only the settings it uses. */
+export type AppName = 'api' | 'mcp-gateway' | 'worker' | 'migrate' | 'bench';
+
+const port = (fallback: number) => z.coerce.number().int().min(1).max(65535).default(fallback);
+const positiveInt = (fallback: number, max: number) => z.coerce.number().int().min(1).max(max).default(fallback);
+
+const postgresUrl = z.string().regex(/^postgres(ql)?:\/\/\S+$/, 'must be a postgres:// or postgresql:// URL');
+const redisUrl = z.string().regex(/^rediss?:\/\/\S+$/, 'must be a redis:// or rediss:// URL');
+
+/** The bootstrap platform admin token; long and random so it cannot be guessed. */
+const adminToken = z
+  .string()
+  .min(32, 'must be at least 32 characters (generate one with: openssl rand -base64 32)')
+  .max(512, 'must be at most 512 characters')
+  .regex(/^[\x21-\x7e]+$/, 'must be printable ASCII without spaces');
+
+/** Master key for envelope encryption: base64 of exactly 32 random bytes. */
+const masterKey = z.string().refine((value) => {
+  if (!/^[A-Za-z0-9+/]+={0,2}$/.test(value)) return false;
+  return Buffer.from(value, 'base64').length === 32;
+}, 'must be base64 of exactly 32 random bytes (generate one with: openssl rand -base64 32)');
+
+export const environmentSchema = z.object({
+  NODE_ENV: z.enum(['development', 'test', 'production']).default('production'),
+  DATABASE_URL: postgresUrl.optional(),
+  DATABASE_POOL_MAX: positiveInt(10, 500),
+  DATABASE_STATEMENT_TIMEOUT_MS: positiveInt(30_000, 3_600_000),
+  REDIS_URL: redisUrl.optional(),
+  CAIRN_ADMIN_TOKEN: adminToken.optional(),
+  CAIRN_MASTER_KEY: masterKey.optional(),
+  HOST: z.string().min(1).default('0.0.0.0'),
+  API_PORT: port(8080),
+  MCP_PORT: port(8081),
+  WORKER_PORT: port(8082),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  HTTP_BODY_LIMIT_BYTES: positiveInt(1_048_576, 64 * 1_048_576),
+  SHUTDOWN_TIMEOUT_MS: positiveInt(25_000, 600_000),
+  TOKEN_DEFAULT_TTL_SECONDS: positiveInt(30 * 86_400, 365 * 86_400),
+  TOKEN_MAX_TTL_SECONDS: positiveInt(90 * 86_400, 365 * 86_400),
+});
+
+export type Environment = z.infer<typeof environmentSchema>;
+
+/** Which variables each app cannot start without. */
+export const requiredByApp: Record<AppName, readonly (keyof Environment)[]> = {
+  api: ['DATABASE_URL', 'REDIS_URL', 'CAIRN_ADMIN_TOKEN', 'CAIRN_MASTER_KEY'],
+  'mcp-gateway': ['DATABASE_URL', 'REDIS_URL', 'CAIRN_MASTER_KEY'],
+  worker: ['DATABASE_URL', 'REDIS_URL', 'CAIRN_MASTER_KEY'],
+  migrate: ['DATABASE_URL'],
+  bench: ['DATABASE_URL', 'REDIS_URL'],
+};

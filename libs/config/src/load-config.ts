@@ -1,0 +1,66 @@
+import { type AppName, environmentSchema, requiredByApp } from './config.schema';
+import { type CairnConfig } from './cairn-config';
+
+/** Thrown when configuration is missing or malformed; the message names variables, never values. */
+export class ConfigurationError extends Error {
+  constructor(readonly problems: readonly string[]) {
+    super(`Invalid configuration: ${problems.join('; ')}`);
+    this.name = 'ConfigurationError';
+  }
+}
+
+type EnvSource = Readonly<Record<string, string | undefined>>;
+
+/** Treats empty strings as unset, as shells and Kubernetes often pass `VAR=`. */
+function withoutEmpty(env: EnvSource): Record<string, string> {
+  const result: Record<string, string> = {};
+  for (const [key, value] of Object.entries(env)) {
+    if (value !== undefined && value.trim() !== '') result[key] = value.trim();
+  }
+  return result;
+}
+
+export function loadConfig(app: AppName, env: EnvSource): CairnConfig {
+  const parsed = environmentSchema.safeParse(withoutEmpty(env));
+  if (!parsed.success) {
+    throw new ConfigurationError(parsed.error.issues.map((issue) => `${issue.path.join('.')} ${issue.message}`));
+  }
+  const values = parsed.data;
+  const missing = requiredByApp[app].filter((name) => values[name] === undefined);
+  if (missing.length > 0) {
+    throw new ConfigurationError(missing.map((name) => `${name} is required`));
+  }
+  if (values.TOKEN_DEFAULT_TTL_SECONDS > values.TOKEN_MAX_TTL_SECONDS) {
+    throw new ConfigurationError(['TOKEN_DEFAULT_TTL_SECONDS must not exceed TOKEN_MAX_TTL_SECONDS']);
+  }
+  return Object.freeze({
+    app,
+    nodeEnv: values.NODE_ENV,
+    database: {
+      url: values.DATABASE_URL ?? '',
+      poolMax: values.DATABASE_POOL_MAX,
+      statementTimeoutMs: values.DATABASE_STATEMENT_TIMEOUT_MS,
+    },
+    redis: { url: values.REDIS_URL ?? '' },
+    secrets: {
+      adminToken: values.CAIRN_ADMIN_TOKEN,
+      masterKey: values.CAIRN_MASTER_KEY ? Buffer.from(values.CAIRN_MASTER_KEY, 'base64') : undefined,
+    },
+    http: {
+      host: values.HOST,
+      ports: { api: values.API_PORT, mcpGateway: values.MCP_PORT, worker: values.WORKER_PORT },
+      bodyLimitBytes: values.HTTP_BODY_LIMIT_BYTES,
+      shutdownTimeoutMs: values.SHUTDOWN_TIMEOUT_MS,
+    },
+    log: { level: values.LOG_LEVEL },
+    tokens: {
+      defaultTtlSeconds: values.TOKEN_DEFAULT_TTL_SECONDS,
+      maxTtlSeconds: values.TOKEN_MAX_TTL_SECONDS,
+    },
+  });
+}
+
+/** Reads the process environment: the single place in the code base that does. */
+export function loadConfigFromProcess(app: AppName): CairnConfig {
+  return loadConfig(app, process.env);
+}

@@ -1,0 +1,5 @@
+import { type Migration } from '../migration.types';
+import { controlSchema } from './0001-control-schema';
+
+/** Control-schema migrations in order. Append only; never edit one that has shipped. */
+export const CONTROL_MIGRATIONS: readonly Migration[] = [controlSchema];

@@ -1,0 +1,4 @@
+export { LOCK_NAMESPACE, MIGRATION_LOCK_ID, withAdvisoryLock } from './advisory-lock';
+export { type AppliedMigration, CONTROL_SCHEMA, ControlMigrator } from './control-migrator';
+export { DatabaseModule } from './database.module';
+export { assertMigrationSequence, type Migration, type SqlRunner } from './migration.types';

@@ -1,0 +1,80 @@
+import { type LoggerService } from '@nestjs/common';
+import pino, { type Logger } from 'pino';
+import { RequestContext } from './request-context';
+
+/**
+ * Paths never written to logs. Requests are logged by our own hook with an explicit field
+ * list, so these are a second line of defence for anything logged by accident.
+ */
+const REDACTED_PATHS = [
+  'authorization',
+  'token',
+  'password',
+  'secret',
+  '*.authorization',
+  '*.token',
+  '*.password',
+  '*.secret',
+  'headers.authorization',
+  'req.headers.authorization',
+  'req.headers.cookie',
+];
+
+export function createRootLogger(app: string, level: string): Logger {
+  return pino({
+    level,
+    base: { app },
+    redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
+    timestamp: pino.stdTimeFunctions.isoTime,
+    formatters: { level: (label) => ({ level: label }) },
+  });
+}
+
+/** Nest's start-up chatter: useful when debugging wiring, noise otherwise. */
+const BOOT_CONTEXTS = new Set(['InstanceLoader', 'RoutesResolver', 'RouterExplorer', 'NestFactory', 'NestApplication']);
+
+/** Routes Nest's own logging into pino, adding the request's correlation and tenant ids. */
+export class PinoLoggerService implements LoggerService {
+  constructor(private readonly root: Logger) {}
+
+  log(message: unknown, ...rest: unknown[]): void {
+    this.write('info', message, rest);
+  }
+  error(message: unknown, ...rest: unknown[]): void {
+    this.write('error', message, rest);
+  }
+  warn(message: unknown, ...rest: unknown[]): void {
+    this.write('warn', message, rest);
+  }
+  debug(message: unknown, ...rest: unknown[]): void {
+    this.write('debug', message, rest);
+  }
+  verbose(message: unknown, ...rest: unknown[]): void {
+    this.write('trace', message, rest);
+  }
+  fatal(message: unknown, ...rest: unknown[]): void {
+    this.write('fatal', message, rest);
+  }
+
+  private write(level: pino.Level, message: unknown, rest: unknown[]): void {
+    // Nest passes the context (logger name) as the last string argument.
+    const context = typeof rest[rest.length - 1] === 'string' ? (rest.pop() as string) : undefined;
+    if (level === 'info' && context && BOOT_CONTEXTS.has(context)) level = 'debug';
+    const request = RequestContext.current();
+    const fields: Record<string, unknown> = {};
+    if (context) fields.context = context;
+    if (request) {
+      fields.correlationId = request.correlationId;
+      if (request.tenantId) fields.tenantId = request.tenantId;
+    }
+    const [first] = rest;
+    if (message instanceof Error) {
+      this.root[level]({ ...fields, err: message }, message.message);
+    } else if (typeof message === 'object' && message !== null) {
+      this.root[level]({ ...fields, ...message });
+    } else {
+      if (typeof first === 'string' && level === 'error') fields.stack = first;
+      this.root[level](fields, String(message));
+    }
+  }
+}

@@ -1,0 +1,47 @@
+import { Injectable } from '@nestjs/common';
+import { TenantDb } from '@cairn/tenancy';
+import { In } from 'typeorm';
+import { ProjectEntity } from './project.entity';
+
+const UNIQUE_VIOLATION = '23505';
+
+export class DuplicateProjectError extends Error {}
+
+/** Projects of the current tenant; every call runs inside a tenant transaction. */
+@Injectable()
+export class ProjectsRepository {
+  constructor(private readonly db: TenantDb) {}
+
+  async insert(project: { id: string; slug: string; name: string }): Promise<ProjectEntity> {
+    const repository = this.db.repository(ProjectEntity);
+    try {
+      // A savepoint keeps the surrounding tenant transaction usable after a duplicate.
+      await this.db.query('SAVEPOINT project_insert');
+      await repository.insert({ ...project, card: {} });
+      await this.db.query('RELEASE SAVEPOINT project_insert');
+    } catch (error) {
+      await this.db.query('ROLLBACK TO SAVEPOINT project_insert');
+      if ((error as { code?: string }).code === UNIQUE_VIOLATION) throw new DuplicateProjectError(project.slug);
+      throw error;
+    }
+    return repository.findOneByOrFail({ id: project.id });
+  }
+
+  /** All projects, or only those whose slugs are listed. */
+  list(slugs: '*' | readonly string[]): Promise<ProjectEntity[]> {
+    const where = slugs === '*' ? {} : { slug: In([...slugs]) };
+    return this.db.repository(ProjectEntity).find({ where, order: { slug: 'ASC' } });
+  }
+
+  findBySlug(slug: string): Promise<ProjectEntity | null> {
+    return this.db.repository(ProjectEntity).findOneBy({ slug });
+  }
+
+  async existingSlugs(slugs: readonly string[]): Promise<string[]> {
+    if (slugs.length === 0) return [];
+    const rows = await this.db
+      .repository(ProjectEntity)
+      .find({ select: { slug: true }, where: { slug: In([...slugs]) } });
+    return rows.map((row) => row.slug);
+  }
+}

@@ -1,0 +1,49 @@
+import { Global, Inject, Module, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
+import { CAIRN_CONFIG, type CairnConfig } from '@cairn/config';
+import { ReadinessRegistry } from '@cairn/observability';
+import { Redis } from 'ioredis';
+
+export const REDIS = Symbol('REDIS');
+
+/**
+ * The shared ioredis client. It connects lazily and keeps retrying in the background,
+ * so an app boots and reports not-ready while Redis is down instead of crashing.
+ */
+@Global()
+@Module({
+  providers: [
+    {
+      provide: REDIS,
+      inject: [CAIRN_CONFIG],
+      useFactory: (config: CairnConfig) =>
+        new Redis(config.redis.url, {
+          lazyConnect: true,
+          connectionName: `cairn-${config.app}`,
+          maxRetriesPerRequest: 2,
+          enableOfflineQueue: true,
+          retryStrategy: (attempt) => Math.min(attempt * 200, 5_000),
+        }),
+    },
+  ],
+  exports: [REDIS],
+})
+export class RedisModule implements OnModuleInit, OnApplicationShutdown {
+  constructor(
+    @Inject(REDIS) private readonly redis: Redis,
+    private readonly readiness: ReadinessRegistry,
+  ) {}
+
+  onModuleInit(): void {
+    // Errors surface through /readyz; the event handler keeps them from crashing the process.
+    this.redis.on('error', () => undefined);
+    this.redis.connect().catch(() => undefined);
+    this.readiness.register('redis', async () => {
+      const answer = await this.redis.ping();
+      return answer === 'PONG' ? { ok: true } : { ok: false, detail: `unexpected PING answer` };
+    });
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.redis.quit().catch(() => this.redis.disconnect());
+  }
+}

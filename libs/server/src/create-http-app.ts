@@ -1,0 +1,88 @@
+import { randomUUID } from 'node:crypto';
+import { type IncomingMessage } from 'node:http';
+import { type DynamicModule } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import { type CairnConfig } from '@cairn/config';
+import { correlationIdFrom, MetricsService, PinoLoggerService } from '@cairn/observability';
+import { cleanupOpenApiDoc } from 'nestjs-zod';
+import { type Logger as PinoLogger } from 'pino';
+
+export interface HttpAppOptions {
+  /** Value of the `app` metric label and log field. */
+  readonly name: string;
+  readonly config: CairnConfig;
+  readonly logger: PinoLogger;
+  /** Serve the OpenAPI document at /docs (UI) and /docs/json. */
+  readonly openApi?: { title: string; description: string };
+}
+
+const QUIET_ROUTES = new Set(['/healthz', '/readyz', '/metrics']);
+
+/**
+ * Builds a Nest application on Fastify with everything every app shares: correlation ids,
+ * request logs without secrets, the HTTP duration histogram, body limits and optional
+ * OpenAPI docs. Nest routes Fastify's own errors (body parsing, limits) through the global
+ * filter, so every error has one shape. Tests use the same function.
+ */
+export async function createHttpApp(
+  rootModule: DynamicModule,
+  options: HttpAppOptions,
+): Promise<NestFastifyApplication> {
+  const { config, logger } = options;
+  const adapter = new FastifyAdapter({
+    bodyLimit: config.http.bodyLimitBytes,
+    genReqId: (req: IncomingMessage) => correlationIdFrom(req.headers['x-request-id'], randomUUID),
+    requestIdHeader: false,
+    return503OnClosing: true,
+    // Deployed behind ingress controllers and load balancers; the first hop is trusted.
+    trustProxy: 1,
+  });
+  const app = await NestFactory.create<NestFastifyApplication>(rootModule, adapter, {
+    logger: new PinoLoggerService(logger),
+    bufferLogs: true,
+  });
+  const fastify = app.getHttpAdapter().getInstance();
+  const metrics = app.get(MetricsService);
+
+  fastify.addHook('onSend', async (request, reply, payload) => {
+    reply.header('x-request-id', request.id);
+    return payload;
+  });
+  fastify.addHook('onResponse', async (request, reply) => {
+    const route = request.routeOptions?.url ?? 'unmatched';
+    const status = reply.statusCode;
+    metrics.httpRequestDuration.observe(
+      { app: options.name, route, method: request.method, status: String(status) },
+      reply.elapsedTime / 1000,
+    );
+    const line = {
+      correlationId: request.id,
+      tenantId: request.tenantId,
+      method: request.method,
+      route,
+      status,
+      durationMs: Math.round(reply.elapsedTime * 10) / 10,
+    };
+    if (QUIET_ROUTES.has(route)) logger.debug(line, 'request completed');
+    else if (status >= 500) logger.error(line, 'request failed');
+    else logger.info(line, 'request completed');
+  });
+
+  if (options.openApi) mountOpenApi(app, options.openApi);
+  await app.init();
+  return app;
+}
+
+function mountOpenApi(app: NestFastifyApplication, meta: { title: string; description: string }): void {
+  const documentConfig = new DocumentBuilder()
+    .setTitle(meta.title)
+    .setDescription(meta.description)
+    .setVersion('1')
+    .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'Platform admin token or a cairn_st_ session token' })
+    .addSecurityRequirements('bearer')
+    .build();
+  const document = cleanupOpenApiDoc(SwaggerModule.createDocument(app, documentConfig));
+  SwaggerModule.setup('docs', app, document, { jsonDocumentUrl: 'docs/json', yamlDocumentUrl: 'docs/yaml' });
+}

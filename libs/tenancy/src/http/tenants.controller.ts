@@ -1,0 +1,47 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Audited, RequirePermission } from '@cairn/access';
+import { ZodResponse } from 'nestjs-zod';
+import { TenantsService } from '../tenants.service';
+import { CreateTenantDto, PageQueryDto, SlugParamDto, TenantDto, TenantPageDto, toTenantDto } from './tenant.dto';
+
+@ApiTags('platform: tenants')
+@Controller('v1/tenants')
+export class TenantsController {
+  constructor(private readonly tenants: TenantsService) {}
+
+  @Post()
+  @RequirePermission('platform.tenants.manage')
+  @Audited('tenant.create')
+  @ApiOperation({ summary: 'Create a tenant with its own migrated schema' })
+  @ZodResponse({ status: 201, type: TenantDto })
+  async create(@Body() body: CreateTenantDto) {
+    return toTenantDto(await this.tenants.create(body));
+  }
+
+  @Get()
+  @RequirePermission('platform.tenants.manage')
+  @ApiOperation({ summary: 'List live tenants in creation order' })
+  @ZodResponse({ status: 200, type: TenantPageDto })
+  async list(@Query() query: PageQueryDto) {
+    const page = await this.tenants.list(query.limit, query.cursor);
+    return { items: page.items.map(toTenantDto), nextCursor: page.nextCursor };
+  }
+
+  @Get(':slug')
+  @RequirePermission('platform.tenants.manage')
+  @ApiOperation({ summary: 'Get one tenant' })
+  @ZodResponse({ status: 200, type: TenantDto })
+  async get(@Param() params: SlugParamDto) {
+    return toTenantDto(await this.tenants.getBySlug(params.slug));
+  }
+
+  @Delete(':slug')
+  @HttpCode(204)
+  @RequirePermission('platform.tenants.manage')
+  @Audited('tenant.delete')
+  @ApiOperation({ summary: 'Delete a tenant: drops its schema, revokes its tokens, disables its users' })
+  async remove(@Param() params: SlugParamDto): Promise<void> {
+    await this.tenants.delete(params.slug);
+  }
+}

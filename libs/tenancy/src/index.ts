@@ -1,0 +1,13 @@
+export { CurrentTenant } from './current-tenant.decorator';
+export { TenancyHttpModule } from './http/tenancy-http.module';
+export { PageQueryDto, pageQuerySchema, SlugParamDto, slugParamSchema } from './http/tenant.dto';
+export { type MigrationListener, type MigrationRunReport, SchemaMigrationService } from './schema-migration.service';
+export { TenantEntity } from './tenant.entity';
+export { TenantContext } from './tenant-context';
+export { TenantDb } from './tenant-db';
+export { TENANT_MIGRATION_LIST, TENANT_MIGRATIONS } from './tenant-migrations';
+export { type TenantMigrationReport, TenantMigrator } from './tenant-migrator';
+export { quotedSchema, schemaNameFor, type TenantRef } from './tenant-ref';
+export { TenantTransaction } from './tenant-transaction';
+export { TenancyModule } from './tenancy.module';
+export { TenantsService, toTenantRef } from './tenants.service';

@@ -1,0 +1,46 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { type AppliedMigration, ControlMigrator, MIGRATION_LOCK_ID, withAdvisoryLock } from '@cairn/db';
+import { type DataSource } from 'typeorm';
+import { type TenantMigrationReport, TenantMigrator } from './tenant-migrator';
+
+export interface MigrationRunReport {
+  readonly control: { readonly fromVersion: number; readonly toVersion: number; readonly applied: AppliedMigration[] };
+  readonly tenants: TenantMigrationReport[];
+  readonly failed: number;
+}
+
+export interface MigrationListener {
+  waiting(): void;
+  controlDone(report: MigrationRunReport['control']): void;
+  tenantDone(report: TenantMigrationReport): void;
+}
+
+/**
+ * `npm run migrate`: control schema first, then every tenant, all under one advisory
+ * lock so concurrent runs (two Helm hooks, a developer and CI) never interleave.
+ */
+@Injectable()
+export class SchemaMigrationService {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly control: ControlMigrator,
+    private readonly tenants: TenantMigrator,
+  ) {}
+
+  run(listener: MigrationListener): Promise<MigrationRunReport> {
+    return withAdvisoryLock(
+      this.dataSource,
+      MIGRATION_LOCK_ID,
+      () => listener.waiting(),
+      async () => {
+        const fromVersion = await this.control.currentVersion();
+        const applied = await this.control.migrate();
+        const control = { fromVersion, toVersion: this.control.latestVersion, applied };
+        listener.controlDone(control);
+        const tenants = await this.tenants.migrateAll((report) => listener.tenantDone(report));
+        return { control, tenants, failed: tenants.filter((report) => report.status === 'failed').length };
+      },
+    );
+  }
+}

@@ -1,0 +1,43 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { Injectable } from '@nestjs/common';
+import { MissingTenantContextError } from '@cairn/common';
+import { type EntityManager } from 'typeorm';
+import { type TenantRef } from './tenant-ref';
+
+interface TenantStore {
+  readonly tenant: TenantRef;
+  /** Set inside a tenant transaction; every repository call in it shares this connection. */
+  readonly manager?: EntityManager;
+}
+
+const storage = new AsyncLocalStorage<TenantStore>();
+
+/** The tenant of the current request or job, carried in AsyncLocalStorage. */
+@Injectable()
+export class TenantContext {
+  run<T>(tenant: TenantRef, fn: () => T): T {
+    return storage.run({ tenant }, fn);
+  }
+
+  current(): TenantRef | undefined {
+    return storage.getStore()?.tenant;
+  }
+
+  require(operation: string): TenantRef {
+    const tenant = storage.getStore()?.tenant;
+    if (!tenant) throw new MissingTenantContextError(operation);
+    return tenant;
+  }
+
+  /** @internal used by TenantTransaction and TenantDb only. */
+  store(): TenantStore | undefined {
+    return storage.getStore();
+  }
+
+  /** @internal */
+  withManager<T>(manager: EntityManager, fn: () => T): T {
+    const store = storage.getStore();
+    if (!store) throw new MissingTenantContextError('a tenant transaction');
+    return storage.run({ ...store, manager }, fn);
+  }
+}

@@ -1,0 +1,28 @@
+/** The minimum a unit of work needs to reach a tenant's data. */
+export interface TenantRef {
+  readonly id: string;
+  readonly slug: string;
+  readonly schema: string;
+}
+
+const SCHEMA_PATTERN = /^t_[0-9a-z]{1,40}$/;
+
+/**
+ * Schema names derive from the tenant id, never from user input: `t_` + base36 of the uuid.
+ */
+export function schemaNameFor(tenantId: string): string {
+  const hex = tenantId.replace(/-/g, '');
+  if (!/^[0-9a-f]{32}$/i.test(hex)) throw new Error('tenant id must be a uuid');
+  return `t_${BigInt(`0x${hex}`).toString(36)}`;
+}
+
+/** Quotes a schema name for SQL after checking it has the only shape we ever create. */
+export function quotedSchema(schema: string): string {
+  if (!SCHEMA_PATTERN.test(schema)) throw new Error('refusing to use an unexpected schema name');
+  return `"${schema}"`;
+}
+
+/** search_path value for a tenant: its schema, then public where pgvector's types live. */
+export function tenantSearchPath(schema: string): string {
+  return `${quotedSchema(schema)}, public`;
+}

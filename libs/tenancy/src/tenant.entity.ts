@@ -1,0 +1,25 @@
+import { Column, CreateDateColumn, Entity, PrimaryColumn } from 'typeorm';
+
+@Entity({ schema: 'cairn', name: 'tenants' })
+export class TenantEntity {
+  @PrimaryColumn('uuid')
+  id!: string;
+
+  @Column('text')
+  slug!: string;
+
+  @Column('text')
+  name!: string;
+
+  @Column('text', { name: 'schema_name' })
+  schemaName!: string;
+
+  @Column('integer', { name: 'schema_version' })
+  schemaVersion!: number;
+
+  @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
+  createdAt!: Date;
+
+  @Column('timestamptz', { name: 'deleted_at', nullable: true })
+  deletedAt!: Date | null;
+}

@@ -1,0 +1,93 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { type DataSource, type EntityManager } from 'typeorm';
+import { TenantEntity } from './tenant.entity';
+import { TenantMigrator } from './tenant-migrator';
+import { quotedSchema, tenantSearchPath } from './tenant-ref';
+
+const UNIQUE_VIOLATION = '23505';
+
+export class DuplicateSlugError extends Error {}
+
+export interface TenantPage {
+  readonly items: TenantEntity[];
+  readonly nextCursor: string | null;
+}
+
+/** Control-schema access for tenants, including their schemas' lifecycle. */
+@Injectable()
+export class TenantsRepository {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly migrator: TenantMigrator,
+  ) {}
+
+  /**
+   * Inserts the tenant, creates its schema and migrates it to the latest version in one
+   * transaction: a tenant exists fully migrated or not at all.
+   */
+  async provision(tenant: { id: string; slug: string; name: string; schemaName: string }): Promise<TenantEntity> {
+    try {
+      return await this.dataSource.transaction(async (manager) => {
+        await manager.query(
+          `INSERT INTO cairn.tenants (id, slug, name, schema_name, schema_version) VALUES ($1, $2, $3, $4, 0)`,
+          [tenant.id, tenant.slug, tenant.name, tenant.schemaName],
+        );
+        await manager.query(`CREATE SCHEMA ${quotedSchema(tenant.schemaName)}`);
+        await manager.query(`SELECT set_config('search_path', $1, true)`, [tenantSearchPath(tenant.schemaName)]);
+        await this.migrator.applyAllWithin(manager, tenant.id);
+        return manager.findOneByOrFail(TenantEntity, { id: tenant.id });
+      });
+    } catch (error) {
+      if ((error as { code?: string }).code === UNIQUE_VIOLATION) throw new DuplicateSlugError(tenant.slug);
+      throw error;
+    }
+  }
+
+  findLiveBySlug(slug: string): Promise<TenantEntity | null> {
+    return this.live().andWhere('t.slug = :slug', { slug }).getOne();
+  }
+
+  findLiveById(id: string): Promise<TenantEntity | null> {
+    return this.live().andWhere('t.id = :id', { id }).getOne();
+  }
+
+  /** Keyset pagination in creation order; the cursor is the last id seen. */
+  async listLive(limit: number, afterId?: string): Promise<TenantPage> {
+    const query = this.live()
+      .orderBy('t.created_at', 'ASC')
+      .addOrderBy('t.id', 'ASC')
+      .take(limit + 1);
+    if (afterId) {
+      query.andWhere('(t.created_at, t.id) > (SELECT c.created_at, c.id FROM cairn.tenants c WHERE c.id = :afterId)', {
+        afterId,
+      });
+    }
+    const rows = await query.getMany();
+    const items = rows.slice(0, limit);
+    const last = items[items.length - 1];
+    return { items, nextCursor: rows.length > limit && last ? last.id : null };
+  }
+
+  /**
+   * Drops the tenant's schema and, in the same transaction, revokes every token and
+   * disables every user, so nothing of the tenant stays usable for a moment longer.
+   */
+  async softDelete(tenant: TenantEntity): Promise<void> {
+    await this.dataSource.transaction(async (manager: EntityManager) => {
+      await manager.query(`UPDATE cairn.tenants SET deleted_at = now() WHERE id = $1`, [tenant.id]);
+      await manager.query(
+        `UPDATE cairn.session_tokens SET revoked_at = now() WHERE tenant_id = $1 AND revoked_at IS NULL`,
+        [tenant.id],
+      );
+      await manager.query(`UPDATE cairn.users SET disabled_at = now() WHERE tenant_id = $1 AND disabled_at IS NULL`, [
+        tenant.id,
+      ]);
+      await manager.query(`DROP SCHEMA IF EXISTS ${quotedSchema(tenant.schemaName)} CASCADE`);
+    });
+  }
+
+  private live() {
+    return this.dataSource.getRepository(TenantEntity).createQueryBuilder('t').andWhere('t.deleted_at IS NULL');
+  }
+}

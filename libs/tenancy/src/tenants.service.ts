@@ -1,0 +1,48 @@
+import { randomUUID } from 'node:crypto';
+import { Injectable } from '@nestjs/common';
+import { ConflictError, NotFoundError } from '@cairn/common';
+import { type TenantEntity } from './tenant.entity';
+import { schemaNameFor, type TenantRef } from './tenant-ref';
+import { DuplicateSlugError, type TenantPage, TenantsRepository } from './tenants.repository';
+
+/** Tenant lifecycle: provisioning a migrated schema, lookup, and deletion. */
+@Injectable()
+export class TenantsService {
+  constructor(private readonly tenants: TenantsRepository) {}
+
+  async create(input: { slug: string; name: string }): Promise<TenantEntity> {
+    const id = randomUUID();
+    try {
+      return await this.tenants.provision({ id, slug: input.slug, name: input.name, schemaName: schemaNameFor(id) });
+    } catch (error) {
+      if (error instanceof DuplicateSlugError) {
+        throw new ConflictError(`A tenant with slug "${input.slug}" already exists`, 'tenant_exists');
+      }
+      throw error;
+    }
+  }
+
+  list(limit: number, cursor?: string): Promise<TenantPage> {
+    return this.tenants.listLive(limit, cursor);
+  }
+
+  async getBySlug(slug: string): Promise<TenantEntity> {
+    const tenant = await this.tenants.findLiveBySlug(slug);
+    if (!tenant) throw new NotFoundError(`Tenant "${slug}"`);
+    return tenant;
+  }
+
+  findBySlug(slug: string): Promise<TenantEntity | null> {
+    return this.tenants.findLiveBySlug(slug);
+  }
+
+  async delete(slug: string): Promise<TenantEntity> {
+    const tenant = await this.getBySlug(slug);
+    await this.tenants.softDelete(tenant);
+    return tenant;
+  }
+}
+
+export function toTenantRef(tenant: TenantEntity): TenantRef {
+  return { id: tenant.id, slug: tenant.slug, schema: tenant.schemaName };
+}

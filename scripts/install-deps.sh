@@ -1,0 +1,226 @@
+#!/usr/bin/env bash
+# Installs the system services Cairn needs for `npm start` / `npm test`:
+# PostgreSQL >= 15 with pgvector >= 0.8, and Redis >= 7. Debian/Ubuntu only.
+# Idempotent: anything already present is left alone.
+#
+# Environment knobs (mainly for testing this script):
+#   CAIRN_PG_MAJOR=N            use PostgreSQL major N instead of the highest installed one
+#   CAIRN_PGVECTOR_FROM_SOURCE=1  build pgvector from source even if it looks present
+#   CAIRN_DEPS_DRY_RUN=1        print privileged commands instead of running them
+#   DESTDIR=/some/dir           honoured by pgvector's `make install` (staged install)
+set -euo pipefail
+
+readonly MIN_PG_MAJOR=15
+readonly MIN_PGVECTOR=0.8
+readonly SRC_LIST=/etc/apt/sources.list.d/cairn-trixie-src.sources
+readonly DEBIAN_KEYRING=/usr/share/keyrings/debian-archive-keyring.gpg
+export DEBIAN_FRONTEND=noninteractive
+
+say() { printf '[install-deps] %s\n' "$*"; }
+die() { printf '[install-deps] ERROR: %s\n' "$1" >&2; exit "${2:-1}"; }
+
+dry_run=${CAIRN_DEPS_DRY_RUN:-0}
+as_root() {
+  if [[ $dry_run == 1 ]]; then
+    printf '[install-deps] would run: %s\n' "$*"
+    return 0
+  fi
+  if [[ $(id -u) -eq 0 ]]; then "$@"; else sudo -n "$@"; fi
+}
+
+highest_pg_major() {
+  local best=0 bin major
+  for bin in /usr/lib/postgresql/*/bin/postgres; do
+    [[ -x $bin ]] || continue
+    major=${bin#/usr/lib/postgresql/}
+    major=${major%%/*}
+    [[ $major =~ ^[0-9]+$ ]] && ((major > best)) && best=$major
+  done
+  echo "$best"
+}
+
+pg_major() {
+  if [[ -n ${CAIRN_PG_MAJOR:-} ]]; then echo "$CAIRN_PG_MAJOR"; else highest_pg_major; fi
+}
+
+# Prints the default_version from vector.control for major $1, or nothing if absent.
+pgvector_version() {
+  local control=/usr/share/postgresql/$1/extension/vector.control
+  [[ -f $control ]] || return 0
+  sed -n "s/^default_version *= *'\([^']*\)'.*/\1/p" "$control"
+}
+
+version_ge() { dpkg --compare-versions "$1" ge "$2"; }
+
+pgvector_ok() {
+  local v
+  v=$(pgvector_version "$1")
+  [[ -n $v ]] && version_ge "$v" "$MIN_PGVECTOR"
+}
+
+redis_version() {
+  command -v redis-server >/dev/null 2>&1 || return 0
+  redis-server --version | sed -n 's/.* v=\([0-9.]*\).*/\1/p'
+}
+
+# --- Work out what is missing before asking for any privileges. -------------
+
+if ! command -v apt-get >/dev/null 2>&1; then
+  die "no apt-get found; this script only supports Debian/Ubuntu. Install by hand: PostgreSQL >= $MIN_PG_MAJOR (server binaries incl. initdb/pg_ctl/psql) with pgvector >= $MIN_PGVECTOR, and Redis >= 7 (redis-server)." 2
+fi
+
+major=$(pg_major)
+need_pg=0 need_vector=0 need_redis=0
+if ((major < MIN_PG_MAJOR)) || [[ ! -x /usr/lib/postgresql/$major/bin/postgres ]]; then need_pg=1; fi
+if [[ ${CAIRN_PGVECTOR_FROM_SOURCE:-0} == 1 ]] || ((need_pg)) || ! pgvector_ok "$major"; then need_vector=1; fi
+if ! command -v redis-server >/dev/null 2>&1; then need_redis=1; fi
+
+if ((!need_pg && !need_vector && !need_redis)); then
+  say "PostgreSQL $major: present ($(/usr/lib/postgresql/"$major"/bin/postgres --version))"
+  say "pgvector $(pgvector_version "$major") for PostgreSQL $major: present"
+  say "redis-server $(redis_version): present"
+  exit 0
+fi
+
+if [[ $(id -u) -ne 0 && $dry_run != 1 ]] && ! sudo -n true >/dev/null 2>&1; then
+  missing=()
+  ((need_pg)) && missing+=("PostgreSQL >= $MIN_PG_MAJOR server (apt package: postgresql${CAIRN_PG_MAJOR:+-$CAIRN_PG_MAJOR})")
+  if ((need_vector)); then
+    if ((need_pg)); then missing+=("pgvector >= $MIN_PGVECTOR (apt: postgresql-${CAIRN_PG_MAJOR:-<major>}-pgvector, or built from source)")
+    else missing+=("pgvector >= $MIN_PGVECTOR for PostgreSQL $major (apt: postgresql-$major-pgvector, or built from source)"); fi
+  fi
+  ((need_redis)) && missing+=("redis-server (apt package: redis-server)")
+  {
+    echo "[install-deps] missing system dependencies:"
+    printf '  - %s\n' "${missing[@]}"
+    echo "[install-deps] root privileges are needed to install them (sudo -n is not available). Run:"
+    echo "  sudo $0"
+  } >&2
+  exit 2
+fi
+
+# --- apt helpers: update only when the index cannot satisfy a request. -------
+
+apt_updated=0
+apt_update() {
+  say "running apt-get update"
+  as_root apt-get update -qq
+  apt_updated=1
+}
+
+# A missing candidate only means something if the index has been fetched at all
+# (slim container images ship with empty lists).
+apt_lists_present() { compgen -G '/var/lib/apt/lists/*_Packages*' >/dev/null; }
+
+apt_candidate() {
+  apt-cache policy "$1" 2>/dev/null | sed -n 's/^ *Candidate: *//p' | grep -v '(none)' || true
+}
+
+apt_install() {
+  local pkg
+  for pkg in "$@"; do
+    if [[ -z $(apt_candidate "$pkg") ]] && ((!apt_updated)) && ! apt_lists_present; then apt_update; break; fi
+  done
+  if ! as_root apt-get install -y -qq --no-install-recommends "$@"; then
+    ((apt_updated)) && return 1
+    apt_update
+    as_root apt-get install -y -qq --no-install-recommends "$@"
+  fi
+}
+
+# --- PostgreSQL --------------------------------------------------------------
+
+if ((need_pg)); then
+  # An explicit CAIRN_PG_MAJOR asks for that exact version, not the distro default.
+  pg_pkg=postgresql${CAIRN_PG_MAJOR:+-$CAIRN_PG_MAJOR}
+  say "installing PostgreSQL (apt package: $pg_pkg)"
+  apt_install "$pg_pkg"
+  major=$(pg_major)
+  if [[ $dry_run != 1 ]] && ((major < MIN_PG_MAJOR)); then
+    die "the distribution's PostgreSQL is $major, but >= $MIN_PG_MAJOR is required; add the PGDG apt repository (https://wiki.postgresql.org/wiki/Apt) and install postgresql-$MIN_PG_MAJOR"
+  fi
+  say "PostgreSQL $major: installed"
+  pgvector_ok "$major" && [[ ${CAIRN_PGVECTOR_FROM_SOURCE:-0} != 1 ]] && need_vector=0
+else
+  say "PostgreSQL $major: present"
+fi
+
+# --- pgvector ----------------------------------------------------------------
+
+src_version() {
+  apt-cache showsrc pgvector 2>/dev/null | sed -n 's/^Version: *//p' | sort -V | tail -n1
+}
+src_version_ok() {
+  local v
+  v=$(src_version)
+  [[ -n $v ]] && version_ge "$v" "$MIN_PGVECTOR"
+}
+
+build_pgvector_from_source() {
+  local pg_config=/usr/lib/postgresql/$major/bin/pg_config
+  say "building pgvector for PostgreSQL $major from Debian trixie's source package"
+  if [[ ! -f $DEBIAN_KEYRING ]]; then
+    # Ubuntu does not ship Debian's archive key by default.
+    apt_install debian-archive-keyring
+  fi
+  if src_version_ok; then
+    say "using already configured deb-src for pgvector $(src_version)"
+  elif [[ ! -f $SRC_LIST ]]; then
+    say "adding deb-src source $SRC_LIST"
+    printf '%s\n' 'Types: deb-src' 'URIs: http://deb.debian.org/debian' 'Suites: trixie' \
+      'Components: main' "Signed-By: $DEBIAN_KEYRING" | as_root tee "$SRC_LIST" >/dev/null
+    apt_update
+  elif ((!apt_updated)); then
+    apt_update
+  fi
+  say "installing build dependencies: postgresql-server-dev-$major build-essential dpkg-dev"
+  apt_install "postgresql-server-dev-$major" build-essential dpkg-dev
+
+  local work
+  work=$(mktemp -d -t cairn-pgvector.XXXXXX)
+  # shellcheck disable=SC2064 # expand $work now, the variable is local
+  trap "rm -rf '$work'" EXIT
+  if [[ $dry_run == 1 ]]; then
+    say "would run (in $work): apt-get source pgvector; make PG_CONFIG=$pg_config OPTFLAGS=; make install"
+    return 0
+  fi
+  (
+    cd "$work"
+    # _apt cannot write into a 0700 temp dir; downloading as the caller is fine.
+    apt-get source -qq pgvector 2>&1 | grep -v 'unsandboxed' || true
+    src=$(find . -maxdepth 1 -mindepth 1 -type d -name 'pgvector-*' | head -n1)
+    [[ -n $src ]] || die "apt-get source pgvector did not produce a source tree"
+    cd "$src"
+    # OPTFLAGS="" keeps -march=native out, so the binary runs on any CPU of this arch.
+    make -s PG_CONFIG="$pg_config" OPTFLAGS=""
+    as_root make -s PG_CONFIG="$pg_config" OPTFLAGS="" install
+  )
+  rm -rf "$work"
+  trap - EXIT
+}
+
+if ((need_vector)); then
+  pkg=postgresql-$major-pgvector
+  cand=$(apt_candidate "$pkg")
+  if [[ -z $cand ]] && ((!apt_updated)) && ! apt_lists_present; then apt_update; cand=$(apt_candidate "$pkg"); fi
+  if [[ ${CAIRN_PGVECTOR_FROM_SOURCE:-0} != 1 && -n $cand ]] && version_ge "$cand" "$MIN_PGVECTOR" \
+    && say "installing pgvector (apt package: $pkg $cand)" && as_root apt-get install -y -qq "$pkg"; then
+    say "pgvector for PostgreSQL $major: installed from apt ($pkg)"
+  else
+    [[ -n $cand ]] && ! version_ge "$cand" "$MIN_PGVECTOR" && say "apt's $pkg is $cand (< $MIN_PGVECTOR)"
+    build_pgvector_from_source
+    say "pgvector for PostgreSQL $major: installed from source"
+  fi
+else
+  say "pgvector $(pgvector_version "$major") for PostgreSQL $major: present"
+fi
+
+# --- Redis -------------------------------------------------------------------
+
+if ((need_redis)); then
+  say "installing Redis (apt package: redis-server)"
+  apt_install redis-server
+  say "redis-server: installed"
+else
+  say "redis-server $(redis_version): present"
+fi

@@ -1,0 +1,30 @@
+import 'reflect-metadata';
+import { prepareTemplateDatabase, TEST_ENV } from '@cairn/testing';
+import { startEphemeralServices } from '../tools/local/services';
+
+declare global {
+  // Shared with global-teardown.ts, which runs in the same process.
+  var __cairnTestServices: { stop(): Promise<void> } | undefined;
+}
+
+/**
+ * Uses the PostgreSQL and Redis named by TEST_DATABASE_URL / TEST_REDIS_URL when given,
+ * otherwise starts throwaway ones on free ports (installing them first where it can).
+ * Then builds a migrated template database that every test file clones.
+ */
+export default async function globalSetup(): Promise<void> {
+  let databaseUrl = process.env.TEST_DATABASE_URL;
+  let redisUrl = process.env.TEST_REDIS_URL;
+  if (!databaseUrl || !redisUrl) {
+    const log = (line: string) => process.stderr.write(`[test services] ${line}\n`);
+    const services = await startEphemeralServices(process.env.CI ? log : undefined);
+    globalThis.__cairnTestServices = services;
+    databaseUrl = services.databaseUrl;
+    redisUrl = services.redisUrl;
+  }
+  const templateUrl = await prepareTemplateDatabase(databaseUrl);
+  // Jest workers are forked after global setup and inherit these.
+  process.env[TEST_ENV.serverUrl] = databaseUrl;
+  process.env[TEST_ENV.templateUrl] = templateUrl;
+  process.env[TEST_ENV.redisUrl] = redisUrl;
+}

@@ -1,0 +1,11 @@
+export { createProject, createTenant, createUser, issueToken, type TenantFixture, uniqueSlug } from './factories';
+export { TestClient, type TestResponse } from './http-client';
+export { createTestHttpApp } from './test-app';
+export { TEST_ADMIN_TOKEN, testConfig } from './test-config';
+export {
+  createTestDatabase,
+  prepareTemplateDatabase,
+  TEST_ENV,
+  type TestDatabase,
+  testRedisUrl,
+} from './test-database';

@@ -1,0 +1,23 @@
+import { randomBytes } from 'node:crypto';
+import { type AppName, type CairnConfig, loadConfig } from '@cairn/config';
+
+export const TEST_ADMIN_TOKEN = `test-admin-${randomBytes(24).toString('hex')}`;
+
+/** A real, validated configuration for tests, built the same way the apps build theirs. */
+export function testConfig(
+  databaseUrl: string,
+  redisUrl: string,
+  overrides: Record<string, string> = {},
+  app: AppName = 'api',
+): CairnConfig {
+  return loadConfig(app, {
+    NODE_ENV: 'test',
+    DATABASE_URL: databaseUrl,
+    REDIS_URL: redisUrl,
+    CAIRN_ADMIN_TOKEN: TEST_ADMIN_TOKEN,
+    CAIRN_MASTER_KEY: randomBytes(32).toString('base64'),
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+    DATABASE_POOL_MAX: '5',
+    ...overrides,
+  });
+}
