@@ -1,6 +1,7 @@
 export { createProject, createTenant, createUser, issueToken, type TenantFixture, uniqueSlug } from './factories';
 export { TestClient, type TestResponse } from './http-client';
 export { createTestHttpApp } from './test-app';
+export { createDbTestingModule } from './test-context';
 export { TEST_ADMIN_TOKEN, testConfig } from './test-config';
 export {
   createTestDatabase,

@@ -1,0 +1,65 @@
+import { type NestFastifyApplication } from '@nestjs/platform-fastify';
+import {
+  createTenant,
+  createTestDatabase,
+  createTestHttpApp,
+  createUser,
+  issueToken,
+  TEST_ADMIN_TOKEN,
+  TestClient,
+  testConfig,
+  type TestDatabase,
+  testRedisUrl,
+} from '@cairn/testing';
+import { ApiModule } from '../src/api.module';
+
+/** Two api replicas on one database, as behind a load balancer. */
+describe('revocation across replicas', () => {
+  let database: TestDatabase;
+  let replicas: NestFastifyApplication[];
+  let adminA: TestClient;
+  let adminB: TestClient;
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    const config = testConfig(database.url, testRedisUrl());
+    replicas = [
+      await createTestHttpApp(ApiModule.register(config), config),
+      await createTestHttpApp(ApiModule.register(config), config),
+    ];
+    adminA = new TestClient(replicas[0], TEST_ADMIN_TOKEN);
+    adminB = new TestClient(replicas[1], TEST_ADMIN_TOKEN);
+  });
+  afterAll(async () => {
+    for (const app of replicas) await app.close();
+    await database.drop();
+  });
+
+  it('a token revoked on one replica is refused by the other at the next request', async () => {
+    const tenant = await createTenant(adminA);
+    const { token, id } = await issueToken(adminA, tenant.slug, { role: 'reader' });
+    const onB = adminB.as(token);
+    expect((await onB.get('/v1/whoami')).status).toBe(200);
+    expect((await adminA.delete(`/v1/tenants/${tenant.slug}/tokens/${id}`)).status).toBe(204);
+    expect((await onB.get('/v1/whoami')).status).toBe(401);
+  });
+
+  it('a user disabled on one replica is cut off on the other at the next request', async () => {
+    const tenant = await createTenant(adminB);
+    const user = await createUser(adminB, tenant.slug, 'member');
+    const { token } = await issueToken(adminB, tenant.slug, { role: 'member', userId: user.id });
+    const onA = adminA.as(token);
+    expect((await onA.get('/v1/whoami')).status).toBe(200);
+    await adminB.patch(`/v1/tenants/${tenant.slug}/users/${user.id}`, { disabled: true });
+    const refused = await onA.get('/v1/whoami');
+    expect(refused.status).toBe(401);
+    expect(refused.body.error.code).toBe('user_disabled');
+  });
+
+  it('a tenant deleted on one replica is gone on the other', async () => {
+    const tenant = await createTenant(adminA);
+    const { token } = await issueToken(adminA, tenant.slug, { role: 'admin' });
+    await adminB.delete(`/v1/tenants/${tenant.slug}`);
+    expect((await adminA.as(token).get(`/v1/tenants/${tenant.slug}/projects`)).status).toBe(401);
+  });
+});

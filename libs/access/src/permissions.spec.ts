@@ -1,0 +1,35 @@
+import { PERMISSIONS, PLATFORM_SESSION_PERMISSIONS, ROLE_PERMISSIONS, roleGrants, roleWithin } from './permissions';
+import { ROLES } from './roles';
+
+describe('permission table', () => {
+  it('never grants platform permissions to a tenant role', () => {
+    for (const role of ROLES) {
+      for (const permission of ROLE_PERMISSIONS[role]) {
+        expect(PERMISSIONS[permission].scope).not.toBe('platform');
+      }
+    }
+  });
+
+  it('gives the platform admin only session permissions it can use without a tenant', () => {
+    for (const permission of PLATFORM_SESSION_PERMISSIONS) expect(PERMISSIONS[permission].scope).toBe('session');
+  });
+
+  it('keeps administration to admins', () => {
+    for (const role of ROLES.filter((r) => r !== 'admin')) {
+      expect(roleGrants(role, 'tenant.tokens.manage')).toBe(false);
+      expect(roleGrants(role, 'tenant.users.manage')).toBe(false);
+      expect(roleGrants(role, 'auth.introspect')).toBe(false);
+    }
+    expect(roleGrants('admin', 'tenant.tokens.manage')).toBe(true);
+  });
+
+  it('lets every role ask who it is', () => {
+    for (const role of ROLES) expect(roleGrants(role, 'auth.whoami')).toBe(true);
+  });
+
+  it('caps token roles by user roles', () => {
+    expect(roleWithin('reader', 'admin')).toBe(true);
+    expect(roleWithin('admin', 'member')).toBe(false);
+    for (const role of ROLES) expect(roleWithin(role, role)).toBe(true);
+  });
+});

@@ -1,0 +1,70 @@
+import { randomBytes } from 'node:crypto';
+import { ConfigurationError, loadConfig } from './load-config';
+
+const masterKey = randomBytes(32).toString('base64');
+const adminToken = 'a'.repeat(20) + randomBytes(16).toString('hex');
+const valid = {
+  DATABASE_URL: 'postgresql://cairn:s3cret-password@db:5432/cairn',
+  REDIS_URL: 'redis://redis:6379',
+  CAIRN_ADMIN_TOKEN: adminToken,
+  CAIRN_MASTER_KEY: masterKey,
+};
+
+function problemsOf(env: Record<string, string | undefined>, app: Parameters<typeof loadConfig>[0] = 'api'): string {
+  try {
+    loadConfig(app, env);
+  } catch (error) {
+    expect(error).toBeInstanceOf(ConfigurationError);
+    return (error as Error).message;
+  }
+  throw new Error('expected a ConfigurationError');
+}
+
+describe('loadConfig', () => {
+  it('builds one frozen object with the documented defaults', () => {
+    const config = loadConfig('api', valid);
+    expect(config.http.ports).toEqual({ api: 8080, mcpGateway: 8081, worker: 8082 });
+    expect(config.log.level).toBe('info');
+    expect(config.database.poolMax).toBe(10);
+    expect(config.secrets.masterKey).toHaveLength(32);
+    expect(Object.isFrozen(config)).toBe(true);
+  });
+
+  it('names a missing variable', () => {
+    expect(problemsOf({ ...valid, DATABASE_URL: undefined })).toBe('Invalid configuration: DATABASE_URL is required');
+  });
+
+  it('treats empty values as missing', () => {
+    expect(problemsOf({ ...valid, REDIS_URL: '  ' })).toContain('REDIS_URL is required');
+  });
+
+  it.each([
+    ['CAIRN_MASTER_KEY', 'not-base64!'],
+    ['CAIRN_MASTER_KEY', randomBytes(16).toString('base64')],
+    ['CAIRN_ADMIN_TOKEN', 'short'],
+    ['DATABASE_URL', 'mysql://x'],
+    ['REDIS_URL', 'http://redis'],
+    ['API_PORT', '70000'],
+    ['API_PORT', 'eighty'],
+    ['LOG_LEVEL', 'loud'],
+  ])('names malformed %s without printing its value', (name, value) => {
+    const message = problemsOf({ ...valid, [name]: value });
+    expect(message).toContain(name);
+    expect(message).not.toContain(value);
+    expect(message).not.toContain(masterKey);
+    expect(message).not.toContain(adminToken);
+    expect(message).not.toContain('s3cret-password');
+  });
+
+  it('requires only what each app uses', () => {
+    expect(() => loadConfig('worker', { ...valid, CAIRN_ADMIN_TOKEN: undefined })).not.toThrow();
+    expect(() => loadConfig('migrate', { DATABASE_URL: valid.DATABASE_URL })).not.toThrow();
+    expect(problemsOf({ ...valid, CAIRN_ADMIN_TOKEN: undefined }, 'api')).toContain('CAIRN_ADMIN_TOKEN is required');
+  });
+
+  it('refuses a default token lifetime above the maximum', () => {
+    expect(problemsOf({ ...valid, TOKEN_DEFAULT_TTL_SECONDS: '1000', TOKEN_MAX_TTL_SECONDS: '100' })).toContain(
+      'TOKEN_DEFAULT_TTL_SECONDS',
+    );
+  });
+});

@@ -1,0 +1,91 @@
+import { type TestingModule } from '@nestjs/testing';
+import { MissingTenantContextError } from '@cairn/common';
+import { ProjectsModule, ProjectsService } from '@cairn/projects';
+import { createDbTestingModule, createTestDatabase, type TestDatabase, testConfig, testRedisUrl } from '@cairn/testing';
+import { DataSource } from 'typeorm';
+import { TenantContext } from './tenant-context';
+import { TenantDb } from './tenant-db';
+import { TenantTransaction } from './tenant-transaction';
+import { TenancyModule } from './tenancy.module';
+import { TenantsService, toTenantRef } from './tenants.service';
+import { type TenantRef } from './tenant-ref';
+
+describe('tenant context on one shared pool (integration)', () => {
+  let database: TestDatabase;
+  let moduleRef: TestingModule;
+  let context: TenantContext;
+  let projects: ProjectsService;
+  let tenantA: TenantRef;
+  let tenantB: TenantRef;
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    // Two connections for hundreds of concurrent units of work: connections are reused constantly.
+    const config = testConfig(database.url, testRedisUrl(), { DATABASE_POOL_MAX: '2' });
+    moduleRef = await createDbTestingModule(config, [TenancyModule, ProjectsModule]);
+    context = moduleRef.get(TenantContext);
+    projects = moduleRef.get(ProjectsService);
+    const tenants = moduleRef.get(TenantsService);
+    tenantA = toTenantRef(await tenants.create({ slug: 'isolation-a', name: 'A' }));
+    tenantB = toTenantRef(await tenants.create({ slug: 'isolation-b', name: 'B' }));
+    for (const [tenant, prefix] of [
+      [tenantA, 'alpha'],
+      [tenantB, 'beta'],
+    ] as const) {
+      await context.run(tenant, async () => {
+        for (let i = 0; i < 3; i += 1) await projects.create({ slug: `${prefix}-${i}`, name: `${prefix} ${i}` });
+      });
+    }
+  });
+
+  afterAll(async () => {
+    await moduleRef.close();
+    await database.drop();
+  });
+
+  it('never shows one tenant the rows of another under heavy concurrency', async () => {
+    const tx = moduleRef.get(TenantTransaction);
+    const db = moduleRef.get(TenantDb);
+    const units = Array.from({ length: 300 }, (_, i) => {
+      const tenant = i % 2 === 0 ? tenantA : tenantB;
+      return context.run(tenant, () =>
+        tx.run(async () => {
+          // Yield inside the transaction so units on the two connections interleave.
+          await db.query('SELECT pg_sleep(0.001)');
+          const rows = await db.query<{ slug: string }>('SELECT slug FROM projects ORDER BY slug');
+          return { tenant: tenant.slug, slugs: rows.map((row) => row.slug) };
+        }),
+      );
+    });
+    const results = await Promise.all(units);
+    for (const result of results) {
+      const expected = result.tenant === 'isolation-a' ? 'alpha' : 'beta';
+      expect(result.slugs).toEqual([`${expected}-0`, `${expected}-1`, `${expected}-2`]);
+    }
+  });
+
+  it('keeps the search path transaction-local, so pooled connections never carry a tenant', async () => {
+    const dataSource = moduleRef.get(DataSource);
+    await context.run(tenantA, () => projects.list('*'));
+    const paths = await Promise.all(
+      [1, 2, 3, 4].map(() => dataSource.query<{ search_path: string }[]>('SHOW search_path')),
+    );
+    for (const [row] of paths) expect(row?.search_path).not.toContain('t_');
+  });
+
+  it('throws when a repository is reached without a tenant context', async () => {
+    await expect(projects.list('*')).rejects.toBeInstanceOf(MissingTenantContextError);
+    expect(() => moduleRef.get(TenantDb).manager()).toThrow(MissingTenantContextError);
+  });
+
+  it('throws when a repository is reached in a tenant context but outside its transaction', () => {
+    context.run(tenantA, () => {
+      expect(() => moduleRef.get(TenantDb).manager()).toThrow(MissingTenantContextError);
+    });
+  });
+
+  it('scopes a project list to the slugs a token may read', async () => {
+    const visible = await context.run(tenantB, () => projects.list(['beta-1', 'alpha-0']));
+    expect(visible.map((project) => project.slug)).toEqual(['beta-1']);
+  });
+});
