@@ -1,4 +1,4 @@
-import { Global, Inject, Module, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
+import { Global, Inject, Logger, Module, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import { CAIRN_CONFIG, type CairnConfig } from '@cairn/config';
 import { ReadinessRegistry } from '@cairn/observability';
 import { Redis } from 'ioredis';
@@ -28,14 +28,26 @@ export const REDIS = Symbol('REDIS');
   exports: [REDIS],
 })
 export class RedisModule implements OnModuleInit, OnApplicationShutdown {
+  private readonly logger = new Logger('Redis');
+  private healthy = true;
+
   constructor(
     @Inject(REDIS) private readonly redis: Redis,
     private readonly readiness: ReadinessRegistry,
   ) {}
 
   onModuleInit(): void {
-    // Errors surface through /readyz; the event handler keeps them from crashing the process.
-    this.redis.on('error', () => undefined);
+    // Without a listener ioredis errors would crash the process; log once per outage instead
+    // of once per reconnect attempt, and let /readyz report the state.
+    this.redis.on('error', (error: Error) => {
+      if (!this.healthy) return;
+      this.healthy = false;
+      this.logger.warn({ msg: 'Redis unreachable; retrying in the background', error: error.message });
+    });
+    this.redis.on('ready', () => {
+      if (!this.healthy) this.logger.log('Redis reachable again');
+      this.healthy = true;
+    });
     this.redis.connect().catch(() => undefined);
     this.readiness.register('redis', async () => {
       const answer = await this.redis.ping();

@@ -1,6 +1,6 @@
 import { Body, Controller, Get, HttpCode, Post } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import { CurrentPrincipal, type Principal, RequirePermission, ROLE_PERMISSIONS, ROLES } from '@cairn/access';
+import { Audited, CurrentPrincipal, type Principal, RequirePermission, ROLE_PERMISSIONS, ROLES } from '@cairn/access';
 import { createZodDto, ZodResponse } from 'nestjs-zod';
 import { z } from 'zod';
 import { TokensService } from '../tokens.service';
@@ -45,6 +45,7 @@ export class AuthController {
   @Post('auth/introspect')
   @HttpCode(200)
   @RequirePermission('auth.introspect')
+  @Audited('token.introspect')
   @ApiOperation({
     summary: 'RFC 7662 token introspection (platform admin: any token; tenant admin: its own tenant)',
   })
