@@ -1,0 +1,180 @@
+/**
+ * `npm run bench`: every benchmark against its baseline measured in the same run, a table
+ * on screen and the numbers as JSON under bench/results/. Performance is measured here,
+ * never by timed assertions in tests.
+ */
+import 'reflect-metadata';
+import { loadavg } from 'node:os';
+import { type BenchApp, startApiApp } from './lib/app';
+import { type BenchOptions, parseArgs, USAGE, UsageError } from './lib/args';
+import { type BenchEnvironment, prepareEnvironment } from './lib/environment';
+import { gitCommit, machineInfo, renderTable, repositoryRoot, type ResultRow, writeResults } from './lib/report';
+import { benchTenantProvisioning } from './tenant-provisioning';
+import { benchTokenVerification } from './token-verification';
+
+const TRANSPORT = 'app.inject (in-process Fastify, no sockets)';
+
+const log = (line: string): void => {
+  process.stderr.write(`[bench] ${line}\n`);
+};
+
+/** Cleanups run last-registered first, each exactly once, whatever happened before. */
+class CleanupStack {
+  private readonly steps: { name: string; run: () => Promise<void> }[] = [];
+  private running: Promise<void> | undefined;
+
+  push(name: string, run: () => Promise<void>): void {
+    this.steps.push({ name, run });
+  }
+
+  /** True once cleanup has started (normal end or a signal); results are no longer trustworthy. */
+  get begun(): boolean {
+    return this.running !== undefined;
+  }
+
+  runAll(): Promise<void> {
+    this.running ??= (async () => {
+      for (const step of this.steps.reverse()) {
+        try {
+          await step.run();
+        } catch (error) {
+          log(`cleanup "${step.name}" failed: ${error instanceof Error ? error.message : String(error)}`);
+          process.exitCode = 1;
+        }
+      }
+    })();
+    return this.running;
+  }
+}
+
+interface Outcome {
+  readonly rows: ResultRow[];
+  readonly data: unknown;
+}
+
+async function main(options: BenchOptions, cleanups: CleanupStack): Promise<void> {
+  const startedAt = new Date();
+  const loadAverageAtStart = loadavg();
+  const started = performance.now();
+  const root = repositoryRoot(__dirname);
+  const rows: ResultRow[] = [];
+  const results: Record<string, unknown> = {};
+  const failures: Record<string, string> = {};
+
+  const environment: BenchEnvironment = await prepareEnvironment(log, (cleanup) =>
+    cleanups.push('database/services', cleanup),
+  );
+  log(`PostgreSQL ${environment.serverVersion} (${environment.source}); building the api app`);
+  const bench: BenchApp = await startApiApp(environment.databaseUrl, environment.redisUrl);
+  cleanups.push('api app', () => bench.app.close());
+
+  const runOne = async (name: string, work: () => Promise<Outcome>): Promise<void> => {
+    log(`running ${name}`);
+    const begin = performance.now();
+    try {
+      const outcome = await work();
+      rows.push(...outcome.rows);
+      results[name] = outcome.data;
+      log(`${name} done in ${((performance.now() - begin) / 1000).toFixed(1)} s`);
+    } catch (error) {
+      failures[name] = error instanceof Error ? (error.stack ?? error.message) : String(error);
+      log(`${name} FAILED: ${error instanceof Error ? error.message : String(error)}`);
+      process.exitCode = 1;
+    }
+  };
+
+  await runOne('tenantProvisioning', () =>
+    benchTenantProvisioning({
+      client: bench.client,
+      adminToken: bench.adminToken,
+      databaseUrl: environment.databaseUrl,
+      tenants: options.tenants,
+    }),
+  );
+  const load = { concurrency: options.concurrency, seconds: options.seconds, warmupSeconds: options.warmupSeconds };
+  await runOne('tokenVerification', () => benchTokenVerification({ bench, load }));
+
+  if (cleanups.begun) {
+    log('interrupted: no results printed or written');
+    return;
+  }
+  const durationSeconds = (performance.now() - started) / 1000;
+  const machine = machineInfo();
+  const header = [
+    `Cairn benchmarks — ${startedAt.toISOString()} — ratio = value / baseline, both measured in this run`,
+    `transport: ${TRANSPORT}; PostgreSQL ${environment.serverVersion} (${environment.source}), ` +
+      `app pool max ${bench.config.database.poolMax}`,
+    `tenants: ${options.tenants} sequential, interleaved with the baseline; throughput cases: ` +
+      `${options.warmupSeconds} s warm-up, then ${options.seconds} s each in interleaved 0.5 s slices, ` +
+      `${options.concurrency} in flight (closed loop)`,
+    `node ${process.version}, ${machine.cpuCount} CPUs, 1-min load average at start ` +
+      `${loadAverageAtStart[0]?.toFixed(2) ?? '?'}`,
+  ].join('\n');
+  process.stdout.write(`\n${header}\n\n${renderTable(rows)}\n\n`);
+  for (const [name, message] of Object.entries(failures)) process.stdout.write(`FAILED ${name}: ${message}\n\n`);
+
+  const written = writeResults(root, startedAt.toISOString(), {
+    timestamp: startedAt.toISOString(),
+    durationSeconds,
+    gitCommit: gitCommit(root),
+    machine: { ...machine, loadAverageAtStart },
+    parameters: options,
+    environment: {
+      transport: TRANSPORT,
+      source: environment.source,
+      postgres: environment.serverVersion,
+      database: environment.databaseName,
+      logLevel: bench.config.log.level,
+      poolMax: bench.config.database.poolMax,
+    },
+    rows,
+    results,
+    failures,
+  });
+  process.stdout.write(`results: ${written.file} (also ${written.latest})\n`);
+  log(`benchmarks took ${durationSeconds.toFixed(1)} s`);
+}
+
+function start(): void {
+  let options: BenchOptions | 'help';
+  try {
+    options = parseArgs(process.argv.slice(2));
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    process.stderr.write(`bench: ${error.message}\n${USAGE}\n`);
+    process.exitCode = 2;
+    return;
+  }
+  if (options === 'help') {
+    process.stdout.write(`${USAGE}\n`);
+    return;
+  }
+
+  const cleanups = new CleanupStack();
+  const interrupt = (signal: NodeJS.Signals): void => {
+    log(`${signal}: cleaning up`);
+    void cleanups.runAll().finally(() => process.exit(130));
+  };
+  process.once('SIGINT', interrupt);
+  process.once('SIGTERM', interrupt);
+
+  main(options, cleanups)
+    .catch((error: unknown) => {
+      log(`failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+      process.exitCode = 1;
+    })
+    .finally(() =>
+      cleanups.runAll().then(() => {
+        process.removeListener('SIGINT', interrupt);
+        process.removeListener('SIGTERM', interrupt);
+        // Everything is closed; if some handle still holds the loop open, say so and leave anyway.
+        setTimeout(() => {
+          log('a handle kept the process alive after cleanup; exiting');
+          process.exit();
+        }, 5_000).unref();
+      }),
+    )
+    .catch(() => undefined);
+}
+
+start();
