@@ -56,6 +56,18 @@ describe('session tokens', () => {
     expect(JSON.stringify(list.body)).not.toContain(issued.body.token.slice(15));
   });
 
+  it('records when a token was last used', async () => {
+    const { token, id } = await issueToken(api.admin, tenant.slug, { role: 'reader' });
+    const lastUsed = async () =>
+      (await api.admin.get(tokensUrl())).body.items.find((item: { id: string }) => item.id === id).lastUsedAt;
+    expect(await lastUsed()).toBeNull();
+    await api.client.as(token).get('/v1/whoami');
+    for (let attempt = 0; attempt < 50 && (await lastUsed()) === null; attempt += 1) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    expect(Date.parse(await lastUsed())).toBeGreaterThan(Date.now() - 60_000);
+  });
+
   it('uses the configured default lifetime and refuses one above the maximum', async () => {
     const issued = await issueToken(api.admin, tenant.slug, { role: 'reader' });
     const ttl = Date.parse(issued.expiresAt) - Date.now();

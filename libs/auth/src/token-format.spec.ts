@@ -16,10 +16,14 @@ describe('session token format', () => {
     expect(tokens.size).toBe(1000);
   });
 
-  it.each(['', 'cairn_st_', 'cairn_st_short', `cairn_st_${'a'.repeat(44)}`, `CAIRN_ST_${'a'.repeat(43)}`, `cairn_st_${'a'.repeat(42)}'`])(
-    'rejects malformed %p',
-    (candidate) => expect(isWellFormedSessionToken(candidate)).toBe(false),
-  );
+  it.each([
+    '',
+    'cairn_st_',
+    'cairn_st_short',
+    `cairn_st_${'a'.repeat(44)}`,
+    `CAIRN_ST_${'a'.repeat(43)}`,
+    `cairn_st_${'a'.repeat(42)}'`,
+  ])('rejects malformed %p', (candidate) => expect(isWellFormedSessionToken(candidate)).toBe(false));
 
   it('compares secrets regardless of length', () => {
     expect(secretsEqual('abc', 'abc')).toBe(true);

@@ -6,10 +6,15 @@ import { evaluateToken } from './token-evaluation';
 import { hashToken, isWellFormedSessionToken, SESSION_TOKEN_PREFIX, secretsEqual } from './token-format';
 import { TokensRepository } from './tokens.repository';
 
+const TOUCH_INTERVAL_MS = 60_000;
+const TOUCH_MEMORY = 10_000;
+
 /** Turns an `Authorization` header into a principal, or a 401 that says why. */
 @Injectable()
 export class TokenVerifier {
   private readonly logger = new Logger('TokenVerifier');
+  /** When this replica last recorded each token's use; keeps verification to one round trip. */
+  private readonly lastTouched = new Map<string, number>();
 
   constructor(
     @Inject(CAIRN_CONFIG) private readonly config: CairnConfig,
@@ -37,10 +42,18 @@ export class TokenVerifier {
     }
     const evaluation = evaluateToken(await this.tokens.lookup(hashToken(token)), new Date());
     if (!evaluation.active) throw new UnauthenticatedError(evaluation.code, evaluation.message, challenge);
-    this.tokens.touch(evaluation.principal.tokenId).catch((error: unknown) => {
+    this.recordUse(evaluation.principal.tokenId);
+    return evaluation.principal;
+  }
+
+  private recordUse(tokenId: string): void {
+    const now = Date.now();
+    if (now - (this.lastTouched.get(tokenId) ?? 0) < TOUCH_INTERVAL_MS) return;
+    if (this.lastTouched.size >= TOUCH_MEMORY) this.lastTouched.clear();
+    this.lastTouched.set(tokenId, now);
+    this.tokens.touch(tokenId).catch((error: unknown) => {
       this.logger.warn({ msg: 'could not record token use', err: error });
     });
-    return evaluation.principal;
   }
 }
 

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import { type Role } from '@cairn/access';
+import { PreparedStatements } from '@cairn/db';
 import { type DataSource, type Repository } from 'typeorm';
 import { SessionTokenEntity } from './session-token.entity';
 
@@ -46,6 +47,7 @@ export class TokensRepository {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     @InjectRepository(SessionTokenEntity) private readonly tokens: Repository<SessionTokenEntity>,
+    private readonly prepared: PreparedStatements,
   ) {}
 
   async insert(token: Omit<SessionTokenEntity, 'createdAt' | 'revokedAt' | 'lastUsedAt'>): Promise<SessionTokenEntity> {
@@ -55,7 +57,8 @@ export class TokensRepository {
 
   /** Deliberately uncached: revocation must bite on every replica at the next request. */
   async lookup(hash: Buffer): Promise<TokenLookup | undefined> {
-    const rows = await this.dataSource.query<LookupRow[]>(
+    const rows = await this.prepared.query<LookupRow>(
+      'cairn_token_lookup_v1',
       `SELECT t.id, t.tenant_id, tn.slug AS tenant_slug, tn.name AS tenant_name, tn.schema_name AS tenant_schema,
               tn.deleted_at IS NOT NULL AS tenant_deleted, t.user_id, u.role AS user_role,
               coalesce(u.disabled_at IS NOT NULL, false) AS user_disabled, t.agent_id, t.role, t.projects,
@@ -87,7 +90,7 @@ export class TokensRepository {
     };
   }
 
-  /** At most one write per token per minute, so busy agents do not turn reads into writes. */
+  /** Records use; the database keeps it to one write per token per minute even across replicas. */
   async touch(id: string): Promise<void> {
     await this.dataSource.query(
       `UPDATE cairn.session_tokens SET last_used_at = now()

@@ -4,6 +4,7 @@ import { CAIRN_CONFIG, type CairnConfig } from '@cairn/config';
 import { ReadinessRegistry } from '@cairn/observability';
 import { type DataSource } from 'typeorm';
 import { ControlMigrator } from './control-migrator';
+import { PreparedStatements } from './prepared-statements';
 
 /**
  * One pg pool (through TypeORM) shared by every tenant. Schema changes only ever come
@@ -33,8 +34,8 @@ import { ControlMigrator } from './control-migrator';
       }),
     }),
   ],
-  providers: [ControlMigrator],
-  exports: [ControlMigrator],
+  providers: [ControlMigrator, PreparedStatements],
+  exports: [ControlMigrator, PreparedStatements],
 })
 export class DatabaseModule implements OnModuleInit {
   constructor(
