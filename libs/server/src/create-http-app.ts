@@ -5,7 +5,7 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { type CairnConfig } from '@cairn/config';
-import { correlationIdFrom, MetricsService, PinoLoggerService } from '@cairn/observability';
+import { correlationIdFrom, MetricsService, PinoLoggerService, ReadinessRegistry } from '@cairn/observability';
 import { cleanupOpenApiDoc } from 'nestjs-zod';
 import { type Logger as PinoLogger } from 'pino';
 
@@ -42,12 +42,19 @@ export async function createHttpApp(
   const app = await NestFactory.create<NestFastifyApplication>(rootModule, adapter, {
     logger: new PinoLoggerService(logger),
     bufferLogs: true,
+    // Start-up errors reach runMain, which logs them once and exits 1.
+    abortOnError: false,
   });
   const fastify = app.getHttpAdapter().getInstance();
   const metrics = app.get(MetricsService);
 
+  const readiness = app.get(ReadinessRegistry);
   fastify.addHook('onSend', async (request, reply, payload) => {
     reply.header('x-request-id', request.id);
+    // server.close() drops idle keep-alive sockets only once, when shutdown starts; a socket
+    // whose response is still in flight would then idle until its keep-alive timeout and
+    // hold the drain past its deadline (fastify/fastify#7044). Close it with the response.
+    if (readiness.isShuttingDown) reply.header('connection', 'close');
     return payload;
   });
   fastify.addHook('onResponse', async (request, reply) => {
