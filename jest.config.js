@@ -7,7 +7,10 @@
 module.exports = {
   rootDir: '.',
   testEnvironment: 'node',
-  transform: { '^.+\\.(ts|js|mjs)$': ['@swc/jest'] },
+  // Transpile only (types are checked by `npm run typecheck`), with decorator metadata for Nest.
+  transform: {
+    '^.+\\.(ts|js)$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.jest.json' }],
+  },
   // Dependencies that ship only ES modules are compiled to CommonJS like our own code.
   transformIgnorePatterns: ['/node_modules/(?!(content-disposition)/)'],
   moduleFileExtensions: ['ts', 'js', 'json'],

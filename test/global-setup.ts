@@ -1,3 +1,5 @@
+// Global setup runs outside jest's module map; resolve @cairn/* through tsconfig paths.
+import 'tsconfig-paths/register';
 import 'reflect-metadata';
 import { prepareTemplateDatabase, TEST_ENV } from '@cairn/testing';
 import { startEphemeralServices } from '../tools/local/services';
