@@ -17,6 +17,7 @@ module.exports = {
   testMatch: ['<rootDir>/{apps,libs,tools}/**/*.spec.ts', '<rootDir>/apps/**/test/**/*.e2e-spec.ts'],
   moduleNameMapper: {
     '^@cairn/testing$': '<rootDir>/test/utils',
+    '^@cairn/api-app$': '<rootDir>/apps/api/src/api.module',
     '^@cairn/(.*)$': '<rootDir>/libs/$1/src',
   },
   globalSetup: '<rootDir>/test/global-setup.ts',

@@ -3,7 +3,7 @@ import { type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { type CairnConfig, loadConfig } from '@cairn/config';
 import { createRootLogger } from '@cairn/observability';
 import { createHttpApp } from '@cairn/server';
-import { ApiModule } from '../../apps/api/src/api.module';
+import { ApiModule } from '@cairn/api-app';
 
 export interface BenchApp {
   readonly app: NestFastifyApplication;

@@ -1,9 +1,9 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { createServer } from 'node:net';
 import { homedir } from 'node:os';
 import { delimiter, dirname, resolve } from 'node:path';
 import { Client } from 'pg';
+import { freePort } from '../../../tools/local/util';
 
 /**
  * Runs the BUILT apps (`npm run build` → dist/) as real child processes, the way a container
@@ -47,24 +47,13 @@ export function generateSecrets(): Secrets {
   };
 }
 
+/** A port nobody listens on right now: shared with the local-services tooling. */
+export { freePort };
+
 export function withPassword(url: string, password: string): string {
   const parsed = new URL(url);
   parsed.password = password;
   return parsed.toString();
-}
-
-/** A port nobody listens on right now: bind port 0, read it, release it. */
-export function freePort(): Promise<number> {
-  return new Promise((resolvePort, reject) => {
-    const server = createServer();
-    server.unref();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address !== null ? address.port : 0;
-      server.close(() => (port > 0 ? resolvePort(port) : reject(new Error('no port assigned'))));
-    });
-  });
 }
 
 /**
