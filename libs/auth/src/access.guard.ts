@@ -8,6 +8,7 @@ import {
   PLATFORM_SESSION_PERMISSIONS,
   type Principal,
   REQUIRED_PERMISSION,
+  type Role,
   roleGrants,
 } from '@cairn/access';
 import { PlatformAuditRepository } from '@cairn/audit';
@@ -98,8 +99,8 @@ export class AccessGuard implements CanActivate {
     return principal.tenant;
   }
 
-  private assertRole(role: string, permission: Permission): void {
-    if (!roleGrants(role as Parameters<typeof roleGrants>[0], permission)) {
+  private assertRole(role: Role, permission: Permission): void {
+    if (!roleGrants(role, permission)) {
       throw new ForbiddenError(`Role "${role}" does not have permission "${permission}"`, 'insufficient_role');
     }
   }
