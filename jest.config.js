@@ -18,6 +18,7 @@ module.exports = {
   moduleNameMapper: {
     '^@cairn/testing$': '<rootDir>/test/utils',
     '^@cairn/api-app$': '<rootDir>/apps/api/src/api.module',
+    '^@cairn/worker-app$': '<rootDir>/apps/worker/src/worker.module',
     '^@cairn/(.*)$': '<rootDir>/libs/$1/src',
   },
   globalSetup: '<rootDir>/test/global-setup.ts',

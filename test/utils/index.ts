@@ -2,6 +2,7 @@ export { createProject, createTenant, createUser, issueToken, type TenantFixture
 export { TestClient, type TestResponse } from './http-client';
 export { createTestHttpApp } from './test-app';
 export { createDbTestingModule } from './test-context';
+export { startWorkerContext } from './worker-context';
 export { TEST_ADMIN_TOKEN, testConfig } from './test-config';
 export {
   createTestDatabase,

@@ -3,9 +3,13 @@ import { AuditHttpModule, AuditModule } from '@cairn/audit';
 import { AuthHttpModule, AuthModule } from '@cairn/auth';
 import { type CairnConfig, ConfigModule } from '@cairn/config';
 import { DatabaseModule } from '@cairn/db';
+import { EmbeddingsModule, EmbeddingTargetsModule } from '@cairn/embeddings';
+import { JobsModule } from '@cairn/jobs';
+import { MemoryHttpModule } from '@cairn/memory';
 import { ObservabilityModule } from '@cairn/observability';
 import { ProjectsHttpModule } from '@cairn/projects';
 import { RedisModule } from '@cairn/redis';
+import { SearchModule } from '@cairn/search';
 import { ServerModule } from '@cairn/server';
 import { TenancyHttpModule, TenancyModule } from '@cairn/tenancy';
 
@@ -24,10 +28,15 @@ export class ApiModule {
         TenancyModule,
         AuditModule,
         AuthModule,
+        JobsModule,
+        EmbeddingsModule,
+        EmbeddingTargetsModule,
+        SearchModule,
         TenancyHttpModule,
         AuthHttpModule,
         ProjectsHttpModule,
         AuditHttpModule,
+        MemoryHttpModule,
       ],
     };
   }

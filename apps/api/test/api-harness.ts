@@ -1,3 +1,5 @@
+import { randomBytes } from 'node:crypto';
+import { type CairnConfig } from '@cairn/config';
 import { type NestFastifyApplication } from '@nestjs/platform-fastify';
 import {
   createTestDatabase,
@@ -12,6 +14,8 @@ import { ApiModule } from '../src/api.module';
 
 export interface ApiHarness {
   readonly app: NestFastifyApplication;
+  /** The configuration the app was built with (QUEUE_PREFIX is unique per harness). */
+  readonly config: CairnConfig;
   readonly database: TestDatabase;
   /** Anonymous client. */
   readonly client: TestClient;
@@ -23,11 +27,16 @@ export interface ApiHarness {
 /** The api app on its own freshly migrated database, for one test file. */
 export async function startApi(overrides: Record<string, string> = {}): Promise<ApiHarness> {
   const database = await createTestDatabase();
-  const config = testConfig(database.url, testRedisUrl(), overrides);
+  // A queue prefix of its own keeps this file's jobs away from other test files' workers.
+  const config = testConfig(database.url, testRedisUrl(), {
+    QUEUE_PREFIX: `t${randomBytes(4).toString('hex')}`,
+    ...overrides,
+  });
   const app = await createTestHttpApp(ApiModule.register(config), config);
   const client = new TestClient(app);
   return {
     app,
+    config,
     database,
     client,
     admin: client.as(TEST_ADMIN_TOKEN),

@@ -1,4 +1,5 @@
 import { createProject, createTenant, issueToken, uniqueSlug } from '@cairn/testing';
+import { TENANT_MIGRATION_LIST } from '@cairn/tenancy';
 import { DataSource } from 'typeorm';
 import { type ApiHarness, startApi } from './api-harness';
 
@@ -25,7 +26,7 @@ describe('platform tenant administration', () => {
       slug,
       name: 'Acme Corp',
       schema: expect.stringMatching(/^t_[0-9a-z]+$/),
-      schemaVersion: 1,
+      schemaVersion: TENANT_MIGRATION_LIST.length,
       createdAt: expect.any(String),
     });
     expect(await schemaExists(response.body.schema)).toBe(true);

@@ -1,17 +1,38 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import { type CairnConfig, ConfigModule } from '@cairn/config';
 import { DatabaseModule } from '@cairn/db';
+import { EmbeddingsModule, EmbeddingTargetsModule, EmbeddingWorkerModule } from '@cairn/embeddings';
+import { JobsModule } from '@cairn/jobs';
+import { MemoryModule } from '@cairn/memory';
 import { ObservabilityModule } from '@cairn/observability';
 import { RedisModule } from '@cairn/redis';
+import { SearchModule } from '@cairn/search';
 import { ServerModule } from '@cairn/server';
+import { TenancyModule } from '@cairn/tenancy';
 
-/** Background jobs (BullMQ consumers arrive with the worker issue); serves only health and metrics. */
+/**
+ * Background jobs: the embedding consumer (the worker issue adds summaries, extraction and
+ * maintenance). Serves only health, readiness and metrics over HTTP.
+ */
 @Module({})
 export class WorkerModule {
   static register(config: CairnConfig): DynamicModule {
     return {
       module: WorkerModule,
-      imports: [ConfigModule.forRoot(config), ObservabilityModule, ServerModule, DatabaseModule, RedisModule],
+      imports: [
+        ConfigModule.forRoot(config),
+        ObservabilityModule,
+        ServerModule,
+        DatabaseModule,
+        RedisModule,
+        TenancyModule,
+        JobsModule,
+        EmbeddingsModule,
+        EmbeddingTargetsModule,
+        SearchModule,
+        MemoryModule,
+        EmbeddingWorkerModule,
+      ],
     };
   }
 }

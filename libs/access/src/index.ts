@@ -8,5 +8,14 @@ export {
   roleGrants,
   roleWithin,
 } from './permissions';
-export { actorOf, canAccessProject, type PlatformPrincipal, type Principal, type SessionPrincipal } from './principal';
+export {
+  actorOf,
+  agentKeyOf,
+  type Author,
+  authorOf,
+  canAccessProject,
+  type PlatformPrincipal,
+  type Principal,
+  type SessionPrincipal,
+} from './principal';
 export { isRole, type Role, ROLES } from './roles';

@@ -5,9 +5,11 @@ import { type Role } from './roles';
  * - `platform`: only the platform admin (bootstrap token) holds it;
  * - `tenant`: the route names a tenant in its path (`:slug`); the platform admin or a token
  *   of that very tenant whose role grants it;
- * - `session`: acts on the caller's own tenant, taken from the token.
+ * - `session`: acts on the caller's own tenant, taken from the token;
+ * - `project`: the route names a project of the caller's tenant in its path (`:project`); a
+ *   tenant session token whose project scope includes it and whose role grants it.
  */
-export type PermissionScope = 'platform' | 'tenant' | 'session';
+export type PermissionScope = 'platform' | 'tenant' | 'session' | 'project';
 
 export const PERMISSIONS = {
   'platform.tenants.manage': { scope: 'platform', description: 'Create, list and delete tenants' },
@@ -19,25 +21,50 @@ export const PERMISSIONS = {
   'tenant.audit.read': { scope: 'tenant', description: "Read the tenant's audit log" },
   'auth.introspect': { scope: 'session', description: 'Introspect a session token (RFC 7662)' },
   'auth.whoami': { scope: 'session', description: 'Describe the calling principal' },
+  'memory.read': { scope: 'project', description: 'Read, list, search and export memories' },
+  'memory.write': { scope: 'project', description: 'Store memories; update, delete and relate own ones' },
+  'memory.maintain': {
+    scope: 'project',
+    description: "Prune, decay, merge and import memories; update or delete anyone's",
+  },
+  'working_memory.use': { scope: 'project', description: 'Keep a private working memory per agent' },
+  'context.read': { scope: 'project', description: 'Get the session briefing' },
+  'events.write': { scope: 'project', description: 'Record session events and summaries' },
+  'kb.read': { scope: 'project', description: 'Search the knowledge base' },
+  'kb.write': { scope: 'project', description: 'Index text into the knowledge base' },
+  'kb.purge': { scope: 'project', description: 'Purge expired knowledge-base documents' },
+  'search.global': { scope: 'session', description: 'Search across every project the token may read' },
 } as const satisfies Record<string, { scope: PermissionScope; description: string }>;
 
 export type Permission = keyof typeof PERMISSIONS;
 
 /** The one permission table. Anything not listed is denied. */
+const READ: readonly Permission[] = [
+  'tenant.projects.read',
+  'auth.whoami',
+  'memory.read',
+  'context.read',
+  'kb.read',
+  'search.global',
+];
+const AGENT_WORK: readonly Permission[] = ['memory.write', 'working_memory.use', 'events.write', 'kb.write'];
+
 export const ROLE_PERMISSIONS: Record<Role, readonly Permission[]> = {
   admin: [
+    ...READ,
+    ...AGENT_WORK,
+    'memory.maintain',
+    'kb.purge',
     'tenant.users.manage',
     'tenant.tokens.manage',
     'tenant.projects.manage',
-    'tenant.projects.read',
     'tenant.audit.read',
     'auth.introspect',
-    'auth.whoami',
   ],
-  member: ['tenant.projects.read', 'auth.whoami'],
-  orchestrator: ['tenant.projects.read', 'auth.whoami'],
-  agent: ['tenant.projects.read', 'auth.whoami'],
-  reader: ['tenant.projects.read', 'auth.whoami'],
+  member: [...READ, ...AGENT_WORK, 'memory.maintain'],
+  orchestrator: [...READ, ...AGENT_WORK],
+  agent: [...READ, ...AGENT_WORK],
+  reader: [...READ],
 };
 
 /** Session-scoped permissions the platform admin also holds (it has no tenant of its own). */

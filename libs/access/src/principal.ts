@@ -31,3 +31,24 @@ export function actorOf(principal: Principal | undefined): string {
 export function canAccessProject(principal: SessionPrincipal, projectSlug: string): boolean {
   return principal.projects === '*' || principal.projects.includes(projectSlug);
 }
+
+/**
+ * Whose private working memory and session this is: the agent when the token names one,
+ * otherwise the user, otherwise the (service) token itself.
+ */
+export function agentKeyOf(principal: SessionPrincipal): string {
+  if (principal.agentId) return `agent:${principal.agentId}`;
+  if (principal.userId) return `user:${principal.userId}`;
+  return `token:${principal.tokenId}`;
+}
+
+/** The author recorded on what a principal writes. */
+export interface Author {
+  readonly userId: string | null;
+  readonly agentId: string | null;
+  readonly tokenId: string;
+}
+
+export function authorOf(principal: SessionPrincipal): Author {
+  return { userId: principal.userId, agentId: principal.agentId, tokenId: principal.tokenId };
+}

@@ -3,6 +3,7 @@ import { Reflector } from '@nestjs/core';
 import {
   actorOf,
   AUDIT_ACTION,
+  canAccessProject,
   type Permission,
   PERMISSIONS,
   PLATFORM_SESSION_PERMISSIONS,
@@ -82,6 +83,7 @@ export class AccessGuard implements CanActivate {
       this.assertRole(principal.role, permission);
       return principal.tenant;
     }
+    if (scope === 'project') return this.authorizeProject(principal, permission, request);
     const slug = (request.params as Record<string, string | undefined>).slug;
     if (slug === undefined || !SLUG_PATTERN.test(slug)) {
       throw new BadRequestError('Invalid tenant slug in path', undefined, 'validation_failed');
@@ -94,6 +96,22 @@ export class AccessGuard implements CanActivate {
     // Same answer whether or not the other tenant exists: no tenant enumeration.
     if (principal.tenant.slug !== slug) {
       throw new ForbiddenError('This token belongs to another tenant', 'wrong_tenant');
+    }
+    this.assertRole(principal.role, permission);
+    return principal.tenant;
+  }
+
+  /** Project routes name a project of the token's own tenant; the token's scope must include it. */
+  private authorizeProject(principal: Principal, permission: Permission, request: FastifyRequest): TenantRef {
+    if (principal.kind === 'platform') {
+      throw new ForbiddenError('Project data needs a tenant session token', 'session_token_required');
+    }
+    const project = (request.params as Record<string, string | undefined>).project;
+    if (project === undefined || !SLUG_PATTERN.test(project)) {
+      throw new BadRequestError('Invalid project slug in path', undefined, 'validation_failed');
+    }
+    if (!canAccessProject(principal, project)) {
+      throw new ForbiddenError(`This token may not use project "${project}"`, 'project_forbidden');
     }
     this.assertRole(principal.role, permission);
     return principal.tenant;

@@ -27,6 +27,19 @@ export interface CairnConfig {
   };
   readonly log: { readonly level: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent' };
   readonly tokens: { readonly defaultTtlSeconds: number; readonly maxTtlSeconds: number };
+  readonly embeddings: { readonly provider: 'hash' };
+  readonly memory: {
+    readonly contentMaxChars: number;
+    readonly workingMemoryCap: number;
+    readonly briefingTokenBudget: number;
+  };
+  readonly knowledge: {
+    readonly documentMaxChars: number;
+    /** Days a document of each retention tier is kept. */
+    readonly retentionDays: { readonly external: number; readonly internal: number; readonly summary: number };
+  };
+  /** BullMQ key prefix; lets several installations (or test files) share one Redis. */
+  readonly queues: { readonly prefix: string };
 }
 
 export const CAIRN_CONFIG = Symbol('CAIRN_CONFIG');

@@ -39,6 +39,18 @@ export const environmentSchema = z.object({
   SHUTDOWN_TIMEOUT_MS: positiveInt(25_000, 600_000),
   TOKEN_DEFAULT_TTL_SECONDS: positiveInt(30 * 86_400, 365 * 86_400),
   TOKEN_MAX_TTL_SECONDS: positiveInt(90 * 86_400, 365 * 86_400),
+  EMBEDDING_PROVIDER: z.enum(['hash']).default('hash'),
+  MEMORY_CONTENT_MAX_CHARS: positiveInt(8_000, 100_000),
+  WORKING_MEMORY_CAP: positiveInt(100, 10_000),
+  BRIEFING_TOKEN_BUDGET: positiveInt(2_000, 32_000),
+  KB_DOCUMENT_MAX_CHARS: positiveInt(500_000, 5_000_000),
+  KB_RETENTION_EXTERNAL_DAYS: positiveInt(14, 3_650),
+  KB_RETENTION_INTERNAL_DAYS: positiveInt(30, 3_650),
+  KB_RETENTION_SUMMARY_DAYS: positiveInt(365, 3_650),
+  QUEUE_PREFIX: z
+    .string()
+    .regex(/^[a-z][a-z0-9_-]{0,31}$/, 'must be 1-32 lower-case letters, digits, _ or -')
+    .default('cairn'),
 });
 
 export type Environment = z.infer<typeof environmentSchema>;

@@ -57,6 +57,21 @@ export function loadConfig(app: AppName, env: EnvSource): CairnConfig {
       defaultTtlSeconds: values.TOKEN_DEFAULT_TTL_SECONDS,
       maxTtlSeconds: values.TOKEN_MAX_TTL_SECONDS,
     },
+    embeddings: { provider: values.EMBEDDING_PROVIDER },
+    memory: {
+      contentMaxChars: values.MEMORY_CONTENT_MAX_CHARS,
+      workingMemoryCap: values.WORKING_MEMORY_CAP,
+      briefingTokenBudget: values.BRIEFING_TOKEN_BUDGET,
+    },
+    knowledge: {
+      documentMaxChars: values.KB_DOCUMENT_MAX_CHARS,
+      retentionDays: {
+        external: values.KB_RETENTION_EXTERNAL_DAYS,
+        internal: values.KB_RETENTION_INTERNAL_DAYS,
+        summary: values.KB_RETENTION_SUMMARY_DAYS,
+      },
+    },
+    queues: { prefix: values.QUEUE_PREFIX },
   });
 }
 

@@ -16,12 +16,29 @@ export class TenantTransaction {
     private readonly context: TenantContext,
   ) {}
 
-  async run<T>(work: () => Promise<T>): Promise<T> {
+  /**
+   * `settings` are further transaction-local GUCs (e.g. pgvector's `hnsw.iterative_scan`),
+   * set in the same round trip as the search path. A nested call joins the outer
+   * transaction; its settings are then applied with one extra statement.
+   */
+  async run<T>(work: () => Promise<T>, settings: Readonly<Record<string, string>> = {}): Promise<T> {
     const tenant = this.context.require('TenantTransaction.run');
-    if (this.context.store()?.manager) return work();
+    const extra = Object.entries(settings);
+    const current = this.context.store()?.manager;
+    if (current) {
+      if (extra.length > 0) await current.query(setConfigSql(extra.length), extra.flat());
+      return work();
+    }
     return this.dataSource.transaction(async (manager) => {
-      await manager.query(`SELECT set_config('search_path', $1, true)`, [tenantSearchPath(tenant.schema)]);
+      const all: [string, string][] = [['search_path', tenantSearchPath(tenant.schema)], ...extra];
+      await manager.query(setConfigSql(all.length), all.flat());
       return this.context.withManager(manager, work);
     });
   }
+}
+
+/** `SELECT set_config($1, $2, true), set_config($3, $4, true), …` for `count` settings. */
+function setConfigSql(count: number): string {
+  const calls = Array.from({ length: count }, (_, i) => `set_config($${i * 2 + 1}, $${i * 2 + 2}, true)`);
+  return `SELECT ${calls.join(', ')}`;
 }

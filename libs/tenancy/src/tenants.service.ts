@@ -36,6 +36,11 @@ export class TenantsService {
     return this.tenants.findLiveBySlug(slug);
   }
 
+  /** For jobs, which carry the tenant id: null once the tenant is deleted. */
+  findLiveById(id: string): Promise<TenantEntity | null> {
+    return this.tenants.findLiveById(id);
+  }
+
   async delete(slug: string): Promise<TenantEntity> {
     const tenant = await this.getBySlug(slug);
     await this.tenants.softDelete(tenant);

@@ -1,11 +1,12 @@
 import { type Migration } from '@cairn/db';
 import { projects } from './0001-projects';
+import { memoryCore } from './0002-memory-core';
 
 /**
  * Tenant-schema migrations in order, run with the tenant's schema first on the search
  * path (so statements use unqualified names). Append only; never edit a shipped one.
  */
-export const TENANT_MIGRATION_LIST: readonly Migration[] = [projects];
+export const TENANT_MIGRATION_LIST: readonly Migration[] = [projects, memoryCore];
 
 /** Injection token so tests can run the migrator over a list with a failing step. */
 export const TENANT_MIGRATIONS = Symbol('TENANT_MIGRATIONS');

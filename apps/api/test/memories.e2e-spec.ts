@@ -1,0 +1,224 @@
+import { type ApiHarness, startApi } from './api-harness';
+import { memoriesUrl, type MemoryWorld, memoryWorld, store } from './memory-fixtures';
+
+describe('long-term memories', () => {
+  let api: ApiHarness;
+  let w: MemoryWorld;
+
+  beforeAll(async () => {
+    api = await startApi({ MEMORY_CONTENT_MAX_CHARS: '2000' });
+    w = await memoryWorld(api);
+  });
+  afterAll(() => api.close());
+
+  it('stores a fact with its author, scope and defaults, and gets it back', async () => {
+    const created = await store(w.agent, w.project, {
+      content: 'The deploy pipeline runs on GitHub Actions',
+      category: 'architecture',
+      tags: ['CI', 'deploy', 'ci'],
+      keywords: ['continuous integration', 'workflow'],
+      importance: 4,
+      source: { path: '.github/workflows/deploy.yml', line: 12, contentHash: 'sha256:abcdef0123' },
+    });
+    expect(created.embedding).toBe('queued');
+    expect(created.memory).toMatchObject({
+      project: w.project,
+      category: 'architecture',
+      tags: ['ci', 'deploy'],
+      keywords: ['continuous integration', 'workflow'],
+      importance: 4,
+      confidence: 0.8,
+      version: 1,
+      stale: false,
+      pinned: false,
+      author: { agentId: 'claude-code:alice', userId: null },
+      source: { path: '.github/workflows/deploy.yml', line: 12, contentHash: 'sha256:abcdef0123' },
+    });
+    const fetched = await w.reader.get(memoriesUrl(w.project, `/${created.memory.id}`));
+    expect(fetched.status).toBe(200);
+    expect(fetched.body.content).toBe('The deploy pipeline runs on GitHub Actions');
+  });
+
+  it('keeps every version with who, when and why', async () => {
+    const { memory } = await store(w.agent, w.project, { content: 'Node 18 is the runtime' });
+    const updated = await w.agent.patch(memoriesUrl(w.project, `/${memory.id}`), {
+      content: 'Node 20 is the runtime',
+      reason: 'upgraded in November',
+    });
+    expect(updated.status).toBe(200);
+    expect(updated.body.memory).toMatchObject({ content: 'Node 20 is the runtime', version: 2 });
+    expect(updated.body.embedding).toBe('queued');
+    const history = await w.reader.get(memoriesUrl(w.project, `/${memory.id}/history`));
+    expect(history.body.versions).toEqual([
+      expect.objectContaining({
+        version: 1,
+        snapshot: expect.objectContaining({ content: 'Node 18 is the runtime' }),
+        changedBy: { userId: null, agentId: 'claude-code:alice' },
+        reason: 'upgraded in November',
+      }),
+    ]);
+    const importanceOnly = await w.agent.patch(memoriesUrl(w.project, `/${memory.id}`), { importance: 5 });
+    expect(importanceOnly.body.embedding).toBe('unchanged');
+  });
+
+  it('lets only the author or a maintainer change or delete a memory', async () => {
+    const { memory } = await store(w.agent, w.project, { content: 'Alice owns the billing service' });
+    const url = memoriesUrl(w.project, `/${memory.id}`);
+    for (const [client, status] of [
+      [w.otherAgent, 403],
+      [w.reader, 403],
+    ] as const) {
+      expect((await client.patch(url, { importance: 1 })).status).toBe(status);
+      expect((await client.delete(url)).status).toBe(status);
+    }
+    expect((await w.otherAgent.patch(url, { importance: 1 })).body.error.code).toBe('not_owner');
+    expect((await w.member.patch(url, { importance: 2 })).status).toBe(200);
+    expect((await w.agent.delete(url)).status).toBe(204);
+    expect((await w.agent.get(url)).status).toBe(404);
+    expect((await w.agent.delete(url)).status).toBe(404);
+  });
+
+  it('keeps projects apart and shares tenant-wide memories', async () => {
+    const { memory: local } = await store(w.wideAgent, w.otherProject, {
+      content: 'Only the other project knows this',
+    });
+    expect((await w.agent.get(memoriesUrl(w.otherProject, `/${local.id}`))).status).toBe(403);
+    expect((await w.member.get(memoriesUrl(w.project, `/${local.id}`))).status).toBe(404);
+    const denied = await w.agent.post(memoriesUrl(w.project), { content: 'tenant wide?', scope: 'tenant' });
+    expect(denied.status).toBe(403);
+    expect(denied.body.error.code).toBe('scope_too_narrow');
+    const { memory: wide } = await store(w.member, w.otherProject, {
+      content: 'All services log in JSON',
+      scope: 'tenant',
+    });
+    expect(wide.project).toBeNull();
+    expect((await w.agent.get(memoriesUrl(w.project, `/${wide.id}`))).status).toBe(200);
+    const onlyProject = await w.agent.get(memoriesUrl(w.project, '?scope=project&limit=200'));
+    expect(onlyProject.body.items.some((m: { id: string }) => m.id === wide.id)).toBe(false);
+    const onlyTenant = await w.agent.get(memoriesUrl(w.project, '?scope=tenant'));
+    expect(onlyTenant.body.items.map((m: { id: string }) => m.id)).toEqual([wide.id]);
+  });
+
+  it('lets readers read but never write', async () => {
+    expect((await w.reader.post(memoriesUrl(w.project), { content: 'reader writes' })).status).toBe(403);
+    expect((await w.reader.get(memoriesUrl(w.project))).status).toBe(200);
+  });
+
+  it('lists with filters and cursor pagination, newest first', async () => {
+    const tag = `page-${Date.now()}`;
+    for (let i = 0; i < 5; i += 1) {
+      await store(w.agent, w.project, {
+        content: `Paged fact number ${i}`,
+        tags: [tag],
+        category: i % 2 ? 'bug' : 'todo',
+      });
+    }
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const page: any = await w.agent.get(
+        memoriesUrl(w.project, `?tags=${tag}&limit=2${cursor ? `&cursor=${cursor}` : ''}`),
+      );
+      expect(page.status).toBe(200);
+      seen.push(...page.body.items.map((m: { content: string }) => m.content));
+      cursor = page.body.nextCursor;
+    } while (cursor);
+    expect(seen).toEqual([4, 3, 2, 1, 0].map((i) => `Paged fact number ${i}`));
+    const bugs = await w.agent.get(memoriesUrl(w.project, `?tags=${tag}&category=bug`));
+    expect(bugs.body.items.map((m: { content: string }) => m.content)).toEqual([
+      'Paged fact number 3',
+      'Paged fact number 1',
+    ]);
+    const byAgent = await w.agent.get(memoriesUrl(w.project, `?tags=${tag}&authorAgentId=cursor:bob`));
+    expect(byAgent.body.items).toEqual([]);
+  });
+
+  it('warns about contradictions, stores anyway, and records strong ones', async () => {
+    const { memory: first } = await store(w.agent, w.project, {
+      content: 'The session cookie is marked secure in production',
+      tags: ['cookies'],
+    });
+    const second = await store(w.otherAgent, w.project, {
+      content: 'The session cookie is not marked secure in production',
+      tags: ['cookies'],
+    });
+    expect(second.warnings).toEqual([
+      expect.objectContaining({ memoryId: first.id, strength: 'strong', recorded: true }),
+    ]);
+    const related = await w.agent.get(memoriesUrl(w.project, `/${second.memory.id}/related?type=contradicts`));
+    expect(related.body.items).toEqual([
+      expect.objectContaining({ direction: 'outgoing', memory: expect.objectContaining({ id: first.id }) }),
+    ]);
+    const unrelated = await store(w.agent, w.project, { content: 'Lunch is at noon on Fridays' });
+    expect(unrelated.warnings).toEqual([]);
+  });
+
+  it('supersedes an old fact without deleting it', async () => {
+    const { memory: old } = await store(w.agent, w.project, { content: 'The staging database is on db-1' });
+    const { memory: replacement } = await store(w.agent, w.project, {
+      content: 'The staging database moved to db-2',
+      supersedes: [old.id],
+    });
+    const stale = await w.agent.get(memoriesUrl(w.project, `/${old.id}`));
+    expect(stale.body.supersededBy).toBe(replacement.id);
+    const listed = await w.agent.get(memoriesUrl(w.project, '?limit=200'));
+    expect(listed.body.items.some((m: { id: string }) => m.id === old.id)).toBe(false);
+    const withOld = await w.agent.get(memoriesUrl(w.project, '?limit=200&includeSuperseded=true'));
+    expect(withOld.body.items.some((m: { id: string }) => m.id === old.id)).toBe(true);
+    const history = await w.agent.get(memoriesUrl(w.project, `/${old.id}/history`));
+    expect(history.body.versions[0].reason).toBe(`superseded by ${replacement.id}`);
+    const bad = await w.agent.post(memoriesUrl(w.project), {
+      content: 'supersedes nothing real',
+      supersedes: ['00000000-0000-4000-8000-000000000000'],
+    });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.code).toBe('unknown_memory');
+  });
+
+  it('links memories with typed relations, idempotently', async () => {
+    const { memory: a } = await store(w.agent, w.project, { content: 'The API gateway depends on Redis' });
+    const { memory: b } = await store(w.agent, w.project, { content: 'Redis runs as a three-node cluster' });
+    const url = memoriesUrl(w.project, `/${a.id}/relations`);
+    const first = await w.agent.post(url, { toId: b.id, type: 'depends_on', note: 'rate limits' });
+    const again = await w.agent.post(url, { toId: b.id, type: 'depends_on' });
+    expect(first.status).toBe(201);
+    expect(again.body.id).toBe(first.body.id);
+    const fromB = await w.reader.get(memoriesUrl(w.project, `/${b.id}/related`));
+    expect(fromB.body.items).toEqual([
+      expect.objectContaining({ direction: 'incoming', relation: expect.objectContaining({ type: 'depends_on' }) }),
+    ]);
+    expect((await w.agent.post(url, { toId: a.id, type: 'related_to' })).status).toBe(400);
+    expect((await w.agent.post(url, { toId: b.id, type: 'likes' })).status).toBe(400);
+    const { memory: elsewhere } = await store(w.wideAgent, w.otherProject, { content: 'Other project fact' });
+    expect((await w.member.post(url, { toId: elsewhere.id, type: 'related_to' })).status).toBe(404);
+  });
+
+  it('marks memories stale when their source file changed, and flags them everywhere', async () => {
+    const { memory } = await store(w.agent, w.project, {
+      content: 'The retry limit is defined in config/retry.ts',
+      source: { path: 'config/retry.ts', contentHash: 'sha256:1111111111' },
+    });
+    const url = memoriesUrl(w.project, `/${memory.id}/verify`);
+    const fresh = await w.agent.post(url, { contentHash: 'sha256:1111111111' });
+    expect(fresh.body).toMatchObject({ stale: false, memory: { stale: false, verifiedAt: expect.any(String) } });
+    const changed = await w.agent.post(url, { contentHash: 'sha256:2222222222' });
+    expect(changed.body.stale).toBe(true);
+    const staleList = await w.agent.get(memoriesUrl(w.project, '/stale'));
+    expect(staleList.body.items.map((m: { id: string }) => m.id)).toContain(memory.id);
+    const found = await w.agent.post(memoriesUrl(w.project, '/search'), {
+      query: 'retry limit config',
+      mode: 'keyword',
+    });
+    expect(found.body.results.find((hit: any) => hit.memory.id === memory.id).memory.stale).toBe(true);
+    const refreshed = await w.agent.patch(memoriesUrl(w.project, `/${memory.id}`), {
+      source: { path: 'config/retry.ts', contentHash: 'sha256:2222222222' },
+    });
+    expect(refreshed.body.memory.stale).toBe(false);
+    const { memory: noSource } = await store(w.agent, w.project, { content: 'No source here' });
+    const noHash = await w.agent.post(memoriesUrl(w.project, `/${noSource.id}/verify`), {
+      contentHash: 'sha256:3333333333',
+    });
+    expect(noHash.status).toBe(400);
+    expect(noHash.body.error.code).toBe('no_source_hash');
+  });
+});

@@ -1,0 +1,62 @@
+import { Injectable } from '@nestjs/common';
+import { type Author } from '@cairn/access';
+import { HybridSearch, SqlParams } from '@cairn/search';
+import { TenantDb } from '@cairn/tenancy';
+import { detectContradiction } from './contradiction-detector';
+import { memoryCorpus } from './memory-corpus';
+import { type MemoryScope } from './memory-filter';
+import { MemoryRelationsRepository } from './memory-relations.repository';
+import { type ContradictionWarning, type Memory } from './memory.types';
+
+const CANDIDATES = 10;
+
+/**
+ * On store and update: finds live memories on the same subject (the best keyword matches
+ * for the new content, plus those sharing a tag or keyword), judges each pair, and records a
+ * `contradicts` relation for strong cases. The write goes ahead either way.
+ */
+@Injectable()
+export class ContradictionsService {
+  constructor(
+    private readonly search: HybridSearch,
+    private readonly db: TenantDb,
+    private readonly relations: MemoryRelationsRepository,
+  ) {}
+
+  async check(memory: Memory, scope: MemoryScope, by: Author): Promise<ContradictionWarning[]> {
+    const candidates = await this.candidates(memory, scope);
+    const warnings: ContradictionWarning[] = [];
+    for (const candidate of candidates) {
+      const verdict = detectContradiction(memory.content, candidate.content);
+      if (!verdict) continue;
+      const recorded = verdict.strength === 'strong';
+      if (recorded) await this.relations.link(memory.id, candidate.id, 'contradicts', verdict.reason, by);
+      warnings.push({ memoryId: candidate.id, content: candidate.content, ...verdict, recorded });
+    }
+    return warnings;
+  }
+
+  private async candidates(memory: Memory, scope: MemoryScope): Promise<{ id: string; content: string }[]> {
+    const params = new SqlParams();
+    const corpus = memoryCorpus({ scope }, params);
+    const self = params.add(memory.id);
+    const { ranked } = await this.search.rank({ ...corpus, where: `${corpus.where} AND c.id <> ${self}` }, params, {
+      query: memory.content,
+      mode: 'keyword',
+      limit: CANDIDATES,
+    });
+    const tagged = await this.db.query<{ id: string }>(
+      `SELECT id FROM memories WHERE deleted_at IS NULL AND superseded_by IS NULL AND id <> $1
+         AND (project_id = ANY($2::uuid[]) OR ($3 AND project_id IS NULL))
+         AND (tags && $4::text[] OR keywords && $5::text[])
+       ORDER BY created_at DESC LIMIT ${CANDIDATES}`,
+      [memory.id, scope.projectIds, scope.includeTenantWide, memory.tags, memory.keywords],
+    );
+    const ids = [...new Set([...ranked.map((hit) => hit.id), ...tagged.map((row) => row.id)])];
+    if (ids.length === 0) return [];
+    return this.db.query<{ id: string; content: string }>(
+      `SELECT id, content FROM memories WHERE id = ANY($1::uuid[])`,
+      [ids],
+    );
+  }
+}

@@ -1,0 +1,80 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { CurrentPrincipal, RequirePermission, type SessionPrincipal } from '@cairn/access';
+import { ZodResponse } from 'nestjs-zod';
+import { MemoryReader } from '../memory-reader.service';
+import { MemoryWriter, type WriteResult } from '../memory-writer.service';
+import { ContentLimit } from './content-limit';
+import { ListMemoriesQueryDto, MemoryPageDto, toListFilter } from './memory-query.dto';
+import {
+  MemoryDto,
+  MemoryParamsDto,
+  ProjectParamDto,
+  StoreMemoryDto,
+  toMemoryView,
+  UpdateMemoryDto,
+  WriteResultDto,
+} from './memory.dto';
+
+const toWriteView = (result: WriteResult) => ({ ...result, memory: toMemoryView(result.memory) });
+
+@ApiTags('memories')
+@Controller('v1/projects/:project/memories')
+export class MemoriesController {
+  constructor(
+    private readonly writer: MemoryWriter,
+    private readonly reader: MemoryReader,
+    private readonly limit: ContentLimit,
+  ) {}
+
+  @Post()
+  @RequirePermission('memory.write')
+  @ApiOperation({ summary: 'Store a memory; warns about memories it contradicts' })
+  @ZodResponse({ status: 201, type: WriteResultDto })
+  async store(
+    @Param() params: ProjectParamDto,
+    @Body() body: StoreMemoryDto,
+    @CurrentPrincipal() principal: SessionPrincipal,
+  ) {
+    this.limit.check(body.content);
+    return toWriteView(await this.writer.store(params.project, principal, body));
+  }
+
+  @Get()
+  @RequirePermission('memory.read')
+  @ApiOperation({ summary: 'List memories, newest first, with filters and cursor pagination' })
+  @ZodResponse({ status: 200, type: MemoryPageDto })
+  async list(@Param() params: ProjectParamDto, @Query() query: ListMemoriesQueryDto) {
+    const page = await this.reader.list(params.project, toListFilter(query), query.limit, query.cursor);
+    return { items: page.items.map(toMemoryView), nextCursor: page.nextCursor };
+  }
+
+  @Get(':id')
+  @RequirePermission('memory.read')
+  @ApiOperation({ summary: 'Get one memory' })
+  @ZodResponse({ status: 200, type: MemoryDto })
+  async get(@Param() params: MemoryParamsDto) {
+    return toMemoryView(await this.reader.get(params.project, params.id));
+  }
+
+  @Patch(':id')
+  @RequirePermission('memory.write')
+  @ApiOperation({ summary: 'Update a memory (author or maintainer); the previous version is kept' })
+  @ZodResponse({ status: 200, type: WriteResultDto })
+  async update(
+    @Param() params: MemoryParamsDto,
+    @Body() body: UpdateMemoryDto,
+    @CurrentPrincipal() principal: SessionPrincipal,
+  ) {
+    if (body.content !== undefined) this.limit.check(body.content);
+    return toWriteView(await this.writer.update(params.project, principal, params.id, body));
+  }
+
+  @Delete(':id')
+  @HttpCode(204)
+  @RequirePermission('memory.write')
+  @ApiOperation({ summary: 'Soft-delete a memory (author or maintainer)' })
+  async remove(@Param() params: MemoryParamsDto, @CurrentPrincipal() principal: SessionPrincipal): Promise<void> {
+    await this.writer.delete(params.project, principal, params.id);
+  }
+}

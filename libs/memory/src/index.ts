@@ -1,0 +1,25 @@
+export { detectContradiction } from './contradiction-detector';
+export { MemoryHttpModule } from './http/memory-http.module';
+export { memoryContentSchema } from './http/memory-fields.schema';
+export { toMemoryView } from './http/memory.dto';
+export { isAuthor, projectScope, visibleIn } from './memory-access';
+export { memoryCorpus } from './memory-corpus';
+export { type MemoryFilter, memoryFilterSql, type MemoryScope } from './memory-filter';
+export { MemoryReader } from './memory-reader.service';
+export { MemoryRecall, type RecallHit, type RecallInput } from './memory-recall.service';
+export { MemoryLinks } from './memory-relations.service';
+export { type MemoryRelation, MemoryRelationsRepository } from './memory-relations.repository';
+export { memoryContentHash, memoryEmbeddingText } from './memory-row';
+export { MemoryVersionsRepository } from './memory-versions.repository';
+export { MemoryWriter, type StoreMemoryInput, type WriteResult } from './memory-writer.service';
+export {
+  type ContradictionWarning,
+  type Memory,
+  MEMORY_CATEGORIES,
+  type MemoryCategory,
+  type MemoryFields,
+  RELATION_TYPES,
+  type RelationType,
+} from './memory.types';
+export { MemoriesRepository, type NewMemory } from './memories.repository';
+export { MemoryModule } from './memory.module';

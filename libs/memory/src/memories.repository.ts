@@ -1,0 +1,150 @@
+import { Injectable } from '@nestjs/common';
+import { SqlParams } from '@cairn/search';
+import { TenantDb } from '@cairn/tenancy';
+import { type MemoryFilter, memoryFilterSql } from './memory-filter';
+import { MEMORY_COLUMNS, MEMORY_FROM, type MemoryRow, toMemory } from './memory-row';
+import { type Memory, type MemoryFields } from './memory.types';
+
+export interface NewMemory extends MemoryFields {
+  readonly id: string;
+  readonly projectId: string | null;
+  readonly contentHash: string;
+  readonly author: { readonly userId: string | null; readonly agentId: string | null; readonly tokenId: string };
+  readonly createdAt?: Date;
+}
+
+/** Long-term memories of the current tenant; every call runs inside a tenant transaction. */
+@Injectable()
+export class MemoriesRepository {
+  constructor(private readonly db: TenantDb) {}
+
+  async insert(memory: NewMemory): Promise<Memory> {
+    await this.db.query(
+      `INSERT INTO memories (id, project_id, content, content_hash, category, tags, keywords, importance, confidence,
+         source_path, source_line, source_hash, pinned, author_user_id, author_agent_id, author_token_id, created_at, updated_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, coalesce($17, now()), coalesce($17, now()))`,
+      [
+        memory.id,
+        memory.projectId,
+        memory.content,
+        memory.contentHash,
+        memory.category,
+        memory.tags,
+        memory.keywords,
+        memory.importance,
+        memory.confidence,
+        memory.source?.path ?? null,
+        memory.source?.line ?? null,
+        memory.source?.contentHash ?? null,
+        memory.pinned,
+        memory.author.userId,
+        memory.author.agentId,
+        memory.author.tokenId,
+        memory.createdAt ?? null,
+      ],
+    );
+    return (await this.findById(memory.id)) as Memory;
+  }
+
+  /** Any state, deleted included: for checks and history. */
+  async findById(id: string): Promise<Memory | null> {
+    const rows = await this.db.query<MemoryRow>(`SELECT ${MEMORY_COLUMNS} FROM ${MEMORY_FROM} WHERE m.id = $1`, [id]);
+    return rows[0] ? toMemory(rows[0]) : null;
+  }
+
+  /** Live memories among `ids`, in no particular order. */
+  async findManyById(ids: readonly string[]): Promise<Memory[]> {
+    if (ids.length === 0) return [];
+    const rows = await this.db.query<MemoryRow>(
+      `SELECT ${MEMORY_COLUMNS} FROM ${MEMORY_FROM} WHERE m.id = ANY($1::uuid[]) AND m.deleted_at IS NULL`,
+      [ids],
+    );
+    return rows.map(toMemory);
+  }
+
+  /** Newest first; keyset pagination on (created_at, id) with the last id seen as cursor. */
+  async list(filter: MemoryFilter, limit: number, afterId?: string): Promise<Memory[]> {
+    const params = new SqlParams();
+    const where = memoryFilterSql(filter, params, 'm');
+    const after = afterId
+      ? ` AND (m.created_at, m.id) < (SELECT c.created_at, c.id FROM memories c WHERE c.id = ${params.add(afterId)}::uuid)`
+      : '';
+    const rows = await this.db.query<MemoryRow>(
+      `SELECT ${MEMORY_COLUMNS} FROM ${MEMORY_FROM} WHERE ${where}${after}
+       ORDER BY m.created_at DESC, m.id DESC LIMIT ${params.add(limit)}`,
+      params.values,
+    );
+    return rows.map(toMemory);
+  }
+
+  /** Replaces the writable fields; bumps the version and the change cursor. */
+  async update(id: string, fields: MemoryFields, contentHash: string, sourceChanged: boolean): Promise<Memory> {
+    await this.db.query(
+      `UPDATE memories SET content = $2, content_hash = $3, category = $4, tags = $5, keywords = $6, importance = $7,
+         confidence = $8, source_path = $9, source_line = $10, source_hash = $11, pinned = $12,
+         stale = CASE WHEN $13 THEN false ELSE stale END,
+         version = version + 1, updated_at = now(), change_xid = pg_current_xact_id()
+       WHERE id = $1`,
+      [
+        id,
+        fields.content,
+        contentHash,
+        fields.category,
+        fields.tags,
+        fields.keywords,
+        fields.importance,
+        fields.confidence,
+        fields.source?.path ?? null,
+        fields.source?.line ?? null,
+        fields.source?.contentHash ?? null,
+        fields.pinned,
+        sourceChanged,
+      ],
+    );
+    return (await this.findById(id)) as Memory;
+  }
+
+  async softDelete(id: string): Promise<void> {
+    await this.db.query(
+      `UPDATE memories SET deleted_at = now(), updated_at = now(), change_xid = pg_current_xact_id()
+       WHERE id = $1 AND deleted_at IS NULL`,
+      [id],
+    );
+  }
+
+  /** Marks `ids` as replaced by `byId`: they leave default recall but keep their history. */
+  async markSuperseded(ids: readonly string[], byId: string): Promise<void> {
+    await this.db.query(
+      `UPDATE memories SET superseded_by = $2, updated_at = now(), change_xid = pg_current_xact_id()
+       WHERE id = ANY($1::uuid[]) AND id <> $2`,
+      [ids, byId],
+    );
+  }
+
+  async setStale(id: string, stale: boolean): Promise<Memory> {
+    await this.db.query(
+      `UPDATE memories SET stale = $2, verified_at = now(), updated_at = now(), change_xid = pg_current_xact_id()
+       WHERE id = $1`,
+      [id, stale],
+    );
+    return (await this.findById(id)) as Memory;
+  }
+
+  /**
+   * Reading is using: recalled memories gain confidence (bounded, +0.02 a time) and their
+   * access is recorded. Returns the updated rows.
+   */
+  async recordAccess(ids: readonly string[]): Promise<Memory[]> {
+    if (ids.length === 0) return [];
+    const rows = await this.db.query<MemoryRow>(
+      `WITH m AS (
+         UPDATE memories SET access_count = access_count + 1, last_accessed_at = now(),
+           confidence = least(1.0, confidence + 0.02)
+         WHERE id = ANY($1::uuid[]) RETURNING *
+       )
+       SELECT ${MEMORY_COLUMNS} FROM m LEFT JOIN projects p ON p.id = m.project_id`,
+      [ids],
+    );
+    return rows.map(toMemory);
+  }
+}

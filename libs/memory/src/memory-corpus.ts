@@ -1,0 +1,14 @@
+import { type Corpus, type SqlParams } from '@cairn/search';
+import { type MemoryFilter, memoryFilterSql } from './memory-filter';
+
+/** Memories as the shared rankers see them. */
+export function memoryCorpus(filter: MemoryFilter, params: SqlParams): Corpus {
+  return {
+    table: 'memories',
+    where: memoryFilterSql(filter, params, 'c'),
+    signals: 'c.importance, c.confidence, c.pinned, c.created_at',
+    // Content counts most; the agent's expansion keywords next; tags and category a little.
+    fieldWeights: { A: 1.0, B: 0.7, C: 0.5, D: 0.3 },
+    vectorCurrent: 'c.embedded_hash = c.content_hash',
+  };
+}

@@ -1,0 +1,89 @@
+import { Injectable } from '@nestjs/common';
+import { type SessionPrincipal } from '@cairn/access';
+import { type ProjectRef, ProjectResolver } from '@cairn/projects';
+import {
+  type Explanation,
+  HybridSearch,
+  type SearchMode,
+  type SearchReport,
+  SqlParams,
+  vectorSearchSettings,
+} from '@cairn/search';
+import { TenantTransaction } from '@cairn/tenancy';
+import { memoryCorpus } from './memory-corpus';
+import { type MemoryFilter, type MemoryScope } from './memory-filter';
+import { type Memory } from './memory.types';
+import { MemoriesRepository } from './memories.repository';
+
+export interface RecallInput {
+  readonly query: string;
+  readonly mode: SearchMode;
+  readonly limit: number;
+  readonly explain: boolean;
+  readonly filter: Omit<MemoryFilter, 'scope'> & { readonly scope?: 'project' | 'tenant' | 'all' };
+}
+
+export interface RecallHit {
+  readonly memory: Memory;
+  readonly score: number;
+  readonly explain?: Explanation;
+}
+
+export interface RecallResult {
+  readonly results: RecallHit[];
+  readonly report: SearchReport;
+}
+
+/** Memory search: hybrid by default, every result flagged stale where it is. */
+@Injectable()
+export class MemoryRecall {
+  constructor(
+    private readonly tx: TenantTransaction,
+    private readonly resolver: ProjectResolver,
+    private readonly search: HybridSearch,
+    private readonly memories: MemoriesRepository,
+  ) {}
+
+  recall(projectSlug: string, input: RecallInput): Promise<RecallResult> {
+    return this.tx.run(async () => {
+      const project = await this.resolver.resolve(projectSlug);
+      const which = input.filter.scope ?? 'all';
+      const scope = { projectIds: which === 'tenant' ? [] : [project.id], includeTenantWide: which !== 'project' };
+      return this.rankWithin(scope, input);
+    }, vectorSearchSettings(input.limit));
+  }
+
+  /** Across every project the token may read (optionally narrowed), plus tenant-wide memories. */
+  recallAcross(
+    principal: SessionPrincipal,
+    projects: readonly string[] | undefined,
+    input: RecallInput,
+  ): Promise<RecallResult & { projects: ProjectRef[] }> {
+    return this.tx.run(async () => {
+      const allowed = await this.resolver.resolveMany(principal.projects);
+      const chosen = projects ? allowed.filter((project) => projects.includes(project.slug)) : allowed;
+      const result = await this.rankWithin(
+        { projectIds: chosen.map((project) => project.id), includeTenantWide: true },
+        input,
+      );
+      return { ...result, projects: chosen };
+    }, vectorSearchSettings(input.limit));
+  }
+
+  private async rankWithin(scope: MemoryScope, input: RecallInput): Promise<RecallResult> {
+    const params = new SqlParams();
+    const corpus = memoryCorpus({ ...input.filter, scope }, params);
+    const { ranked, report } = await this.search.rank(corpus, params, {
+      query: input.query,
+      mode: input.mode,
+      limit: input.limit,
+    });
+    const byId = new Map((await this.memories.recordAccess(ranked.map((hit) => hit.id))).map((m) => [m.id, m]));
+    const results = ranked.flatMap((hit) => {
+      const memory = byId.get(hit.id);
+      if (!memory) return [];
+      return [{ memory, score: hit.score, ...(input.explain ? { explain: hit.explain } : {}) }];
+    });
+    return { results, report };
+  }
+}

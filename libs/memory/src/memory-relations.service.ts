@@ -1,0 +1,63 @@
+import { Injectable } from '@nestjs/common';
+import { authorOf, type SessionPrincipal } from '@cairn/access';
+import { BadRequestError } from '@cairn/common';
+import { ProjectResolver } from '@cairn/projects';
+import { TenantTransaction } from '@cairn/tenancy';
+import { visibleIn } from './memory-access';
+import { type MemoryRelation, MemoryRelationsRepository } from './memory-relations.repository';
+import { MemoryVersionsRepository } from './memory-versions.repository';
+import { type Memory, type RelationType } from './memory.types';
+import { MemoriesRepository } from './memories.repository';
+
+/** Typed links between memories, and source-file staleness checks. */
+@Injectable()
+export class MemoryLinks {
+  constructor(
+    private readonly tx: TenantTransaction,
+    private readonly resolver: ProjectResolver,
+    private readonly memories: MemoriesRepository,
+    private readonly relations: MemoryRelationsRepository,
+    private readonly versions: MemoryVersionsRepository,
+  ) {}
+
+  /** Links `fromId` to `toId`; `supersedes` also retires the target from default recall. */
+  link(
+    projectSlug: string,
+    principal: SessionPrincipal,
+    fromId: string,
+    input: { toId: string; type: RelationType; note?: string },
+  ): Promise<MemoryRelation> {
+    if (fromId === input.toId)
+      throw new BadRequestError('A memory cannot be related to itself', undefined, 'self_relation');
+    return this.tx.run(async () => {
+      const project = await this.resolver.resolve(projectSlug);
+      const from = visibleIn(await this.memories.findById(fromId), project);
+      const to = visibleIn(await this.memories.findById(input.toId), project);
+      const relation = await this.relations.link(from.id, to.id, input.type, input.note ?? null, authorOf(principal));
+      if (input.type === 'supersedes' && to.supersededBy !== from.id) {
+        await this.versions.record(to, authorOf(principal), `superseded by ${from.id}`);
+        await this.memories.markSuperseded([to.id], from.id);
+      }
+      return relation;
+    });
+  }
+
+  /**
+   * The client has the file, the server does not: it sends the file's current content hash
+   * and the memory is marked stale when that differs from the hash recorded with the fact.
+   */
+  verify(projectSlug: string, id: string, currentHash: string): Promise<{ memory: Memory; stale: boolean }> {
+    return this.tx.run(async () => {
+      const memory = visibleIn(await this.memories.findById(id), await this.resolver.resolve(projectSlug));
+      if (!memory.source?.contentHash) {
+        throw new BadRequestError(
+          'This memory records no source content hash to verify against',
+          undefined,
+          'no_source_hash',
+        );
+      }
+      const stale = memory.source.contentHash !== currentHash;
+      return { memory: await this.memories.setStale(id, stale), stale };
+    });
+  }
+}

@@ -1,0 +1,66 @@
+import { Injectable } from '@nestjs/common';
+import { TenantDb } from '@cairn/tenancy';
+import { type Memory } from './memory.types';
+
+export interface MemoryVersion {
+  readonly version: number;
+  /** The memory as it was at that version. */
+  readonly snapshot: Record<string, unknown>;
+  readonly changedBy: { readonly userId: string | null; readonly agentId: string | null };
+  readonly reason: string | null;
+  readonly createdAt: Date;
+}
+
+interface VersionRow {
+  version: number;
+  snapshot: Record<string, unknown>;
+  changed_by_user_id: string | null;
+  changed_by_agent_id: string | null;
+  change_reason: string | null;
+  created_at: Date;
+}
+
+/** Snapshots of what a memory was before each change: who changed it, when and why. */
+@Injectable()
+export class MemoryVersionsRepository {
+  constructor(private readonly db: TenantDb) {}
+
+  async record(
+    before: Memory,
+    changedBy: { userId: string | null; agentId: string | null },
+    reason: string | null,
+  ): Promise<void> {
+    const snapshot = {
+      content: before.content,
+      category: before.category,
+      tags: before.tags,
+      keywords: before.keywords,
+      importance: before.importance,
+      confidence: before.confidence,
+      source: before.source,
+      pinned: before.pinned,
+      supersededBy: before.supersededBy,
+      updatedAt: before.updatedAt.toISOString(),
+    };
+    await this.db.query(
+      `INSERT INTO memory_versions (memory_id, version, snapshot, changed_by_user_id, changed_by_agent_id, change_reason)
+       VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (memory_id, version) DO NOTHING`,
+      [before.id, before.version, JSON.stringify(snapshot), changedBy.userId, changedBy.agentId, reason],
+    );
+  }
+
+  async history(memoryId: string): Promise<MemoryVersion[]> {
+    const rows = await this.db.query<VersionRow>(
+      `SELECT version, snapshot, changed_by_user_id, changed_by_agent_id, change_reason, created_at
+       FROM memory_versions WHERE memory_id = $1 ORDER BY version DESC`,
+      [memoryId],
+    );
+    return rows.map((row) => ({
+      version: row.version,
+      snapshot: row.snapshot,
+      changedBy: { userId: row.changed_by_user_id, agentId: row.changed_by_agent_id },
+      reason: row.change_reason,
+      createdAt: row.created_at,
+    }));
+  }
+}

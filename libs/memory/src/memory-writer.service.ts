@@ -1,0 +1,151 @@
+import { randomUUID } from 'node:crypto';
+import { Injectable } from '@nestjs/common';
+import { authorOf, type SessionPrincipal } from '@cairn/access';
+import { BadRequestError } from '@cairn/common';
+import { JobQueue } from '@cairn/jobs';
+import { type ProjectRef, ProjectResolver } from '@cairn/projects';
+import { TenantContext, TenantTransaction } from '@cairn/tenancy';
+import { ContradictionsService } from './contradictions.service';
+import { assertMayModify, assertMayWriteTenantWide, projectScope, visibleIn } from './memory-access';
+import { memoryContentHash } from './memory-row';
+import { MemoryRelationsRepository } from './memory-relations.repository';
+import { MemoryVersionsRepository } from './memory-versions.repository';
+import { type ContradictionWarning, type Memory, type MemoryFields } from './memory.types';
+import { MemoriesRepository } from './memories.repository';
+
+export interface StoreMemoryInput extends MemoryFields {
+  /** `tenant` stores a tenant-wide memory, visible in every project. */
+  readonly scope: 'project' | 'tenant';
+  /** Older memories this one replaces: they leave default recall but keep their history. */
+  readonly supersedes: readonly string[];
+  /** Backdating for imports of older knowledge; defaults to now. */
+  readonly createdAt?: Date;
+}
+
+export interface UpdateMemoryInput extends Partial<MemoryFields> {
+  readonly reason?: string;
+  readonly supersedes?: readonly string[];
+}
+
+export interface WriteResult {
+  readonly memory: Memory;
+  readonly warnings: ContradictionWarning[];
+  /** `queued` once an embedding job is on its way; `deferred` if Redis was unreachable (a sweep catches up). */
+  readonly embedding: 'queued' | 'deferred' | 'unchanged';
+}
+
+/** Store, update and delete: each one tenant transaction, then the embedding job. */
+@Injectable()
+export class MemoryWriter {
+  constructor(
+    private readonly tx: TenantTransaction,
+    private readonly tenant: TenantContext,
+    private readonly resolver: ProjectResolver,
+    private readonly memories: MemoriesRepository,
+    private readonly versions: MemoryVersionsRepository,
+    private readonly relations: MemoryRelationsRepository,
+    private readonly contradictions: ContradictionsService,
+    private readonly jobs: JobQueue,
+  ) {}
+
+  async store(projectSlug: string, principal: SessionPrincipal, input: StoreMemoryInput): Promise<WriteResult> {
+    if (input.scope === 'tenant') assertMayWriteTenantWide(principal);
+    const { memory, warnings } = await this.tx.run(async () => {
+      const project = await this.resolver.resolve(projectSlug);
+      const stored = await this.memories.insert({
+        ...input,
+        id: randomUUID(),
+        projectId: input.scope === 'tenant' ? null : project.id,
+        contentHash: memoryContentHash(input.content, input.keywords),
+        author: authorOf(principal),
+      });
+      await this.supersede(stored, input.supersedes, project, principal);
+      const found = await this.contradictions.check(stored, projectScope(project), authorOf(principal));
+      return { memory: (await this.memories.findById(stored.id)) as Memory, warnings: found };
+    });
+    return { memory, warnings, embedding: await this.enqueue(memory) };
+  }
+
+  async update(
+    projectSlug: string,
+    principal: SessionPrincipal,
+    id: string,
+    input: UpdateMemoryInput,
+  ): Promise<WriteResult> {
+    const { memory, warnings, changed } = await this.tx.run(async () => {
+      const project = await this.resolver.resolve(projectSlug);
+      const before = visibleIn(await this.memories.findById(id), project);
+      assertMayModify(principal, before);
+      const fields = mergeFields(before, input);
+      const contentHash = memoryContentHash(fields.content, fields.keywords);
+      const sourceChanged = input.source !== undefined && input.source?.contentHash !== before.source?.contentHash;
+      await this.versions.record(before, authorOf(principal), input.reason ?? null);
+      const updated = await this.memories.update(id, fields, contentHash, sourceChanged);
+      await this.supersede(updated, input.supersedes ?? [], project, principal);
+      const contentChanged = contentHash !== before.contentHash;
+      const found = contentChanged
+        ? await this.contradictions.check(updated, projectScope(project), authorOf(principal))
+        : [];
+      return { memory: (await this.memories.findById(id)) as Memory, warnings: found, changed: contentChanged };
+    });
+    return { memory, warnings, embedding: changed ? await this.enqueue(memory) : 'unchanged' };
+  }
+
+  /** Soft delete: the row stays for history and for the change feed's tombstone. */
+  async delete(projectSlug: string, principal: SessionPrincipal, id: string): Promise<void> {
+    await this.tx.run(async () => {
+      const project = await this.resolver.resolve(projectSlug);
+      const memory = visibleIn(await this.memories.findById(id), project);
+      assertMayModify(principal, memory);
+      await this.memories.softDelete(memory.id);
+    });
+  }
+
+  private async supersede(
+    memory: Memory,
+    ids: readonly string[],
+    project: ProjectRef,
+    principal: SessionPrincipal,
+  ): Promise<void> {
+    const targets = [...new Set(ids)].filter((target) => target !== memory.id);
+    if (targets.length === 0) return;
+    const found = await this.memories.findManyById(targets);
+    const visible = found.filter((old) => old.projectId === null || old.projectId === project.id);
+    if (visible.length !== targets.length) {
+      throw new BadRequestError('supersedes names memories that do not exist here', undefined, 'unknown_memory');
+    }
+    for (const old of visible) {
+      await this.versions.record(old, authorOf(principal), `superseded by ${memory.id}`);
+      await this.relations.link(memory.id, old.id, 'supersedes', null, authorOf(principal));
+    }
+    await this.memories.markSuperseded(targets, memory.id);
+  }
+
+  private async enqueue(memory: Memory): Promise<WriteResult['embedding']> {
+    const tenantId = this.tenant.require('MemoryWriter.enqueue').id;
+    const queued = await this.jobs.enqueueEmbedding(tenantId, 'memory', [
+      { id: memory.id, contentHash: memory.contentHash },
+    ]);
+    return queued ? 'queued' : 'deferred';
+  }
+}
+
+function mergeFields(before: Memory, input: UpdateMemoryInput): MemoryFields {
+  return {
+    content: input.content ?? before.content,
+    category: input.category ?? before.category,
+    tags: input.tags ?? before.tags,
+    keywords: input.keywords ?? before.keywords,
+    importance: input.importance ?? before.importance,
+    confidence: input.confidence ?? before.confidence,
+    source:
+      input.source === undefined
+        ? before.source && {
+            path: before.source.path,
+            line: before.source.line ?? undefined,
+            contentHash: before.source.contentHash ?? undefined,
+          }
+        : input.source,
+    pinned: input.pinned ?? before.pinned,
+  };
+}

@@ -1,0 +1,108 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { EMBEDDER, type Embedder } from '@cairn/embeddings';
+import { TenantDb } from '@cairn/tenancy';
+import { DEFAULT_RRF_K, fuse } from './fusion';
+import { type Corpus, keywordCtes, vectorCte } from './ranker-sql';
+import { type Candidate, type RankedId, type SearchMode, type SearchReport, type SignalName } from './search.types';
+import { type SqlParams } from './sql-params';
+
+export interface RankRequest {
+  readonly query: string;
+  readonly mode: SearchMode;
+  /** How many fused results the caller wants. */
+  readonly limit: number;
+}
+
+interface RankerRow {
+  list: SignalName;
+  id: string;
+  score: number;
+  importance: number | null;
+  confidence: number | null;
+  pinned: boolean | null;
+  created_at: Date;
+}
+
+/**
+ * The one ranking implementation for memories and the knowledge base: runs the keyword and
+ * vector rankers in a single statement, then fuses. Call inside a tenant transaction opened
+ * with `vectorSearchSettings`.
+ */
+@Injectable()
+export class HybridSearch {
+  private readonly logger = new Logger('HybridSearch');
+
+  constructor(
+    @Inject(EMBEDDER) private readonly embedder: Embedder,
+    private readonly db: TenantDb,
+  ) {}
+
+  get model() {
+    return this.embedder.model;
+  }
+
+  async rank(
+    corpus: Corpus,
+    params: SqlParams,
+    request: RankRequest,
+  ): Promise<{ ranked: RankedId[]; report: SearchReport }> {
+    const notes: string[] = [];
+    let mode = request.mode;
+    let vector: Float32Array | undefined;
+    if (mode !== 'keyword') {
+      vector = await this.embedQuery(request.query, notes);
+      if (!vector) mode = 'keyword';
+    }
+    if (this.embedder.model.builtIn && mode !== 'keyword') {
+      notes.push('vectors come from the built-in hash embedder: lexical similarity, not semantic');
+    }
+    const perList = Math.max(50, request.limit * 4);
+    const ctes: string[] = [];
+    const parts: string[] = [];
+    if (mode !== 'semantic') {
+      ctes.push(
+        keywordCtes(corpus, params.add(request.query), { candidates: Math.max(400, perList * 4), limit: perList }),
+      );
+      parts.push('SELECT * FROM kw_out');
+    }
+    if (vector) {
+      ctes.push(vectorCte(corpus, this.embedder.model, vector, params, perList));
+      parts.push('SELECT * FROM vec_out');
+    }
+    const rows = await this.db.query<RankerRow>(`WITH ${ctes.join(',')} ${parts.join(' UNION ALL ')}`, params.values);
+    const lists: Record<SignalName, Candidate[]> = { keyword: [], semantic: [] };
+    for (const row of rows) {
+      lists[row.list].push({
+        id: row.id,
+        score: Number(row.score),
+        signals: {
+          importance: row.importance ?? undefined,
+          confidence: row.confidence ?? undefined,
+          pinned: row.pinned ?? undefined,
+          createdAt: row.created_at,
+        },
+      });
+    }
+    const ranked = fuse(lists, { k: DEFAULT_RRF_K, now: new Date() }).slice(0, request.limit);
+    return {
+      ranked,
+      report: {
+        requestedMode: request.mode,
+        mode,
+        notes,
+        embeddingModel: mode === 'keyword' ? null : this.embedder.model.id,
+      },
+    };
+  }
+
+  private async embedQuery(query: string, notes: string[]): Promise<Float32Array | undefined> {
+    try {
+      const [vector] = await this.embedder.embed([query]);
+      return vector;
+    } catch (error) {
+      this.logger.warn({ msg: 'query embedding failed; searching by keyword only', err: error });
+      notes.push('the embedding provider is unavailable: searched by keyword only');
+      return undefined;
+    }
+  }
+}
