@@ -5,6 +5,7 @@ import { type CairnConfig, ConfigModule } from '@cairn/config';
 import { DatabaseModule } from '@cairn/db';
 import { EmbeddingsModule, EmbeddingTargetsModule } from '@cairn/embeddings';
 import { JobsModule } from '@cairn/jobs';
+import { KnowledgeHttpModule } from '@cairn/knowledge';
 import { MemoryHttpModule } from '@cairn/memory';
 import { ObservabilityModule } from '@cairn/observability';
 import { ProjectsHttpModule } from '@cairn/projects';
@@ -12,6 +13,7 @@ import { RedisModule } from '@cairn/redis';
 import { SearchModule } from '@cairn/search';
 import { ServerModule } from '@cairn/server';
 import { TenancyHttpModule, TenancyModule } from '@cairn/tenancy';
+import { WorkingMemoryHttpModule } from '@cairn/working-memory';
 
 /** The admin and memory REST API: wiring only, behaviour lives in libs/. */
 @Module({})
@@ -37,6 +39,8 @@ export class ApiModule {
         ProjectsHttpModule,
         AuditHttpModule,
         MemoryHttpModule,
+        KnowledgeHttpModule,
+        WorkingMemoryHttpModule,
       ],
     };
   }

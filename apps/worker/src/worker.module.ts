@@ -3,6 +3,7 @@ import { type CairnConfig, ConfigModule } from '@cairn/config';
 import { DatabaseModule } from '@cairn/db';
 import { EmbeddingsModule, EmbeddingTargetsModule, EmbeddingWorkerModule } from '@cairn/embeddings';
 import { JobsModule } from '@cairn/jobs';
+import { KnowledgeModule } from '@cairn/knowledge';
 import { MemoryModule } from '@cairn/memory';
 import { ObservabilityModule } from '@cairn/observability';
 import { RedisModule } from '@cairn/redis';
@@ -31,6 +32,7 @@ export class WorkerModule {
         EmbeddingTargetsModule,
         SearchModule,
         MemoryModule,
+        KnowledgeModule,
         EmbeddingWorkerModule,
       ],
     };

@@ -9,6 +9,7 @@ export function createBullConnection(config: CairnConfig, role: 'producer' | 'co
   const options: RedisOptions = {
     connectionName: `cairn-${config.app}-${role}`,
     retryStrategy: (attempt) => Math.min(attempt * 200, 5_000),
+    disconnectTimeout: 200,
     ...(role === 'producer'
       ? { maxRetriesPerRequest: 1, enableOfflineQueue: false, lazyConnect: true }
       : { maxRetriesPerRequest: null }),

@@ -23,7 +23,12 @@ export class JobQueue implements OnApplicationShutdown {
     this.connection = createBullConnection(config, 'producer');
     const prefix = config.queues.prefix;
     this.queues = Object.fromEntries(
-      QUEUE_NAMES.map((name) => [name, new Queue(name, { connection: this.connection, prefix })]),
+      QUEUE_NAMES.map((name) => {
+        const queue = new Queue(name, { connection: this.connection, prefix });
+        // BullMQ re-emits connection errors on the queue; unhandled, an 'error' event kills the process.
+        queue.on('error', (error) => this.logger.debug({ msg: 'queue connection error', queue: name, err: error }));
+        return [name, queue];
+      }),
     ) as Record<QueueName, Queue>;
   }
 
@@ -79,7 +84,11 @@ export class JobQueue implements OnApplicationShutdown {
   }
 
   async onApplicationShutdown(): Promise<void> {
-    await Promise.allSettled(Object.values(this.queues).map((queue) => queue.close()));
+    const queues = Object.values(this.queues);
+    // Let a connection that is still handshaking settle first: closing it mid-handshake makes
+    // BullMQ emit an error after the queue has dropped its listeners.
+    await Promise.allSettled(queues.map((queue) => withTimeout(queue.waitUntilReady(), 1_000)));
+    await Promise.allSettled(queues.map((queue) => queue.close()));
     this.connection.disconnect();
   }
 }

@@ -83,6 +83,11 @@ export class MemoriesRepository {
       `UPDATE memories SET content = $2, content_hash = $3, category = $4, tags = $5, keywords = $6, importance = $7,
          confidence = $8, source_path = $9, source_line = $10, source_hash = $11, pinned = $12,
          stale = CASE WHEN $13 THEN false ELSE stale END,
+         -- A vector of old content must never rank the new content: drop it until re-embedded.
+         embedding = CASE WHEN content_hash = $3 THEN embedding END,
+         embedding_model = CASE WHEN content_hash = $3 THEN embedding_model END,
+         embedded_hash = CASE WHEN content_hash = $3 THEN embedded_hash END,
+         embedded_at = CASE WHEN content_hash = $3 THEN embedded_at END,
          version = version + 1, updated_at = now(), change_xid = pg_current_xact_id()
        WHERE id = $1`,
       [

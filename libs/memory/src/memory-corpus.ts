@@ -9,6 +9,7 @@ export function memoryCorpus(filter: MemoryFilter, params: SqlParams): Corpus {
     signals: 'c.importance, c.confidence, c.pinned, c.created_at',
     // Content counts most; the agent's expansion keywords next; tags and category a little.
     fieldWeights: { A: 1.0, B: 0.7, C: 0.5, D: 0.3 },
-    vectorCurrent: 'c.embedded_hash = c.content_hash',
+    // No vector-currency condition: an edit clears the old vector (MemoriesRepository.update),
+    // so a row carrying this model's vector is current, and the planner keeps its HNSW path.
   };
 }

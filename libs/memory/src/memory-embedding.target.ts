@@ -38,11 +38,15 @@ export class MemoryEmbeddingTarget implements EmbeddingTargetHandler, OnModuleIn
 
   async store(vectors: readonly ComputedEmbedding[], model: EmbeddingModel): Promise<number> {
     if (vectors.length === 0) return 0;
+    // Wrapped in a CTE: TypeORM returns [rows, count] for a bare UPDATE … RETURNING.
     const rows = await this.db.query<{ id: string }>(
-      `UPDATE memories m SET embedding = u.vector::vector, embedding_model = $4, embedded_hash = u.hash, embedded_at = now()
-       FROM unnest($1::uuid[], $2::text[], $3::text[]) AS u(id, vector, hash)
-       WHERE m.id = u.id AND m.content_hash = u.hash
-       RETURNING m.id`,
+      `WITH stored AS (
+         UPDATE memories m SET embedding = u.vector::vector, embedding_model = $4, embedded_hash = u.hash, embedded_at = now()
+         FROM unnest($1::uuid[], $2::text[], $3::text[]) AS u(id, vector, hash)
+         WHERE m.id = u.id AND m.content_hash = u.hash
+         RETURNING m.id
+       )
+       SELECT id FROM stored`,
       [
         vectors.map((v) => v.id),
         vectors.map((v) => toVectorLiteral(v.vector)),

@@ -21,6 +21,8 @@ export interface RecallInput {
   readonly limit: number;
   readonly explain: boolean;
   readonly filter: Omit<MemoryFilter, 'scope'> & { readonly scope?: 'project' | 'tenant' | 'all' };
+  /** Count this as use of the results (access count, confidence). Default true; false for a peek. */
+  readonly recordAccess?: boolean;
 }
 
 export interface RecallHit {
@@ -78,7 +80,10 @@ export class MemoryRecall {
       mode: input.mode,
       limit: input.limit,
     });
-    const byId = new Map((await this.memories.recordAccess(ranked.map((hit) => hit.id))).map((m) => [m.id, m]));
+    const ids = ranked.map((hit) => hit.id);
+    const found =
+      input.recordAccess === false ? await this.memories.findManyById(ids) : await this.memories.recordAccess(ids);
+    const byId = new Map(found.map((m) => [m.id, m]));
     const results = ranked.flatMap((hit) => {
       const memory = byId.get(hit.id);
       if (!memory) return [];

@@ -22,6 +22,8 @@ export const REDIS = Symbol('REDIS');
           maxRetriesPerRequest: 2,
           enableOfflineQueue: true,
           retryStrategy: (attempt) => Math.min(attempt * 200, 5_000),
+          // A client that never connected otherwise holds shutdown for its 2 s default.
+          disconnectTimeout: 200,
         }),
     },
   ],

@@ -12,6 +12,8 @@ export interface FusionOptions {
   /** RRF constant: larger flattens the difference between ranks. */
   readonly k: number;
   readonly now: Date;
+  /** Per-ranker weight (default 1): a ranker known to be weak counts for less. */
+  readonly weights?: Partial<Record<SignalName, number>>;
 }
 
 export const DEFAULT_RRF_K = 60;
@@ -37,7 +39,7 @@ export function fuse(lists: Partial<Record<SignalName, readonly Candidate[]>>, o
       if (candidate.score !== previous) rank = index + 1;
       previous = candidate.score;
       const relative = Math.max(0, candidate.score) / best;
-      const contribution = relative / (options.k + rank);
+      const contribution = ((options.weights?.[name] ?? 1) * relative) / (options.k + rank);
       const entry = entries.get(candidate.id) ?? { signals: candidate.signals, explain: {} };
       entry.explain[name] = { rank, score: candidate.score, relative, contribution };
       entries.set(candidate.id, entry);

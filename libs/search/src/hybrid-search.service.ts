@@ -13,6 +13,12 @@ export interface RankRequest {
   readonly limit: number;
 }
 
+/**
+ * The built-in hash embedder measures word overlap, much as the keyword ranker does but
+ * noisier, so in hybrid fusion it only nudges; a real embedding model counts fully.
+ */
+const BUILT_IN_SEMANTIC_WEIGHT = 0.35;
+
 interface RankerRow {
   list: SignalName;
   id: string;
@@ -83,7 +89,11 @@ export class HybridSearch {
         },
       });
     }
-    const ranked = fuse(lists, { k: DEFAULT_RRF_K, now: new Date() }).slice(0, request.limit);
+    const ranked = fuse(lists, {
+      k: DEFAULT_RRF_K,
+      now: new Date(),
+      weights: { semantic: this.embedder.model.builtIn ? BUILT_IN_SEMANTIC_WEIGHT : 1 },
+    }).slice(0, request.limit);
     return {
       ranked,
       report: {

@@ -14,8 +14,6 @@ export interface Corpus {
   readonly signals: string;
   /** Weight of a term occurrence by tsvector weight class (content A, keywords B, tags C, category D). */
   readonly fieldWeights: Readonly<Record<'A' | 'B' | 'C' | 'D', number>>;
-  /** Extra condition for a usable vector, e.g. that it was made from the current content. */
-  readonly vectorCurrent?: string;
 }
 
 export interface KeywordOptions {
@@ -26,20 +24,21 @@ export interface KeywordOptions {
 
 /** Terms in more than this share of rows select no candidates on their own (they still score). */
 const COMMON_TERM_SHARE = 0.05;
-const BM25_K1 = 1.2;
-const BM25_B = 0.75;
 
 /**
  * Keyword ranker: the query's lexemes (English stemming, stop words dropped) OR-ed together,
  * so a natural-language question needs no exact phrase; candidates pre-ranked by ts_rank,
- * then scored with BM25 over field-weighted term frequencies. Inverse document frequency
- * comes from the planner's own statistics (`most_common_elems` of the tsvector column), so
- * rare terms count most without a separate term index. Returns CTEs named `kw_*` and a final
+ * then scored BM25-style: the sum over matched query terms of inverse document frequency
+ * times that term's own ts_rank (saturating in term frequency, weighted by field, normalised
+ * by document length). Document frequencies come from the planner's statistics
+ * (`most_common_elems` of the tsvector column), so rare terms count most without a separate
+ * term index. Returns CTEs named `kw_*` and a final
  * `kw_out(list, id, score, importance, confidence, pinned, created_at)`.
  */
 export function keywordCtes(corpus: Corpus, queryParam: string, options: KeywordOptions): string {
   const w = corpus.fieldWeights;
-  const fieldWeight = `CASE x WHEN 'A' THEN ${w.A} WHEN 'B' THEN ${w.B} WHEN 'C' THEN ${w.C} ELSE ${w.D} END`;
+  // ts_rank takes weights in the order {D, C, B, A}.
+  const weightsArray = `'{${w.D}, ${w.C}, ${w.B}, ${w.A}}'::float4[]`;
   return `
   kw_lexemes AS (
     SELECT DISTINCT u.lexeme FROM unnest(to_tsvector('english', ${queryParam})) u LIMIT 32
@@ -55,7 +54,8 @@ export function keywordCtes(corpus: Corpus, queryParam: string, options: Keyword
     FROM kw_lexemes l LEFT JOIN kw_stats st ON true
   ),
   kw_weights AS (
-    SELECT lexeme, term, share, ln(1 + (1 - least(share, 0.99)) / greatest(share, 0.0001)) AS idf
+    SELECT lexeme, term, term::tsquery AS lexeme_query, share,
+           ln(1 + (1 - least(share, 0.99)) / greatest(share, 0.0001)) AS idf
     FROM kw_terms WHERE term <> ''
   ),
   kw_query AS (
@@ -66,21 +66,15 @@ export function keywordCtes(corpus: Corpus, queryParam: string, options: Keyword
     FROM kw_weights
   ),
   kw_candidates AS (
-    SELECT c.id, c.tsv, length(c.tsv) AS dl, ${corpus.signals}
+    SELECT c.id, c.tsv, ${corpus.signals}
     FROM ${corpus.table} c, kw_query
     WHERE c.tsv @@ kw_query.q AND ${corpus.where}
     ORDER BY ts_rank(c.tsv, kw_query.q) DESC
     LIMIT ${Math.trunc(options.candidates)}
   ),
   kw_scored AS (
-    SELECT k.id, sum(wt.idf * (t.tf * ${BM25_K1 + 1}) / (t.tf + ${BM25_K1} * (${1 - BM25_B} + ${BM25_B} * k.dl / greatest(a.avg_dl, 1)))) AS score
-    FROM kw_candidates k
-    CROSS JOIN (SELECT avg(dl) AS avg_dl FROM kw_candidates) a
-    CROSS JOIN LATERAL (
-      SELECT u.lexeme, coalesce((SELECT sum(${fieldWeight}) FROM unnest(u.weights) x), 1) AS tf
-      FROM unnest(k.tsv) u
-    ) t
-    JOIN kw_weights wt ON wt.lexeme = t.lexeme
+    SELECT k.id, sum(wt.idf * ts_rank(${weightsArray}, k.tsv, wt.lexeme_query, 1)) AS score
+    FROM kw_candidates k JOIN kw_weights wt ON k.tsv @@ wt.lexeme_query
     GROUP BY k.id
   ),
   kw_out AS (
@@ -95,7 +89,10 @@ export function keywordCtes(corpus: Corpus, queryParam: string, options: Keyword
  * Semantic ranker: cosine distance on the model's own partial HNSW index
  * (`embedding::vector(dims)` where `embedding_model = '<id>'`); the literal model id and
  * dimension let the planner match that index. Pair with `hnsw.iterative_scan` so
- * filters do not starve the result. Returns a CTE `vec_out` with the same columns as kw_out.
+ * filters do not starve the result. Owners clear a vector when its text changes, so the
+ * model condition alone means "current": an extra column comparison here would wreck the
+ * planner's row estimate and push it to a sequential scan. Returns a CTE `vec_out` with
+ * the same columns as kw_out.
  */
 export function vectorCte(
   corpus: Corpus,
@@ -107,13 +104,12 @@ export function vectorCte(
   const modelId = assertSafeModelId(model.id);
   const dims = Math.trunc(model.dimensions);
   const v = params.add(toVectorLiteral(vector));
-  const current = corpus.vectorCurrent ? ` AND ${corpus.vectorCurrent}` : '';
   return `
   vec_out AS (
     SELECT 'semantic'::text AS list, c.id, (1 - (c.embedding::vector(${dims}) <=> ${v}::vector(${dims})))::float8 AS score,
            ${corpus.signals}
     FROM ${corpus.table} c
-    WHERE c.embedding_model = '${modelId}'${current} AND ${corpus.where}
+    WHERE c.embedding_model = '${modelId}' AND ${corpus.where}
     ORDER BY c.embedding::vector(${dims}) <=> ${v}::vector(${dims})
     LIMIT ${Math.trunc(limit)}
   )`;

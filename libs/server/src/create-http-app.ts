@@ -36,6 +36,8 @@ export async function createHttpApp(
     genReqId: (req: IncomingMessage) => correlationIdFrom(req.headers['x-request-id'], randomUUID),
     requestIdHeader: false,
     return503OnClosing: true,
+    // Path parameters carry URL-encoded keys (working-memory keys of up to 128 characters).
+    routerOptions: { maxParamLength: 512 },
     // Deployed behind ingress controllers and load balancers; the first hop is trusted.
     trustProxy: 1,
   });

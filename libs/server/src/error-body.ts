@@ -24,6 +24,7 @@ const CODE_BY_STATUS: Record<number, string> = {
   406: 'not_acceptable',
   409: 'conflict',
   413: 'payload_too_large',
+  414: 'uri_too_long',
   415: 'unsupported_media_type',
   422: 'unprocessable_entity',
   429: 'rate_limited',

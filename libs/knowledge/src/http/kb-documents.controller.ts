@@ -1,0 +1,69 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Audited, CurrentPrincipal, type Principal, RequirePermission } from '@cairn/access';
+import { ZodResponse } from 'nestjs-zod';
+import { KnowledgeService } from '../knowledge.service';
+import {
+  DocumentPageDto,
+  DocumentParamsDto,
+  DocumentsQueryDto,
+  IndexDocumentDto,
+  IndexResultDto,
+  ProjectParamDto,
+  PurgeDto,
+  PurgeResultDto,
+  toDocumentDto,
+} from './kb.dto';
+import { sessionPrincipal } from './session-principal';
+
+@ApiTags('knowledge base')
+@Controller('v1/projects/:project/kb')
+export class KbDocumentsController {
+  constructor(private readonly knowledge: KnowledgeService) {}
+
+  @Post('documents')
+  @RequirePermission('kb.write')
+  @Audited('kb.index')
+  @ApiOperation({
+    summary: 'Index text into the project knowledge base',
+    description:
+      'Searchable by keyword at once; embedding is queued. The same content of a source again is a duplicate; ' +
+      'new content of a known source replaces the older version.',
+  })
+  @ZodResponse({ status: 201, type: IndexResultDto })
+  async index(
+    @Param() params: ProjectParamDto,
+    @Body() body: IndexDocumentDto,
+    @CurrentPrincipal() principal: Principal,
+  ) {
+    const result = await this.knowledge.index(params.project, sessionPrincipal(principal), body);
+    return { ...result, document: toDocumentDto(result.document) };
+  }
+
+  @Get('documents')
+  @RequirePermission('kb.read')
+  @ApiOperation({ summary: "List the project's documents, newest first" })
+  @ZodResponse({ status: 200, type: DocumentPageDto })
+  async list(@Param() params: ProjectParamDto, @Query() query: DocumentsQueryDto) {
+    const page = await this.knowledge.listDocuments(params.project, query);
+    return { items: page.items.map(toDocumentDto), nextCursor: page.nextCursor };
+  }
+
+  @Delete('documents/:id')
+  @HttpCode(204)
+  @RequirePermission('kb.write')
+  @Audited('kb.delete')
+  @ApiOperation({ summary: 'Delete a document and its chunks' })
+  async delete(@Param() params: DocumentParamsDto): Promise<void> {
+    await this.knowledge.deleteDocument(params.project, params.id);
+  }
+
+  @Post('purge')
+  @RequirePermission('kb.purge')
+  @Audited('kb.purge')
+  @ApiOperation({ summary: "Delete the project's expired documents, optionally of one retention tier" })
+  @ZodResponse({ status: 200, type: PurgeResultDto })
+  purge(@Param() params: ProjectParamDto, @Body() body: PurgeDto) {
+    return this.knowledge.purge(params.project, { tier: body.tier });
+  }
+}

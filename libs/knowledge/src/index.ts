@@ -1,0 +1,23 @@
+export { type Chunk, type ChunkOptions, chunkText, DEFAULT_CHUNK_OPTIONS } from './chunker';
+export { contentHash, normaliseDocumentText } from './document-text';
+export { KnowledgeHttpModule } from './http/knowledge-http.module';
+export { KbSearchService } from './kb-search.service';
+export {
+  type DocumentPage,
+  type IndexRequest,
+  type IndexResult,
+  KB_SEARCH_MAX_LIMIT,
+  type KbDocument,
+  type KbGlobalSearchRequest,
+  type KbSearchHit,
+  type KbSearchReport,
+  type KbSearchRequest,
+  type KbSearchResult,
+  type PurgeResult,
+  RETENTION_TIERS,
+  type RetentionTier,
+  SOURCE_TYPES,
+  type SourceType,
+} from './kb.types';
+export { KnowledgeModule } from './knowledge.module';
+export { KnowledgeService } from './knowledge.service';

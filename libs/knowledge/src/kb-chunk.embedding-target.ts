@@ -1,0 +1,42 @@
+import { Injectable, type OnModuleInit } from '@nestjs/common';
+import {
+  type ComputedEmbedding,
+  type EmbeddingModel,
+  type EmbeddingTargetHandler,
+  EmbeddingTargets,
+  type PendingEmbedding,
+  toVectorLiteral,
+} from '@cairn/embeddings';
+import { KbChunksRepository } from './kb-chunks.repository';
+
+/**
+ * How knowledge-base chunks get their vectors: the worker's embedding processor calls
+ * `pending`, embeds outside any transaction, then `store`s. Registered on module init so
+ * every app that imports the knowledge module can embed (worker) or enqueue (api) chunks.
+ */
+@Injectable()
+export class KbChunkEmbeddingTarget implements EmbeddingTargetHandler, OnModuleInit {
+  constructor(
+    private readonly targets: EmbeddingTargets,
+    private readonly chunks: KbChunksRepository,
+  ) {}
+
+  onModuleInit(): void {
+    this.targets.register('kb_chunk', this);
+  }
+
+  pending(ids: readonly string[], model: EmbeddingModel): Promise<PendingEmbedding[]> {
+    return this.chunks.pending(ids, model.id);
+  }
+
+  store(vectors: readonly ComputedEmbedding[], model: EmbeddingModel): Promise<number> {
+    return this.chunks.store(
+      vectors.map((vector) => ({
+        id: vector.id,
+        contentHash: vector.contentHash,
+        literal: toVectorLiteral(vector.vector),
+      })),
+      model.id,
+    );
+  }
+}

@@ -1,0 +1,124 @@
+import { Injectable } from '@nestjs/common';
+import { type PendingEmbedding } from '@cairn/embeddings';
+import { type Corpus, type SqlParams } from '@cairn/search';
+import { TenantDb } from '@cairn/tenancy';
+import { type RetentionTier, type SourceType } from './kb.types';
+
+export interface NewChunk {
+  readonly id: string;
+  readonly documentId: string;
+  readonly projectId: string;
+  readonly ordinal: number;
+  readonly content: string;
+  readonly contentHash: string;
+}
+
+export interface StoredVector {
+  readonly id: string;
+  readonly contentHash: string;
+  /** pgvector text form. */
+  readonly literal: string;
+}
+
+/** A ranked chunk with what a result shows about it. */
+export interface ChunkHit {
+  readonly chunkId: string;
+  readonly documentId: string;
+  readonly project: string;
+  readonly source: string;
+  readonly title: string | null;
+  readonly sourceType: SourceType;
+  readonly retentionTier: RetentionTier;
+  readonly ordinal: number;
+  readonly text: string;
+}
+
+// Chunks count only while their document is live: expired ones vanish from search at once,
+// before the purge job gets to them.
+const LIVE_DOCUMENT = 'EXISTS (SELECT 1 FROM kb_documents d WHERE d.id = c.document_id AND d.expires_at > now())';
+
+/** Knowledge-base chunks of the current tenant; every call runs inside a tenant transaction. */
+@Injectable()
+export class KbChunksRepository {
+  constructor(private readonly db: TenantDb) {}
+
+  /** All chunks of a document in one statement. */
+  async insertMany(chunks: readonly NewChunk[]): Promise<void> {
+    if (chunks.length === 0) return;
+    await this.db.query(
+      `INSERT INTO kb_chunks (id, document_id, project_id, ordinal, content, content_hash)
+       SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::int[], $5::text[], $6::text[])`,
+      [
+        chunks.map((chunk) => chunk.id),
+        chunks.map((chunk) => chunk.documentId),
+        chunks.map((chunk) => chunk.projectId),
+        chunks.map((chunk) => chunk.ordinal),
+        chunks.map((chunk) => chunk.content),
+        chunks.map((chunk) => chunk.contentHash),
+      ],
+    );
+  }
+
+  /**
+   * Chunks as the shared rankers see them, limited to live documents of the given projects.
+   * Chunks have a single tsvector weight class (the default, D), so every weight is 1. A
+   * chunk's text never changes, so any vector of the active model is current.
+   */
+  corpus(projectIds: readonly string[], params: SqlParams): Corpus {
+    const projects = params.add(projectIds);
+    return {
+      table: 'kb_chunks',
+      where: `c.project_id = ANY(${projects}::uuid[]) AND ${LIVE_DOCUMENT}`,
+      signals: 'NULL::smallint AS importance, NULL::real AS confidence, false AS pinned, c.created_at',
+      fieldWeights: { A: 1, B: 1, C: 1, D: 1 },
+    };
+  }
+
+  /** The chunks behind ranked ids, in no particular order (the caller keeps rank order). */
+  hydrate(ids: readonly string[]): Promise<ChunkHit[]> {
+    if (ids.length === 0) return Promise.resolve([]);
+    return this.db.query<ChunkHit>(
+      `SELECT c.id AS "chunkId", c.document_id AS "documentId", p.slug AS project, d.source, d.title,
+              d.source_type AS "sourceType", d.retention_tier AS "retentionTier", c.ordinal, c.content AS text
+       FROM kb_chunks c
+       JOIN kb_documents d ON d.id = c.document_id
+       JOIN projects p ON p.id = c.project_id
+       WHERE c.id = ANY($1::uuid[])`,
+      [ids],
+    );
+  }
+
+  /** Of `ids`, chunks of live documents without a vector of `modelId` for their content. */
+  pending(ids: readonly string[], modelId: string): Promise<PendingEmbedding[]> {
+    if (ids.length === 0) return Promise.resolve([]);
+    return this.db.query<PendingEmbedding>(
+      `SELECT c.id, c.content AS text, c.content_hash AS "contentHash"
+       FROM kb_chunks c
+       WHERE c.id = ANY($1::uuid[]) AND ${LIVE_DOCUMENT}
+         AND (c.embedding_model IS DISTINCT FROM $2 OR c.embedded_hash IS DISTINCT FROM c.content_hash)
+       ORDER BY c.document_id, c.ordinal`,
+      [ids, modelId],
+    );
+  }
+
+  /** Writes vectors in one statement, only where the chunk still has the content they were made from. */
+  async store(vectors: readonly StoredVector[], modelId: string): Promise<number> {
+    if (vectors.length === 0) return 0;
+    const rows = await this.db.query<{ n: number }>(
+      `WITH updated AS (
+         UPDATE kb_chunks c
+         SET embedding = v.literal::vector, embedding_model = $4, embedded_hash = v.content_hash, embedded_at = now()
+         FROM unnest($1::uuid[], $2::text[], $3::text[]) AS v(id, content_hash, literal)
+         WHERE c.id = v.id AND c.content_hash = v.content_hash
+         RETURNING 1)
+       SELECT count(*)::int AS n FROM updated`,
+      [
+        vectors.map((vector) => vector.id),
+        vectors.map((vector) => vector.contentHash),
+        vectors.map((v) => v.literal),
+        modelId,
+      ],
+    );
+    return rows[0]?.n ?? 0;
+  }
+}

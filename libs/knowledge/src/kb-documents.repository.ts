@@ -1,0 +1,132 @@
+import { Injectable } from '@nestjs/common';
+import { TenantDb } from '@cairn/tenancy';
+import { type KbDocument, type RetentionTier, type SourceType } from './kb.types';
+
+const COLUMNS = `d.id, d.project_id AS "projectId", d.source, d.title, d.source_type AS "sourceType",
+  d.retention_tier AS "retentionTier", d.content_hash AS "contentHash", d.chunk_count AS "chunkCount",
+  d.author_user_id AS "authorUserId", d.author_agent_id AS "authorAgentId", d.created_at AS "createdAt",
+  d.expires_at AS "expiresAt"`;
+
+export type RetentionDays = Readonly<Record<RetentionTier, number>>;
+
+export interface NewDocument {
+  readonly id: string;
+  readonly projectId: string;
+  readonly source: string;
+  readonly title: string | null;
+  readonly sourceType: SourceType;
+  readonly retentionTier: RetentionTier;
+  readonly contentHash: string;
+  readonly chunkCount: number;
+  readonly authorUserId: string | null;
+  readonly authorAgentId: string | null;
+  readonly retentionDays: number;
+}
+
+/** Knowledge-base documents of the current tenant; every call runs inside a tenant transaction. */
+@Injectable()
+export class KbDocumentsRepository {
+  constructor(private readonly db: TenantDb) {}
+
+  /**
+   * Serialises indexing of one source in one project until the transaction ends, so two
+   * versions indexed at once cannot both survive and one content cannot be inserted twice.
+   */
+  async lockSource(projectId: string, source: string): Promise<void> {
+    await this.db.query('SELECT pg_advisory_xact_lock(hashtext($1), hashtext($2))', [projectId, source]);
+  }
+
+  /**
+   * The document holding exactly this content of this source, if any. Indexing it again
+   * says it is still in use, so its retention restarts from now (never shortens).
+   */
+  async renewExisting(
+    projectId: string,
+    source: string,
+    contentHash: string,
+    days: RetentionDays,
+  ): Promise<KbDocument | undefined> {
+    // Wrapped in a CTE: TypeORM answers a bare UPDATE with [rows, count] instead of rows.
+    const rows = await this.db.query<KbDocument>(
+      `WITH d AS (
+         UPDATE kb_documents u
+         SET expires_at = greatest(u.expires_at, now() + make_interval(days => CASE u.retention_tier
+           WHEN 'external' THEN $4::int WHEN 'internal' THEN $5::int ELSE $6::int END))
+         WHERE u.project_id = $1 AND u.source = $2 AND u.content_hash = $3
+         RETURNING u.*)
+       SELECT ${COLUMNS} FROM d`,
+      [projectId, source, contentHash, days.external, days.internal, days.summary],
+    );
+    return rows[0];
+  }
+
+  async insert(doc: NewDocument): Promise<KbDocument> {
+    const rows = await this.db.query<KbDocument>(
+      `INSERT INTO kb_documents AS d (id, project_id, source, title, source_type, retention_tier, content_hash,
+         chunk_count, author_user_id, author_agent_id, expires_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, now() + make_interval(days => $11::int))
+       RETURNING ${COLUMNS}`,
+      [
+        doc.id,
+        doc.projectId,
+        doc.source,
+        doc.title,
+        doc.sourceType,
+        doc.retentionTier,
+        doc.contentHash,
+        doc.chunkCount,
+        doc.authorUserId,
+        doc.authorAgentId,
+        doc.retentionDays,
+      ],
+    );
+    return rows[0];
+  }
+
+  /** Deletes every other version of the source (their chunks go by cascade); returns how many. */
+  async deleteOtherVersions(projectId: string, source: string, keepId: string): Promise<number> {
+    const rows = await this.db.query<{ n: number }>(
+      `WITH gone AS (DELETE FROM kb_documents WHERE project_id = $1 AND source = $2 AND id <> $3 RETURNING 1)
+       SELECT count(*)::int AS n FROM gone`,
+      [projectId, source, keepId],
+    );
+    return rows[0]?.n ?? 0;
+  }
+
+  /** Newest first; `afterId` is the last id of the previous page. Fetches one extra row to tell if more follow. */
+  list(projectId: string, limit: number, afterId?: string): Promise<KbDocument[]> {
+    const after = afterId
+      ? `AND (d.created_at, d.id) < (SELECT a.created_at, a.id FROM kb_documents a WHERE a.id = $3 AND a.project_id = $1)`
+      : '';
+    return this.db.query<KbDocument>(
+      `SELECT ${COLUMNS} FROM kb_documents d WHERE d.project_id = $1 ${after}
+       ORDER BY d.created_at DESC, d.id DESC LIMIT $2`,
+      afterId ? [projectId, limit + 1, afterId] : [projectId, limit + 1],
+    );
+  }
+
+  async delete(projectId: string, id: string): Promise<boolean> {
+    const rows = await this.db.query<{ n: number }>(
+      `WITH gone AS (DELETE FROM kb_documents WHERE project_id = $1 AND id = $2 RETURNING 1)
+       SELECT count(*)::int AS n FROM gone`,
+      [projectId, id],
+    );
+    return (rows[0]?.n ?? 0) > 0;
+  }
+
+  /** Deletes expired documents (chunks by cascade); counts per tier. */
+  purgeExpired(filter: {
+    projectId?: string;
+    tier?: RetentionTier;
+  }): Promise<{ tier: RetentionTier; documents: number; chunks: number }[]> {
+    return this.db.query(
+      `WITH gone AS (
+         DELETE FROM kb_documents
+         WHERE expires_at <= now() AND ($1::uuid IS NULL OR project_id = $1) AND ($2::text IS NULL OR retention_tier = $2)
+         RETURNING retention_tier, chunk_count)
+       SELECT retention_tier AS tier, count(*)::int AS documents, coalesce(sum(chunk_count), 0)::int AS chunks
+       FROM gone GROUP BY retention_tier`,
+      [filter.projectId ?? null, filter.tier ?? null],
+    );
+  }
+}

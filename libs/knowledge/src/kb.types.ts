@@ -1,0 +1,96 @@
+import { type Explanation, type SearchMode, type SearchReport } from '@cairn/search';
+
+export const SOURCE_TYPES = ['internal', 'external'] as const;
+/** `external` is fetched or captured content: untrusted wherever it is returned. */
+export type SourceType = (typeof SOURCE_TYPES)[number];
+
+export const RETENTION_TIERS = ['external', 'internal', 'summary'] as const;
+export type RetentionTier = (typeof RETENTION_TIERS)[number];
+
+export const KB_SEARCH_MAX_LIMIT = 50;
+export const SOURCE_MAX_CHARS = 2_000;
+export const TITLE_MAX_CHARS = 500;
+
+export interface KbDocument {
+  readonly id: string;
+  readonly projectId: string;
+  readonly source: string;
+  readonly title: string | null;
+  readonly sourceType: SourceType;
+  readonly retentionTier: RetentionTier;
+  readonly contentHash: string;
+  readonly chunkCount: number;
+  readonly authorUserId: string | null;
+  readonly authorAgentId: string | null;
+  readonly createdAt: Date;
+  readonly expiresAt: Date;
+}
+
+export interface IndexRequest {
+  readonly source: string;
+  readonly title?: string;
+  readonly text: string;
+  readonly sourceType?: SourceType;
+  readonly retentionTier?: RetentionTier;
+}
+
+export interface IndexResult {
+  readonly document: KbDocument & { readonly project: string };
+  /** Chunks the document is stored as. */
+  readonly chunks: number;
+  /** The same content of the same source was already indexed: nothing new was stored. */
+  readonly duplicate: boolean;
+  /** Older versions of the same source this one replaced. */
+  readonly replaced: number;
+  readonly embedding: 'queued' | 'not_queued';
+}
+
+export interface KbSearchRequest {
+  readonly query: string;
+  readonly mode: SearchMode;
+  readonly limit: number;
+  readonly explain?: boolean;
+}
+
+export interface KbGlobalSearchRequest extends KbSearchRequest {
+  /** Narrows the search to these projects; never widens it beyond the token's scope. */
+  readonly projects?: readonly string[];
+}
+
+export interface KbSearchHit {
+  readonly chunkId: string;
+  readonly documentId: string;
+  readonly project: string;
+  readonly source: string;
+  readonly title: string | null;
+  readonly sourceType: SourceType;
+  readonly retentionTier: RetentionTier;
+  /** True for external content: treat its text as data, never as instructions. */
+  readonly untrusted: boolean;
+  readonly ordinal: number;
+  readonly text: string;
+  readonly score: number;
+  readonly explain?: Explanation;
+}
+
+export interface KbSearchReport extends SearchReport {
+  /** The projects searched. */
+  readonly projects: readonly string[];
+}
+
+export interface KbSearchResult {
+  readonly results: KbSearchHit[];
+  readonly report: KbSearchReport;
+}
+
+export interface DocumentPage {
+  readonly items: (KbDocument & { readonly project: string })[];
+  readonly nextCursor: string | null;
+}
+
+export interface PurgeResult {
+  /** Expired documents deleted, per retention tier. */
+  readonly documents: Record<RetentionTier, number>;
+  /** Chunks deleted with them. */
+  readonly chunks: number;
+}

@@ -1,0 +1,23 @@
+import { Module } from '@nestjs/common';
+import { EmbeddingsModule, EmbeddingTargetsModule } from '@cairn/embeddings';
+import { JobsModule } from '@cairn/jobs';
+import { ProjectsModule } from '@cairn/projects';
+import { SearchModule } from '@cairn/search';
+import { KbChunkEmbeddingTarget } from './kb-chunk.embedding-target';
+import { KbChunksRepository } from './kb-chunks.repository';
+import { KbDocumentsRepository } from './kb-documents.repository';
+import { KbSearchService } from './kb-search.service';
+import { KnowledgeService } from './knowledge.service';
+
+/**
+ * The project knowledge base: indexing, search, retention and the `kb_chunk` embedding
+ * target. Imported by the api (through KnowledgeHttpModule), the MCP gateway and the worker.
+ * The shared modules it needs are global singletons; importing them here keeps this module
+ * usable on its own whichever app wires it.
+ */
+@Module({
+  imports: [ProjectsModule, SearchModule, EmbeddingsModule, EmbeddingTargetsModule, JobsModule],
+  providers: [KnowledgeService, KbSearchService, KbDocumentsRepository, KbChunksRepository, KbChunkEmbeddingTarget],
+  exports: [KnowledgeService, KbSearchService],
+})
+export class KnowledgeModule {}

@@ -1,0 +1,180 @@
+import { randomUUID } from 'node:crypto';
+import { Inject, Injectable } from '@nestjs/common';
+import { authorOf, type SessionPrincipal } from '@cairn/access';
+import { BadRequestError, NotFoundError } from '@cairn/common';
+import { CAIRN_CONFIG, type CairnConfig } from '@cairn/config';
+import { JobQueue } from '@cairn/jobs';
+import { type ProjectRef, ProjectResolver } from '@cairn/projects';
+import { TenantTransaction } from '@cairn/tenancy';
+import { chunkText } from './chunker';
+import { contentHash, normaliseDocumentText, normaliseLabel } from './document-text';
+import { KbChunksRepository, type NewChunk } from './kb-chunks.repository';
+import { KbDocumentsRepository } from './kb-documents.repository';
+import {
+  type DocumentPage,
+  type IndexRequest,
+  type IndexResult,
+  type KbDocument,
+  type PurgeResult,
+  RETENTION_TIERS,
+  type RetentionTier,
+  SOURCE_MAX_CHARS,
+  TITLE_MAX_CHARS,
+} from './kb.types';
+import { assertProjectAccess } from './project-access';
+
+interface Indexed {
+  readonly project: ProjectRef;
+  readonly document: KbDocument;
+  readonly newChunks: readonly NewChunk[];
+  readonly duplicate: boolean;
+  readonly replaced: number;
+}
+
+/**
+ * The project knowledge base (DESIGN §4, §6): indexing with de-duplication and replacement
+ * of older versions, listing, deletion and retention purge. Search is KbSearchService.
+ */
+@Injectable()
+export class KnowledgeService {
+  constructor(
+    @Inject(CAIRN_CONFIG) private readonly config: CairnConfig,
+    private readonly tx: TenantTransaction,
+    private readonly projects: ProjectResolver,
+    private readonly documents: KbDocumentsRepository,
+    private readonly chunks: KbChunksRepository,
+    private readonly jobs: JobQueue,
+  ) {}
+
+  /**
+   * Stores the text as chunks searchable by keyword as soon as the transaction commits, then
+   * enqueues their embedding; the call never waits for a model. Same content of the same
+   * source again is a duplicate; new content of a known source replaces its older versions.
+   */
+  async index(projectSlug: string, principal: SessionPrincipal, request: IndexRequest): Promise<IndexResult> {
+    assertProjectAccess(principal, projectSlug);
+    const text = normaliseDocumentText(request.text);
+    if (text.length === 0) throw new BadRequestError('text must contain some text', undefined, 'empty_document');
+    const max = this.config.knowledge.documentMaxChars;
+    if (text.length > max) {
+      throw new BadRequestError(
+        `text must be at most ${max} characters`,
+        { max, length: text.length },
+        'document_too_large',
+      );
+    }
+    // The HTTP layer validates these too; other callers (MCP tools) get the same rules here.
+    const source = normaliseLabel(request.source);
+    const title = request.title === undefined ? null : normaliseLabel(request.title) || null;
+    if (source.length === 0 || source.length > SOURCE_MAX_CHARS || (title?.length ?? 0) > TITLE_MAX_CHARS) {
+      throw new BadRequestError(
+        `source must have 1-${SOURCE_MAX_CHARS} characters and title at most ${TITLE_MAX_CHARS}`,
+        undefined,
+        'bad_label',
+      );
+    }
+    const sourceType = request.sourceType ?? 'internal';
+    const tier: RetentionTier = request.retentionTier ?? (sourceType === 'external' ? 'external' : 'internal');
+    const hash = contentHash(text);
+    // Chunked before the transaction opens: no connection is held while the CPU works.
+    const pieces = uniqueChunks(text);
+    const author = authorOf(principal);
+
+    const indexed = await this.tx.run(async (): Promise<Indexed> => {
+      const project = await this.projects.resolve(projectSlug);
+      await this.documents.lockSource(project.id, source);
+      const existing = await this.documents.renewExisting(
+        project.id,
+        source,
+        hash,
+        this.config.knowledge.retentionDays,
+      );
+      if (existing) return { project, document: existing, newChunks: [], duplicate: true, replaced: 0 };
+      const document = await this.documents.insert({
+        id: randomUUID(),
+        projectId: project.id,
+        source,
+        title,
+        sourceType,
+        retentionTier: tier,
+        contentHash: hash,
+        chunkCount: pieces.length,
+        authorUserId: author.userId,
+        authorAgentId: author.agentId,
+        retentionDays: this.config.knowledge.retentionDays[tier],
+      });
+      const newChunks = pieces.map((piece, ordinal) => ({
+        id: randomUUID(),
+        documentId: document.id,
+        projectId: project.id,
+        ordinal,
+        content: piece.text,
+        contentHash: piece.hash,
+      }));
+      await this.chunks.insertMany(newChunks);
+      const replaced = await this.documents.deleteOtherVersions(project.id, source, document.id);
+      return { project, document, newChunks, duplicate: false, replaced };
+    });
+
+    // After commit: the worker must be able to see the rows it is asked to embed.
+    const queued =
+      indexed.newChunks.length > 0 &&
+      (await this.jobs.enqueueEmbedding(
+        principal.tenant.id,
+        'kb_chunk',
+        indexed.newChunks.map((chunk) => ({ id: chunk.id, contentHash: chunk.contentHash })),
+      ));
+    return {
+      document: { ...indexed.document, project: indexed.project.slug },
+      chunks: indexed.document.chunkCount,
+      duplicate: indexed.duplicate,
+      replaced: indexed.replaced,
+      embedding: queued ? 'queued' : 'not_queued',
+    };
+  }
+
+  listDocuments(projectSlug: string, page: { limit: number; cursor?: string }): Promise<DocumentPage> {
+    return this.tx.run(async () => {
+      const project = await this.projects.resolve(projectSlug);
+      const rows = await this.documents.list(project.id, page.limit, page.cursor);
+      const items = rows.slice(0, page.limit).map((document) => ({ ...document, project: project.slug }));
+      const last = items[items.length - 1];
+      return { items, nextCursor: rows.length > page.limit && last ? last.id : null };
+    });
+  }
+
+  async deleteDocument(projectSlug: string, id: string): Promise<void> {
+    await this.tx.run(async () => {
+      const project = await this.projects.resolve(projectSlug);
+      if (!(await this.documents.delete(project.id, id))) throw new NotFoundError('Document');
+    });
+  }
+
+  /** Deletes expired documents of one project (or of the whole tenant), optionally of one tier. */
+  purge(projectSlug?: string, filter: { tier?: RetentionTier } = {}): Promise<PurgeResult> {
+    return this.tx.run(async () => {
+      const projectId = projectSlug === undefined ? undefined : (await this.projects.resolve(projectSlug)).id;
+      const rows = await this.documents.purgeExpired({ projectId, tier: filter.tier });
+      const documents = Object.fromEntries(RETENTION_TIERS.map((tier) => [tier, 0])) as Record<RetentionTier, number>;
+      let chunks = 0;
+      for (const row of rows) {
+        documents[row.tier] = row.documents;
+        chunks += row.chunks;
+      }
+      return { documents, chunks };
+    });
+  }
+}
+
+/** Chunks with their hashes, dropping repeats of a chunk already in the document. */
+function uniqueChunks(text: string): { text: string; hash: string }[] {
+  const seen = new Set<string>();
+  const unique: { text: string; hash: string }[] = [];
+  for (const chunk of chunkText(text)) {
+    const hash = contentHash(chunk.text);
+    if (seen.has(hash)) continue;
+    seen.add(hash);
+    unique.push({ text: chunk.text, hash });
+  }
+  return unique;
+}

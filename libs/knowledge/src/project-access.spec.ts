@@ -1,0 +1,28 @@
+import { type SessionPrincipal } from '@cairn/access';
+import { assertProjectAccess, searchScope } from './project-access';
+
+const principal = (projects: '*' | string[]): SessionPrincipal => ({
+  kind: 'session',
+  tokenId: 't',
+  tenant: { id: 'x', slug: 'acme', schema: 't_x', name: 'Acme' },
+  role: 'agent',
+  userId: null,
+  agentId: null,
+  projects,
+  expiresAt: new Date(),
+});
+
+describe('searchScope', () => {
+  it('covers the token scope, narrowed but never widened by the request', () => {
+    expect(searchScope(principal('*'), undefined)).toEqual({ scope: '*', ignored: 0 });
+    expect(searchScope(principal('*'), ['bbb', 'bbb'])).toEqual({ scope: ['bbb'], ignored: 0 });
+    expect(searchScope(principal(['aaa']), undefined)).toEqual({ scope: ['aaa'], ignored: 0 });
+    expect(searchScope(principal(['aaa']), ['bbb'])).toEqual({ scope: [], ignored: 1 });
+    expect(searchScope(principal(['aaa', 'ccc']), ['aaa', 'bbb'])).toEqual({ scope: ['aaa'], ignored: 1 });
+  });
+
+  it('refuses a project outside the token scope', () => {
+    expect(() => assertProjectAccess(principal(['aaa']), 'bbb')).toThrow(/may not use project "bbb"/);
+    expect(() => assertProjectAccess(principal('*'), 'bbb')).not.toThrow();
+  });
+});

@@ -1,0 +1,145 @@
+import {
+  type Briefing,
+  type BriefingSection,
+  type EventItem,
+  type LastSummary,
+  type NewMemoryItem,
+  type SystemStatus,
+  type TimeAnchor,
+  type WorkingMemoryItem,
+} from './briefing.types';
+
+/** Everything the briefing could say, before the budget. */
+export interface BriefingMaterial {
+  readonly project: string;
+  readonly agent: string;
+  readonly timeAnchor: TimeAnchor;
+  readonly workingMemory: { readonly entries: readonly WorkingMemoryItem[]; readonly cap: number };
+  readonly lastSummary: LastSummary | null;
+  readonly newMemories: readonly NewMemoryItem[];
+  readonly recentEvents: readonly EventItem[];
+  readonly status: SystemStatus;
+}
+
+/** The smallest piece of a summary worth showing when the whole does not fit. */
+const MIN_SUMMARY_CHARS = 200;
+
+/** The estimate the budget uses: a token per four characters of the serialised JSON. */
+export function estimateTokens(value: unknown): number {
+  return Math.ceil(JSON.stringify(value).length / 4);
+}
+
+class Budget {
+  used = 0;
+  readonly truncated: Partial<Record<BriefingSection, number>> = {};
+
+  constructor(readonly limit: number) {}
+
+  fits(tokens: number): boolean {
+    return this.used + tokens <= this.limit;
+  }
+
+  omit(section: BriefingSection, count: number): void {
+    if (count > 0) this.truncated[section] = (this.truncated[section] ?? 0) + count;
+  }
+
+  /**
+   * Keeps the items that fit, in order. An item too large is skipped but later (smaller) ones
+   * may still get in, so one huge entry cannot hide everything after it.
+   */
+  list<T>(section: BriefingSection, items: readonly T[]): T[] {
+    const kept: T[] = [];
+    let chars = 2; // the brackets of the JSON array
+    let charged = 0;
+    for (const item of items) {
+      const next = chars + JSON.stringify(item).length + (kept.length > 0 ? 1 : 0);
+      const tokens = Math.ceil(next / 4);
+      if (!this.fits(tokens - charged)) continue;
+      this.used += tokens - charged;
+      charged = tokens;
+      chars = next;
+      kept.push(item);
+    }
+    this.omit(section, items.length - kept.length);
+    return kept;
+  }
+
+  whole<T>(section: BriefingSection, value: T | null): T | null {
+    if (value === null) return null;
+    const tokens = estimateTokens(value);
+    if (this.fits(tokens)) {
+      this.used += tokens;
+      return value;
+    }
+    this.omit(section, 1);
+    return null;
+  }
+
+  /** The summary, or as much of its beginning as fits (clipped), or nothing. */
+  summary(value: LastSummary | null): LastSummary | null {
+    if (value === null) return null;
+    const full = estimateTokens(value);
+    if (this.fits(full)) {
+      this.used += full;
+      return value;
+    }
+    this.omit('lastSummary', 1);
+    let keep = Math.floor(((this.limit - this.used) * 4 - estimateTokens({ ...value, text: '' }) * 4) * 0.9);
+    while (keep >= MIN_SUMMARY_CHARS) {
+      const clipped = { ...value, text: `${value.text.slice(0, keep).trimEnd()}…`, clipped: true };
+      const tokens = estimateTokens(clipped);
+      if (this.fits(tokens)) {
+        this.used += tokens;
+        return clipped;
+      }
+      // Escaped characters (quotes, newlines) serialise longer than they count: shrink and retry.
+      keep = Math.floor(keep * 0.8);
+    }
+    return null;
+  }
+}
+
+/**
+ * Fits the material into `limitTokens`, most important first: the time anchor always (an agent
+ * must know when it is even in the tightest budget), then critical working memory, status, the
+ * last summary, normal working memory, new memories, recent events, ephemeral working memory.
+ * Returns everything but the text rendering.
+ */
+export function fitBriefing(material: BriefingMaterial, limitTokens: number): Omit<Briefing, 'text'> {
+  const budget = new Budget(limitTokens);
+  const entries = material.workingMemory.entries;
+  budget.used += estimateTokens({
+    project: material.project,
+    agent: material.agent,
+    timeAnchor: material.timeAnchor,
+    workingMemory: { total: entries.length, cap: material.workingMemory.cap },
+  });
+  const critical = budget.list(
+    'workingMemory.critical',
+    entries.filter((entry) => entry.importance >= 4),
+  );
+  const status = budget.whole('status', material.status);
+  const lastSummary = budget.summary(material.lastSummary);
+  const normal = budget.list(
+    'workingMemory.normal',
+    entries.filter((entry) => entry.importance === 3),
+  );
+  const newMemories = budget.list('newMemories', material.newMemories);
+  const recentEvents = budget.list('recentEvents', material.recentEvents);
+  const ephemeral = budget.list(
+    'workingMemory.ephemeral',
+    entries.filter((entry) => entry.importance <= 2),
+  );
+  return {
+    project: material.project,
+    agent: material.agent,
+    timeAnchor: material.timeAnchor,
+    workingMemory: { critical, normal, ephemeral, total: entries.length, cap: material.workingMemory.cap },
+    lastSummary,
+    newMemories,
+    recentEvents,
+    status,
+    budget: { limit: limitTokens, used: budget.used },
+    truncated: budget.truncated,
+  };
+}

@@ -1,0 +1,78 @@
+import { createZodDto } from 'nestjs-zod';
+import { z } from 'zod';
+import { BRIEFING_SECTIONS } from '../briefing.types';
+import { contextOptionsSchema } from '../working-memory.fields';
+
+export class BriefingRequestDto extends createZodDto(contextOptionsSchema) {}
+
+const itemSchema = z.object({
+  key: z.string(),
+  value: z.string(),
+  importance: z.number(),
+  updatedAt: z.iso.datetime(),
+});
+
+export class BriefingDto extends createZodDto(
+  z.object({
+    project: z.string(),
+    agent: z.string().describe('Whose working memory this is'),
+    timeAnchor: z.object({
+      now: z.iso.datetime(),
+      timezone: z.string(),
+      local: z.iso.datetime({ offset: true }),
+      localText: z.string(),
+      utcOffset: z.string(),
+      lastSeenAt: z.iso.datetime().nullable().describe("This agent's previous briefing here, else anyone's"),
+      lastSeenSource: z.enum(['agent', 'project']).nullable(),
+      gap: z.string().nullable().describe('Time since lastSeenAt, e.g. "3 days, 4 hours"'),
+      gapSeconds: z.number().int().nullable(),
+      since: z.object({ memories: z.number().int(), events: z.number().int() }).nullable(),
+    }),
+    workingMemory: z.object({
+      critical: z.array(itemSchema).describe('Importance 4-5'),
+      normal: z.array(itemSchema).describe('Importance 3'),
+      ephemeral: z.array(itemSchema).describe('Importance 1-2'),
+      total: z.number().int(),
+      cap: z.number().int(),
+    }),
+    lastSummary: z.object({ text: z.string(), updatedAt: z.iso.datetime(), clipped: z.boolean() }).nullable(),
+    newMemories: z
+      .array(
+        z.object({
+          id: z.uuid(),
+          content: z.string(),
+          category: z.string(),
+          importance: z.number(),
+          agentId: z.string().nullable(),
+          createdAt: z.iso.datetime(),
+        }),
+      )
+      .describe('The most important memories added since lastSeenAt'),
+    recentEvents: z.array(
+      z.object({
+        id: z.uuid(),
+        kind: z.string(),
+        summary: z.string(),
+        agent: z.string(),
+        createdAt: z.iso.datetime(),
+        new: z.boolean(),
+      }),
+    ),
+    status: z
+      .object({
+        searchMode: z.enum(['hybrid', 'keyword']),
+        embeddingModel: z
+          .object({ id: z.string(), provider: z.string(), dimensions: z.number().int(), builtIn: z.boolean() })
+          .nullable(),
+        pendingEmbeddingJobs: z.number().int().nullable().describe('null when Redis did not answer'),
+        memoriesWithoutVector: z.number().int(),
+        notes: z.array(z.string()),
+      })
+      .nullable(),
+    budget: z.object({ limit: z.number().int(), used: z.number().int() }),
+    truncated: z
+      .partialRecord(z.enum(BRIEFING_SECTIONS), z.number().int())
+      .describe('Per section, what the budget left out'),
+    text: z.string().describe('The same briefing as compact markdown'),
+  }),
+) {}

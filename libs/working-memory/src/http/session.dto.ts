@@ -1,0 +1,45 @@
+import { createZodDto } from 'nestjs-zod';
+import { z } from 'zod';
+import { EVENTS_MAX_LIMIT } from '../session-events.service';
+import { recordEventSchema, summarizeSchema } from '../working-memory.fields';
+import { EVENT_KINDS, type SessionEvent } from '../working-memory.types';
+import { entrySchema, evictedSchema } from './working-memory.dto';
+
+export class RecordSessionEventDto extends createZodDto(recordEventSchema) {}
+
+export class SessionEventsQueryDto extends createZodDto(
+  z.strictObject({
+    limit: z.coerce.number().int().min(1).max(EVENTS_MAX_LIMIT).default(50),
+    since: z.iso.datetime({ offset: true }).optional().describe('Only events recorded after this instant'),
+    kind: z.enum(EVENT_KINDS).optional(),
+  }),
+) {}
+
+const eventSchema = z.object({
+  id: z.uuid(),
+  kind: z.enum(EVENT_KINDS),
+  summary: z.string(),
+  details: z.record(z.string(), z.unknown()).nullable(),
+  agent: z.string().describe('Agent key of the recorder: agent:<agentId>, user:<userId> or token:<tokenId>'),
+  createdAt: z.iso.datetime(),
+});
+export class SessionEventDto extends createZodDto(eventSchema) {}
+export class SessionEventListDto extends createZodDto(
+  z.object({ items: z.array(eventSchema).describe('Newest first, every agent of the project') }),
+) {}
+
+export function toEventView(event: SessionEvent): z.infer<typeof eventSchema> {
+  return { ...event, createdAt: event.createdAt.toISOString() };
+}
+
+export class SummarizeSessionDto extends createZodDto(summarizeSchema) {}
+
+export class SessionSummaryResultDto extends createZodDto(
+  z.object({
+    document: z
+      .object({ id: z.uuid(), source: z.string(), expiresAt: z.iso.datetime() })
+      .describe('The knowledge-base document archiving the summary (retention tier "summary")'),
+    entry: entrySchema.describe('The last_session_summary working-memory entry'),
+    evicted: evictedSchema,
+  }),
+) {}

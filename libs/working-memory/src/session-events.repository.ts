@@ -1,0 +1,60 @@
+import { Injectable } from '@nestjs/common';
+import { TenantDb } from '@cairn/tenancy';
+import { type EventKind, type SessionEvent } from './working-memory.types';
+
+const COLUMNS = `id, kind, summary, details, agent_key AS agent, created_at AS "createdAt"`;
+
+export interface NewSessionEvent {
+  readonly id: string;
+  readonly projectId: string;
+  readonly agentKey: string;
+  readonly kind: EventKind;
+  readonly summary: string;
+  readonly details: Record<string, unknown> | null;
+}
+
+/** Session events of a project (every agent's); every call runs inside a tenant transaction. */
+@Injectable()
+export class SessionEventsRepository {
+  constructor(private readonly db: TenantDb) {}
+
+  /**
+   * Stored at millisecond precision, as the API shows it: a client passing an event's
+   * `createdAt` back as `since` then gets exactly the events after it.
+   */
+  async insert(event: NewSessionEvent): Promise<SessionEvent> {
+    const rows = await this.db.query<SessionEvent>(
+      `INSERT INTO session_events (id, project_id, agent_key, kind, summary, details, created_at)
+       VALUES ($1, $2, $3, $4, $5, $6::jsonb, date_trunc('milliseconds', clock_timestamp()))
+       RETURNING ${COLUMNS}`,
+      [
+        event.id,
+        event.projectId,
+        event.agentKey,
+        event.kind,
+        event.summary,
+        event.details === null ? null : JSON.stringify(event.details),
+      ],
+    );
+    return rows[0];
+  }
+
+  /** Newest first; only events after `since` when given. */
+  recent(projectId: string, options: { limit: number; since?: Date; kind?: EventKind }): Promise<SessionEvent[]> {
+    return this.db.query<SessionEvent>(
+      `SELECT ${COLUMNS} FROM session_events
+       WHERE project_id = $1 AND ($2::timestamptz IS NULL OR created_at > $2) AND ($3::text IS NULL OR kind = $3)
+       ORDER BY created_at DESC, id DESC
+       LIMIT $4`,
+      [projectId, options.since ?? null, options.kind ?? null, options.limit],
+    );
+  }
+
+  async countSince(projectId: string, since: Date): Promise<number> {
+    const rows = await this.db.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM session_events WHERE project_id = $1 AND created_at > $2`,
+      [projectId, since],
+    );
+    return rows[0]?.n ?? 0;
+  }
+}

@@ -1,0 +1,54 @@
+import { Injectable } from '@nestjs/common';
+import { agentKeyOf, type SessionPrincipal } from '@cairn/access';
+import { KnowledgeService } from '@cairn/knowledge';
+import { assertProjectAccess } from './project-access';
+import { parseInput, type SummarizeInput, summarizeSchema, WM_VALUE_MAX_CHARS } from './working-memory.fields';
+import { WorkingMemoryService } from './working-memory.service';
+import { LAST_SESSION_SUMMARY_KEY, type SummaryResult } from './working-memory.types';
+
+/** Importance of the `last_session_summary` entry: critical enough to lead the next briefing. */
+const SUMMARY_IMPORTANCE = 4;
+
+/**
+ * session_summarize: archives the summary in the knowledge base (retention tier `summary`,
+ * kept a year by default) and keeps it as the agent's `last_session_summary` working-memory
+ * entry, which the next briefing shows.
+ */
+@Injectable()
+export class SessionSummaryService {
+  constructor(
+    private readonly knowledge: KnowledgeService,
+    private readonly workingMemory: WorkingMemoryService,
+  ) {}
+
+  async summarize(projectSlug: string, principal: SessionPrincipal, input: SummarizeInput): Promise<SummaryResult> {
+    assertProjectAccess(principal, projectSlug);
+    const { text } = parseInput(summarizeSchema, input);
+    const agentKey = agentKeyOf(principal);
+    const at = new Date().toISOString();
+    // Archived first, in its own transaction, so its embedding job is enqueued after its
+    // rows commit; should the working-memory write then fail, the summary is still kept.
+    const archived = await this.knowledge.index(projectSlug, principal, {
+      // A source of its own per summary: a shared source would make each summary replace the last.
+      source: `session-summary:${agentKey}:${at}`,
+      title: `Session summary ${at.slice(0, 10)} (${agentKey})`,
+      text,
+      sourceType: 'internal',
+      retentionTier: 'summary',
+    });
+    const { entry, evicted } = await this.workingMemory.remember(projectSlug, principal, {
+      key: LAST_SESSION_SUMMARY_KEY,
+      value: clipForWorkingMemory(text, archived.document.id),
+      importance: SUMMARY_IMPORTANCE,
+    });
+    const { id, source, expiresAt } = archived.document;
+    return { document: { id, source, expiresAt }, entry, evicted };
+  }
+}
+
+/** Working-memory values hold 4,000 characters; a longer summary points to its archived copy. */
+function clipForWorkingMemory(text: string, documentId: string): string {
+  if (text.length <= WM_VALUE_MAX_CHARS) return text;
+  const pointer = ` … [clipped; full summary in knowledge-base document ${documentId}]`;
+  return text.slice(0, WM_VALUE_MAX_CHARS - pointer.length).trimEnd() + pointer;
+}

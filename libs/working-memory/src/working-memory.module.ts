@@ -1,0 +1,31 @@
+import { Module } from '@nestjs/common';
+import { KnowledgeModule } from '@cairn/knowledge';
+import { MemoryModule } from '@cairn/memory';
+import { ProjectsModule } from '@cairn/projects';
+import { BriefingRepository } from './briefing.repository';
+import { BriefingService } from './briefing.service';
+import { SessionEventsRepository } from './session-events.repository';
+import { SessionEventsService } from './session-events.service';
+import { SessionSummaryService } from './session-summary.service';
+import { WorkingMemoryRepository } from './working-memory.repository';
+import { WorkingMemoryService } from './working-memory.service';
+
+/**
+ * Working memory, session events, session summaries and the briefing: services only, for
+ * the api (through WorkingMemoryHttpModule) and the MCP gateway. Eviction writes through
+ * MemoryModule; summaries are archived through KnowledgeModule.
+ */
+@Module({
+  imports: [ProjectsModule, MemoryModule, KnowledgeModule],
+  providers: [
+    BriefingRepository,
+    BriefingService,
+    SessionEventsRepository,
+    SessionEventsService,
+    SessionSummaryService,
+    WorkingMemoryRepository,
+    WorkingMemoryService,
+  ],
+  exports: [BriefingService, SessionEventsService, SessionSummaryService, WorkingMemoryService],
+})
+export class WorkingMemoryModule {}

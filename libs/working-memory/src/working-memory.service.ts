@@ -1,0 +1,117 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { agentKeyOf, type SessionPrincipal } from '@cairn/access';
+import { NotFoundError } from '@cairn/common';
+import { CAIRN_CONFIG, type CairnConfig } from '@cairn/config';
+import { JobQueue } from '@cairn/jobs';
+import { MemoryWriter } from '@cairn/memory';
+import { type ProjectRef, ProjectResolver } from '@cairn/projects';
+import { TenantTransaction } from '@cairn/tenancy';
+import { assertProjectAccess } from './project-access';
+import { parseInput, type RememberInput, rememberSchema, wmKeySchema } from './working-memory.fields';
+import { WorkingMemoryRepository } from './working-memory.repository';
+import { type EvictedEntry, type RememberResult, type WorkingMemoryEntry } from './working-memory.types';
+
+/**
+ * remember / forget / list: an agent's private scratchpad in a project (DESIGN §4). Entries
+ * belong to `agentKeyOf(principal)` and no other agent ever sees them. The cap is enforced
+ * on every write; what does not fit moves into long-term memory, never silently away.
+ */
+@Injectable()
+export class WorkingMemoryService {
+  constructor(
+    @Inject(CAIRN_CONFIG) private readonly config: CairnConfig,
+    private readonly tx: TenantTransaction,
+    private readonly projects: ProjectResolver,
+    private readonly entries: WorkingMemoryRepository,
+    private readonly writer: MemoryWriter,
+    private readonly jobs: JobQueue,
+  ) {}
+
+  /** Upserts the entry; when that takes the agent over the cap, evicts in the same transaction. */
+  async remember(projectSlug: string, principal: SessionPrincipal, input: RememberInput): Promise<RememberResult> {
+    assertProjectAccess(principal, projectSlug);
+    const entry = parseInput(rememberSchema, input);
+    const agentKey = agentKeyOf(principal);
+    const result = await this.tx.run(async () => {
+      const project = await this.projects.resolve(projectSlug);
+      await this.entries.lockAgent(project.id, agentKey);
+      const stored = await this.entries.upsert(project.id, agentKey, entry);
+      const excess = (await this.entries.count(project.id, agentKey)) - this.config.memory.workingMemoryCap;
+      const evicted = excess > 0 ? await this.evict(project, principal, agentKey, stored.key, excess) : [];
+      return { entry: stored, evicted };
+    });
+    if (result.evicted.length > 0) {
+      // MemoryWriter enqueued each embedding inside our then uncommitted transaction, so the
+      // worker may have looked before the rows existed. Enqueueing again after commit is
+      // harmless: job ids derive from the content (a job still waiting absorbs it) and the
+      // worker skips rows whose vector is already current.
+      await this.jobs.enqueueEmbedding(
+        principal.tenant.id,
+        'memory',
+        result.evicted.map(({ memoryId, contentHash }) => ({ id: memoryId, contentHash })),
+      );
+    }
+    return { entry: result.entry, evicted: result.evicted.map(({ key, memoryId }) => ({ key, memoryId })) };
+  }
+
+  async forget(projectSlug: string, principal: SessionPrincipal, key: string): Promise<void> {
+    assertProjectAccess(principal, projectSlug);
+    const valid = parseInput(wmKeySchema, key);
+    await this.tx.run(async () => {
+      const project = await this.projects.resolve(projectSlug);
+      const deleted = await this.entries.delete(project.id, agentKeyOf(principal), [valid]);
+      if (deleted === 0) throw new NotFoundError(`Working-memory entry "${valid}"`);
+    });
+  }
+
+  /** The calling agent's entries, most important first. */
+  list(projectSlug: string, principal: SessionPrincipal): Promise<WorkingMemoryEntry[]> {
+    assertProjectAccess(principal, projectSlug);
+    return this.tx.run(async () => {
+      const project = await this.projects.resolve(projectSlug);
+      return this.entries.list(project.id, agentKeyOf(principal));
+    });
+  }
+
+  get cap(): number {
+    return this.config.memory.workingMemoryCap;
+  }
+
+  /**
+   * Moves the `count` least important, least recently written entries (never the one just
+   * written) into long-term memory through MemoryWriter, so contradiction checks and
+   * embedding apply to them like to any stored fact. MemoryWriter's transaction joins ours:
+   * an eviction that fails to store rolls the whole remember back.
+   */
+  private async evict(
+    project: ProjectRef,
+    principal: SessionPrincipal,
+    agentKey: string,
+    keep: string,
+    count: number,
+  ): Promise<(EvictedEntry & { contentHash: string })[]> {
+    const victims = await this.entries.evictionCandidates(project.id, agentKey, keep, count);
+    const evicted: (EvictedEntry & { contentHash: string })[] = [];
+    for (const victim of victims) {
+      const { memory } = await this.writer.store(project.slug, principal, {
+        content: `${victim.key}: ${victim.value}`,
+        category: 'other',
+        tags: ['working-memory', 'evicted'],
+        keywords: [victim.key],
+        importance: victim.importance,
+        confidence: 0.8,
+        source: null,
+        pinned: false,
+        scope: 'project',
+        supersedes: [],
+      });
+      evicted.push({ key: victim.key, memoryId: memory.id, contentHash: memory.contentHash });
+    }
+    await this.entries.delete(
+      project.id,
+      agentKey,
+      victims.map((victim) => victim.key),
+    );
+    return evicted;
+  }
+}
