@@ -80,6 +80,7 @@ export class KnowledgeService {
     const pieces = uniqueChunks(text);
     const author = authorOf(principal);
 
+    let queued = false;
     const indexed = await this.tx.run(async (): Promise<Indexed> => {
       const project = await this.projects.resolve(projectSlug);
       await this.documents.lockSource(project.id, source);
@@ -113,17 +114,17 @@ export class KnowledgeService {
       }));
       await this.chunks.insertMany(newChunks);
       const replaced = await this.documents.deleteOtherVersions(project.id, source, document.id);
+      // After the (outermost) commit: the worker must be able to see the rows it is asked to embed.
+      this.tx.onCommit(async () => {
+        queued = await this.jobs.enqueueEmbedding(
+          principal.tenant.id,
+          'kb_chunk',
+          newChunks.map((chunk) => ({ id: chunk.id, contentHash: chunk.contentHash })),
+        );
+      });
       return { project, document, newChunks, duplicate: false, replaced };
     });
 
-    // After commit: the worker must be able to see the rows it is asked to embed.
-    const queued =
-      indexed.newChunks.length > 0 &&
-      (await this.jobs.enqueueEmbedding(
-        principal.tenant.id,
-        'kb_chunk',
-        indexed.newChunks.map((chunk) => ({ id: chunk.id, contentHash: chunk.contentHash })),
-      ));
     return {
       document: { ...indexed.document, project: indexed.project.slug },
       chunks: indexed.document.chunkCount,

@@ -50,6 +50,7 @@ export class MemoryWriter {
 
   async store(projectSlug: string, principal: SessionPrincipal, input: StoreMemoryInput): Promise<WriteResult> {
     if (input.scope === 'tenant') assertMayWriteTenantWide(principal);
+    let embedding: WriteResult['embedding'] = 'queued';
     const { memory, warnings } = await this.tx.run(async () => {
       const project = await this.resolver.resolve(projectSlug);
       const stored = await this.memories.insert({
@@ -61,9 +62,14 @@ export class MemoryWriter {
       });
       await this.supersede(stored, input.supersedes, project, principal);
       const found = await this.contradictions.check(stored, projectScope(project), authorOf(principal));
-      return { memory: (await this.memories.findById(stored.id)) as Memory, warnings: found };
+      const current = (await this.memories.findById(stored.id)) as Memory;
+      this.tx.onCommit(async () => {
+        embedding = await this.enqueue(current);
+      });
+      return { memory: current, warnings: found };
     });
-    return { memory, warnings, embedding: await this.enqueue(memory) };
+    // Inside a caller's transaction the job waits for that commit and `embedding` stays 'queued'.
+    return { memory, warnings, embedding };
   }
 
   async update(
@@ -72,7 +78,8 @@ export class MemoryWriter {
     id: string,
     input: UpdateMemoryInput,
   ): Promise<WriteResult> {
-    const { memory, warnings, changed } = await this.tx.run(async () => {
+    let embedding: WriteResult['embedding'] = 'unchanged';
+    const { memory, warnings } = await this.tx.run(async () => {
       const project = await this.resolver.resolve(projectSlug);
       const before = visibleIn(await this.memories.findById(id), project);
       assertMayModify(principal, before);
@@ -86,9 +93,16 @@ export class MemoryWriter {
       const found = contentChanged
         ? await this.contradictions.check(updated, projectScope(project), authorOf(principal))
         : [];
-      return { memory: (await this.memories.findById(id)) as Memory, warnings: found, changed: contentChanged };
+      const current = (await this.memories.findById(id)) as Memory;
+      if (contentChanged) {
+        embedding = 'queued';
+        this.tx.onCommit(async () => {
+          embedding = await this.enqueue(current);
+        });
+      }
+      return { memory: current, warnings: found };
     });
-    return { memory, warnings, embedding: changed ? await this.enqueue(memory) : 'unchanged' };
+    return { memory, warnings, embedding };
   }
 
   /** Soft delete: the row stays for history and for the change feed's tombstone. */
@@ -121,7 +135,7 @@ export class MemoryWriter {
     await this.memories.markSuperseded(targets, memory.id);
   }
 
-  private async enqueue(memory: Memory): Promise<WriteResult['embedding']> {
+  private async enqueue(memory: Memory): Promise<'queued' | 'deferred'> {
     const tenantId = this.tenant.require('MemoryWriter.enqueue').id;
     const queued = await this.jobs.enqueueEmbedding(tenantId, 'memory', [
       { id: memory.id, contentHash: memory.contentHash },

@@ -8,6 +8,8 @@ interface TenantStore {
   readonly tenant: TenantRef;
   /** Set inside a tenant transaction; every repository call in it shares this connection. */
   readonly manager?: EntityManager;
+  /** Work to run once the outermost transaction has committed (jobs, notifications). */
+  readonly afterCommit?: (() => Promise<void>)[];
 }
 
 const storage = new AsyncLocalStorage<TenantStore>();
@@ -35,9 +37,9 @@ export class TenantContext {
   }
 
   /** @internal */
-  withManager<T>(manager: EntityManager, fn: () => T): T {
+  withManager<T>(manager: EntityManager, afterCommit: (() => Promise<void>)[], fn: () => T): T {
     const store = storage.getStore();
     if (!store) throw new MissingTenantContextError('a tenant transaction');
-    return storage.run({ ...store, manager }, fn);
+    return storage.run({ ...store, manager, afterCommit }, fn);
   }
 }

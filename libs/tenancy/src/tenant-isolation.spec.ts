@@ -84,6 +84,44 @@ describe('tenant context on one shared pool (integration)', () => {
     });
   });
 
+  it('runs after-commit steps once the outermost transaction commits, and never after a rollback', async () => {
+    const tx = moduleRef.get(TenantTransaction);
+    const db = moduleRef.get(TenantDb);
+    const seen: string[] = [];
+    await context.run(tenantA, () =>
+      tx.run(async () => {
+        tx.onCommit(async () => {
+          // Committed work is visible from another connection by now.
+          const rows = await moduleRef
+            .get(DataSource)
+            .query<unknown[]>(`SELECT 1 FROM "${tenantA.schema}".projects WHERE slug = 'after-commit'`);
+          seen.push(`outer:${rows.length}`);
+        });
+        await projects.create({ slug: 'after-commit', name: 'After commit' });
+        await tx.run(async () => {
+          tx.onCommit(async () => {
+            seen.push('nested');
+          });
+          await db.query('SELECT 1');
+        });
+        expect(seen).toEqual([]);
+      }),
+    );
+    expect(seen).toEqual(['outer:1', 'nested']);
+    await expect(
+      context.run(tenantA, () =>
+        tx.run(async () => {
+          tx.onCommit(async () => {
+            seen.push('rolled back');
+          });
+          throw new Error('abort');
+        }),
+      ),
+    ).rejects.toThrow('abort');
+    expect(seen).toEqual(['outer:1', 'nested']);
+    expect(() => tx.onCommit(async () => undefined)).toThrow();
+  });
+
   it('scopes a project list to the slugs a token may read', async () => {
     const visible = await context.run(tenantB, () => projects.list(['beta-1', 'alpha-0']));
     expect(visible.map((project) => project.slug)).toEqual(['beta-1']);

@@ -29,11 +29,24 @@ export class TenantTransaction {
       if (extra.length > 0) await current.query(setConfigSql(extra.length), extra.flat());
       return work();
     }
-    return this.dataSource.transaction(async (manager) => {
+    const afterCommit: (() => Promise<void>)[] = [];
+    const result = await this.dataSource.transaction(async (manager) => {
       const all: [string, string][] = [['search_path', tenantSearchPath(tenant.schema)], ...extra];
       await manager.query(setConfigSql(all.length), all.flat());
-      return this.context.withManager(manager, work);
+      return this.context.withManager(manager, afterCommit, work);
     });
+    for (const step of afterCommit) await step();
+    return result;
+  }
+
+  /**
+   * Runs `step` once the outermost transaction has committed, so a job never looks for rows
+   * that do not exist yet (or never will, after a rollback). Must be called inside `run`.
+   */
+  onCommit(step: () => Promise<void>): void {
+    const queue = this.context.store()?.afterCommit;
+    if (!queue) throw new Error('TenantTransaction.onCommit called outside a tenant transaction');
+    queue.push(step);
   }
 }
 

@@ -2,7 +2,6 @@ import { Inject, Injectable } from '@nestjs/common';
 import { agentKeyOf, type SessionPrincipal } from '@cairn/access';
 import { NotFoundError } from '@cairn/common';
 import { CAIRN_CONFIG, type CairnConfig } from '@cairn/config';
-import { JobQueue } from '@cairn/jobs';
 import { MemoryWriter } from '@cairn/memory';
 import { type ProjectRef, ProjectResolver } from '@cairn/projects';
 import { TenantTransaction } from '@cairn/tenancy';
@@ -24,7 +23,6 @@ export class WorkingMemoryService {
     private readonly projects: ProjectResolver,
     private readonly entries: WorkingMemoryRepository,
     private readonly writer: MemoryWriter,
-    private readonly jobs: JobQueue,
   ) {}
 
   /** Upserts the entry; when that takes the agent over the cap, evicts in the same transaction. */
@@ -40,18 +38,7 @@ export class WorkingMemoryService {
       const evicted = excess > 0 ? await this.evict(project, principal, agentKey, stored.key, excess) : [];
       return { entry: stored, evicted };
     });
-    if (result.evicted.length > 0) {
-      // MemoryWriter enqueued each embedding inside our then uncommitted transaction, so the
-      // worker may have looked before the rows existed. Enqueueing again after commit is
-      // harmless: job ids derive from the content (a job still waiting absorbs it) and the
-      // worker skips rows whose vector is already current.
-      await this.jobs.enqueueEmbedding(
-        principal.tenant.id,
-        'memory',
-        result.evicted.map(({ memoryId, contentHash }) => ({ id: memoryId, contentHash })),
-      );
-    }
-    return { entry: result.entry, evicted: result.evicted.map(({ key, memoryId }) => ({ key, memoryId })) };
+    return result;
   }
 
   async forget(projectSlug: string, principal: SessionPrincipal, key: string): Promise<void> {
@@ -81,7 +68,8 @@ export class WorkingMemoryService {
    * Moves the `count` least important, least recently written entries (never the one just
    * written) into long-term memory through MemoryWriter, so contradiction checks and
    * embedding apply to them like to any stored fact. MemoryWriter's transaction joins ours:
-   * an eviction that fails to store rolls the whole remember back.
+   * an eviction that fails to store rolls the whole remember back, and its embedding jobs
+   * wait for our commit.
    */
   private async evict(
     project: ProjectRef,
@@ -89,9 +77,9 @@ export class WorkingMemoryService {
     agentKey: string,
     keep: string,
     count: number,
-  ): Promise<(EvictedEntry & { contentHash: string })[]> {
+  ): Promise<EvictedEntry[]> {
     const victims = await this.entries.evictionCandidates(project.id, agentKey, keep, count);
-    const evicted: (EvictedEntry & { contentHash: string })[] = [];
+    const evicted: EvictedEntry[] = [];
     for (const victim of victims) {
       const { memory } = await this.writer.store(project.slug, principal, {
         content: `${victim.key}: ${victim.value}`,
@@ -105,7 +93,7 @@ export class WorkingMemoryService {
         scope: 'project',
         supersedes: [],
       });
-      evicted.push({ key: victim.key, memoryId: memory.id, contentHash: memory.contentHash });
+      evicted.push({ key: victim.key, memoryId: memory.id });
     }
     await this.entries.delete(
       project.id,
