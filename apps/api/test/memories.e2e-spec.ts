@@ -61,6 +61,19 @@ describe('long-term memories', () => {
     expect(importanceOnly.body.embedding).toBe('unchanged');
   });
 
+  it('applies concurrent updates one after the other, losing none', async () => {
+    const { memory } = await store(w.agent, w.project, { content: 'Concurrency check', tags: ['start'] });
+    const url = memoriesUrl(w.project, `/${memory.id}`);
+    const updates = await Promise.all(
+      Array.from({ length: 6 }, (_, i) => w.agent.patch(url, { importance: (i % 5) + 1, reason: `update ${i}` })),
+    );
+    expect(updates.map((response) => response.status)).toEqual([200, 200, 200, 200, 200, 200]);
+    const versions = updates.map((response) => response.body.memory.version).sort((a: number, b: number) => a - b);
+    expect(versions).toEqual([2, 3, 4, 5, 6, 7]);
+    const history = await w.agent.get(memoriesUrl(w.project, `/${memory.id}/history`));
+    expect(history.body.versions).toHaveLength(6);
+  });
+
   it('lets only the author or a maintainer change or delete a memory', async () => {
     const { memory } = await store(w.agent, w.project, { content: 'Alice owns the billing service' });
     const url = memoriesUrl(w.project, `/${memory.id}`);

@@ -23,3 +23,10 @@ export {
 } from './memory.types';
 export { MemoriesRepository, type NewMemory } from './memories.repository';
 export { MemoryModule } from './memory.module';
+export { MemoryHygiene } from './hygiene/memory-hygiene.service';
+export { MemoryMerger } from './hygiene/memory-merge.service';
+export { decodeCursor, encodeCursor } from './sync/change-cursor';
+export { EXPORT_FORMAT, EXPORT_VERSION } from './sync/export-format';
+export { MemoryChanges } from './sync/memory-changes.service';
+export { MemoryExporter } from './sync/memory-export.service';
+export { MemoryImporter } from './sync/memory-import.service';

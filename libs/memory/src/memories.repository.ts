@@ -52,6 +52,15 @@ export class MemoriesRepository {
     return rows[0] ? toMemory(rows[0]) : null;
   }
 
+  /**
+   * Like findById, with the row locked until the transaction ends, so two concurrent
+   * updates of one memory apply one after the other instead of one overwriting the other.
+   */
+  async findByIdForUpdate(id: string): Promise<Memory | null> {
+    await this.db.query('SELECT 1 FROM memories WHERE id = $1 FOR UPDATE', [id]);
+    return this.findById(id);
+  }
+
   /** Live memories among `ids`, in no particular order. */
   async findManyById(ids: readonly string[]): Promise<Memory[]> {
     if (ids.length === 0) return [];

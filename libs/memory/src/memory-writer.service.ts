@@ -81,7 +81,7 @@ export class MemoryWriter {
     let embedding: WriteResult['embedding'] = 'unchanged';
     const { memory, warnings } = await this.tx.run(async () => {
       const project = await this.resolver.resolve(projectSlug);
-      const before = visibleIn(await this.memories.findById(id), project);
+      const before = visibleIn(await this.memories.findByIdForUpdate(id), project);
       assertMayModify(principal, before);
       const fields = mergeFields(before, input);
       const contentHash = memoryContentHash(fields.content, fields.keywords);

@@ -9,6 +9,14 @@ import { MemoryRelationsRepository } from './memory-relations.repository';
 import { MemoryVersionsRepository } from './memory-versions.repository';
 import { MemoryWriter } from './memory-writer.service';
 import { MemoriesRepository } from './memories.repository';
+import { MemoryHygieneRepository } from './hygiene/memory-hygiene.repository';
+import { MemoryHygiene } from './hygiene/memory-hygiene.service';
+import { MemoryMerger } from './hygiene/memory-merge.service';
+import { MemoryChangesRepository } from './sync/memory-changes.repository';
+import { MemoryChanges } from './sync/memory-changes.service';
+import { MemoryExporter } from './sync/memory-export.service';
+import { MemoryImporter } from './sync/memory-import.service';
+import { MemoryTransferRepository } from './sync/memory-transfer.repository';
 
 /** Long-term memories: services only; `MemoryHttpModule` mounts the REST API. */
 @Module({
@@ -23,6 +31,14 @@ import { MemoriesRepository } from './memories.repository';
     MemoryRelationsRepository,
     MemoryVersionsRepository,
     MemoryWriter,
+    MemoryChanges,
+    MemoryChangesRepository,
+    MemoryExporter,
+    MemoryHygiene,
+    MemoryHygieneRepository,
+    MemoryImporter,
+    MemoryMerger,
+    MemoryTransferRepository,
   ],
   exports: [
     MemoriesRepository,
@@ -32,6 +48,11 @@ import { MemoriesRepository } from './memories.repository';
     MemoryRelationsRepository,
     MemoryVersionsRepository,
     MemoryWriter,
+    MemoryChanges,
+    MemoryExporter,
+    MemoryHygiene,
+    MemoryImporter,
+    MemoryMerger,
   ],
 })
 export class MemoryModule {}

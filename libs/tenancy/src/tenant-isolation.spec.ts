@@ -99,8 +99,9 @@ describe('tenant context on one shared pool (integration)', () => {
         });
         await projects.create({ slug: 'after-commit', name: 'After commit' });
         await tx.run(async () => {
-          tx.onCommit(async () => {
+          tx.onCommit(() => {
             seen.push('nested');
+            return Promise.resolve();
           });
           await db.query('SELECT 1');
         });
@@ -110,16 +111,17 @@ describe('tenant context on one shared pool (integration)', () => {
     expect(seen).toEqual(['outer:1', 'nested']);
     await expect(
       context.run(tenantA, () =>
-        tx.run(async () => {
-          tx.onCommit(async () => {
+        tx.run(() => {
+          tx.onCommit(() => {
             seen.push('rolled back');
+            return Promise.resolve();
           });
           throw new Error('abort');
         }),
       ),
     ).rejects.toThrow('abort');
     expect(seen).toEqual(['outer:1', 'nested']);
-    expect(() => tx.onCommit(async () => undefined)).toThrow();
+    expect(() => tx.onCommit(() => Promise.resolve())).toThrow();
   });
 
   it('scopes a project list to the slugs a token may read', async () => {

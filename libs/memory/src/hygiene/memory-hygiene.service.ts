@@ -1,0 +1,116 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { type SessionPrincipal } from '@cairn/access';
+import { EMBEDDER, type Embedder } from '@cairn/embeddings';
+import { ProjectResolver } from '@cairn/projects';
+import { vectorSearchSettings } from '@cairn/search';
+import { TenantTransaction } from '@cairn/tenancy';
+import { assertMayModify, assertMayWriteTenantWide, projectScope, visibleIn } from '../memory-access';
+import { type MemoryScope } from '../memory-filter';
+import { type Memory } from '../memory.types';
+import { MemoriesRepository } from '../memories.repository';
+import {
+  type CandidatePair,
+  type DecayOptions,
+  MemoryHygieneRepository,
+  type PruneOptions,
+} from './memory-hygiene.repository';
+
+export interface ScopedMaintenance {
+  /** Also maintain tenant-wide memories (needs a token scoped to every project). */
+  readonly includeTenantWide: boolean;
+}
+
+export interface DuplicatePair extends CandidatePair {
+  readonly reason: 'same_content' | 'similar_vector';
+}
+
+/** Recent memories that look for vector neighbours, and neighbours per memory: bounded work. */
+const DUPLICATE_WINDOW = 500;
+const DUPLICATE_NEIGHBOURS = 5;
+
+/**
+ * Memory hygiene (DESIGN §6 maintenance): confidence decays for unused memories (recall
+ * raises it again, see MemoriesRepository.recordAccess), prune archives what stayed unused
+ * and doubtful, restore brings it back, and duplicate candidates are found for merging.
+ * Pinned memories are exempt from decay and pruning.
+ */
+@Injectable()
+export class MemoryHygiene {
+  constructor(
+    @Inject(EMBEDDER) private readonly embedder: Embedder,
+    private readonly tx: TenantTransaction,
+    private readonly resolver: ProjectResolver,
+    private readonly hygiene: MemoryHygieneRepository,
+    private readonly memories: MemoriesRepository,
+  ) {}
+
+  decay(projectSlug: string, principal: SessionPrincipal, options: DecayOptions & ScopedMaintenance): Promise<number> {
+    return this.tx.run(async () => this.hygiene.decay(await this.scope(projectSlug, principal, options), options));
+  }
+
+  /** The archived ids (or with `dryRun`, those that would be). */
+  prune(
+    projectSlug: string,
+    principal: SessionPrincipal,
+    options: PruneOptions & ScopedMaintenance,
+  ): Promise<string[]> {
+    return this.tx.run(async () => this.hygiene.prune(await this.scope(projectSlug, principal, options), options));
+  }
+
+  /** Un-archives a memory (idempotent); the author or a maintainer may. */
+  restore(projectSlug: string, principal: SessionPrincipal, id: string): Promise<Memory> {
+    return this.tx.run(async () => {
+      const memory = visibleIn(await this.memories.findById(id), await this.resolver.resolve(projectSlug));
+      assertMayModify(principal, memory);
+      await this.hygiene.restore(memory.id);
+      return (await this.memories.findById(memory.id)) as Memory;
+    });
+  }
+
+  /**
+   * Candidate pairs among live memories the project sees (its own and tenant-wide ones):
+   * equal content up to case and whitespace, or cosine similarity of current vectors of the
+   * active model at or above `threshold`. Each pair once, `a < b`, most similar first.
+   */
+  duplicates(
+    projectSlug: string,
+    threshold: number,
+    limit: number,
+  ): Promise<{ pairs: DuplicatePair[]; memories: Memory[] }> {
+    return this.tx.run(async () => {
+      const scope = projectScope(await this.resolver.resolve(projectSlug));
+      const byKey = new Map<string, DuplicatePair>();
+      const vectorPairs = await this.hygiene.similarVectorPairs(scope, this.embedder.model, {
+        threshold,
+        window: DUPLICATE_WINDOW,
+        neighbours: DUPLICATE_NEIGHBOURS,
+      });
+      for (const pair of vectorPairs) {
+        const [a, b] = pair.a < pair.b ? [pair.a, pair.b] : [pair.b, pair.a];
+        const known = byKey.get(`${a}/${b}`);
+        const similarity = Math.min(1, Number(pair.similarity));
+        if (!known || known.similarity < similarity)
+          byKey.set(`${a}/${b}`, { a, b, similarity, reason: 'similar_vector' });
+      }
+      // Equal text outranks whatever the vectors say about the same pair.
+      for (const pair of await this.hygiene.sameContentPairs(scope, limit)) {
+        byKey.set(`${pair.a}/${pair.b}`, { a: pair.a, b: pair.b, similarity: 1, reason: 'same_content' });
+      }
+      const pairs = [...byKey.values()]
+        .sort((x, y) => y.similarity - x.similarity || x.a.localeCompare(y.a) || x.b.localeCompare(y.b))
+        .slice(0, limit);
+      const memories = await this.memories.findManyById([...new Set(pairs.flatMap((pair) => [pair.a, pair.b]))]);
+      return { pairs, memories: memories.sort((x, y) => x.id.localeCompare(y.id)) };
+    }, vectorSearchSettings(DUPLICATE_NEIGHBOURS));
+  }
+
+  private async scope(
+    projectSlug: string,
+    principal: SessionPrincipal,
+    options: ScopedMaintenance,
+  ): Promise<MemoryScope> {
+    if (options.includeTenantWide) assertMayWriteTenantWide(principal);
+    const project = await this.resolver.resolve(projectSlug);
+    return { projectIds: [project.id], includeTenantWide: options.includeTenantWide };
+  }
+}
