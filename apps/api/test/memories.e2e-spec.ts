@@ -1,3 +1,4 @@
+import { createProject, createTenant, issueToken } from '@cairn/testing';
 import { type ApiHarness, startApi } from './api-harness';
 import { memoriesUrl, type MemoryWorld, memoryWorld, store } from './memory-fixtures';
 
@@ -110,6 +111,25 @@ describe('long-term memories', () => {
     expect(onlyProject.body.items.some((m: { id: string }) => m.id === wide.id)).toBe(false);
     const onlyTenant = await w.agent.get(memoriesUrl(w.project, '?scope=tenant'));
     expect(onlyTenant.body.items.map((m: { id: string }) => m.id)).toEqual([wide.id]);
+  });
+
+  it('never lets another tenant reach a memory, even through a project with the same slug', async () => {
+    const { memory } = await store(w.agent, w.project, { content: 'Tenant one secret plan' });
+    const other = await createTenant(api.admin);
+    await createProject(api.admin, other.slug, w.project);
+    const outsider = api.client.as((await issueToken(api.admin, other.slug, { role: 'admin' })).token);
+    expect((await outsider.get(memoriesUrl(w.project, `/${memory.id}`))).status).toBe(404);
+    expect((await outsider.patch(memoriesUrl(w.project, `/${memory.id}`), { importance: 1 })).status).toBe(404);
+    expect((await outsider.delete(memoriesUrl(w.project, `/${memory.id}`))).status).toBe(404);
+    const found = await outsider.post(memoriesUrl(w.project, '/search'), {
+      query: 'tenant one secret plan',
+      mode: 'keyword',
+    });
+    expect(found.body.results).toEqual([]);
+    const listed = await outsider.get(memoriesUrl(w.project));
+    expect(listed.body.items).toEqual([]);
+    expect((await outsider.get(memoriesUrl(w.otherProject))).status).toBe(404);
+    expect((await api.admin.get(memoriesUrl(w.project))).status).toBe(403);
   });
 
   it('lets readers read but never write', async () => {

@@ -118,6 +118,12 @@ function describeEveryApp(app: ProcessAppName): void {
     expect(ready.body.checks.database.ok).toBe(true);
     expect(ready.body.checks.redis.ok).toBe(true);
     expect(ready.body.checks.schema.ok).toBe(true);
+    if (app === 'worker') {
+      expect(ready.body.checks.embedder).toMatchObject({
+        ok: true,
+        info: { provider: 'hash', model: 'cairn-hash-v1', warning: expect.stringContaining('built-in') },
+      });
+    }
 
     const metrics = await http(`${running.url}/metrics`);
     expect(metrics.status).toBe(200);

@@ -1,8 +1,10 @@
 import { Inject, Injectable, Logger, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import { CAIRN_CONFIG, type CairnConfig } from '@cairn/config';
 import { createBullConnection, type EmbedJob } from '@cairn/jobs';
+import { ReadinessRegistry } from '@cairn/observability';
 import { type Job, Worker } from 'bullmq';
 import { type Redis } from 'ioredis';
+import { EMBEDDER, type Embedder } from './embedding-model';
 import { EmbeddingProcessor, type EmbedOutcome } from './embedding.processor';
 
 /**
@@ -17,10 +19,25 @@ export class EmbeddingWorker implements OnModuleInit, OnApplicationShutdown {
 
   constructor(
     @Inject(CAIRN_CONFIG) private readonly config: CairnConfig,
+    @Inject(EMBEDDER) private readonly embedder: Embedder,
     private readonly processor: EmbeddingProcessor,
+    private readonly readiness: ReadinessRegistry,
   ) {}
 
   onModuleInit(): void {
+    const model = this.embedder.model;
+    // Ready as long as the model can embed; the built-in embedder always can, but says what it is.
+    this.readiness.register('embedder', () =>
+      Promise.resolve({
+        ok: true,
+        info: {
+          provider: model.provider,
+          model: model.id,
+          dimensions: model.dimensions,
+          ...(model.builtIn ? { warning: 'built-in hash embedder: vectors capture word overlap, not meaning' } : {}),
+        },
+      }),
+    );
     this.connection = createBullConnection(this.config, 'consumer');
     this.worker = new Worker<EmbedJob, EmbedOutcome>(
       'embeddings',
