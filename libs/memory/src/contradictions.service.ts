@@ -45,18 +45,16 @@ export class ContradictionsService {
       mode: 'keyword',
       limit: CANDIDATES,
     });
-    const tagged = await this.db.query<{ id: string }>(
-      `SELECT id FROM memories WHERE deleted_at IS NULL AND superseded_by IS NULL AND id <> $1
-         AND (project_id = ANY($2::uuid[]) OR ($3 AND project_id IS NULL))
-         AND (tags && $4::text[] OR keywords && $5::text[])
-       ORDER BY created_at DESC LIMIT ${CANDIDATES}`,
-      [memory.id, scope.projectIds, scope.includeTenantWide, memory.tags, memory.keywords],
-    );
-    const ids = [...new Set([...ranked.map((hit) => hit.id), ...tagged.map((row) => row.id)])];
-    if (ids.length === 0) return [];
+    // The best keyword matches, plus recent memories sharing a tag or keyword, in one query.
     return this.db.query<{ id: string; content: string }>(
-      `SELECT id, content FROM memories WHERE id = ANY($1::uuid[])`,
-      [ids],
+      `(SELECT id, content FROM memories WHERE id = ANY($1::uuid[]))
+       UNION
+       (SELECT id, content FROM memories
+        WHERE deleted_at IS NULL AND superseded_by IS NULL AND id <> $2
+          AND (project_id = ANY($3::uuid[]) OR ($4 AND project_id IS NULL))
+          AND (tags && $5::text[] OR keywords && $6::text[])
+        ORDER BY created_at DESC LIMIT ${CANDIDATES})`,
+      [ranked.map((hit) => hit.id), memory.id, scope.projectIds, scope.includeTenantWide, memory.tags, memory.keywords],
     );
   }
 }

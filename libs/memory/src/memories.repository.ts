@@ -19,10 +19,16 @@ export class MemoriesRepository {
   constructor(private readonly db: TenantDb) {}
 
   async insert(memory: NewMemory): Promise<Memory> {
-    await this.db.query(
-      `INSERT INTO memories (id, project_id, content, content_hash, category, tags, keywords, importance, confidence,
-         source_path, source_line, source_hash, pinned, author_user_id, author_agent_id, author_token_id, created_at, updated_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, coalesce($17, now()), coalesce($17, now()))`,
+    const rows = await this.db.query<MemoryRow>(
+      `WITH m AS (
+         INSERT INTO memories (id, project_id, content, content_hash, category, tags, keywords, importance, confidence,
+           source_path, source_line, source_hash, pinned, author_user_id, author_agent_id, author_token_id,
+           created_at, updated_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16,
+           coalesce($17, now()), coalesce($17, now()))
+         RETURNING *
+       )
+       SELECT ${MEMORY_COLUMNS} FROM m LEFT JOIN projects p ON p.id = m.project_id`,
       [
         memory.id,
         memory.projectId,
@@ -43,7 +49,7 @@ export class MemoriesRepository {
         memory.createdAt ?? null,
       ],
     );
-    return (await this.findById(memory.id)) as Memory;
+    return toMemory(rows[0]);
   }
 
   /** Any state, deleted included: for checks and history. */

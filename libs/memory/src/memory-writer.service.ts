@@ -62,11 +62,10 @@ export class MemoryWriter {
       });
       await this.supersede(stored, input.supersedes, project, principal);
       const found = await this.contradictions.check(stored, projectScope(project), authorOf(principal));
-      const current = (await this.memories.findById(stored.id)) as Memory;
       this.tx.onCommit(async () => {
-        embedding = await this.enqueue(current);
+        embedding = await this.enqueue(stored);
       });
-      return { memory: current, warnings: found };
+      return { memory: stored, warnings: found };
     });
     // Inside a caller's transaction the job waits for that commit and `embedding` stays 'queued'.
     return { memory, warnings, embedding };
