@@ -6,9 +6,10 @@
 import 'reflect-metadata';
 import { loadavg } from 'node:os';
 import { type BenchApp, startApiApp } from './lib/app';
-import { type BenchOptions, parseArgs, USAGE, UsageError } from './lib/args';
+import { type BenchName, type BenchOptions, parseArgs, USAGE, UsageError } from './lib/args';
 import { type BenchEnvironment, prepareEnvironment } from './lib/environment';
 import { gitCommit, machineInfo, renderTable, repositoryRoot, type ResultRow, writeResults } from './lib/report';
+import { benchSearch } from './search/search-benchmark';
 import { benchTenantProvisioning } from './tenant-provisioning';
 import { benchTokenVerification } from './token-verification';
 
@@ -50,6 +51,8 @@ class CleanupStack {
 interface Outcome {
   readonly rows: ResultRow[];
   readonly data: unknown;
+  /** Lines printed under the table (how a benchmark was measured). */
+  readonly notes?: string[];
 }
 
 async function main(options: BenchOptions, cleanups: CleanupStack): Promise<void> {
@@ -60,6 +63,8 @@ async function main(options: BenchOptions, cleanups: CleanupStack): Promise<void
   const rows: ResultRow[] = [];
   const results: Record<string, unknown> = {};
   const failures: Record<string, string> = {};
+  const notes: string[] = [];
+  const selected = (name: BenchName) => !options.only || options.only.includes(name);
 
   const environment: BenchEnvironment = await prepareEnvironment(log, (cleanup) =>
     cleanups.push('database/services', cleanup),
@@ -74,6 +79,7 @@ async function main(options: BenchOptions, cleanups: CleanupStack): Promise<void
     try {
       const outcome = await work();
       rows.push(...outcome.rows);
+      notes.push(...(outcome.notes ?? []));
       results[name] = outcome.data;
       log(`${name} done in ${((performance.now() - begin) / 1000).toFixed(1)} s`);
     } catch (error) {
@@ -83,16 +89,29 @@ async function main(options: BenchOptions, cleanups: CleanupStack): Promise<void
     }
   };
 
-  await runOne('tenantProvisioning', () =>
-    benchTenantProvisioning({
-      client: bench.client,
-      adminToken: bench.adminToken,
-      databaseUrl: environment.databaseUrl,
-      tenants: options.tenants,
-    }),
-  );
+  if (selected('tenants')) {
+    await runOne('tenantProvisioning', () =>
+      benchTenantProvisioning({
+        client: bench.client,
+        adminToken: bench.adminToken,
+        databaseUrl: environment.databaseUrl,
+        tenants: options.tenants,
+      }),
+    );
+  }
   const load = { concurrency: options.concurrency, seconds: options.seconds, warmupSeconds: options.warmupSeconds };
-  await runOne('tokenVerification', () => benchTokenVerification({ bench, load }));
+  if (selected('tokens')) await runOne('tokenVerification', () => benchTokenVerification({ bench, load }));
+  if (selected('search')) {
+    await runOne('search', () =>
+      benchSearch({
+        databaseUrl: environment.databaseUrl,
+        redisUrl: environment.redisUrl,
+        root,
+        sizes: options.sizes,
+        log,
+      }),
+    );
+  }
 
   if (cleanups.begun) {
     log('interrupted: no results printed or written');
@@ -111,6 +130,8 @@ async function main(options: BenchOptions, cleanups: CleanupStack): Promise<void
       `${loadAverageAtStart[0]?.toFixed(2) ?? '?'}`,
   ].join('\n');
   process.stdout.write(`\n${header}\n\n${renderTable(rows)}\n\n`);
+  for (const note of notes) process.stdout.write(`${note}\n`);
+  if (notes.length > 0) process.stdout.write('\n');
   for (const [name, message] of Object.entries(failures)) process.stdout.write(`FAILED ${name}: ${message}\n\n`);
 
   const written = writeResults(root, startedAt.toISOString(), {

@@ -8,19 +8,38 @@ export interface BenchOptions {
   readonly warmupSeconds: number;
   /** Requests kept in flight during throughput phases. */
   readonly concurrency: number;
+  /** Benchmarks to run (all when absent). */
+  readonly only?: readonly BenchName[];
+  /** Corpus sizes of the search benchmark. */
+  readonly sizes: readonly number[];
 }
 
+export const BENCH_NAMES = ['tenants', 'tokens', 'search'] as const;
+export type BenchName = (typeof BENCH_NAMES)[number];
+
 export const USAGE = `usage: npm run bench -- [--tenants N] [--seconds S] [--warmup S] [--concurrency C]
+                        [--only LIST] [--sizes LIST]
   --tenants N       tenants to provision, and baseline schemas to create (default 100)
   --seconds S       measured seconds per throughput phase (default 3)
   --warmup S        unmeasured warm-up seconds per throughput phase (default 0.5)
-  --concurrency C   requests in flight during throughput phases (default 16)`;
+  --concurrency C   requests in flight during throughput phases (default 16)
+  --only LIST       comma-separated benchmarks to run: tenants, tokens, search (default: all)
+  --sizes LIST      search benchmark corpus sizes (default 10000,100000); --sizes 10000 skips the
+                    100k size, whose seeding and measurement take several minutes`;
 
 export class UsageError extends Error {}
 
-const DEFAULTS: BenchOptions = { tenants: 100, seconds: 3, warmupSeconds: 0.5, concurrency: 16 };
+const DEFAULTS: BenchOptions = {
+  tenants: 100,
+  seconds: 3,
+  warmupSeconds: 0.5,
+  concurrency: 16,
+  sizes: [10_000, 100_000],
+};
 
-const FLAGS: Record<string, { key: keyof BenchOptions; integer: boolean; min: number; max: number }> = {
+type NumericOption = 'tenants' | 'seconds' | 'warmupSeconds' | 'concurrency';
+
+const FLAGS: Record<string, { key: NumericOption; integer: boolean; min: number; max: number }> = {
   '--tenants': { key: 'tenants', integer: true, min: 1, max: 100_000 },
   '--seconds': { key: 'seconds', integer: false, min: 0.1, max: 3_600 },
   '--warmup': { key: 'warmupSeconds', integer: false, min: 0, max: 600 },
@@ -29,11 +48,22 @@ const FLAGS: Record<string, { key: keyof BenchOptions; integer: boolean; min: nu
 
 /** Accepts `--flag value` and `--flag=value`; anything else is a usage error. */
 export function parseArgs(argv: readonly string[]): BenchOptions | 'help' {
-  const options: Record<keyof BenchOptions, number> = { ...DEFAULTS };
+  const { sizes: defaultSizes, ...numeric } = DEFAULTS;
+  const options: Record<NumericOption, number> = { ...numeric };
+  let only: BenchName[] | undefined;
+  let sizes = defaultSizes;
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] ?? '';
     if (arg === '--help' || arg === '-h') return 'help';
     const [flag = '', inline] = arg.split('=', 2);
+    if (flag === '--only' || flag === '--sizes') {
+      const raw = inline ?? argv[++i];
+      if (raw === undefined) throw new UsageError(`${flag} needs a value`);
+      const list = raw.split(',').map((part) => part.trim());
+      if (flag === '--only') only = list.map(benchName);
+      else sizes = list.map(corpusSize);
+      continue;
+    }
     const spec = FLAGS[flag];
     if (!spec) throw new UsageError(`unknown argument "${arg}"`);
     const raw = inline ?? argv[++i];
@@ -46,5 +76,20 @@ export function parseArgs(argv: readonly string[]): BenchOptions | 'help' {
     }
     options[spec.key] = value;
   }
-  return options;
+  return { ...options, sizes: [...new Set(sizes)], ...(only ? { only } : {}) };
+}
+
+function benchName(name: string): BenchName {
+  if (!(BENCH_NAMES as readonly string[]).includes(name)) {
+    throw new UsageError(`--only takes ${BENCH_NAMES.join(', ')}; got "${name}"`);
+  }
+  return name as BenchName;
+}
+
+function corpusSize(text: string): number {
+  const size = Number(text.replace(/_/g, ''));
+  if (!Number.isInteger(size) || size < 100 || size > 1_000_000) {
+    throw new UsageError(`--sizes takes integers between 100 and 1000000; got "${text}"`);
+  }
+  return size;
 }

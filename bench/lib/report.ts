@@ -7,7 +7,7 @@ import { dirname, join, relative } from 'node:path';
 export interface ResultRow {
   readonly benchmark: string;
   readonly metric: string;
-  readonly unit: 'ms' | 'req/s' | 'calls/s';
+  readonly unit: 'ms' | 'req/s' | 'calls/s' | 'queries/s' | 'memories/s' | 's' | '%';
   readonly value: number;
   readonly baseline: number | null;
   readonly baselineName: string | null;
@@ -19,10 +19,15 @@ export function row(
   metric: string,
   unit: ResultRow['unit'],
   value: number,
-  baseline?: { name: string; value: number },
+  /** `value: null` when the baseline could not be measured in this run (the ratio shows n/a). */
+  baseline?: { name: string; value: number | null },
 ): ResultRow {
   const ratio =
-    baseline && baseline.value > 0 && Number.isFinite(baseline.value) && Number.isFinite(value)
+    baseline &&
+    baseline.value !== null &&
+    baseline.value > 0 &&
+    Number.isFinite(baseline.value) &&
+    Number.isFinite(value)
       ? value / baseline.value
       : null;
   return {
@@ -39,7 +44,14 @@ export function row(
 function formatValue(value: number | null, unit: ResultRow['unit']): string {
   if (value === null || !Number.isFinite(value)) return '-';
   if (unit === 'ms') return `${value.toFixed(value < 10 ? 3 : 1)} ms`;
+  if (unit === '%' || unit === 's') return `${value.toFixed(1)} ${unit}`;
+  if ((unit === 'queries/s' || unit === 'memories/s') && value < 100) return `${value.toFixed(1)} ${unit}`;
   return `${Math.round(value).toLocaleString('en-US')} ${unit}`;
+}
+
+/** Two decimals; small ratios keep two significant digits instead of reading 0.00x. */
+function formatRatio(ratio: number): string {
+  return `${ratio !== 0 && Math.abs(ratio) < 0.1 ? ratio.toPrecision(2) : ratio.toFixed(2)}x`;
 }
 
 const HEADERS = ['benchmark', 'metric', 'value', 'baseline', 'ratio', 'baseline is'] as const;
@@ -52,7 +64,7 @@ export function renderTable(rows: readonly ResultRow[]): string {
     r.metric,
     formatValue(r.value, r.unit),
     formatValue(r.baseline, r.unit),
-    r.ratio === null ? '-' : `${r.ratio.toFixed(2)}x`,
+    r.ratio !== null ? formatRatio(r.ratio) : r.baselineName !== null && r.baseline === null ? 'n/a' : '-',
     r.baselineName ?? '',
   ]);
   const widths = HEADERS.map((header, i) => Math.max(header.length, ...cells.map((line) => line[i]?.length ?? 0)));

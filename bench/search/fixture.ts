@@ -1,0 +1,150 @@
+/**
+ * The api app for the search benchmark (its own instance: enqueues go to Redis under a unique
+ * QUEUE_PREFIX, removed again at the end) and, per corpus size, a tenant with one project and
+ * an agent session token, all made through the admin API.
+ */
+import { randomBytes } from 'node:crypto';
+import { type NestFastifyApplication } from '@nestjs/platform-fastify';
+import { type SessionPrincipal } from '@cairn/access';
+import { TokenVerifier } from '@cairn/auth';
+import { type CairnConfig, loadConfig } from '@cairn/config';
+import { EMBEDDER, type Embedder, EmbeddingProcessor, EmbeddingTargets } from '@cairn/embeddings';
+import { JobQueue } from '@cairn/jobs';
+import { MemoriesRepository, MemoryRecall, MemoryWriter } from '@cairn/memory';
+import { createRootLogger } from '@cairn/observability';
+import { HybridSearch } from '@cairn/search';
+import { createHttpApp } from '@cairn/server';
+import { TenantContext, TenantDb, type TenantRef, TenantsService, TenantTransaction } from '@cairn/tenancy';
+import { ApiModule } from '@cairn/api-app';
+import { DataSource } from 'typeorm';
+import { InjectClient } from '../lib/app';
+
+export interface SearchApp {
+  readonly app: NestFastifyApplication;
+  readonly config: CairnConfig;
+  readonly client: InjectClient;
+  readonly adminToken: string;
+  readonly queuePrefix: string;
+  readonly dataSource: DataSource;
+  readonly recall: MemoryRecall;
+  readonly writer: MemoryWriter;
+  readonly memories: MemoriesRepository;
+  readonly search: HybridSearch;
+  readonly context: TenantContext;
+  readonly tx: TenantTransaction;
+  readonly db: TenantDb;
+  readonly embedder: Embedder;
+  /** The worker's embedding step, run in-process: no BullMQ consumer is started. */
+  readonly processor: EmbeddingProcessor;
+  close(): Promise<void>;
+}
+
+export interface SearchTenant {
+  readonly tenant: TenantRef;
+  readonly projectSlug: string;
+  readonly projectId: string;
+  readonly token: string;
+  readonly principal: SessionPrincipal;
+}
+
+export async function startSearchApp(databaseUrl: string, redisUrl: string): Promise<SearchApp> {
+  const adminToken = `bench-admin-${randomBytes(24).toString('hex')}`;
+  const queuePrefix = `bench-${randomBytes(6).toString('hex')}`;
+  const config = loadConfig('bench', {
+    NODE_ENV: 'production',
+    DATABASE_URL: databaseUrl,
+    REDIS_URL: redisUrl,
+    CAIRN_ADMIN_TOKEN: adminToken,
+    CAIRN_MASTER_KEY: randomBytes(32).toString('base64'),
+    LOG_LEVEL: 'silent',
+    QUEUE_PREFIX: queuePrefix,
+  });
+  const app = await createHttpApp(ApiModule.register(config), {
+    name: 'api',
+    config,
+    logger: createRootLogger('api', config.log.level),
+    openApi: { title: 'Cairn API', description: 'benchmark' },
+  });
+  const get = <T>(token: abstract new (...args: never[]) => T): T => app.get(token, { strict: false });
+  const context = get(TenantContext);
+  const tx = get(TenantTransaction);
+  const embedder = app.get<symbol, Embedder>(EMBEDDER, { strict: false });
+  const processor = new EmbeddingProcessor(embedder, get(EmbeddingTargets), get(TenantsService), context, tx);
+  const jobs = get(JobQueue);
+  return {
+    app,
+    config,
+    client: new InjectClient(app),
+    adminToken,
+    queuePrefix,
+    dataSource: get(DataSource),
+    recall: get(MemoryRecall),
+    writer: get(MemoryWriter),
+    memories: get(MemoriesRepository),
+    search: get(HybridSearch),
+    context,
+    tx,
+    db: get(TenantDb),
+    embedder,
+    processor,
+    close: async () => {
+      // The embedding jobs the store phase enqueued: nobody consumes them, remove them.
+      await jobs
+        .queue('embeddings')
+        .obliterate({ force: true })
+        .catch(() => undefined);
+      await app.close();
+    },
+  };
+}
+
+interface Issued {
+  readonly id: string;
+  readonly token: string;
+}
+
+export async function createSearchTenant(bench: SearchApp, label: string): Promise<SearchTenant> {
+  const { client, adminToken } = bench;
+  const slug = `bench-search-${label}-${randomBytes(3).toString('hex')}`;
+  const tenant = await client.expectJson<TenantRef>(201, 'POST', '/v1/tenants', adminToken, {
+    slug,
+    name: `Search benchmark ${label}`,
+  });
+  const project = await client.expectJson<{ id: string; slug: string }>(
+    201,
+    'POST',
+    `/v1/tenants/${slug}/projects`,
+    adminToken,
+    { slug: 'memories', name: 'Benchmark memories' },
+  );
+  const user = await client.expectJson<{ id: string }>(201, 'POST', `/v1/tenants/${slug}/users`, adminToken, {
+    email: `agent@${slug}.example.com`,
+    name: 'Bench Agent',
+    role: 'member',
+  });
+  const issued = await client.expectJson<Issued>(201, 'POST', `/v1/tenants/${slug}/tokens`, adminToken, {
+    userId: user.id,
+    agentId: 'bench:search',
+    role: 'agent',
+    projects: [project.slug],
+  });
+  const principal = await bench.app.get(TokenVerifier, { strict: false }).authenticate(`Bearer ${issued.token}`);
+  if (principal.kind !== 'session') throw new Error('the benchmark token did not authenticate as a session');
+  return {
+    tenant: { id: tenant.id, slug: tenant.slug, schema: tenant.schema },
+    projectSlug: project.slug,
+    projectId: project.id,
+    token: issued.token,
+    principal,
+  };
+}
+
+/** Deletes the tenant through the API (its schema is dropped). */
+export async function dropSearchTenant(bench: SearchApp, tenant: SearchTenant): Promise<void> {
+  const response = await bench.app.inject({
+    method: 'DELETE',
+    url: `/v1/tenants/${tenant.tenant.slug}`,
+    headers: { authorization: `Bearer ${bench.adminToken}` },
+  });
+  if (response.statusCode >= 300) throw new Error(`DELETE tenant: ${response.statusCode} ${response.body}`);
+}

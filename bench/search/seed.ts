@@ -1,0 +1,170 @@
+/**
+ * Seeding: the exchange files for the baseline (corpus JSONL + Float32 vectors, queries) and a
+ * Cairn project with N memories. Cairn's rows go in fast, bypassing the product write path on
+ * purpose (that path, with its contradiction check, is measured in the store phase): a bulk
+ * INSERT … SELECT FROM jsonb_to_recordset inside tenant transactions, then vectors through
+ * the worker's own EmbeddingProcessor, then VACUUM (ANALYZE), since the keyword ranker reads
+ * its term statistics from pg_stats.
+ */
+import { closeSync, openSync, writeFileSync, writeSync } from 'node:fs';
+import { join } from 'node:path';
+import { type Embedder } from '@cairn/embeddings';
+import { memoryContentHash, memoryEmbeddingText } from '@cairn/memory';
+import { quotedSchema } from '@cairn/tenancy';
+import { type BaselineMemory, EXCHANGE_FILES } from '../baseline/protocol';
+import { type CorpusMemory } from './corpus';
+import { type SearchApp, type SearchTenant } from './fixture';
+
+const DAY_MS = 86_400_000;
+const INSERT_BATCH = 1_000;
+const EMBED_BATCH = 1_000;
+/** Embedding jobs in flight while seeding, as a worker with concurrency 2 would run them. */
+const EMBED_CONCURRENCY = 2;
+
+export interface SeedTimings {
+  readonly insertSeconds: number;
+  readonly embedSeconds: number;
+  readonly embedConcurrency: number;
+  readonly vacuumAnalyzeSeconds: number;
+  readonly embedded: number;
+  /** What EmbeddingProcessor.process said it embedded (summed over batches). */
+  readonly reportedEmbedded: number;
+  readonly tableBytes: number;
+}
+
+export function createdAt(memory: CorpusMemory, runStart: Date): Date {
+  return new Date(runStart.getTime() - memory.ageDays * DAY_MS);
+}
+
+export function toBaselineMemory(memory: CorpusMemory, runStart: Date): BaselineMemory {
+  const { content, category, tags, keywords, importance, confidence } = memory;
+  return {
+    content,
+    category,
+    tags,
+    keywords,
+    importance,
+    confidence,
+    createdAt: createdAt(memory, runStart).toISOString(),
+  };
+}
+
+/** JSONL plus Float32 vectors made by the same embedder, over the text the memory target embeds. */
+export async function writeMemoryFiles(
+  dir: string,
+  files: { jsonl: string; vectors: string },
+  memories: readonly CorpusMemory[],
+  embedder: Embedder,
+  runStart: Date,
+): Promise<void> {
+  writeFileSync(
+    join(dir, files.jsonl),
+    memories.map((memory) => JSON.stringify(toBaselineMemory(memory, runStart))).join('\n') + '\n',
+  );
+  const fd = openSync(join(dir, files.vectors), 'w');
+  try {
+    for (let start = 0; start < memories.length; start += EMBED_BATCH) {
+      const batch = memories.slice(start, start + EMBED_BATCH);
+      const vectors = await embedder.embed(batch.map((m) => memoryEmbeddingText(m.content, m.keywords)));
+      for (const vector of vectors) writeSync(fd, new Uint8Array(vector.buffer, vector.byteOffset, vector.byteLength));
+    }
+  } finally {
+    closeSync(fd);
+  }
+}
+
+export function writeQueries(dir: string, texts: readonly string[]): void {
+  writeFileSync(join(dir, EXCHANGE_FILES.queries), texts.map((text) => JSON.stringify(text)).join('\n') + '\n');
+}
+
+const INSERT_SQL = `
+  INSERT INTO memories (id, project_id, content, content_hash, category, tags, keywords, importance, confidence,
+    author_user_id, author_agent_id, author_token_id, created_at, updated_at)
+  SELECT u.id, $2::uuid, u.content, u.content_hash, u.category, u.tags, u.keywords, u.importance, u.confidence,
+    $3::uuid, $4, $5::uuid, u.created_at, u.created_at
+  FROM jsonb_to_recordset($1::jsonb) AS u(id uuid, content text, content_hash text, category text, tags text[],
+    keywords text[], importance smallint, confidence real, created_at timestamptz)`;
+
+/** Inserts `memories` with the given ids, embeds them, vacuums and analyzes the table. */
+export async function seedCairn(
+  bench: SearchApp,
+  target: SearchTenant,
+  memories: readonly CorpusMemory[],
+  ids: readonly string[],
+  runStart: Date,
+  log: (line: string) => void,
+): Promise<SeedTimings> {
+  const { principal } = target;
+  const inTenant = <T>(work: () => Promise<T>): Promise<T> => bench.context.run(target.tenant, work);
+
+  let begin = performance.now();
+  for (let start = 0; start < memories.length; start += INSERT_BATCH) {
+    const rows = memories.slice(start, start + INSERT_BATCH).map((memory, offset) => ({
+      id: ids[start + offset],
+      content: memory.content,
+      content_hash: memoryContentHash(memory.content, memory.keywords),
+      category: memory.category,
+      tags: memory.tags,
+      keywords: memory.keywords,
+      importance: memory.importance,
+      confidence: memory.confidence,
+      created_at: createdAt(memory, runStart).toISOString(),
+    }));
+    await inTenant(() =>
+      bench.tx.run(() =>
+        bench.db.query(INSERT_SQL, [
+          JSON.stringify(rows),
+          target.projectId,
+          principal.userId,
+          principal.agentId,
+          principal.tokenId,
+        ]),
+      ),
+    );
+  }
+  const insertSeconds = (performance.now() - begin) / 1000;
+  log(`  inserted ${memories.length} memories in ${insertSeconds.toFixed(1)} s`);
+
+  begin = performance.now();
+  let reported = 0;
+  let next = 0;
+  const embedWorker = async (): Promise<void> => {
+    for (let start = next; start < ids.length; start = next) {
+      next += EMBED_BATCH;
+      const batch = ids.slice(start, start + EMBED_BATCH);
+      const outcome = await bench.processor.process({ tenantId: target.tenant.id, target: 'memory', ids: batch });
+      if (outcome.status === 'embedded') reported += outcome.count;
+    }
+  };
+  await Promise.all(Array.from({ length: EMBED_CONCURRENCY }, () => embedWorker()));
+  const embedSeconds = (performance.now() - begin) / 1000;
+  const [counted] = await inTenant(() =>
+    bench.tx.run(() =>
+      bench.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM memories WHERE embedded_hash = content_hash`),
+    ),
+  );
+  const embedded = counted?.n ?? 0;
+  log(
+    `  embedded ${embedded} memories in ${embedSeconds.toFixed(1)} s ` +
+      `(EmbeddingProcessor, hash embedder, ${EMBED_CONCURRENCY} batches of ${EMBED_BATCH} at once)`,
+  );
+  if (embedded !== memories.length) throw new Error(`embedded ${embedded} of ${memories.length} memories`);
+  if (reported !== embedded) log(`  note: EmbeddingProcessor reported ${reported} embedded, the table has ${embedded}`);
+
+  begin = performance.now();
+  const table = `${quotedSchema(target.tenant.schema)}.memories`;
+  await bench.dataSource.query(`VACUUM (ANALYZE) ${table}`);
+  const vacuumAnalyzeSeconds = (performance.now() - begin) / 1000;
+  const [size] = await bench.dataSource.query<{ bytes: string }[]>(`SELECT pg_total_relation_size($1) AS bytes`, [
+    table,
+  ]);
+  return {
+    insertSeconds,
+    embedSeconds,
+    embedConcurrency: EMBED_CONCURRENCY,
+    vacuumAnalyzeSeconds,
+    embedded,
+    reportedEmbedded: reported,
+    tableBytes: Number(size?.bytes ?? 0),
+  };
+}
