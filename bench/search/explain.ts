@@ -33,7 +33,11 @@ export async function explainRanker(
   const corpus = memoryCorpus({ scope: { projectIds: [target.projectId], includeTenantWide: true } }, params);
   let sql: string;
   if (ranker === 'keyword') {
-    const ctes = keywordCtes(corpus, params.add(query), { candidates: KEYWORD_CANDIDATES, limit: PER_LIST });
+    const ctes = keywordCtes(corpus, params.add(query), {
+      candidates: KEYWORD_CANDIDATES,
+      limit: PER_LIST,
+      maxTerms: 24,
+    });
     sql = `WITH ${ctes} SELECT * FROM kw_out`;
   } else {
     const [vector] = await bench.embedder.embed([query]);
@@ -77,9 +81,9 @@ export interface AccessRecording {
 class RolledBack extends Error {}
 
 /**
- * What recording access (every recall's last step) costs: the product's own
- * MemoriesRepository.recordAccess on the given result lists, each in a transaction that is
- * then rolled back, plus the table's HOT-update counters.
+ * What recording access costs: the product's own MemoriesRepository.applyAccess (which the
+ * AccessRecorder runs off the request path, once a second) on the given result lists, each
+ * in a transaction that is then rolled back, plus the table's HOT-update counters.
  */
 export async function accessRecording(
   bench: SearchApp,
@@ -92,7 +96,7 @@ export async function accessRecording(
       .run(target.tenant, () =>
         bench.tx.run(async () => {
           const begin = performance.now();
-          await bench.memories.recordAccess(ids);
+          await bench.memories.applyAccess(new Map(ids.map((id) => [id, 1])));
           samplesMs.push(performance.now() - begin);
           throw new RolledBack();
         }),

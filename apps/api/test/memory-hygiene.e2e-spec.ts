@@ -8,9 +8,9 @@ import {
   HashEmbedder,
 } from '@cairn/embeddings';
 import { JobsModule } from '@cairn/jobs';
-import { MemoryModule } from '@cairn/memory';
 import { ProjectsModule } from '@cairn/projects';
 import { SearchModule } from '@cairn/search';
+import { AccessRecorder, MemoryModule } from '@cairn/memory';
 import { TenancyModule } from '@cairn/tenancy';
 import {
   createDbTestingModule,
@@ -178,6 +178,7 @@ describe('memory hygiene: decay, prune, restore, duplicates, merge', () => {
         mode: 'keyword',
       });
       expect(recall.body.results.map((hit: any) => hit.memory.id)).toContain(unused);
+      await api.app.get(AccessRecorder).flush();
       expect((await get(project, unused)).confidence).toBe(0.52);
 
       expect((await w.member.post(memoriesUrl(project, '/decay'), { includeTenantWide: true })).body).toEqual({

@@ -1,6 +1,7 @@
 import { type TestingModule } from '@nestjs/testing';
 import { testConfig, startWorkerContext, testRedisUrl } from '@cairn/testing';
 import { WorkerModule } from '@cairn/worker-app';
+import { AccessRecorder } from '@cairn/memory';
 import { DataSource } from 'typeorm';
 import { type ApiHarness, startApi } from './api-harness';
 import { memoriesUrl, type MemoryWorld, memoryWorld, store } from './memory-fixtures';
@@ -148,9 +149,13 @@ describe('memory recall', () => {
     const { memory } = await store(w.agent, w.project, { content: 'Sentry DSN is stored in Vault', confidence: 0.99 });
     await search({ query: 'sentry dsn vault', mode: 'keyword' });
     await search({ query: 'sentry dsn vault', mode: 'keyword' });
+    // Access is written off the request path, within about a second.
+    await api.app.get(AccessRecorder).flush();
     const after = await w.agent.get(memoriesUrl(w.project, `/${memory.id}`));
     expect(after.body.accessCount).toBe(2);
     expect(after.body.confidence).toBe(1);
+    const peek = await search({ query: 'sentry dsn vault', mode: 'keyword' });
+    expect(peek.body.results[0].memory.accessCount).toBe(2);
   });
 
   it('embeds through the worker and ranks with vectors in semantic and hybrid modes', async () => {

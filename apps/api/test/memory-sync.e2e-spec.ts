@@ -1,3 +1,4 @@
+import { AccessRecorder } from '@cairn/memory';
 import { randomUUID } from 'node:crypto';
 import { createProject, createTenant, issueToken, type TestClient } from '@cairn/testing';
 import { Client } from 'pg';
@@ -310,6 +311,8 @@ describe('memory change feed, export and import', () => {
       expect(
         (await w.wideAgent.post(memoriesUrl(source, '/search'), { query: 'TLS gateway', mode: 'keyword' })).status,
       ).toBe(200);
+      // Access counts are written off the request path; make this one land before exporting.
+      await api.app.get(AccessRecorder).flush();
       // Archived and backdated state arrives through an import of its own.
       const archivedLine = line({
         content: 'Old archived note',

@@ -5,15 +5,16 @@ import { TenantDb } from '@cairn/tenancy';
 import { detectContradiction } from './contradiction-detector';
 import { memoryCorpus } from './memory-corpus';
 import { type MemoryScope } from './memory-filter';
+import { memoryEmbeddingText } from './memory-row';
 import { MemoryRelationsRepository } from './memory-relations.repository';
 import { type ContradictionWarning, type Memory } from './memory.types';
 
 const CANDIDATES = 10;
 
 /**
- * On store and update: finds live memories on the same subject (the best keyword matches
- * for the new content, plus those sharing a tag or keyword), judges each pair, and records a
- * `contradicts` relation for strong cases. The write goes ahead either way.
+ * On store and update: finds live memories on the same subject (the best keyword matches for
+ * the new content, its keywords and tags), judges each pair, and records a `contradicts`
+ * relation for strong cases. The write goes ahead either way.
  */
 @Injectable()
 export class ContradictionsService {
@@ -36,25 +37,25 @@ export class ContradictionsService {
     return warnings;
   }
 
+  /**
+   * The memories most similar in wording, by the keyword ranker with the new content as the
+   * query (its rarest terms, which name the subject). Tags and keywords are part of what it
+   * matches; a memory sharing only a tag has no words in common to contradict.
+   */
   private async candidates(memory: Memory, scope: MemoryScope): Promise<{ id: string; content: string }[]> {
     const params = new SqlParams();
     const corpus = memoryCorpus({ scope }, params);
     const self = params.add(memory.id);
     const { ranked } = await this.search.rank({ ...corpus, where: `${corpus.where} AND c.id <> ${self}` }, params, {
-      query: memory.content,
+      query: memoryEmbeddingText(memory.content, [...memory.keywords, ...memory.tags]),
       mode: 'keyword',
       limit: CANDIDATES,
+      maxTerms: 12,
     });
-    // The best keyword matches, plus recent memories sharing a tag or keyword, in one query.
+    if (ranked.length === 0) return [];
     return this.db.query<{ id: string; content: string }>(
-      `(SELECT id, content FROM memories WHERE id = ANY($1::uuid[]))
-       UNION
-       (SELECT id, content FROM memories
-        WHERE deleted_at IS NULL AND superseded_by IS NULL AND id <> $2
-          AND (project_id = ANY($3::uuid[]) OR ($4 AND project_id IS NULL))
-          AND (tags && $5::text[] OR keywords && $6::text[])
-        ORDER BY created_at DESC LIMIT ${CANDIDATES})`,
-      [ranked.map((hit) => hit.id), memory.id, scope.projectIds, scope.includeTenantWide, memory.tags, memory.keywords],
+      `SELECT id, content FROM memories WHERE id = ANY($1::uuid[])`,
+      [ranked.map((hit) => hit.id)],
     );
   }
 }

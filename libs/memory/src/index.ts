@@ -1,3 +1,4 @@
+export { AccessRecorder } from './access-recorder';
 export { detectContradiction } from './contradiction-detector';
 export { MemoryHttpModule } from './http/memory-http.module';
 export { memoryContentSchema } from './http/memory-fields.schema';

@@ -152,19 +152,16 @@ export class MemoriesRepository {
 
   /**
    * Reading is using: recalled memories gain confidence (bounded, +0.02 a time) and their
-   * access is recorded. Returns the updated rows.
+   * access is counted. Called with counts aggregated over a short interval, off the request path.
    */
-  async recordAccess(ids: readonly string[]): Promise<Memory[]> {
-    if (ids.length === 0) return [];
-    const rows = await this.db.query<MemoryRow>(
-      `WITH m AS (
-         UPDATE memories SET access_count = access_count + 1, last_accessed_at = now(),
-           confidence = least(1.0, confidence + 0.02)
-         WHERE id = ANY($1::uuid[]) RETURNING *
-       )
-       SELECT ${MEMORY_COLUMNS} FROM m LEFT JOIN projects p ON p.id = m.project_id`,
-      [ids],
+  async applyAccess(counts: ReadonlyMap<string, number>): Promise<void> {
+    if (counts.size === 0) return;
+    await this.db.query(
+      `UPDATE memories m SET access_count = m.access_count + u.n, last_accessed_at = now(),
+         confidence = least(1.0, m.confidence + 0.02 * u.n)
+       FROM unnest($1::uuid[], $2::int[]) AS u(id, n)
+       WHERE m.id = u.id`,
+      [[...counts.keys()], [...counts.values()]],
     );
-    return rows.map(toMemory);
   }
 }

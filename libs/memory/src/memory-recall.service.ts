@@ -9,7 +9,8 @@ import {
   SqlParams,
   vectorSearchSettings,
 } from '@cairn/search';
-import { TenantTransaction } from '@cairn/tenancy';
+import { TenantContext, TenantTransaction } from '@cairn/tenancy';
+import { AccessRecorder } from './access-recorder';
 import { memoryCorpus } from './memory-corpus';
 import { type MemoryFilter, type MemoryScope } from './memory-filter';
 import { type Memory } from './memory.types';
@@ -21,7 +22,7 @@ export interface RecallInput {
   readonly limit: number;
   readonly explain: boolean;
   readonly filter: Omit<MemoryFilter, 'scope'> & { readonly scope?: 'project' | 'tenant' | 'all' };
-  /** Count this as use of the results (access count, confidence). Default true; false for a peek. */
+  /** Count this as use of the results (access count, confidence; written within a second). Default true; false for a peek. */
   readonly recordAccess?: boolean;
 }
 
@@ -44,6 +45,8 @@ export class MemoryRecall {
     private readonly resolver: ProjectResolver,
     private readonly search: HybridSearch,
     private readonly memories: MemoriesRepository,
+    private readonly access: AccessRecorder,
+    private readonly tenant: TenantContext,
   ) {}
 
   recall(projectSlug: string, input: RecallInput): Promise<RecallResult> {
@@ -81,9 +84,8 @@ export class MemoryRecall {
       limit: input.limit,
     });
     const ids = ranked.map((hit) => hit.id);
-    const found =
-      input.recordAccess === false ? await this.memories.findManyById(ids) : await this.memories.recordAccess(ids);
-    const byId = new Map(found.map((m) => [m.id, m]));
+    const byId = new Map((await this.memories.findManyById(ids)).map((m) => [m.id, m]));
+    if (input.recordAccess !== false) this.access.record(this.tenant.require('MemoryRecall'), ids);
     const results = ranked.flatMap((hit) => {
       const memory = byId.get(hit.id);
       if (!memory) return [];

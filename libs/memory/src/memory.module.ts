@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { ProjectsModule } from '@cairn/projects';
+import { AccessRecorder } from './access-recorder';
 import { ContradictionsService } from './contradictions.service';
 import { MemoryEmbeddingTarget } from './memory-embedding.target';
 import { MemoryReader } from './memory-reader.service';
@@ -22,6 +23,7 @@ import { MemoryTransferRepository } from './sync/memory-transfer.repository';
 @Module({
   imports: [ProjectsModule],
   providers: [
+    AccessRecorder,
     ContradictionsService,
     MemoriesRepository,
     MemoryEmbeddingTarget,
@@ -41,6 +43,7 @@ import { MemoryTransferRepository } from './sync/memory-transfer.repository';
     MemoryTransferRepository,
   ],
   exports: [
+    AccessRecorder,
     MemoriesRepository,
     MemoryLinks,
     MemoryReader,

@@ -2,7 +2,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { EMBEDDER, type Embedder } from '@cairn/embeddings';
 import { TenantDb } from '@cairn/tenancy';
 import { DEFAULT_RRF_K, fuse } from './fusion';
-import { type Corpus, keywordCtes, vectorCte } from './ranker-sql';
+import { candidatesPerList, type Corpus, keywordCtes, vectorCte } from './ranker-sql';
 import { type Candidate, type RankedId, type SearchMode, type SearchReport, type SignalName } from './search.types';
 import { type SqlParams } from './sql-params';
 
@@ -11,6 +11,8 @@ export interface RankRequest {
   readonly mode: SearchMode;
   /** How many fused results the caller wants. */
   readonly limit: number;
+  /** Rarest query terms the keyword ranker uses (default 24). */
+  readonly maxTerms?: number;
 }
 
 /**
@@ -18,6 +20,9 @@ export interface RankRequest {
  * noisier, so in hybrid fusion it only nudges; a real embedding model counts fully.
  */
 const BUILT_IN_SEMANTIC_WEIGHT = 0.35;
+
+/** Plenty for any question; long texts (a memory checked for contradictions) keep their rarest words. */
+const DEFAULT_MAX_TERMS = 24;
 
 interface RankerRow {
   list: SignalName;
@@ -62,12 +67,16 @@ export class HybridSearch {
     if (this.embedder.model.builtIn && mode !== 'keyword') {
       notes.push('vectors come from the built-in hash embedder: lexical similarity, not semantic');
     }
-    const perList = Math.max(50, request.limit * 4);
+    const perList = candidatesPerList(request.limit);
     const ctes: string[] = [];
     const parts: string[] = [];
     if (mode !== 'semantic') {
       ctes.push(
-        keywordCtes(corpus, params.add(request.query), { candidates: Math.max(400, perList * 4), limit: perList }),
+        keywordCtes(corpus, params.add(request.query), {
+          candidates: Math.max(400, perList * 4),
+          limit: perList,
+          maxTerms: request.maxTerms ?? DEFAULT_MAX_TERMS,
+        }),
       );
       parts.push('SELECT * FROM kw_out');
     }

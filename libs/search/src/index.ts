@@ -1,7 +1,7 @@
 export { boostsFor, DEFAULT_RRF_K, fuse } from './fusion';
 export { HybridSearch, type RankRequest } from './hybrid-search.service';
 export { normaliseQuery, QUERY_MAX_CHARS, searchQuerySchema } from './query-text';
-export { type Corpus, keywordCtes, vectorCte, vectorSearchSettings } from './ranker-sql';
+export { candidatesPerList, type Corpus, keywordCtes, vectorCte, vectorSearchSettings } from './ranker-sql';
 export { SearchModule } from './search.module';
 export {
   type Boosts,

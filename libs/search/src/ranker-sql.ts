@@ -17,9 +17,11 @@ export interface Corpus {
 }
 
 export interface KeywordOptions {
-  /** How many full-text matches, pre-ranked by ts_rank, are scored with BM25. */
+  /** How many full-text matches, pre-ranked by ts_rank, are scored term by term. */
   readonly candidates: number;
   readonly limit: number;
+  /** Only the rarest this-many query terms are used: long queries stay cheap and focused. */
+  readonly maxTerms: number;
 }
 
 /** Terms in more than this share of rows select no candidates on their own (they still score). */
@@ -41,9 +43,9 @@ export function keywordCtes(corpus: Corpus, queryParam: string, options: Keyword
   const weightsArray = `'{${w.D}, ${w.C}, ${w.B}, ${w.A}}'::float4[]`;
   return `
   kw_lexemes AS (
-    SELECT DISTINCT u.lexeme FROM unnest(to_tsvector('english', ${queryParam})) u LIMIT 32
+    SELECT DISTINCT u.lexeme FROM unnest(to_tsvector('english', ${queryParam})) u
   ),
-  kw_stats AS (
+  kw_stats AS MATERIALIZED (
     SELECT s.most_common_elems::text::text[] AS elems, s.most_common_elem_freqs AS freqs
     FROM pg_stats s
     WHERE s.schemaname = current_schema() AND s.tablename = '${corpus.table}' AND s.attname = 'tsv'
@@ -53,10 +55,12 @@ export function keywordCtes(corpus: Corpus, queryParam: string, options: Keyword
            coalesce(st.freqs[array_position(st.elems, l.lexeme)], st.freqs[array_length(st.elems, 1) + 1] / 2, 0.01) AS share
     FROM kw_lexemes l LEFT JOIN kw_stats st ON true
   ),
-  kw_weights AS (
+  kw_weights AS MATERIALIZED (
     SELECT lexeme, term, term::tsquery AS lexeme_query, share,
            ln(1 + (1 - least(share, 0.99)) / greatest(share, 0.0001)) AS idf
     FROM kw_terms WHERE term <> ''
+    ORDER BY share, lexeme
+    LIMIT ${Math.trunc(options.maxTerms)}
   ),
   kw_query AS (
     SELECT coalesce(
@@ -115,7 +119,17 @@ export function vectorCte(
   )`;
 }
 
-/** GUCs for the search transaction: keep HNSW scanning until filtered results suffice. */
+/** Candidates each ranker contributes to fusion for a result list of `limit`. */
+export function candidatesPerList(limit: number): number {
+  return Math.max(50, limit * 4);
+}
+
+/**
+ * GUCs for the search transaction: keep HNSW scanning until filtered results suffice, with a
+ * search list well above the candidates asked for (recall of the approximate index falls
+ * off quickly when ef_search is close to the LIMIT).
+ */
 export function vectorSearchSettings(limit: number): Record<string, string> {
-  return { 'hnsw.iterative_scan': 'relaxed_order', 'hnsw.ef_search': String(Math.min(1000, Math.max(40, limit * 2))) };
+  const efSearch = Math.min(1000, Math.max(100, candidatesPerList(limit) * 2));
+  return { 'hnsw.iterative_scan': 'relaxed_order', 'hnsw.ef_search': String(efSearch) };
 }

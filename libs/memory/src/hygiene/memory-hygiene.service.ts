@@ -30,7 +30,7 @@ const DUPLICATE_NEIGHBOURS = 5;
 
 /**
  * Memory hygiene (DESIGN §6 maintenance): confidence decays for unused memories (recall
- * raises it again, see MemoriesRepository.recordAccess), prune archives what stayed unused
+ * raises it again, see AccessRecorder), prune archives what stayed unused
  * and doubtful, restore brings it back, and duplicate candidates are found for merging.
  * Pinned memories are exempt from decay and pruning.
  */
