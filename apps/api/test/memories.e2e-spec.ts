@@ -75,7 +75,12 @@ describe('long-term memories', () => {
     expect(history.body.versions).toHaveLength(6);
   });
 
-  it('lets only the author or a maintainer change or delete a memory', async () => {
+  it('lets an admin delete any memory', async () => {
+    const { memory } = await store(w.agent, w.project, { content: 'Admins may remove this' });
+    expect((await w.admin.delete(memoriesUrl(w.project, `/${memory.id}`))).status).toBe(204);
+  });
+
+  it('lets only the author or a maintainer change a memory, and only the author or an admin delete it', async () => {
     const { memory } = await store(w.agent, w.project, { content: 'Alice owns the billing service' });
     const url = memoriesUrl(w.project, `/${memory.id}`);
     for (const [client, status] of [
@@ -87,6 +92,7 @@ describe('long-term memories', () => {
     }
     expect((await w.otherAgent.patch(url, { importance: 1 })).body.error.code).toBe('not_owner');
     expect((await w.member.patch(url, { importance: 2 })).status).toBe(200);
+    expect((await w.member.delete(url)).status).toBe(403);
     expect((await w.agent.delete(url)).status).toBe(204);
     expect((await w.agent.get(url)).status).toBe(404);
     expect((await w.agent.delete(url)).status).toBe(404);

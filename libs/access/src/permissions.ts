@@ -25,7 +25,7 @@ export const PERMISSIONS = {
   'memory.write': { scope: 'project', description: 'Store memories; update, delete and relate own ones' },
   'memory.maintain': {
     scope: 'project',
-    description: "Prune, decay, merge and import memories; update or delete anyone's",
+    description: "Prune, decay, merge and import memories; update anyone's (deleting another's needs admin)",
   },
   'working_memory.use': { scope: 'project', description: 'Keep a private working memory per agent' },
   'context.read': { scope: 'project', description: 'Get the session briefing' },

@@ -27,10 +27,16 @@ export function isAuthor(principal: SessionPrincipal, memory: Memory): boolean {
   return principal.tokenId === memory.author.tokenId;
 }
 
-/** Owners change and delete their memories; roles with `memory.maintain` may change any. */
+/** Authors change their memories; roles with `memory.maintain` (members, admins) may change any. */
 export function assertMayModify(principal: SessionPrincipal, memory: Memory): void {
   if (isAuthor(principal, memory) || roleGrants(principal.role, 'memory.maintain')) return;
-  throw new ForbiddenError('Only the author of a memory or a maintainer may change or delete it', 'not_owner');
+  throw new ForbiddenError('Only the author of a memory or a maintainer may change it', 'not_owner');
+}
+
+/** Deleting is narrower than changing: the author, or a tenant admin. */
+export function assertMayDelete(principal: SessionPrincipal, memory: Memory): void {
+  if (isAuthor(principal, memory) || principal.role === 'admin') return;
+  throw new ForbiddenError('Only the author of a memory or an admin may delete it', 'not_owner');
 }
 
 /** Tenant-wide memories apply to every project: only tokens scoped to all projects write them. */

@@ -6,7 +6,7 @@ import { JobQueue } from '@cairn/jobs';
 import { type ProjectRef, ProjectResolver } from '@cairn/projects';
 import { TenantContext, TenantTransaction } from '@cairn/tenancy';
 import { ContradictionsService } from './contradictions.service';
-import { assertMayModify, assertMayWriteTenantWide, projectScope, visibleIn } from './memory-access';
+import { assertMayDelete, assertMayModify, assertMayWriteTenantWide, projectScope, visibleIn } from './memory-access';
 import { memoryContentHash } from './memory-row';
 import { MemoryRelationsRepository } from './memory-relations.repository';
 import { MemoryVersionsRepository } from './memory-versions.repository';
@@ -109,7 +109,7 @@ export class MemoryWriter {
     await this.tx.run(async () => {
       const project = await this.resolver.resolve(projectSlug);
       const memory = visibleIn(await this.memories.findById(id), project);
-      assertMayModify(principal, memory);
+      assertMayDelete(principal, memory);
       await this.memories.softDelete(memory.id);
     });
   }
