@@ -50,7 +50,9 @@ export class ContradictionsService {
       query: memoryEmbeddingText(memory.content, [...memory.keywords, ...memory.tags]),
       mode: 'keyword',
       limit: CANDIDATES,
+      // A contradiction shares most of its subject words: a short pre-ranked list suffices.
       maxTerms: 12,
+      keywordCandidates: 100,
     });
     if (ranked.length === 0) return [];
     return this.db.query<{ id: string; content: string }>(

@@ -13,6 +13,8 @@ export interface RankRequest {
   readonly limit: number;
   /** Rarest query terms the keyword ranker uses (default 24). */
   readonly maxTerms?: number;
+  /** Full-text matches pre-ranked before term-by-term scoring (default: 4 × candidates per list, at least 400). */
+  readonly keywordCandidates?: number;
 }
 
 /**
@@ -73,7 +75,7 @@ export class HybridSearch {
     if (mode !== 'semantic') {
       ctes.push(
         keywordCtes(corpus, params.add(request.query), {
-          candidates: Math.max(400, perList * 4),
+          candidates: request.keywordCandidates ?? Math.max(400, perList * 4),
           limit: perList,
           maxTerms: request.maxTerms ?? DEFAULT_MAX_TERMS,
         }),
