@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { TenantDb } from '@cairn/tenancy';
-import { type KbDocument, type RetentionTier, type SourceType } from './kb.types';
+import { type KbDocument, type RetentionTier } from './kb.types';
 
 const COLUMNS = `d.id, d.project_id AS "projectId", d.source, d.title, d.source_type AS "sourceType",
   d.retention_tier AS "retentionTier", d.content_hash AS "contentHash", d.chunk_count AS "chunkCount",
@@ -9,17 +9,7 @@ const COLUMNS = `d.id, d.project_id AS "projectId", d.source, d.title, d.source_
 
 export type RetentionDays = Readonly<Record<RetentionTier, number>>;
 
-export interface NewDocument {
-  readonly id: string;
-  readonly projectId: string;
-  readonly source: string;
-  readonly title: string | null;
-  readonly sourceType: SourceType;
-  readonly retentionTier: RetentionTier;
-  readonly contentHash: string;
-  readonly chunkCount: number;
-  readonly authorUserId: string | null;
-  readonly authorAgentId: string | null;
+export interface NewDocument extends Omit<KbDocument, 'createdAt' | 'expiresAt'> {
   readonly retentionDays: number;
 }
 
