@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { type TestingModule } from '@nestjs/testing';
 import { EmbeddingProcessor, EmbeddingsModule, EmbeddingTargetsModule, EmbeddingWorkerModule } from '@cairn/embeddings';
-import { JobsModule } from '@cairn/jobs';
+import { JobWorkersModule, JobsModule } from '@cairn/jobs';
 import { KnowledgeModule } from '@cairn/knowledge';
 import { ProjectsModule } from '@cairn/projects';
 import { TenancyModule } from '@cairn/tenancy';
@@ -57,6 +57,7 @@ describe('knowledge base embeddings through the real queue', () => {
         EmbeddingsModule,
         EmbeddingTargetsModule,
         EmbeddingWorkerModule,
+        JobWorkersModule,
         JobsModule,
         KnowledgeModule,
       ],

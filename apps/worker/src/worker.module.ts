@@ -2,7 +2,7 @@ import { type DynamicModule, Module } from '@nestjs/common';
 import { type CairnConfig, ConfigModule } from '@cairn/config';
 import { DatabaseModule } from '@cairn/db';
 import { EmbeddingsModule, EmbeddingTargetsModule, EmbeddingWorkerModule } from '@cairn/embeddings';
-import { JobsModule } from '@cairn/jobs';
+import { JobsModule, JobWorkersModule } from '@cairn/jobs';
 import { KnowledgeModule } from '@cairn/knowledge';
 import { MemoryModule } from '@cairn/memory';
 import { ObservabilityModule } from '@cairn/observability';
@@ -34,6 +34,7 @@ export class WorkerModule {
         MemoryModule,
         KnowledgeModule,
         EmbeddingWorkerModule,
+        JobWorkersModule,
       ],
     };
   }

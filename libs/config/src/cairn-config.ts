@@ -27,7 +27,32 @@ export interface CairnConfig {
   };
   readonly log: { readonly level: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent' };
   readonly tokens: { readonly defaultTtlSeconds: number; readonly maxTtlSeconds: number };
-  readonly embeddings: { readonly provider: 'hash' };
+  readonly embeddings: {
+    readonly provider: 'hash' | 'ollama' | 'openai';
+    /** Provider model name; undefined for the built-in hash embedder. */
+    readonly model: string | undefined;
+    readonly dimensions: number | undefined;
+    readonly batchSize: number;
+  };
+  readonly chat: { readonly provider: 'none' | 'ollama' | 'openai'; readonly model: string | undefined };
+  readonly providers: {
+    readonly ollama: { readonly url: string; readonly keepAlive: string };
+    readonly openai: { readonly baseUrl: string | undefined; readonly apiKey: string | undefined };
+    readonly timeoutMs: number;
+  };
+  readonly worker: {
+    readonly concurrency: {
+      readonly embeddings: number;
+      readonly summaries: number;
+      readonly extraction: number;
+      readonly maintenance: number;
+    };
+    readonly attempts: number;
+    readonly backoffMs: number;
+    readonly stalledIntervalMs: number;
+    readonly sweepIntervalSeconds: number;
+    readonly maintenanceIntervalSeconds: number;
+  };
   readonly memory: {
     readonly contentMaxChars: number;
     readonly workingMemoryCap: number;

@@ -8,6 +8,9 @@ const positiveInt = (fallback: number, max: number) => z.coerce.number().int().m
 
 const postgresUrl = z.string().regex(/^postgres(ql)?:\/\/\S+$/, 'must be a postgres:// or postgresql:// URL');
 const redisUrl = z.string().regex(/^rediss?:\/\/\S+$/, 'must be a redis:// or rediss:// URL');
+const httpUrl = z.string().regex(/^https?:\/\/[^\s/?#]+(\/\S*)?$/, 'must be an http:// or https:// URL');
+/** Model names as Ollama and OpenAI-compatible servers spell them, e.g. `nomic-embed-text:v1.5`. */
+const modelName = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._:/@+-]{0,127}$/, 'must be a model name');
 
 /** The bootstrap platform admin token; long and random so it cannot be guessed. */
 const adminToken = z
@@ -39,7 +42,29 @@ export const environmentSchema = z.object({
   SHUTDOWN_TIMEOUT_MS: positiveInt(25_000, 600_000),
   TOKEN_DEFAULT_TTL_SECONDS: positiveInt(30 * 86_400, 365 * 86_400),
   TOKEN_MAX_TTL_SECONDS: positiveInt(90 * 86_400, 365 * 86_400),
-  EMBEDDING_PROVIDER: z.enum(['hash']).default('hash'),
+  EMBEDDING_PROVIDER: z.enum(['hash', 'ollama', 'openai']).default('hash'),
+  EMBEDDING_MODEL: modelName.optional(),
+  EMBEDDING_DIMENSIONS: z.coerce.number().int().min(1).max(2_000).optional(),
+  EMBEDDING_BATCH_SIZE: positiveInt(32, 1_024),
+  CHAT_PROVIDER: z.enum(['none', 'ollama', 'openai']).default('none'),
+  CHAT_MODEL: modelName.optional(),
+  OLLAMA_URL: httpUrl.default('http://127.0.0.1:11434'),
+  OLLAMA_KEEP_ALIVE: z
+    .string()
+    .regex(/^(-1|0|\d+[smh]?)$/, 'must be a duration such as 5m, 1h, 300 or -1')
+    .default('5m'),
+  OPENAI_BASE_URL: httpUrl.optional(),
+  OPENAI_API_KEY: z.string().min(1).max(512).optional(),
+  PROVIDER_TIMEOUT_MS: positiveInt(30_000, 600_000),
+  WORKER_CONCURRENCY_EMBEDDINGS: positiveInt(4, 64),
+  WORKER_CONCURRENCY_SUMMARIES: positiveInt(2, 64),
+  WORKER_CONCURRENCY_EXTRACTION: positiveInt(1, 64),
+  WORKER_CONCURRENCY_MAINTENANCE: positiveInt(1, 16),
+  JOB_ATTEMPTS: positiveInt(5, 50),
+  JOB_BACKOFF_MS: positiveInt(1_000, 600_000),
+  WORKER_STALLED_INTERVAL_MS: positiveInt(30_000, 600_000),
+  SWEEP_INTERVAL_SECONDS: positiveInt(300, 86_400),
+  MAINTENANCE_INTERVAL_SECONDS: positiveInt(3_600, 7 * 86_400),
   MEMORY_CONTENT_MAX_CHARS: positiveInt(8_000, 100_000),
   WORKING_MEMORY_CAP: positiveInt(100, 10_000),
   BRIEFING_TOKEN_BUDGET: positiveInt(2_000, 32_000),

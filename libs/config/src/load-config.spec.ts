@@ -62,6 +62,31 @@ describe('loadConfig', () => {
     expect(problemsOf({ ...valid, CAIRN_ADMIN_TOKEN: undefined }, 'api')).toContain('CAIRN_ADMIN_TOKEN is required');
   });
 
+  it('requires what a chosen model provider needs, naming each variable', () => {
+    const ollama = problemsOf({ ...valid, EMBEDDING_PROVIDER: 'ollama' });
+    expect(ollama).toContain('EMBEDDING_MODEL is required with EMBEDDING_PROVIDER=ollama');
+    expect(ollama).toContain('EMBEDDING_DIMENSIONS is required');
+    expect(problemsOf({ ...valid, CHAT_PROVIDER: 'openai', CHAT_MODEL: 'gpt-x' })).toContain('OPENAI_BASE_URL');
+    const secret = 'sk-very-secret-value';
+    const message = problemsOf({
+      ...valid,
+      EMBEDDING_PROVIDER: 'openai',
+      OPENAI_API_KEY: secret,
+      OLLAMA_URL: 'ftp://x',
+    });
+    expect(message).toContain('OLLAMA_URL');
+    expect(message).not.toContain(secret);
+    const config = loadConfig('worker', {
+      ...valid,
+      EMBEDDING_PROVIDER: 'ollama',
+      EMBEDDING_MODEL: 'nomic-embed-text',
+      EMBEDDING_DIMENSIONS: '768',
+      OLLAMA_URL: 'http://ollama:11434/',
+    });
+    expect(config.embeddings).toMatchObject({ provider: 'ollama', model: 'nomic-embed-text', dimensions: 768 });
+    expect(config.providers.ollama.url).toBe('http://ollama:11434');
+  });
+
   it('refuses a default token lifetime above the maximum', () => {
     expect(problemsOf({ ...valid, TOKEN_DEFAULT_TTL_SECONDS: '1000', TOKEN_MAX_TTL_SECONDS: '100' })).toContain(
       'TOKEN_DEFAULT_TTL_SECONDS',

@@ -1,4 +1,4 @@
-import { type AppName, environmentSchema, requiredByApp } from './config.schema';
+import { type AppName, type Environment, environmentSchema, requiredByApp } from './config.schema';
 import { type CairnConfig } from './cairn-config';
 
 /** Thrown when configuration is missing or malformed; the message names variables, never values. */
@@ -30,9 +30,8 @@ export function loadConfig(app: AppName, env: EnvSource): CairnConfig {
   if (missing.length > 0) {
     throw new ConfigurationError(missing.map((name) => `${name} is required`));
   }
-  if (values.TOKEN_DEFAULT_TTL_SECONDS > values.TOKEN_MAX_TTL_SECONDS) {
-    throw new ConfigurationError(['TOKEN_DEFAULT_TTL_SECONDS must not exceed TOKEN_MAX_TTL_SECONDS']);
-  }
+  const problems = crossFieldProblems(values);
+  if (problems.length > 0) throw new ConfigurationError(problems);
   return Object.freeze({
     app,
     nodeEnv: values.NODE_ENV,
@@ -57,7 +56,31 @@ export function loadConfig(app: AppName, env: EnvSource): CairnConfig {
       defaultTtlSeconds: values.TOKEN_DEFAULT_TTL_SECONDS,
       maxTtlSeconds: values.TOKEN_MAX_TTL_SECONDS,
     },
-    embeddings: { provider: values.EMBEDDING_PROVIDER },
+    embeddings: {
+      provider: values.EMBEDDING_PROVIDER,
+      model: values.EMBEDDING_MODEL,
+      dimensions: values.EMBEDDING_DIMENSIONS,
+      batchSize: values.EMBEDDING_BATCH_SIZE,
+    },
+    chat: { provider: values.CHAT_PROVIDER, model: values.CHAT_MODEL },
+    providers: {
+      ollama: { url: values.OLLAMA_URL.replace(/\/+$/, ''), keepAlive: values.OLLAMA_KEEP_ALIVE },
+      openai: { baseUrl: values.OPENAI_BASE_URL?.replace(/\/+$/, ''), apiKey: values.OPENAI_API_KEY },
+      timeoutMs: values.PROVIDER_TIMEOUT_MS,
+    },
+    worker: {
+      concurrency: {
+        embeddings: values.WORKER_CONCURRENCY_EMBEDDINGS,
+        summaries: values.WORKER_CONCURRENCY_SUMMARIES,
+        extraction: values.WORKER_CONCURRENCY_EXTRACTION,
+        maintenance: values.WORKER_CONCURRENCY_MAINTENANCE,
+      },
+      attempts: values.JOB_ATTEMPTS,
+      backoffMs: values.JOB_BACKOFF_MS,
+      stalledIntervalMs: values.WORKER_STALLED_INTERVAL_MS,
+      sweepIntervalSeconds: values.SWEEP_INTERVAL_SECONDS,
+      maintenanceIntervalSeconds: values.MAINTENANCE_INTERVAL_SECONDS,
+    },
     memory: {
       contentMaxChars: values.MEMORY_CONTENT_MAX_CHARS,
       workingMemoryCap: values.WORKING_MEMORY_CAP,
@@ -73,6 +96,28 @@ export function loadConfig(app: AppName, env: EnvSource): CairnConfig {
     },
     queues: { prefix: values.QUEUE_PREFIX },
   });
+}
+
+/** Rules that involve more than one variable; each message names the variable to set. */
+function crossFieldProblems(values: Environment): string[] {
+  const problems: string[] = [];
+  if (values.TOKEN_DEFAULT_TTL_SECONDS > values.TOKEN_MAX_TTL_SECONDS) {
+    problems.push('TOKEN_DEFAULT_TTL_SECONDS must not exceed TOKEN_MAX_TTL_SECONDS');
+  }
+  if (values.EMBEDDING_PROVIDER !== 'hash') {
+    if (!values.EMBEDDING_MODEL)
+      problems.push(`EMBEDDING_MODEL is required with EMBEDDING_PROVIDER=${values.EMBEDDING_PROVIDER}`);
+    if (!values.EMBEDDING_DIMENSIONS) {
+      problems.push(`EMBEDDING_DIMENSIONS is required with EMBEDDING_PROVIDER=${values.EMBEDDING_PROVIDER}`);
+    }
+  }
+  if (values.CHAT_PROVIDER !== 'none' && !values.CHAT_MODEL) {
+    problems.push(`CHAT_MODEL is required with CHAT_PROVIDER=${values.CHAT_PROVIDER}`);
+  }
+  if ((values.EMBEDDING_PROVIDER === 'openai' || values.CHAT_PROVIDER === 'openai') && !values.OPENAI_BASE_URL) {
+    problems.push('OPENAI_BASE_URL is required when a provider is openai');
+  }
+  return problems;
 }
 
 /** Reads the process environment: the single place in the code base that does. */

@@ -1,13 +1,18 @@
 export { createBullConnection } from './bullmq-connection';
-export { JobQueue } from './job-queue.service';
 export {
+  catalogEntries,
+  EMBEDDING_TARGETS,
   type EmbeddingTargetName,
   type EmbedJob,
+  JOB_CATALOG,
   type JobName,
   type JobPayload,
-  type JobPayloads,
+  MAINTENANCE_TASKS,
+  type MaintenanceTask,
   QUEUE_NAMES,
   type QueueName,
-  type TenantJob,
-} from './job-types';
-export { JobsModule } from './jobs.module';
+} from './job-catalog';
+export { type JobHandler, JobHandlers, type JobInfo, type JobResult, PermanentJobError } from './job-handler';
+export { JobMetrics } from './job-metrics';
+export { type EnqueueOptions, JobQueue, withTimeout } from './job-queue.service';
+export { JobsModule, JobWorkersModule } from './jobs.module';

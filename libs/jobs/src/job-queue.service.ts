@@ -1,27 +1,49 @@
 import { createHash } from 'node:crypto';
 import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
 import { CAIRN_CONFIG, type CairnConfig } from '@cairn/config';
-import { Queue } from 'bullmq';
+import { type JobsOptions, Queue } from 'bullmq';
 import { type Redis } from 'ioredis';
 import { createBullConnection } from './bullmq-connection';
-import { type EmbeddingTargetName, type QueueName, QUEUE_NAMES } from './job-types';
+import {
+  type EmbeddingTargetName,
+  type JobName,
+  type JobPayload,
+  JOB_CATALOG,
+  QUEUE_NAMES,
+  type QueueName,
+} from './job-catalog';
 
 const ENQUEUE_TIMEOUT_MS = 2_000;
 
+export interface EnqueueOptions {
+  /** Derived from the work, so re-enqueueing the same work is harmless. */
+  readonly jobId: string;
+  readonly delayMs?: number;
+}
+
 /**
  * The api and gateway only enqueue; the worker consumes. An enqueue that fails is logged
- * and reported, never thrown: the write it follows has committed, and the worker's sweep
- * picks up anything left without a current vector.
+ * and reported, never thrown: the write it follows has committed, and the worker's sweeps
+ * pick up anything left undone.
  */
 @Injectable()
 export class JobQueue implements OnApplicationShutdown {
   private readonly logger = new Logger('JobQueue');
   private readonly connection: Redis;
   private readonly queues: Record<QueueName, Queue>;
+  private readonly defaults: JobsOptions;
 
   constructor(@Inject(CAIRN_CONFIG) config: CairnConfig) {
     this.connection = createBullConnection(config, 'producer');
     const prefix = config.queues.prefix;
+    this.defaults = {
+      attempts: config.worker.attempts,
+      // Exponential backoff with jitter, so a provider outage is not met by synchronised retries.
+      backoff: { type: 'exponential', delay: config.worker.backoffMs, jitter: 0.5 },
+      // Completed jobs leave at once, so a deterministic id blocks only work still pending.
+      removeOnComplete: true,
+      removeOnFail: { age: 14 * 86_400 },
+    };
     this.queues = Object.fromEntries(
       QUEUE_NAMES.map((name) => {
         const queue = new Queue(name, { connection: this.connection, prefix });
@@ -36,39 +58,47 @@ export class JobQueue implements OnApplicationShutdown {
     return this.queues[name];
   }
 
-  /**
-   * The job id is derived from the work (tenant, target, ids and the content versions), so
-   * re-enqueueing the same work is harmless while an edit still gets a job of its own.
-   */
-  async enqueueEmbedding(
+  /** Validates the payload against the catalog (a producer bug throws here, not in the worker). */
+  async enqueue<Q extends QueueName, N extends JobName<Q>>(
+    queue: Q,
+    name: N,
+    payload: JobPayload<Q, N>,
+    options: EnqueueOptions,
+  ): Promise<boolean> {
+    const schema = (JOB_CATALOG[queue] as Record<string, { parse(value: unknown): unknown }>)[name];
+    if (!schema) throw new Error(`unknown job ${queue}/${name}`);
+    schema.parse(payload);
+    const jobId = options.jobId.replace(/[^A-Za-z0-9_.-]/g, '-');
+    try {
+      await withTimeout(
+        this.queues[queue].add(name, payload, { ...this.defaults, jobId, delay: options.delayMs }),
+        ENQUEUE_TIMEOUT_MS,
+      );
+      return true;
+    } catch (error) {
+      this.logger.warn({ msg: 'could not enqueue job; a sweep will catch up', queue, name, err: error });
+      return false;
+    }
+  }
+
+  /** An `embed` job whose id covers the rows and their content versions. */
+  enqueueEmbedding(
     tenantId: string,
     target: EmbeddingTargetName,
     items: readonly { id: string; contentHash: string }[],
+    idSuffix = '',
   ): Promise<boolean> {
-    if (items.length === 0) return true;
+    if (items.length === 0) return Promise.resolve(true);
     const digest = createHash('sha256')
       .update(items.map((item) => `${item.id}:${item.contentHash}`).join(','))
       .digest('hex')
       .slice(0, 32);
-    const jobId = `embed-${target}-${tenantId}-${digest}`;
-    const add = this.queues.embeddings.add(
+    return this.enqueue(
+      'embeddings',
       'embed',
       { tenantId, target, ids: items.map((item) => item.id) },
-      {
-        jobId,
-        attempts: 5,
-        backoff: { type: 'exponential', delay: 1_000 },
-        removeOnComplete: true,
-        removeOnFail: { age: 7 * 86_400 },
-      },
+      { jobId: `embed-${target}-${tenantId}-${digest}${idSuffix}` },
     );
-    try {
-      await withTimeout(add, ENQUEUE_TIMEOUT_MS);
-      return true;
-    } catch (error) {
-      this.logger.warn({ msg: 'could not enqueue embedding job; the sweep will retry', target, err: error });
-      return false;
-    }
   }
 
   async pendingCount(name: QueueName): Promise<number | null> {
@@ -93,10 +123,10 @@ export class JobQueue implements OnApplicationShutdown {
   }
 }
 
-function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+export function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`no answer from Redis within ${ms} ms`)), ms);
+    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
   });
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }

@@ -1,6 +1,14 @@
 import { Global, Module } from '@nestjs/common';
+import { JobHandlers } from './job-handler';
+import { JobMetrics } from './job-metrics';
 import { JobQueue } from './job-queue.service';
+import { JobWorkers } from './job-workers.service';
 
+/** Enqueueing, handler registration and queue metrics: every app. */
 @Global()
-@Module({ providers: [JobQueue], exports: [JobQueue] })
+@Module({ providers: [JobQueue, JobHandlers, JobMetrics], exports: [JobQueue, JobHandlers, JobMetrics] })
 export class JobsModule {}
+
+/** Consuming: the worker app only. */
+@Module({ providers: [JobWorkers] })
+export class JobWorkersModule {}

@@ -1,0 +1,41 @@
+import { z } from 'zod';
+
+/**
+ * Every queue, job name and payload, declared once. Producers are typed by it, the worker
+ * validates payloads against it (a malformed payload fails at once, unretried) and checks at
+ * boot that every job here has exactly one handler.
+ */
+const tenantId = z.uuid();
+const id = z.uuid();
+
+export const MAINTENANCE_TASKS = [
+  'retention-purge',
+  'confidence-decay',
+  'stale-embedding-sweep',
+  'duplicate-scan',
+] as const;
+export type MaintenanceTask = (typeof MAINTENANCE_TASKS)[number];
+
+export const EMBEDDING_TARGETS = ['memory', 'kb_chunk'] as const;
+export type EmbeddingTargetName = (typeof EMBEDDING_TARGETS)[number];
+
+export const JOB_CATALOG = {
+  embeddings: {
+    embed: z.strictObject({ tenantId, target: z.enum(EMBEDDING_TARGETS), ids: z.array(id).min(1).max(1_000) }),
+  },
+} as const;
+
+type Catalog = typeof JOB_CATALOG;
+export type QueueName = keyof Catalog;
+export const QUEUE_NAMES = Object.keys(JOB_CATALOG) as QueueName[];
+export type JobName<Q extends QueueName> = keyof Catalog[Q] & string;
+export type JobPayload<Q extends QueueName, N extends JobName<Q>> = z.infer<Catalog[Q][N] & z.ZodType>;
+
+export type EmbedJob = JobPayload<'embeddings', 'embed'>;
+
+/** Every (queue, name) pair in the catalog. */
+export function catalogEntries(): { queue: QueueName; name: string; schema: z.ZodType }[] {
+  return QUEUE_NAMES.flatMap((queue) =>
+    Object.entries(JOB_CATALOG[queue]).map(([name, schema]) => ({ queue, name, schema: schema })),
+  );
+}

@@ -1,0 +1,112 @@
+import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { CAIRN_CONFIG, type CairnConfig } from '@cairn/config';
+import { type Job, UnrecoverableError, Worker } from 'bullmq';
+import { type Redis } from 'ioredis';
+import { createBullConnection } from './bullmq-connection';
+import { JOB_CATALOG, QUEUE_NAMES, type QueueName } from './job-catalog';
+import { type JobResult, JobHandlers, PermanentJobError } from './job-handler';
+import { JobMetrics } from './job-metrics';
+import { withTimeout } from './job-queue.service';
+
+/**
+ * Errors that mean "the provider is overloaded or away; try again later" carry the pause
+ * they ask for. The worker then pauses the whole queue (BullMQ's rate limiter) and puts the
+ * job back without spending one of its attempts.
+ */
+interface BackpressureSignal {
+  readonly backpressureMs: number;
+}
+const isBackpressure = (error: unknown): error is BackpressureSignal =>
+  typeof (error as Partial<BackpressureSignal> | null)?.backpressureMs === 'number';
+
+/** One BullMQ Worker per queue, dispatching by job name to the registered handler. */
+@Injectable()
+export class JobWorkers implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger('JobWorkers');
+  private readonly workers = new Map<QueueName, Worker>();
+  private connection?: Redis;
+
+  constructor(
+    @Inject(CAIRN_CONFIG) private readonly config: CairnConfig,
+    private readonly handlers: JobHandlers,
+    private readonly metrics: JobMetrics,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    this.handlers.assertComplete();
+    this.connection = createBullConnection(this.config, 'consumer');
+    for (const queue of QUEUE_NAMES) {
+      const worker: Worker = new Worker(queue, (job: Job) => this.run(queue, worker, job), {
+        connection: this.connection,
+        prefix: this.config.queues.prefix,
+        concurrency: this.config.worker.concurrency[queue],
+        stalledInterval: this.config.worker.stalledIntervalMs,
+        lockDuration: this.config.worker.stalledIntervalMs,
+        maxStalledCount: 2,
+      });
+      worker.on('failed', (job, error) => {
+        if (!job) return;
+        const final = job.attemptsMade >= (job.opts.attempts ?? 1) || error instanceof UnrecoverableError;
+        this.logger.warn({
+          msg: final ? 'job failed for good' : 'job failed; will retry',
+          queue,
+          name: job.name,
+          jobId: job.id,
+          attempts: job.attemptsMade,
+          err: error,
+        });
+      });
+      worker.on('error', (error) => this.logger.warn({ msg: 'worker connection error', queue, err: error }));
+      this.workers.set(queue, worker);
+    }
+  }
+
+  private async run(queue: QueueName, worker: Worker, job: Job): Promise<JobResult> {
+    const schema = (
+      JOB_CATALOG[queue] as Record<string, { safeParse(value: unknown): { success: boolean; data?: unknown } }>
+    )[job.name];
+    const handler = this.handlers.get(queue, job.name);
+    if (!schema || !handler) throw new UnrecoverableError(`unknown job ${queue}/${job.name}`);
+    const parsed = schema.safeParse(job.data);
+    if (!parsed.success) throw new UnrecoverableError(`malformed payload for ${queue}/${job.name}`);
+    const timer = this.metrics.duration.startTimer({ queue, name: job.name });
+    try {
+      const result = await handler.handle(parsed.data as never, {
+        id: job.id ?? '',
+        attemptsMade: job.attemptsMade,
+        queue,
+        name: job.name,
+      });
+      timer({ outcome: result.status });
+      return result;
+    } catch (error) {
+      if (isBackpressure(error)) {
+        timer({ outcome: 'throttled' });
+        await worker.rateLimit(error.backpressureMs);
+        throw Worker.RateLimitError();
+      }
+      timer({ outcome: 'error' });
+      if (error instanceof PermanentJobError) throw new UnrecoverableError(error.message);
+      throw error;
+    }
+  }
+
+  /**
+   * Lets in-flight jobs finish within the shutdown budget; past it, stops without waiting.
+   * Jobs still running then are returned by their expiring locks and rerun by another worker,
+   * which is also what happens when Redis is gone and a clean close is impossible.
+   */
+  async onApplicationShutdown(): Promise<void> {
+    const budget = Math.max(1_000, this.config.http.shutdownTimeoutMs - 3_000);
+    await Promise.allSettled(
+      [...this.workers.values()].map(async (worker) => {
+        try {
+          await withTimeout(worker.close(), budget);
+        } catch {
+          await withTimeout(worker.close(true), 1_000).catch(() => undefined);
+        }
+      }),
+    );
+    this.connection?.disconnect();
+  }
+}
