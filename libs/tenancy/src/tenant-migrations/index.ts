@@ -2,12 +2,13 @@ import { type Migration } from '@cairn/db';
 import { projects } from './0001-projects';
 import { memoryCore } from './0002-memory-core';
 import { searchTuning } from './0003-search-tuning';
+import { workerPipeline } from './0004-worker-pipeline';
 
 /**
  * Tenant-schema migrations in order, run with the tenant's schema first on the search
  * path (so statements use unqualified names). Append only; never edit a shipped one.
  */
-export const TENANT_MIGRATION_LIST: readonly Migration[] = [projects, memoryCore, searchTuning];
+export const TENANT_MIGRATION_LIST: readonly Migration[] = [projects, memoryCore, searchTuning, workerPipeline];
 
 /** Injection token so tests can run the migrator over a list with a failing step. */
 export const TENANT_MIGRATIONS = Symbol('TENANT_MIGRATIONS');
