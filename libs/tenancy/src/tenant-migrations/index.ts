@@ -3,12 +3,19 @@ import { projects } from './0001-projects';
 import { memoryCore } from './0002-memory-core';
 import { searchTuning } from './0003-search-tuning';
 import { workerPipeline } from './0004-worker-pipeline';
+import { duplicateScan } from './0005-duplicate-scan';
 
 /**
  * Tenant-schema migrations in order, run with the tenant's schema first on the search
  * path (so statements use unqualified names). Append only; never edit a shipped one.
  */
-export const TENANT_MIGRATION_LIST: readonly Migration[] = [projects, memoryCore, searchTuning, workerPipeline];
+export const TENANT_MIGRATION_LIST: readonly Migration[] = [
+  projects,
+  memoryCore,
+  searchTuning,
+  workerPipeline,
+  duplicateScan,
+];
 
 /** Injection token so tests can run the migrator over a list with a failing step. */
 export const TENANT_MIGRATIONS = Symbol('TENANT_MIGRATIONS');
