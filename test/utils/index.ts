@@ -1,5 +1,6 @@
 export { createProject, createTenant, createUser, issueToken, type TenantFixture, uniqueSlug } from './factories';
 export { TestClient, type TestResponse } from './http-client';
+export * from './fake-model-server';
 export { createTestHttpApp } from './test-app';
 export { createDbTestingModule } from './test-context';
 export { startWorkerContext } from './worker-context';

@@ -4,7 +4,8 @@ import { AuthHttpModule, AuthModule } from '@cairn/auth';
 import { type CairnConfig, ConfigModule } from '@cairn/config';
 import { DatabaseModule } from '@cairn/db';
 import { EmbeddingsModule, EmbeddingTargetsModule } from '@cairn/embeddings';
-import { JobsModule } from '@cairn/jobs';
+import { ExtractionHttpModule } from '@cairn/extraction';
+import { JobsHttpModule, JobsModule } from '@cairn/jobs';
 import { KnowledgeHttpModule } from '@cairn/knowledge';
 import { MemoryHttpModule } from '@cairn/memory';
 import { ObservabilityModule } from '@cairn/observability';
@@ -12,6 +13,7 @@ import { ProjectsHttpModule } from '@cairn/projects';
 import { RedisModule } from '@cairn/redis';
 import { SearchModule } from '@cairn/search';
 import { ServerModule } from '@cairn/server';
+import { SummariesHttpModule } from '@cairn/summaries';
 import { TenancyHttpModule, TenancyModule } from '@cairn/tenancy';
 import { WorkingMemoryHttpModule } from '@cairn/working-memory';
 
@@ -39,8 +41,11 @@ export class ApiModule {
         ProjectsHttpModule,
         AuditHttpModule,
         MemoryHttpModule,
+        JobsHttpModule,
         KnowledgeHttpModule,
         WorkingMemoryHttpModule,
+        SummariesHttpModule,
+        ExtractionHttpModule,
       ],
     };
   }

@@ -1,12 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { type TestingModule } from '@nestjs/testing';
-import { EmbeddingProcessor, EmbeddingsModule, EmbeddingTargetsModule, EmbeddingWorkerModule } from '@cairn/embeddings';
-import { JobWorkersModule, JobsModule } from '@cairn/jobs';
-import { KnowledgeModule } from '@cairn/knowledge';
-import { ProjectsModule } from '@cairn/projects';
-import { TenancyModule } from '@cairn/tenancy';
+import { EmbeddingProcessor } from '@cairn/embeddings';
 import {
-  createDbTestingModule,
   createProject,
   createTenant,
   issueToken,
@@ -14,7 +9,9 @@ import {
   testConfig,
   type TestClient,
   testRedisUrl,
+  startWorkerContext,
 } from '@cairn/testing';
+import { WorkerModule } from '@cairn/worker-app';
 import { DataSource } from 'typeorm';
 import { type ApiHarness, startApi } from './api-harness';
 
@@ -49,18 +46,9 @@ describe('knowledge base embeddings through the real queue', () => {
 
   beforeAll(async () => {
     api = await startApi({ QUEUE_PREFIX: prefix });
-    worker = await createDbTestingModule(
-      testConfig(api.database.url, testRedisUrl(), { QUEUE_PREFIX: prefix }, 'worker'),
-      [
-        TenancyModule,
-        ProjectsModule,
-        EmbeddingsModule,
-        EmbeddingTargetsModule,
-        EmbeddingWorkerModule,
-        JobWorkersModule,
-        JobsModule,
-        KnowledgeModule,
-      ],
+    // The real worker app, every job handler and consumer included.
+    worker = await startWorkerContext(
+      WorkerModule.register(testConfig(api.database.url, testRedisUrl(), { QUEUE_PREFIX: prefix }, 'worker')),
     );
     tenant = await createTenant(api.admin);
     project = (await createProject(api.admin, tenant.slug)).slug;

@@ -2,13 +2,16 @@ import { type DynamicModule, Module } from '@nestjs/common';
 import { type CairnConfig, ConfigModule } from '@cairn/config';
 import { DatabaseModule } from '@cairn/db';
 import { EmbeddingsModule, EmbeddingTargetsModule, EmbeddingWorkerModule } from '@cairn/embeddings';
+import { ExtractionWorkerModule } from '@cairn/extraction';
 import { JobsModule, JobWorkersModule } from '@cairn/jobs';
 import { KnowledgeModule } from '@cairn/knowledge';
+import { MaintenanceModule } from '@cairn/maintenance';
 import { MemoryModule } from '@cairn/memory';
 import { ObservabilityModule } from '@cairn/observability';
 import { RedisModule } from '@cairn/redis';
 import { SearchModule } from '@cairn/search';
 import { ServerModule } from '@cairn/server';
+import { SummariesWorkerModule } from '@cairn/summaries';
 import { TenancyModule } from '@cairn/tenancy';
 
 /**
@@ -34,6 +37,9 @@ export class WorkerModule {
         MemoryModule,
         KnowledgeModule,
         EmbeddingWorkerModule,
+        SummariesWorkerModule,
+        ExtractionWorkerModule,
+        MaintenanceModule,
         JobWorkersModule,
       ],
     };

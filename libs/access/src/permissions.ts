@@ -14,11 +14,14 @@ export type PermissionScope = 'platform' | 'tenant' | 'session' | 'project';
 export const PERMISSIONS = {
   'platform.tenants.manage': { scope: 'platform', description: 'Create, list and delete tenants' },
   'platform.audit.read': { scope: 'platform', description: 'Read the platform audit log' },
+  'platform.queues.manage': { scope: 'platform', description: 'See every job queue; list and retry failed jobs' },
+  'tenant.jobs.manage': { scope: 'tenant', description: "List and retry the tenant's failed background jobs" },
   'tenant.users.manage': { scope: 'tenant', description: "Create, list and update a tenant's users" },
   'tenant.tokens.manage': { scope: 'tenant', description: 'Issue, list and revoke session tokens' },
   'tenant.projects.manage': { scope: 'tenant', description: 'Create projects' },
   'tenant.projects.read': { scope: 'tenant', description: 'List the projects the token may read' },
   'tenant.audit.read': { scope: 'tenant', description: "Read the tenant's audit log" },
+  'tenant.settings.manage': { scope: 'tenant', description: "Read and change the tenant's settings" },
   'auth.introspect': { scope: 'session', description: 'Introspect a session token (RFC 7662)' },
   'auth.whoami': { scope: 'session', description: 'Describe the calling principal' },
   'memory.read': { scope: 'project', description: 'Read, list, search and export memories' },
@@ -34,6 +37,10 @@ export const PERMISSIONS = {
   'kb.write': { scope: 'project', description: 'Index text into the knowledge base' },
   'kb.purge': { scope: 'project', description: 'Purge expired knowledge-base documents' },
   'search.global': { scope: 'session', description: 'Search across every project the token may read' },
+  'files.read': { scope: 'project', description: 'Read file summaries (L0/L1)' },
+  'files.summarize': { scope: 'project', description: "Send a file's content to be summarized" },
+  'memory.extract': { scope: 'project', description: 'Send a transcript to have candidate memories extracted' },
+  'proposals.decide': { scope: 'project', description: 'Accept or reject extracted memory proposals' },
 } as const satisfies Record<string, { scope: PermissionScope; description: string }>;
 
 export type Permission = keyof typeof PERMISSIONS;
@@ -46,22 +53,33 @@ const READ: readonly Permission[] = [
   'context.read',
   'kb.read',
   'search.global',
+  'files.read',
 ];
-const AGENT_WORK: readonly Permission[] = ['memory.write', 'working_memory.use', 'events.write', 'kb.write'];
+const AGENT_WORK: readonly Permission[] = [
+  'memory.write',
+  'working_memory.use',
+  'events.write',
+  'kb.write',
+  'files.summarize',
+  'memory.extract',
+];
 
 export const ROLE_PERMISSIONS: Record<Role, readonly Permission[]> = {
   admin: [
     ...READ,
     ...AGENT_WORK,
     'memory.maintain',
+    'proposals.decide',
     'kb.purge',
     'tenant.users.manage',
     'tenant.tokens.manage',
     'tenant.projects.manage',
     'tenant.audit.read',
+    'tenant.jobs.manage',
+    'tenant.settings.manage',
     'auth.introspect',
   ],
-  member: [...READ, ...AGENT_WORK, 'memory.maintain'],
+  member: [...READ, ...AGENT_WORK, 'memory.maintain', 'proposals.decide'],
   orchestrator: [...READ, ...AGENT_WORK],
   agent: [...READ, ...AGENT_WORK],
   reader: [...READ],

@@ -23,6 +23,18 @@ export interface EmbeddingTargetHandler {
   pending(ids: readonly string[], model: EmbeddingModel): Promise<PendingEmbedding[]>;
   /** Stores vectors whose content hash still matches the row: an edit made meanwhile wins. */
   store(vectors: readonly ComputedEmbedding[], model: EmbeddingModel): Promise<number>;
+  /**
+   * Ids of live rows lacking a current vector of `model`, in id order after `after`, skipping
+   * rows written in the last `settledSeconds` (their own job is probably still on its way).
+   * Feeds the sweep and the re-embedding backfill.
+   */
+  missing(model: EmbeddingModel, options: MissingOptions): Promise<string[]>;
+}
+
+export interface MissingOptions {
+  readonly after: string | null;
+  readonly limit: number;
+  readonly settledSeconds: number;
 }
 
 /** Libraries that own embeddable rows (memories, knowledge-base chunks) register here. */

@@ -1,14 +1,40 @@
 import { Global, Module } from '@nestjs/common';
-import { EMBEDDER } from './embedding-model';
+import { CAIRN_CONFIG, type CairnConfig } from '@cairn/config';
+import { ProviderClients, ProvidersModule } from '@cairn/providers';
+import { EMBEDDER, type Embedder } from './embedding-model';
 import { HashEmbedder } from './hash-embedder';
+import { EmbeddingMetrics, MeasuredEmbedder } from './measured-embedder';
+import { OllamaEmbedder, OpenAiEmbedder } from './provider-embedders';
+
+/** The embedder EMBEDDING_PROVIDER names; the built-in hash embedder unless configured otherwise. */
+export function createEmbedder(config: CairnConfig, clients: ProviderClients): Embedder {
+  const { provider, model, dimensions, batchSize } = config.embeddings;
+  if (provider === 'hash') return new HashEmbedder();
+  // Configuration validation already requires both with a provider; this is the backstop.
+  if (!model || !dimensions) throw new Error(`EMBEDDING_MODEL and EMBEDDING_DIMENSIONS are required with ${provider}`);
+  const options = { model, dimensions, batchSize };
+  return provider === 'ollama'
+    ? new OllamaEmbedder(clients.ollama, options)
+    : new OpenAiEmbedder(clients.openai, options);
+}
 
 /**
- * The active embedder. Only the built-in `hash` provider exists so far; the worker issue adds
- * Ollama and OpenAI-compatible providers behind the same `EMBEDDER` token.
+ * The active embedder behind `EMBEDDER`, measured on the process registry. Imports the
+ * (global) providers module, so every app that embeds also gets the provider clients,
+ * `GENERATOR` and the provider readiness checks.
  */
 @Global()
 @Module({
-  providers: [{ provide: EMBEDDER, useClass: HashEmbedder }],
+  imports: [ProvidersModule],
+  providers: [
+    EmbeddingMetrics,
+    {
+      provide: EMBEDDER,
+      useFactory: (config: CairnConfig, clients: ProviderClients, metrics: EmbeddingMetrics): Embedder =>
+        new MeasuredEmbedder(createEmbedder(config, clients), metrics, config.embeddings.batchSize),
+      inject: [CAIRN_CONFIG, ProviderClients, EmbeddingMetrics],
+    },
+  ],
   exports: [EMBEDDER],
 })
 export class EmbeddingsModule {}

@@ -15,4 +15,6 @@ export {
 export { type JobHandler, JobHandlers, type JobInfo, type JobResult, PermanentJobError } from './job-handler';
 export { JobMetrics } from './job-metrics';
 export { type EnqueueOptions, JobQueue, withTimeout } from './job-queue.service';
+export { JobsHttpModule } from './http/jobs-http.module';
 export { JobsModule, JobWorkersModule } from './jobs.module';
+export { type FailedJob, QueueAdmin, type QueueOverview } from './queue-admin.service';

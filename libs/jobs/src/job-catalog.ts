@@ -22,6 +22,31 @@ export type EmbeddingTargetName = (typeof EMBEDDING_TARGETS)[number];
 export const JOB_CATALOG = {
   embeddings: {
     embed: z.strictObject({ tenantId, target: z.enum(EMBEDDING_TARGETS), ids: z.array(id).min(1).max(1_000) }),
+    /** Re-embeds a tenant's rows for `model` after a model switch, a batch per run, resuming after `after`. */
+    'reembed-backfill': z.strictObject({
+      tenantId,
+      model: z.string().regex(/^[a-z0-9][a-z0-9._:-]{0,99}$/),
+      target: z.enum(EMBEDDING_TARGETS),
+      after: id.nullable(),
+    }),
+  },
+  summaries: {
+    'summarize-file': z.strictObject({ tenantId, fileSummaryId: id }),
+    'summarize-session': z.strictObject({ tenantId, requestId: id }),
+  },
+  extraction: {
+    'extract-facts': z.strictObject({ tenantId, requestId: id }),
+  },
+  maintenance: {
+    'retention-purge': z.strictObject({ tenantId }),
+    'confidence-decay': z.strictObject({ tenantId }),
+    'stale-embedding-sweep': z.strictObject({ tenantId }),
+    'duplicate-scan': z.strictObject({ tenantId }),
+    /**
+     * The one platform-level job: a repeatable tick that fans a maintenance task out to one
+     * job per live tenant. It carries no tenant because it works for all of them.
+     */
+    'schedule-maintenance': z.strictObject({ task: z.enum(MAINTENANCE_TASKS) }),
   },
 } as const;
 

@@ -4,6 +4,7 @@ import {
   type EmbeddingModel,
   type EmbeddingTargetHandler,
   EmbeddingTargets,
+  type MissingOptions,
   type PendingEmbedding,
   toVectorLiteral,
 } from '@cairn/embeddings';
@@ -38,5 +39,9 @@ export class KbChunkEmbeddingTarget implements EmbeddingTargetHandler, OnModuleI
       })),
       model.id,
     );
+  }
+
+  missing(model: EmbeddingModel, options: MissingOptions): Promise<string[]> {
+    return this.chunks.missing(model.id, options);
   }
 }

@@ -121,4 +121,19 @@ export class KbChunksRepository {
     );
     return rows[0]?.n ?? 0;
   }
+
+  /** Chunks of live documents lacking a vector of `modelId`, in id order after `after`. */
+  async missing(
+    modelId: string,
+    options: { after: string | null; limit: number; settledSeconds: number },
+  ): Promise<string[]> {
+    const rows = await this.db.query<{ id: string }>(
+      `SELECT c.id FROM kb_chunks c
+       WHERE c.embedding_model IS DISTINCT FROM $1 AND ${LIVE_DOCUMENT}
+         AND ($2::uuid IS NULL OR c.id > $2::uuid) AND c.created_at < now() - make_interval(secs => $3)
+       ORDER BY c.id LIMIT $4`,
+      [modelId, options.after, options.settledSeconds, options.limit],
+    );
+    return rows.map((row) => row.id);
+  }
 }

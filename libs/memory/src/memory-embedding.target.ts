@@ -4,6 +4,7 @@ import {
   type EmbeddingModel,
   type EmbeddingTargetHandler,
   EmbeddingTargets,
+  type MissingOptions,
   type PendingEmbedding,
   toVectorLiteral,
 } from '@cairn/embeddings';
@@ -55,5 +56,16 @@ export class MemoryEmbeddingTarget implements EmbeddingTargetHandler, OnModuleIn
       ],
     );
     return rows.length;
+  }
+
+  async missing(model: EmbeddingModel, options: MissingOptions): Promise<string[]> {
+    const rows = await this.db.query<{ id: string }>(
+      `SELECT id FROM memories
+       WHERE deleted_at IS NULL AND (embedding_model IS DISTINCT FROM $1 OR embedded_hash IS DISTINCT FROM content_hash)
+         AND ($2::uuid IS NULL OR id > $2::uuid) AND updated_at < now() - make_interval(secs => $3)
+       ORDER BY id LIMIT $4`,
+      [model.id, options.after, options.settledSeconds, options.limit],
+    );
+    return rows.map((row) => row.id);
   }
 }

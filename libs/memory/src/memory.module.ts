@@ -10,6 +10,7 @@ import { MemoryRelationsRepository } from './memory-relations.repository';
 import { MemoryVersionsRepository } from './memory-versions.repository';
 import { MemoryWriter } from './memory-writer.service';
 import { MemoriesRepository } from './memories.repository';
+import { DuplicateScanRepository } from './hygiene/duplicate-scan.repository';
 import { MemoryHygieneRepository } from './hygiene/memory-hygiene.repository';
 import { MemoryHygiene } from './hygiene/memory-hygiene.service';
 import { MemoryMerger } from './hygiene/memory-merge.service';
@@ -38,6 +39,7 @@ import { MemoryTransferRepository } from './sync/memory-transfer.repository';
     MemoryExporter,
     MemoryHygiene,
     MemoryHygieneRepository,
+    DuplicateScanRepository,
     MemoryImporter,
     MemoryMerger,
     MemoryTransferRepository,

@@ -5,7 +5,8 @@
  * `bad_response` means the provider answered something we cannot use (wrong dimensions,
  * non-finite numbers, malformed JSON): callers fall back where they can.
  */
-export type ProviderErrorKind = 'rate_limited' | 'unavailable' | 'timeout' | 'bad_response' | 'bad_request' | 'not_found';
+export type ProviderErrorKind =
+  'rate_limited' | 'unavailable' | 'timeout' | 'bad_response' | 'bad_request' | 'not_found';
 
 export class ProviderError extends Error {
   constructor(

@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { EMBEDDER, type Embedder } from '@cairn/embeddings';
-import { TenantDb } from '@cairn/tenancy';
+import { EMBEDDER, type Embedder, EmbeddingBackfillsRepository } from '@cairn/embeddings';
+import { TenantContext, TenantDb } from '@cairn/tenancy';
 import { DEFAULT_RRF_K, fuse } from './fusion';
 import { candidatesPerList, type Corpus, keywordCtes, vectorCte } from './ranker-sql';
 import { type Candidate, type RankedId, type SearchMode, type SearchReport, type SignalName } from './search.types';
@@ -22,6 +22,7 @@ export interface RankRequest {
  * noisier, so in hybrid fusion it only nudges; a real embedding model counts fully.
  */
 const BUILT_IN_SEMANTIC_WEIGHT = 0.35;
+const BACKFILL_CACHE_MS = 30_000;
 
 /** Plenty for any question; long texts (a memory checked for contradictions) keep their rarest words. */
 const DEFAULT_MAX_TERMS = 24;
@@ -45,9 +46,14 @@ interface RankerRow {
 export class HybridSearch {
   private readonly logger = new Logger('HybridSearch');
 
+  /** Per tenant schema: whether a backfill for the active model is still running, briefly cached. */
+  private readonly backfillSeen = new Map<string, { running: boolean; at: number }>();
+
   constructor(
     @Inject(EMBEDDER) private readonly embedder: Embedder,
     private readonly db: TenantDb,
+    private readonly backfills: EmbeddingBackfillsRepository,
+    private readonly tenant: TenantContext,
   ) {}
 
   get model() {
@@ -68,6 +74,11 @@ export class HybridSearch {
     }
     if (this.embedder.model.builtIn && mode !== 'keyword') {
       notes.push('vectors come from the built-in hash embedder: lexical similarity, not semantic');
+    }
+    if (mode !== 'keyword' && (await this.backfillRunning())) {
+      notes.push(
+        `re-embedding for ${this.embedder.model.id} is in progress: rows not yet re-embedded are found by keyword only`,
+      );
     }
     const perList = candidatesPerList(request.limit);
     const ctes: string[] = [];
@@ -114,6 +125,16 @@ export class HybridSearch {
         embeddingModel: mode === 'keyword' ? null : this.embedder.model.id,
       },
     };
+  }
+
+  private async backfillRunning(): Promise<boolean> {
+    const schema = this.tenant.require('HybridSearch').schema;
+    const seen = this.backfillSeen.get(schema);
+    if (seen && Date.now() - seen.at < BACKFILL_CACHE_MS) return seen.running;
+    const state = await this.backfills.get(this.embedder.model.id);
+    const running = state?.status === 'running';
+    this.backfillSeen.set(schema, { running, at: Date.now() });
+    return running;
   }
 
   private async embedQuery(query: string, notes: string[]): Promise<Float32Array | undefined> {

@@ -64,7 +64,10 @@ export class MemoryHygieneController {
   @ApiOperation({ summary: 'Candidate duplicate pairs: equal text, or vectors at or above the similarity threshold' })
   @ZodResponse({ status: 200, type: DuplicatesDto })
   async duplicates(@Param() params: ProjectParamDto, @Query() query: DuplicatesQueryDto) {
-    const { pairs, memories } = await this.hygiene.duplicates(params.project, query.threshold, query.limit);
+    const { pairs, memories } =
+      query.source === 'scan'
+        ? await this.hygiene.scanned(params.project, query.limit)
+        : await this.hygiene.duplicates(params.project, query.threshold, query.limit);
     return { pairs, memories: memories.map(toMemoryView) };
   }
 

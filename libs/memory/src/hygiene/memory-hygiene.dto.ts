@@ -48,6 +48,10 @@ export class DuplicatesQueryDto extends createZodDto(
   z.strictObject({
     threshold: z.coerce.number().min(0.5).max(1).default(0.92).describe('Minimum cosine similarity of vectors'),
     limit: z.coerce.number().int().min(1).max(200).default(50),
+    source: z
+      .enum(['live', 'scan'])
+      .default('live')
+      .describe('live: computed now over recent memories; scan: what the last periodic duplicate scan found'),
   }),
 ) {}
 

@@ -1,0 +1,77 @@
+import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
+import { type JobHandler, JobHandlers, type JobPayload, JobQueue, type JobResult } from '@cairn/jobs';
+import { TenantContext, TenantsService, TenantTransaction, toTenantRef } from '@cairn/tenancy';
+import { EmbeddingBackfillsRepository } from './embedding-backfills.repository';
+import { EMBEDDER, type Embedder } from './embedding-model';
+import { EmbeddingTargets } from './embedding-targets';
+import { EmbeddingProcessor } from './embedding.processor';
+
+const BATCH = 256;
+
+/**
+ * `embeddings/reembed-backfill`: one batch of rows without a vector of the model, then the
+ * next job, resuming after the last id: a chain that survives restarts (each link is a job
+ * with a deterministic id) and stops by itself when nothing is missing.
+ */
+@Injectable()
+export class BackfillJobHandler implements JobHandler<'embeddings', 'reembed-backfill'>, OnModuleInit {
+  readonly queue = 'embeddings' as const;
+  readonly name = 'reembed-backfill' as const;
+
+  constructor(
+    @Inject(EMBEDDER) private readonly embedder: Embedder,
+    private readonly handlers: JobHandlers,
+    private readonly processor: EmbeddingProcessor,
+    private readonly targets: EmbeddingTargets,
+    private readonly tenants: TenantsService,
+    private readonly context: TenantContext,
+    private readonly tx: TenantTransaction,
+    private readonly backfills: EmbeddingBackfillsRepository,
+    private readonly jobs: JobQueue,
+  ) {}
+
+  onModuleInit(): void {
+    this.handlers.register(this);
+  }
+
+  async handle(payload: JobPayload<'embeddings', 'reembed-backfill'>): Promise<JobResult> {
+    const model = this.embedder.model;
+    if (payload.model !== model.id) return { status: 'skipped', detail: 'that model is no longer the active one' };
+    const found = await this.tenants.findLiveById(payload.tenantId);
+    if (!found) return { status: 'skipped', detail: 'tenant no longer exists' };
+    const tenant = toTenantRef(found);
+    const target = this.targets.get(payload.target);
+    const ids = await this.context.run(tenant, () =>
+      this.tx.run(() => target.missing(model, { after: payload.after, limit: BATCH, settledSeconds: 0 })),
+    );
+    if (ids.length === 0) {
+      await this.completeIfDone(tenant);
+      return { status: 'done', detail: `no ${payload.target} rows left without a vector` };
+    }
+    const outcome = await this.processor.process({ tenantId: tenant.id, target: payload.target, ids });
+    const embedded = outcome.status === 'embedded' ? outcome.count : 0;
+    await this.context.run(tenant, () => this.tx.run(() => this.backfills.progress(model.id, embedded)));
+    const last = ids[ids.length - 1];
+    await this.jobs.enqueue(
+      'embeddings',
+      'reembed-backfill',
+      { ...payload, after: last },
+      { jobId: `backfill-${tenant.id}-${model.id}-${payload.target}-${last}` },
+    );
+    return { status: 'partial', counts: { embedded } };
+  }
+
+  /** Done when no target has rows without a vector of the model. */
+  private async completeIfDone(tenant: ReturnType<typeof toTenantRef>): Promise<void> {
+    const model = this.embedder.model;
+    await this.context.run(tenant, () =>
+      this.tx.run(async () => {
+        for (const name of this.targets.names()) {
+          const left = await this.targets.get(name).missing(model, { after: null, limit: 1, settledSeconds: 0 });
+          if (left.length > 0) return;
+        }
+        await this.backfills.complete(model.id);
+      }),
+    );
+  }
+}

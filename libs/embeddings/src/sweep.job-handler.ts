@@ -1,0 +1,67 @@
+import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
+import { CAIRN_CONFIG, type CairnConfig } from '@cairn/config';
+import { type JobHandler, JobHandlers, type JobPayload, JobQueue, type JobResult } from '@cairn/jobs';
+import { TenantContext, TenantsService, TenantTransaction, toTenantRef } from '@cairn/tenancy';
+import { EMBEDDER, type Embedder } from './embedding-model';
+import { EmbeddingRollout } from './embedding-rollout.service';
+import { EmbeddingTargets } from './embedding-targets';
+
+const SCAN_LIMIT = 2_000;
+const PER_JOB = 100;
+/** Rows younger than this probably still have their own job on the way. */
+const SETTLED_SECONDS = 120;
+
+/**
+ * `maintenance/stale-embedding-sweep`: the guarantee behind "a lost enqueue never means a
+ * memory that is never embedded". Finds live rows without a current vector of the active
+ * model and enqueues embed jobs for them; also keeps the model rolled out in the tenant.
+ */
+@Injectable()
+export class SweepJobHandler implements JobHandler<'maintenance', 'stale-embedding-sweep'>, OnModuleInit {
+  readonly queue = 'maintenance' as const;
+  readonly name = 'stale-embedding-sweep' as const;
+
+  constructor(
+    @Inject(CAIRN_CONFIG) private readonly config: CairnConfig,
+    @Inject(EMBEDDER) private readonly embedder: Embedder,
+    private readonly handlers: JobHandlers,
+    private readonly rollout: EmbeddingRollout,
+    private readonly targets: EmbeddingTargets,
+    private readonly tenants: TenantsService,
+    private readonly context: TenantContext,
+    private readonly tx: TenantTransaction,
+    private readonly jobs: JobQueue,
+  ) {}
+
+  onModuleInit(): void {
+    this.handlers.register(this);
+  }
+
+  async handle(payload: JobPayload<'maintenance', 'stale-embedding-sweep'>): Promise<JobResult> {
+    const found = await this.tenants.findLiveById(payload.tenantId);
+    if (!found) return { status: 'skipped', detail: 'tenant no longer exists' };
+    const tenant = toTenantRef(found);
+    await this.rollout.prepare(tenant);
+    const window = Math.floor(Date.now() / (this.config.worker.sweepIntervalSeconds * 1000));
+    const counts: Record<string, number> = {};
+    for (const name of this.targets.names()) {
+      const ids = await this.context.run(tenant, () =>
+        this.tx.run(() =>
+          this.targets
+            .get(name)
+            .missing(this.embedder.model, { after: null, limit: SCAN_LIMIT, settledSeconds: SETTLED_SECONDS }),
+        ),
+      );
+      for (let start = 0; start < ids.length; start += PER_JOB) {
+        await this.jobs.enqueue(
+          'embeddings',
+          'embed',
+          { tenantId: tenant.id, target: name, ids: ids.slice(start, start + PER_JOB) },
+          { jobId: `sweep-${name}-${tenant.id}-${window}-${start}` },
+        );
+      }
+      counts[name] = ids.length;
+    }
+    return { status: 'done', counts };
+  }
+}

@@ -1,0 +1,96 @@
+import { randomUUID } from 'node:crypto';
+import { Injectable, type OnModuleInit } from '@nestjs/common';
+import { type SessionPrincipal } from '@cairn/access';
+import { type JobHandler, JobHandlers, type JobInfo, type JobPayload, type JobResult } from '@cairn/jobs';
+import { MemoryWriter } from '@cairn/memory';
+import { GenerationJobRunner, type GenerationJobRow, requesterPrincipal } from '@cairn/summaries';
+import { type Extraction, FactExtractor, RULES_FALLBACK } from './fact-extractor';
+import { ProposalsRepository } from './proposals.repository';
+import { withExtractedTag } from './proposals.service';
+import { TenantSettingsService } from './tenant-settings';
+
+/** Model-extracted facts are more often right than rule matches, and neither is vetted yet. */
+const MODEL_CONFIDENCE = 0.7;
+const RULES_CONFIDENCE = 0.6;
+
+/**
+ * `extraction/extract-facts`: extracts candidate memories, then, per the tenant's
+ * `extraction.mode`, stores them as pending proposals (the default) or directly as memories
+ * authored by the requester. Both happen in the runner's transaction with the request's
+ * completion, so a rerun never stores them twice.
+ */
+@Injectable()
+export class ExtractFactsJobHandler implements JobHandler<'extraction', 'extract-facts'>, OnModuleInit {
+  readonly queue = 'extraction' as const;
+  readonly name = 'extract-facts' as const;
+
+  constructor(
+    private readonly handlers: JobHandlers,
+    private readonly runner: GenerationJobRunner,
+    private readonly extractor: FactExtractor,
+    private readonly settings: TenantSettingsService,
+    private readonly proposals: ProposalsRepository,
+    private readonly writer: MemoryWriter,
+  ) {}
+
+  onModuleInit(): void {
+    this.handlers.register(this);
+  }
+
+  handle(payload: JobPayload<'extraction', 'extract-facts'>, job: JobInfo): Promise<JobResult> {
+    return this.runner.run<Extraction>(payload, job, 'fact_extraction', {
+      produce: (input, finalAttempt) => this.extractor.extract(input, finalAttempt),
+      store: async (extraction, request, tenant) => {
+        const { extractionMode: mode } = await this.settings.get();
+        const confidence = extraction.generatedBy === RULES_FALLBACK ? RULES_CONFIDENCE : MODEL_CONFIDENCE;
+        const ids =
+          mode === 'memories'
+            ? await this.storeMemories(extraction, request, requesterPrincipal(tenant, request), confidence)
+            : await this.proposals.insertNew(
+                request.projectId,
+                request.id,
+                extraction.candidates.map((candidate) => ({ ...candidate, id: randomUUID(), confidence })),
+              );
+        return {
+          result: {
+            mode,
+            source: extraction.generatedBy === RULES_FALLBACK ? 'rules' : 'model',
+            candidates: extraction.candidates.length,
+            dropped: extraction.dropped,
+            proposalIds: mode === 'proposals' ? ids : [],
+            memoryIds: mode === 'memories' ? ids : [],
+          },
+          generatedBy: extraction.generatedBy,
+          flaggedInjection: extraction.flaggedInjection,
+          detail: `${ids.length} ${mode}`,
+        };
+      },
+    });
+  }
+
+  /** Each through MemoryWriter, so contradiction checks and embedding apply as to any write. */
+  private async storeMemories(
+    extraction: Extraction,
+    request: GenerationJobRow,
+    author: SessionPrincipal,
+    confidence: number,
+  ): Promise<string[]> {
+    const ids: string[] = [];
+    for (const candidate of extraction.candidates) {
+      const { memory } = await this.writer.store(request.projectSlug, author, {
+        content: candidate.content,
+        category: candidate.category,
+        importance: candidate.importance,
+        keywords: candidate.keywords,
+        tags: withExtractedTag(candidate.tags),
+        confidence,
+        source: null,
+        pinned: false,
+        scope: 'project',
+        supersedes: [],
+      });
+      ids.push(memory.id);
+    }
+    return ids;
+  }
+}

@@ -1,0 +1,107 @@
+import { slugSchema, stripControlCharacters } from '@cairn/common';
+import { MEMORY_CATEGORIES, memoryContentSchema } from '@cairn/memory';
+import { createZodDto } from 'nestjs-zod';
+import { z } from 'zod';
+import { PROPOSAL_STATUSES, type Proposal } from '../proposals.repository';
+import { EXTRACTION_MODES } from '../tenant-settings';
+
+export const proposalParamsSchema = z.strictObject({ project: slugSchema, id: z.uuid('must be a proposal id') });
+export class ProposalParamsDto extends createZodDto(proposalParamsSchema) {}
+
+export const proposalsQuerySchema = z.strictObject({
+  status: z.enum(PROPOSAL_STATUSES).default('pending'),
+  limit: z.coerce.number().int().min(1).max(200).default(50),
+  cursor: z.uuid('must be a cursor returned by a previous page').optional(),
+});
+export class ProposalsQueryDto extends createZodDto(proposalsQuerySchema) {}
+
+/** Labels as the memory API takes them: trimmed, 1-64 characters. */
+const label = z
+  .string()
+  .transform((value) => stripControlCharacters(value.normalize('NFKC')).trim())
+  .pipe(z.string().min(1).max(64, 'must be at most 64 characters'));
+
+/** The reviewer may correct any field before the memory is stored; an empty body accepts as proposed. */
+export const acceptProposalSchema = z
+  .strictObject({
+    content: memoryContentSchema.optional(),
+    category: z.enum(MEMORY_CATEGORIES).optional(),
+    importance: z.number().int().min(1).max(5).optional(),
+    keywords: z.array(label).max(50, 'at most 50 keywords').optional(),
+    tags: z
+      .array(label)
+      .max(32, 'at most 32 tags')
+      .transform((tags) => [...new Set(tags.map((tag) => tag.toLowerCase()))])
+      .optional(),
+  })
+  .default({});
+export class AcceptProposalDto extends createZodDto(acceptProposalSchema) {}
+
+export const rejectProposalSchema = z.strictObject({}).default({});
+export class RejectProposalDto extends createZodDto(rejectProposalSchema) {}
+
+export const proposalSchema = z.object({
+  id: z.uuid(),
+  requestId: z.uuid().nullable().describe('The extraction request it came from'),
+  content: z.string(),
+  category: z.enum(MEMORY_CATEGORIES),
+  importance: z.number().int(),
+  confidence: z.number(),
+  tags: z.array(z.string()),
+  keywords: z.array(z.string()),
+  status: z.enum(PROPOSAL_STATUSES),
+  memoryId: z.uuid().nullable().describe('The memory made from it, once accepted'),
+  decidedBy: z.object({ userId: z.string().nullable(), agentId: z.string().nullable() }).nullable(),
+  createdAt: z.iso.datetime(),
+  decidedAt: z.iso.datetime().nullable(),
+});
+export class ProposalDto extends createZodDto(proposalSchema) {}
+
+export class ProposalPageDto extends createZodDto(
+  z.object({ items: z.array(proposalSchema), nextCursor: z.string().nullable() }),
+) {}
+
+export class AcceptedProposalDto extends createZodDto(
+  z.object({
+    proposal: proposalSchema,
+    warnings: z
+      .array(
+        z.object({
+          memoryId: z.uuid(),
+          content: z.string(),
+          reason: z.string(),
+          strength: z.enum(['weak', 'strong']),
+          recorded: z.boolean(),
+        }),
+      )
+      .describe('Existing memories the new one may contradict'),
+  }),
+) {}
+
+export function toProposalView(proposal: Proposal): z.infer<typeof proposalSchema> {
+  return {
+    id: proposal.id,
+    requestId: proposal.requestId,
+    content: proposal.content,
+    category: proposal.category,
+    importance: proposal.importance,
+    confidence: proposal.confidence,
+    tags: proposal.tags,
+    keywords: proposal.keywords,
+    status: proposal.status,
+    memoryId: proposal.memoryId,
+    decidedBy: proposal.decidedBy,
+    createdAt: new Date(proposal.createdAt).toISOString(),
+    decidedAt: proposal.decidedAt === null ? null : new Date(proposal.decidedAt).toISOString(),
+  };
+}
+
+export const tenantSettingsSchema = z.object({
+  extractionMode: z
+    .enum(EXTRACTION_MODES)
+    .describe('"proposals": extracted facts wait for review (default); "memories": stored as memories at once'),
+});
+export class TenantSettingsDto extends createZodDto(tenantSettingsSchema) {}
+
+export const updateTenantSettingsSchema = z.strictObject({ extractionMode: z.enum(EXTRACTION_MODES) });
+export class UpdateTenantSettingsDto extends createZodDto(updateTenantSettingsSchema) {}

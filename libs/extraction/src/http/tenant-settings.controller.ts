@@ -1,0 +1,31 @@
+import { Body, Controller, Get, Param, Patch } from '@nestjs/common';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Audited, RequirePermission } from '@cairn/access';
+import { SlugParamDto } from '@cairn/tenancy';
+import { ZodResponse } from 'nestjs-zod';
+import { TenantSettingsService } from '../tenant-settings';
+import { TenantSettingsDto, UpdateTenantSettingsDto } from './extraction.dto';
+
+/** The access guard resolves the tenant from `:slug` and runs the handler in its context. */
+@ApiTags('tenant: settings')
+@Controller('v1/tenants/:slug/settings')
+export class TenantSettingsController {
+  constructor(private readonly settings: TenantSettingsService) {}
+
+  @Get()
+  @RequirePermission('tenant.settings.manage')
+  @ApiOperation({ summary: "The tenant's settings" })
+  @ZodResponse({ status: 200, type: TenantSettingsDto })
+  get(@Param() _params: SlugParamDto) {
+    return this.settings.get();
+  }
+
+  @Patch()
+  @RequirePermission('tenant.settings.manage')
+  @Audited('tenant.settings.update')
+  @ApiOperation({ summary: "Change the tenant's settings", description: '`extractionMode`: proposals or memories' })
+  @ZodResponse({ status: 200, type: TenantSettingsDto })
+  update(@Param() _params: SlugParamDto, @Body() body: UpdateTenantSettingsDto) {
+    return this.settings.update(body);
+  }
+}

@@ -1,0 +1,111 @@
+import { Injectable } from '@nestjs/common';
+import { type Author } from '@cairn/access';
+import { type MemoryCategory } from '@cairn/memory';
+import { TenantDb } from '@cairn/tenancy';
+import { dedupeKey, type FactCandidate } from './fact-candidate';
+
+export const PROPOSAL_STATUSES = ['pending', 'accepted', 'rejected'] as const;
+export type ProposalStatus = (typeof PROPOSAL_STATUSES)[number];
+
+export interface Proposal {
+  readonly id: string;
+  readonly projectId: string;
+  readonly requestId: string | null;
+  readonly content: string;
+  readonly category: MemoryCategory;
+  readonly importance: number;
+  readonly confidence: number;
+  readonly tags: string[];
+  readonly keywords: string[];
+  readonly status: ProposalStatus;
+  readonly memoryId: string | null;
+  readonly decidedBy: { readonly userId: string | null; readonly agentId: string | null } | null;
+  readonly createdAt: Date;
+  readonly decidedAt: Date | null;
+}
+
+const COLUMNS = `p.id, p.project_id AS "projectId", p.request_id AS "requestId", p.content, p.category, p.importance,
+  p.confidence, p.tags, p.keywords, p.status, p.memory_id AS "memoryId",
+  CASE WHEN p.decided_at IS NULL THEN NULL
+    ELSE json_build_object('userId', p.decided_by_user_id, 'agentId', p.decided_by_agent_id) END AS "decidedBy",
+  p.created_at AS "createdAt", p.decided_at AS "decidedAt"`;
+
+/** Memory proposals of the current tenant; every call runs inside a tenant transaction. */
+@Injectable()
+export class ProposalsRepository {
+  constructor(private readonly db: TenantDb) {}
+
+  /**
+   * Inserts the candidates that are not already proposed in the project (same text up to
+   * case and punctuation, whatever the earlier proposal's fate), so extracting overlapping
+   * transcripts does not ask the same question twice. Returns the new ids.
+   */
+  async insertNew(
+    projectId: string,
+    requestId: string,
+    candidates: readonly (FactCandidate & { id: string; confidence: number })[],
+  ): Promise<string[]> {
+    if (candidates.length === 0) return [];
+    const existing = await this.db.query<{ key: string }>(
+      `SELECT k.key FROM memory_proposals p,
+         LATERAL (SELECT btrim(lower(regexp_replace(p.content, '[^[:alnum:]]+', ' ', 'g'))) AS key) k
+       WHERE p.project_id = $1 AND k.key = ANY($2::text[])`,
+      [projectId, candidates.map((candidate) => dedupeKey(candidate.content))],
+    );
+    const known = new Set(existing.map((row) => row.key));
+    const fresh = candidates.filter((candidate) => !known.has(dedupeKey(candidate.content)));
+    for (const candidate of fresh) {
+      await this.db.query(
+        `INSERT INTO memory_proposals (id, project_id, request_id, content, category, importance, confidence, tags,
+           keywords, status)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8::text[], $9::text[], 'pending')`,
+        [
+          candidate.id,
+          projectId,
+          requestId,
+          candidate.content,
+          candidate.category,
+          candidate.importance,
+          candidate.confidence,
+          candidate.tags,
+          candidate.keywords,
+        ],
+      );
+    }
+    return fresh.map((candidate) => candidate.id);
+  }
+
+  list(projectId: string, status: ProposalStatus, limit: number, afterId?: string): Promise<Proposal[]> {
+    const after = afterId
+      ? `AND (p.created_at, p.id) < (SELECT a.created_at, a.id FROM memory_proposals a WHERE a.id = $4 AND a.project_id = $1)`
+      : '';
+    return this.db.query<Proposal>(
+      `SELECT ${COLUMNS} FROM memory_proposals p WHERE p.project_id = $1 AND p.status = $2 ${after}
+       ORDER BY p.created_at DESC, p.id DESC LIMIT $3`,
+      afterId ? [projectId, status, limit + 1, afterId] : [projectId, status, limit + 1],
+    );
+  }
+
+  async findForUpdate(projectId: string, id: string): Promise<Proposal | undefined> {
+    const rows = await this.db.query<Proposal>(
+      `SELECT ${COLUMNS} FROM memory_proposals p WHERE p.project_id = $1 AND p.id = $2 FOR UPDATE`,
+      [projectId, id],
+    );
+    return rows[0];
+  }
+
+  async decide(
+    id: string,
+    decision: { status: 'accepted' | 'rejected'; memoryId: string | null; by: Author },
+  ): Promise<Proposal> {
+    const rows = await this.db.query<Proposal>(
+      `WITH p AS (
+         UPDATE memory_proposals SET status = $2, memory_id = $3, decided_by_user_id = $4, decided_by_agent_id = $5,
+           decided_at = now()
+         WHERE id = $1 RETURNING *)
+       SELECT ${COLUMNS} FROM p`,
+      [id, decision.status, decision.memoryId, decision.by.userId, decision.by.agentId],
+    );
+    return rows[0];
+  }
+}

@@ -1,0 +1,170 @@
+import { randomUUID } from 'node:crypto';
+import { Injectable, Module, type OnModuleInit } from '@nestjs/common';
+import { type TestingModule } from '@nestjs/testing';
+import { MetricsService } from '@cairn/observability';
+import { createDbTestingModule, createTestDatabase, type TestDatabase, testConfig, testRedisUrl } from '@cairn/testing';
+import { QueueEvents } from 'bullmq';
+import { catalogEntries } from './job-catalog';
+import { type JobInfo, JobHandlers, type JobResult, PermanentJobError } from './job-handler';
+import { JobQueue } from './job-queue.service';
+import { JobsModule, JobWorkersModule } from './jobs.module';
+
+/** What the scripted `embed` handler should do for a tenant id. */
+const script = new Map<string, () => Promise<JobResult>>();
+const calls: { tenantId: string; attemptsMade: number }[] = [];
+
+/**
+ * Every job in the catalog gets a handler (the worker refuses to start otherwise); `embed`
+ * follows the script, the rest just report. Registered on module init, before the workers
+ * start on application bootstrap, as the real handlers are.
+ */
+@Injectable()
+class ScriptedHandlers implements OnModuleInit {
+  constructor(private readonly handlers: JobHandlers) {}
+
+  onModuleInit(): void {
+    for (const { queue, name } of catalogEntries()) {
+      this.handlers.register({
+        queue: queue,
+        name: name as never,
+        handle: (payload: { tenantId?: string }, job: JobInfo) => {
+          if (name !== 'embed') return Promise.resolve({ status: 'done' as const });
+          calls.push({ tenantId: payload.tenantId ?? '', attemptsMade: job.attemptsMade });
+          return (script.get(payload.tenantId ?? '') ?? (() => Promise.resolve({ status: 'done' as const })))();
+        },
+      });
+    }
+  }
+}
+
+@Module({ providers: [ScriptedHandlers] })
+class ScriptedHandlersModule {}
+
+describe('job workers over real Redis (integration)', () => {
+  let database: TestDatabase;
+  let moduleRef: TestingModule;
+  let jobs: JobQueue;
+  let events: QueueEvents;
+  const prefix = `jw${randomUUID().slice(0, 8)}`;
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    const config = testConfig(database.url, testRedisUrl(), { QUEUE_PREFIX: prefix, JOB_BACKOFF_MS: '50' }, 'worker');
+    moduleRef = await createDbTestingModule(config, [JobsModule, ScriptedHandlersModule, JobWorkersModule]);
+    jobs = moduleRef.get(JobQueue);
+    events = new QueueEvents('embeddings', { connection: { url: testRedisUrl() } as never, prefix });
+    await events.waitUntilReady();
+  });
+
+  afterAll(async () => {
+    await events.close();
+    await moduleRef.close();
+    await database.drop();
+  });
+
+  /** Completed jobs are removed at once, so completion is observed through queue events. */
+  async function outcome(jobId: string): Promise<{ result?: unknown; failed?: string }> {
+    const job = await jobs.queue('embeddings').getJob(jobId);
+    if (!job) throw new Error(`job ${jobId} not found`);
+    try {
+      return { result: await job.waitUntilFinished(events, 15_000) };
+    } catch (error) {
+      return { failed: (error as Error).message };
+    }
+  }
+
+  const handled = (tenantId: string) => calls.filter((call) => call.tenantId === tenantId).length;
+
+  const embed = (tenantId: string, jobId: string) =>
+    jobs.enqueue('embeddings', 'embed', { tenantId, target: 'memory', ids: [randomUUID()] }, { jobId });
+
+  it('runs a job through its handler and keeps its result', async () => {
+    const tenantId = randomUUID();
+    script.set(tenantId, () => Promise.resolve({ status: 'done', counts: { embedded: 1 } }));
+    expect(await embed(tenantId, `ok-${tenantId}`)).toBe(true);
+    const job = await jobs.queue('embeddings').getJob(`ok-${tenantId}`);
+    expect(await job!.waitUntilFinished(events, 10_000)).toEqual({ status: 'done', counts: { embedded: 1 } });
+  });
+
+  it('fails a job with a permanent error once, without retries', async () => {
+    const tenantId = randomUUID();
+    script.set(tenantId, () => Promise.reject(new PermanentJobError('row will never exist')));
+    await embed(tenantId, `perm-${tenantId}`);
+    expect(await outcome(`perm-${tenantId}`)).toEqual({ failed: 'row will never exist' });
+    expect(handled(tenantId)).toBe(1);
+    expect(await (await jobs.queue('embeddings').getJob(`perm-${tenantId}`))!.isFailed()).toBe(true);
+  });
+
+  it('retries a transient failure with backoff until it succeeds', async () => {
+    const tenantId = randomUUID();
+    let attempts = 0;
+    script.set(tenantId, () =>
+      ++attempts < 3 ? Promise.reject(new Error('flaky')) : Promise.resolve({ status: 'done' }),
+    );
+    await embed(tenantId, `flaky-${tenantId}`);
+    expect(await outcome(`flaky-${tenantId}`)).toEqual({ result: { status: 'done' } });
+    expect(attempts).toBe(3);
+    expect(calls.filter((call) => call.tenantId === tenantId).map((call) => call.attemptsMade)).toEqual([0, 1, 2]);
+  });
+
+  it('answers provider backpressure by pausing the queue, without spending attempts', async () => {
+    const tenantId = randomUUID();
+    let seen = 0;
+    script.set(tenantId, () =>
+      ++seen <= 2
+        ? Promise.reject(Object.assign(new Error('429'), { backpressureMs: 100 }))
+        : Promise.resolve({ status: 'done' }),
+    );
+    await embed(tenantId, `busy-${tenantId}`);
+    expect(await outcome(`busy-${tenantId}`)).toEqual({ result: { status: 'done' } });
+    expect(seen).toBe(3);
+    expect(calls.filter((call) => call.tenantId === tenantId).map((call) => call.attemptsMade)).toEqual([0, 0, 0]);
+  });
+
+  it('fails a malformed payload at once, and refuses to enqueue one', async () => {
+    await expect(
+      jobs.enqueue('embeddings', 'embed', { tenantId: 'nope', target: 'memory', ids: [] } as never, { jobId: 'bad-1' }),
+    ).rejects.toThrow();
+    await jobs.queue('embeddings').add('embed', { tenantId: 'not-a-uuid' }, { jobId: 'bad-2', attempts: 5 });
+    expect((await outcome('bad-2')).failed).toContain('malformed payload');
+    expect(handled('not-a-uuid')).toBe(0);
+  });
+
+  it('treats a re-enqueue of pending work as the same job', async () => {
+    const tenantId = randomUUID();
+    let release: () => void = () => undefined;
+    script.set(tenantId, () => new Promise((resolve) => (release = () => resolve({ status: 'done' }))));
+    const ids = [randomUUID()];
+    const payload = { tenantId, target: 'memory' as const, ids };
+    await jobs.enqueue('embeddings', 'embed', payload, { jobId: `dup-${tenantId}` });
+    await jobs.enqueue('embeddings', 'embed', payload, { jobId: `dup-${tenantId}` });
+    for (let i = 0; i < 100 && calls.filter((c) => c.tenantId === tenantId).length === 0; i += 1) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    const done = outcome(`dup-${tenantId}`);
+    release();
+    expect(await done).toEqual({ result: { status: 'done' } });
+    expect(handled(tenantId)).toBe(1);
+  });
+
+  it('records job durations by queue, name and outcome', async () => {
+    const text = await moduleRef.get(MetricsService).registry.metrics();
+    expect(text).toMatch(/cairn_job_duration_seconds_count\{queue="embeddings",name="embed",outcome="done"\} \d+/);
+    expect(text).toMatch(/cairn_job_duration_seconds_count\{queue="embeddings",name="embed",outcome="throttled"\} 2/);
+    expect(text).toMatch(/cairn_queue_jobs\{queue="embeddings",state="failed"\} \d+/);
+  });
+});
+
+describe('JobHandlers', () => {
+  it('refuses two handlers for one job, and a catalog job without one', () => {
+    const handlers = new JobHandlers();
+    const handler = {
+      queue: 'embeddings' as const,
+      name: 'embed' as const,
+      handle: () => Promise.resolve({ status: 'done' as const }),
+    };
+    handlers.register(handler);
+    expect(() => handlers.register(handler)).toThrow('two handlers for job embeddings/embed');
+    expect(() => handlers.assertComplete()).toThrow(/no handler for job\(s\): .*embeddings\/reembed-backfill/);
+  });
+});

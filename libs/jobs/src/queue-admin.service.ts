@@ -1,0 +1,94 @@
+import { Injectable } from '@nestjs/common';
+import { NotFoundError } from '@cairn/common';
+import { type Job } from 'bullmq';
+import { QUEUE_NAMES, type QueueName } from './job-catalog';
+import { JobQueue, withTimeout } from './job-queue.service';
+
+const STATES = ['waiting', 'active', 'delayed', 'prioritized', 'paused', 'failed', 'completed'] as const;
+/** Failed jobs examined per listing; enough for an operator, bounded for Redis. */
+const FAILED_WINDOW = 1_000;
+
+export interface QueueOverview {
+  readonly queue: QueueName;
+  readonly counts: Record<(typeof STATES)[number], number>;
+}
+
+export interface FailedJob {
+  readonly id: string;
+  readonly queue: QueueName;
+  readonly name: string;
+  readonly tenantId: string | null;
+  readonly failedReason: string;
+  readonly attemptsMade: number;
+  readonly failedAt: Date | null;
+}
+
+/**
+ * What operators see of the queues: depth per state, failed jobs (by tenant when asked) and
+ * retrying them. Payloads hold ids only, never content, so listing them leaks nothing.
+ */
+@Injectable()
+export class QueueAdmin {
+  constructor(private readonly jobs: JobQueue) {}
+
+  async overview(): Promise<QueueOverview[]> {
+    return Promise.all(
+      QUEUE_NAMES.map(async (queue) => {
+        const counts = await withTimeout(this.jobs.queue(queue).getJobCounts(...STATES), 2_000);
+        return { queue, counts: Object.fromEntries(STATES.map((s) => [s, counts[s] ?? 0])) as QueueOverview['counts'] };
+      }),
+    );
+  }
+
+  async failed(queues: readonly QueueName[], tenantId: string | undefined, limit: number): Promise<FailedJob[]> {
+    const found: FailedJob[] = [];
+    for (const queue of queues) {
+      const jobs = await withTimeout(this.jobs.queue(queue).getFailed(0, FAILED_WINDOW - 1), 5_000);
+      for (const job of jobs) {
+        if (tenantId !== undefined && tenantOf(job) !== tenantId) continue;
+        found.push(describe(queue, job));
+      }
+    }
+    return found.sort((a, b) => (b.failedAt?.getTime() ?? 0) - (a.failedAt?.getTime() ?? 0)).slice(0, limit);
+  }
+
+  /** Retries one failed job; with `tenantId`, only a job of that tenant. */
+  async retry(queue: QueueName, id: string, tenantId?: string): Promise<void> {
+    const job = await this.jobs.queue(queue).getJob(id);
+    if (!job || (tenantId !== undefined && tenantOf(job) !== tenantId)) throw new NotFoundError('Job');
+    if (!(await job.isFailed())) throw new NotFoundError('Failed job');
+    await job.retry('failed');
+  }
+
+  /** Retries every failed job (of a tenant, when given); returns how many. */
+  async retryAll(queues: readonly QueueName[], tenantId?: string): Promise<number> {
+    let retried = 0;
+    for (const queue of queues) {
+      const jobs = await this.jobs.queue(queue).getFailed(0, FAILED_WINDOW - 1);
+      for (const job of jobs) {
+        if (tenantId !== undefined && tenantOf(job) !== tenantId) continue;
+        await job.retry('failed');
+        retried += 1;
+      }
+    }
+    return retried;
+  }
+}
+
+function tenantOf(job: Job): string | null {
+  const data = job.data as { tenantId?: unknown } | undefined;
+  return typeof data?.tenantId === 'string' ? data.tenantId : null;
+}
+
+function describe(queue: QueueName, job: Job): FailedJob {
+  return {
+    id: job.id ?? '',
+    queue,
+    name: job.name,
+    tenantId: tenantOf(job),
+    // The first line only: stack traces stay in the worker's logs.
+    failedReason: (job.failedReason ?? '').split('\n')[0]?.slice(0, 500) ?? '',
+    attemptsMade: job.attemptsMade,
+    failedAt: job.finishedOn ? new Date(job.finishedOn) : null,
+  };
+}

@@ -1,0 +1,2 @@
+export { MaintenanceModule } from './maintenance.module';
+export { taskIntervalMs } from './maintenance-schedule';

@@ -1,0 +1,20 @@
+import { type CairnConfig } from '@cairn/config';
+import { type MaintenanceTask } from '@cairn/jobs';
+
+const DAY_MS = 86_400_000;
+
+/**
+ * How often each task runs for every tenant. Decay is daily because its factor is a daily
+ * step; the sweep is frequent because it is what guarantees every row gets its vector.
+ */
+export function taskIntervalMs(task: MaintenanceTask, config: CairnConfig): number {
+  switch (task) {
+    case 'stale-embedding-sweep':
+      return config.worker.sweepIntervalSeconds * 1000;
+    case 'retention-purge':
+      return config.worker.maintenanceIntervalSeconds * 1000;
+    case 'confidence-decay':
+    case 'duplicate-scan':
+      return DAY_MS;
+  }
+}

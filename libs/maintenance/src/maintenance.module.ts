@@ -1,0 +1,13 @@
+import { Module } from '@nestjs/common';
+import { KnowledgeModule } from '@cairn/knowledge';
+import { MemoryModule } from '@cairn/memory';
+import { ProjectsModule } from '@cairn/projects';
+import { MaintenanceScheduler } from './maintenance-scheduler';
+import { TenantMaintenanceHandlers } from './tenant-maintenance.handlers';
+
+/** Repeatable maintenance, for the worker app only (the sweep lives with the embeddings). */
+@Module({
+  imports: [MemoryModule, KnowledgeModule, ProjectsModule],
+  providers: [MaintenanceScheduler, TenantMaintenanceHandlers],
+})
+export class MaintenanceModule {}

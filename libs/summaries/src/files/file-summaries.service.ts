@@ -1,0 +1,77 @@
+import { randomUUID } from 'node:crypto';
+import { Injectable } from '@nestjs/common';
+import { authorOf, type SessionPrincipal } from '@cairn/access';
+import { NotFoundError } from '@cairn/common';
+import { JobQueue } from '@cairn/jobs';
+import { ProjectResolver } from '@cairn/projects';
+import { TenantTransaction } from '@cairn/tenancy';
+import { sha256 } from '../generation/text-caps';
+import { FileSummariesRepository } from './file-summaries.repository';
+import { type CurrentFileSummary, type FileSummary } from './file-summary.types';
+
+/**
+ * File summaries keyed by (project, path, content hash): the same content is summarized
+ * once; new content of a path gets a summary of its own while the older one stays readable
+ * (marked stale).
+ */
+@Injectable()
+export class FileSummaries {
+  constructor(
+    private readonly tx: TenantTransaction,
+    private readonly projects: ProjectResolver,
+    private readonly summaries: FileSummariesRepository,
+    private readonly jobs: JobQueue,
+  ) {}
+
+  /** A ready summary of this very content at once, else a pending row whose job runs after commit. */
+  request(
+    projectSlug: string,
+    principal: SessionPrincipal,
+    input: { path: string; content: string },
+  ): Promise<FileSummary> {
+    const contentHash = sha256(input.content);
+    return this.tx.run(async () => {
+      const project = await this.projects.resolve(projectSlug);
+      const ready = await this.summaries.touchReady(project.id, input.path, contentHash);
+      if (ready) return ready;
+      const row = await this.summaries.upsertPending({
+        id: randomUUID(),
+        projectId: project.id,
+        path: input.path,
+        contentHash,
+        // PostgreSQL text cannot hold NUL; the hash still covers the content exactly as sent.
+        content: input.content.replaceAll('\u0000', ''),
+        requestedBy: authorOf(principal),
+      });
+      // Also for a row that was already pending: the job id is deterministic, so this is
+      // harmless if its job is queued, and it recovers the row if that enqueue was lost.
+      if (row.status === 'pending') {
+        const tenantId = principal.tenant.id;
+        this.tx.onCommit(async () => {
+          await this.jobs.enqueue(
+            'summaries',
+            'summarize-file',
+            { tenantId, fileSummaryId: row.id },
+            { jobId: `summarize-file-${tenantId}-${row.id}` },
+          );
+        });
+      }
+      return row;
+    });
+  }
+
+  /**
+   * The most recently sent version's summary when it is ready; otherwise the newest ready
+   * summary, `stale` because a newer version of the file is pending (or failed); otherwise
+   * the newest version, still without a summary.
+   */
+  current(projectSlug: string, path: string): Promise<CurrentFileSummary> {
+    return this.tx.run(async () => {
+      const project = await this.projects.resolve(projectSlug);
+      const { newest, ready } = await this.summaries.newestForPath(project.id, path);
+      if (!newest) throw new NotFoundError(`Summary of "${path}"`);
+      if (!ready) return { summary: newest, stale: false };
+      return { summary: ready, stale: ready.id !== newest.id };
+    });
+  }
+}

@@ -1,0 +1,112 @@
+import { Injectable } from '@nestjs/common';
+import { type Author } from '@cairn/access';
+import { TenantDb } from '@cairn/tenancy';
+import { type GenerationJobRow, type GenerationKind, type GenerationRequestRow } from './generation-request.types';
+
+const COLUMNS = `r.id, r.project_id AS "projectId", r.kind, r.status, r.result, r.generated_by AS "generatedBy",
+  r.flagged_injection AS "flaggedInjection", r.error,
+  json_build_object('userId', r.requested_by_user_id, 'agentId', r.requested_by_agent_id,
+    'tokenId', r.requested_by_token_id) AS "requestedBy",
+  r.created_at AS "createdAt", r.completed_at AS "completedAt"`;
+
+/** A retried POST of the same text by the same requester within this window is the same request. */
+const REUSE_WINDOW = `interval '1 day'`;
+
+/** Generation requests of the current tenant; every call runs inside a tenant transaction. */
+@Injectable()
+export class GenerationRequestsRepository {
+  constructor(private readonly db: TenantDb) {}
+
+  async insert(row: {
+    id: string;
+    projectId: string;
+    kind: GenerationKind;
+    input: string;
+    inputHash: string;
+    requestedBy: Author;
+  }): Promise<GenerationRequestRow> {
+    const rows = await this.db.query<GenerationRequestRow>(
+      `INSERT INTO generation_requests AS r (id, project_id, kind, input, input_hash, status,
+         requested_by_user_id, requested_by_agent_id, requested_by_token_id)
+       VALUES ($1, $2, $3, $4, $5, 'pending', $6, $7, $8)
+       RETURNING ${COLUMNS}`,
+      [
+        row.id,
+        row.projectId,
+        row.kind,
+        row.input,
+        row.inputHash,
+        row.requestedBy.userId,
+        row.requestedBy.agentId,
+        row.requestedBy.tokenId,
+      ],
+    );
+    return rows[0];
+  }
+
+  /**
+   * The same requester's pending or finished request for the same text, if recent: a client
+   * retrying its POST then gets one summary (one set of proposals), not two. Serialised per
+   * input by an advisory lock, so two concurrent retries cannot both insert.
+   */
+  async findReusable(
+    projectId: string,
+    kind: GenerationKind,
+    inputHash: string,
+    requester: Author,
+  ): Promise<GenerationRequestRow | undefined> {
+    await this.db.query('SELECT pg_advisory_xact_lock(hashtext($1), hashtext($2))', [
+      projectId,
+      `${kind}:${inputHash}`,
+    ]);
+    const rows = await this.db.query<GenerationRequestRow>(
+      `SELECT ${COLUMNS} FROM generation_requests r
+       WHERE r.project_id = $1 AND r.kind = $2 AND r.input_hash = $3 AND r.status IN ('pending', 'done')
+         AND r.created_at > now() - ${REUSE_WINDOW}
+         AND r.requested_by_user_id IS NOT DISTINCT FROM $4 AND r.requested_by_agent_id IS NOT DISTINCT FROM $5
+         AND r.requested_by_token_id IS NOT DISTINCT FROM $6
+       ORDER BY r.created_at DESC LIMIT 1`,
+      [projectId, kind, inputHash, requester.userId, requester.agentId, requester.tokenId],
+    );
+    return rows[0];
+  }
+
+  async findInProject(projectId: string, id: string): Promise<GenerationRequestRow | undefined> {
+    const rows = await this.db.query<GenerationRequestRow>(
+      `SELECT ${COLUMNS} FROM generation_requests r WHERE r.project_id = $1 AND r.id = $2`,
+      [projectId, id],
+    );
+    return rows[0];
+  }
+
+  /** For a job: the row with its input and project slug; `lock` holds it until the transaction ends. */
+  async findForJob(id: string, lock = false): Promise<GenerationJobRow | undefined> {
+    const rows = await this.db.query<GenerationJobRow>(
+      `SELECT ${COLUMNS}, r.input, p.slug AS "projectSlug"
+       FROM generation_requests r JOIN projects p ON p.id = r.project_id
+       WHERE r.id = $1 ${lock ? 'FOR UPDATE OF r' : ''}`,
+      [id],
+    );
+    return rows[0];
+  }
+
+  /** Records the outcome and drops the input, which was kept only to be processed. */
+  async complete(
+    id: string,
+    outcome: { result: Record<string, unknown>; generatedBy: string; flaggedInjection: boolean },
+  ): Promise<void> {
+    await this.db.query(
+      `UPDATE generation_requests SET status = 'done', result = $2::jsonb, generated_by = $3,
+         flagged_injection = $4, input = NULL, error = NULL, completed_at = now()
+       WHERE id = $1`,
+      [id, JSON.stringify(outcome.result), outcome.generatedBy, outcome.flaggedInjection],
+    );
+  }
+
+  async fail(id: string, error: string): Promise<void> {
+    await this.db.query(
+      `UPDATE generation_requests SET status = 'failed', error = $2, input = NULL, completed_at = now() WHERE id = $1`,
+      [id, error],
+    );
+  }
+}

@@ -1,0 +1,46 @@
+import { Injectable, type OnModuleInit } from '@nestjs/common';
+import { type JobHandler, JobHandlers, type JobInfo, type JobPayload, type JobResult } from '@cairn/jobs';
+import { SessionSummaryService } from '@cairn/working-memory';
+import { GenerationJobRunner } from '../generation/generation-job';
+import { requesterPrincipal } from '../generation/requester-principal';
+import { SessionSummarizer, type SessionSummaryText } from './session-summarizer';
+
+/**
+ * `summaries/summarize-session`: summarizes the transcript, then files the summary exactly as
+ * `POST session/summary` would for the requesting agent: archived in the knowledge base
+ * (tier `summary`) and kept as that agent's `last_session_summary` working-memory entry.
+ */
+@Injectable()
+export class SummarizeSessionJobHandler implements JobHandler<'summaries', 'summarize-session'>, OnModuleInit {
+  readonly queue = 'summaries' as const;
+  readonly name = 'summarize-session' as const;
+
+  constructor(
+    private readonly handlers: JobHandlers,
+    private readonly runner: GenerationJobRunner,
+    private readonly summarizer: SessionSummarizer,
+    private readonly sessionSummaries: SessionSummaryService,
+  ) {}
+
+  onModuleInit(): void {
+    this.handlers.register(this);
+  }
+
+  handle(payload: JobPayload<'summaries', 'summarize-session'>, job: JobInfo): Promise<JobResult> {
+    return this.runner.run<SessionSummaryText>(payload, job, 'session_summary', {
+      produce: (input, finalAttempt) => this.summarizer.summarize(input, finalAttempt),
+      store: async (summary, request, tenant) => {
+        // Joins the runner's transaction: the archive, the working-memory entry and the
+        // request's completion commit together, and the embedding job waits for that commit.
+        const filed = await this.sessionSummaries.summarize(request.projectSlug, requesterPrincipal(tenant, request), {
+          text: summary.text,
+        });
+        return {
+          result: { summary: summary.text, documentId: filed.document.id, evicted: filed.evicted.length },
+          generatedBy: summary.generatedBy,
+          flaggedInjection: summary.flaggedInjection,
+        };
+      },
+    });
+  }
+}
