@@ -9,6 +9,7 @@ import { type BenchApp, startApiApp } from './lib/app';
 import { type BenchName, type BenchOptions, parseArgs, USAGE, UsageError } from './lib/args';
 import { type BenchEnvironment, prepareEnvironment } from './lib/environment';
 import { gitCommit, machineInfo, renderTable, repositoryRoot, type ResultRow, writeResults } from './lib/report';
+import { benchPipeline } from './pipeline/pipeline-benchmark';
 import { benchSearch } from './search/search-benchmark';
 import { benchTenantProvisioning } from './tenant-provisioning';
 import { benchTokenVerification } from './token-verification';
@@ -108,6 +109,20 @@ async function main(options: BenchOptions, cleanups: CleanupStack): Promise<void
         redisUrl: environment.redisUrl,
         root,
         sizes: options.sizes,
+        log,
+      }),
+    );
+  }
+
+  if (selected('pipeline')) {
+    await runOne('pipeline', () =>
+      benchPipeline({
+        databaseUrl: environment.databaseUrl,
+        redisUrl: environment.redisUrl,
+        bench,
+        items: options.pipelineItems,
+        latencyMs: options.pipelineLatencyMs,
+        concurrencies: options.pipelineConcurrency,
         log,
       }),
     );

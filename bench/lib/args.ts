@@ -12,20 +12,31 @@ export interface BenchOptions {
   readonly only?: readonly BenchName[];
   /** Corpus sizes of the search benchmark. */
   readonly sizes: readonly number[];
+  /** Memories embedded per run of the pipeline benchmark. */
+  readonly pipelineItems: number;
+  /** The pipeline benchmark's fake model server latency per request. */
+  readonly pipelineLatencyMs: number;
+  /** Worker concurrencies (WORKER_CONCURRENCY_EMBEDDINGS) the pipeline benchmark runs at. */
+  readonly pipelineConcurrency: readonly number[];
 }
 
-export const BENCH_NAMES = ['tenants', 'tokens', 'search'] as const;
+export const BENCH_NAMES = ['tenants', 'tokens', 'search', 'pipeline'] as const;
 export type BenchName = (typeof BENCH_NAMES)[number];
 
 export const USAGE = `usage: npm run bench -- [--tenants N] [--seconds S] [--warmup S] [--concurrency C]
-                        [--only LIST] [--sizes LIST]
+                        [--only LIST] [--sizes LIST] [--pipeline-items N]
+                        [--pipeline-latency MS] [--pipeline-concurrency LIST]
   --tenants N       tenants to provision, and baseline schemas to create (default 100)
   --seconds S       measured seconds per throughput phase (default 3)
   --warmup S        unmeasured warm-up seconds per throughput phase (default 0.5)
   --concurrency C   requests in flight during throughput phases (default 16)
-  --only LIST       comma-separated benchmarks to run: tenants, tokens, search (default: all)
+  --only LIST       comma-separated benchmarks to run: tenants, tokens, search, pipeline (default: all)
   --sizes LIST      search benchmark corpus sizes (default 10000,100000); --sizes 10000 skips the
-                    100k size, whose seeding and measurement take several minutes`;
+                    100k size, whose seeding and measurement take several minutes
+  --pipeline-items N        memories per one-job-per-write pipeline run (default 1000; the issue's
+                            20000 takes about 13 minutes, see bench/pipeline/README.md)
+  --pipeline-latency MS     fake model server latency per request (default 20)
+  --pipeline-concurrency LIST  worker embedding concurrencies (default 1,2,4)`;
 
 export class UsageError extends Error {}
 
@@ -35,33 +46,40 @@ const DEFAULTS: BenchOptions = {
   warmupSeconds: 0.5,
   concurrency: 16,
   sizes: [10_000, 100_000],
+  pipelineItems: 1_000,
+  pipelineLatencyMs: 20,
+  pipelineConcurrency: [1, 2, 4],
 };
 
-type NumericOption = 'tenants' | 'seconds' | 'warmupSeconds' | 'concurrency';
+type NumericOption = 'tenants' | 'seconds' | 'warmupSeconds' | 'concurrency' | 'pipelineItems' | 'pipelineLatencyMs';
 
 const FLAGS: Record<string, { key: NumericOption; integer: boolean; min: number; max: number }> = {
   '--tenants': { key: 'tenants', integer: true, min: 1, max: 100_000 },
   '--seconds': { key: 'seconds', integer: false, min: 0.1, max: 3_600 },
   '--warmup': { key: 'warmupSeconds', integer: false, min: 0, max: 600 },
   '--concurrency': { key: 'concurrency', integer: true, min: 1, max: 1_024 },
+  '--pipeline-items': { key: 'pipelineItems', integer: true, min: 100, max: 1_000_000 },
+  '--pipeline-latency': { key: 'pipelineLatencyMs', integer: true, min: 0, max: 10_000 },
 };
 
 /** Accepts `--flag value` and `--flag=value`; anything else is a usage error. */
 export function parseArgs(argv: readonly string[]): BenchOptions | 'help' {
-  const { sizes: defaultSizes, ...numeric } = DEFAULTS;
+  const { sizes: defaultSizes, pipelineConcurrency: defaultPipelineConcurrency, ...numeric } = DEFAULTS;
   const options: Record<NumericOption, number> = { ...numeric };
   let only: BenchName[] | undefined;
   let sizes = defaultSizes;
+  let pipelineConcurrency = defaultPipelineConcurrency;
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] ?? '';
     if (arg === '--help' || arg === '-h') return 'help';
     const [flag = '', inline] = arg.split('=', 2);
-    if (flag === '--only' || flag === '--sizes') {
+    if (flag === '--only' || flag === '--sizes' || flag === '--pipeline-concurrency') {
       const raw = inline ?? argv[++i];
       if (raw === undefined) throw new UsageError(`${flag} needs a value`);
       const list = raw.split(',').map((part) => part.trim());
       if (flag === '--only') only = list.map(benchName);
-      else sizes = list.map(corpusSize);
+      else if (flag === '--sizes') sizes = list.map(corpusSize);
+      else pipelineConcurrency = list.map(workerConcurrency);
       continue;
     }
     const spec = FLAGS[flag];
@@ -76,7 +94,12 @@ export function parseArgs(argv: readonly string[]): BenchOptions | 'help' {
     }
     options[spec.key] = value;
   }
-  return { ...options, sizes: [...new Set(sizes)], ...(only ? { only } : {}) };
+  return {
+    ...options,
+    sizes: [...new Set(sizes)],
+    pipelineConcurrency: [...new Set(pipelineConcurrency)],
+    ...(only ? { only } : {}),
+  };
 }
 
 function benchName(name: string): BenchName {
@@ -92,4 +115,12 @@ function corpusSize(text: string): number {
     throw new UsageError(`--sizes takes integers between 100 and 1000000; got "${text}"`);
   }
   return size;
+}
+
+function workerConcurrency(text: string): number {
+  const value = Number(text);
+  if (!Number.isInteger(value) || value < 1 || value > 64) {
+    throw new UsageError(`--pipeline-concurrency takes integers between 1 and 64; got "${text}"`);
+  }
+  return value;
 }
