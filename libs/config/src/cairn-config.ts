@@ -63,6 +63,14 @@ export interface CairnConfig {
     /** Days a document of each retention tier is kept. */
     readonly retentionDays: { readonly external: number; readonly internal: number; readonly summary: number };
   };
+  readonly mcp: {
+    /** The gateway's public base URL (scheme, host, optional path prefix), as clients reach it; undefined = from the request. */
+    readonly publicUrl: string | undefined;
+    /** Browser origins allowed to call `/mcp`; requests without `Origin` (non-browser clients) are always allowed. */
+    readonly allowedOrigins: readonly string[] | '*';
+  };
+  /** Requests per minute, enforced in Redis so the limit holds across replicas. */
+  readonly rateLimits: { readonly tokenPerMinute: number; readonly tenantPerMinute: number };
   /** BullMQ key prefix; lets several installations (or test files) share one Redis. */
   readonly queues: { readonly prefix: string };
 }

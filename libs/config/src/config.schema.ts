@@ -72,6 +72,16 @@ export const environmentSchema = z.object({
   KB_RETENTION_EXTERNAL_DAYS: positiveInt(14, 3_650),
   KB_RETENTION_INTERNAL_DAYS: positiveInt(30, 3_650),
   KB_RETENTION_SUMMARY_DAYS: positiveInt(365, 3_650),
+  MCP_PUBLIC_URL: httpUrl.optional(),
+  MCP_ALLOWED_ORIGINS: z
+    .string()
+    .regex(
+      /^(\*|https?:\/\/[^\s,/]+(,\s*https?:\/\/[^\s,/]+)*)$/,
+      'must be * or a comma-separated list of origins such as https://app.example.com',
+    )
+    .optional(),
+  RATE_LIMIT_TOKEN_PER_MINUTE: positiveInt(600, 1_000_000),
+  RATE_LIMIT_TENANT_PER_MINUTE: positiveInt(6_000, 10_000_000),
   QUEUE_PREFIX: z
     .string()
     .regex(/^[a-z][a-z0-9_-]{0,31}$/, 'must be 1-32 lower-case letters, digits, _ or -')

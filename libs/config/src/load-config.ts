@@ -94,8 +94,22 @@ export function loadConfig(app: AppName, env: EnvSource): CairnConfig {
         summary: values.KB_RETENTION_SUMMARY_DAYS,
       },
     },
+    mcp: {
+      publicUrl: values.MCP_PUBLIC_URL?.replace(/\/+$/, ''),
+      allowedOrigins: parseOrigins(values.MCP_ALLOWED_ORIGINS),
+    },
+    rateLimits: {
+      tokenPerMinute: values.RATE_LIMIT_TOKEN_PER_MINUTE,
+      tenantPerMinute: values.RATE_LIMIT_TENANT_PER_MINUTE,
+    },
     queues: { prefix: values.QUEUE_PREFIX },
   });
+}
+
+function parseOrigins(value: string | undefined): readonly string[] | '*' {
+  if (value === '*') return '*';
+  if (!value) return [];
+  return value.split(',').map((origin) => origin.trim().toLowerCase());
 }
 
 /** Rules that involve more than one variable; each message names the variable to set. */
