@@ -19,6 +19,7 @@ module.exports = {
     '^@cairn/testing$': '<rootDir>/test/utils',
     '^@cairn/api-app$': '<rootDir>/apps/api/src/api.module',
     '^@cairn/worker-app$': '<rootDir>/apps/worker/src/worker.module',
+    '^@cairn/mcp-gateway-app$': '<rootDir>/apps/mcp-gateway/src/mcp-gateway.module',
     '^@cairn/(.*)$': '<rootDir>/libs/$1/src',
   },
   globalSetup: '<rootDir>/test/global-setup.ts',

@@ -49,7 +49,15 @@ export async function createProject(
 export async function issueToken(
   admin: TestClient,
   tenant: string,
-  body: { role: string; projects?: '*' | string[]; userId?: string; agentId?: string; ttlSeconds?: number },
+  body: {
+    role: string;
+    projects?: '*' | string[];
+    userId?: string;
+    agentId?: string;
+    ttlSeconds?: number;
+    defaultProject?: string;
+    toolsets?: string[];
+  },
 ): Promise<{ id: string; token: string; expiresAt: string }> {
   const response = await admin.post(`/v1/tenants/${tenant}/tokens`, { projects: '*', ...body });
   expectStatus(response, 201, 'issue token');

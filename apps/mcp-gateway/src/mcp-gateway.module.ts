@@ -1,17 +1,40 @@
 import { type DynamicModule, Module } from '@nestjs/common';
+import { AuditModule } from '@cairn/audit';
+import { AuthModule } from '@cairn/auth';
 import { type CairnConfig, ConfigModule } from '@cairn/config';
 import { DatabaseModule } from '@cairn/db';
+import { EmbeddingsModule, EmbeddingTargetsModule } from '@cairn/embeddings';
+import { JobsModule } from '@cairn/jobs';
+import { McpModule } from '@cairn/mcp';
+import { MemoryMcpModule } from '@cairn/memory';
 import { ObservabilityModule } from '@cairn/observability';
 import { RedisModule } from '@cairn/redis';
+import { SearchModule } from '@cairn/search';
 import { ServerModule } from '@cairn/server';
+import { TenancyModule } from '@cairn/tenancy';
 
-/** The MCP Streamable HTTP gateway. Health, readiness and metrics now; MCP tools arrive with their issue. */
+/** The MCP Streamable HTTP gateway: wiring only; tools live in the capability libraries. */
 @Module({})
 export class McpGatewayModule {
   static register(config: CairnConfig): DynamicModule {
     return {
       module: McpGatewayModule,
-      imports: [ConfigModule.forRoot(config), ObservabilityModule, ServerModule, DatabaseModule, RedisModule],
+      imports: [
+        ConfigModule.forRoot(config),
+        ObservabilityModule,
+        ServerModule,
+        DatabaseModule,
+        RedisModule,
+        TenancyModule,
+        AuditModule,
+        AuthModule,
+        JobsModule,
+        EmbeddingsModule,
+        EmbeddingTargetsModule,
+        SearchModule,
+        McpModule,
+        MemoryMcpModule,
+      ],
     };
   }
 }

@@ -19,3 +19,4 @@ export {
   type SessionPrincipal,
 } from './principal';
 export { isRole, type Role, ROLES } from './roles';
+export { DEFAULT_TOOLSETS, isToolset, type Toolset, TOOLSETS } from './toolsets';

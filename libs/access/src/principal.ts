@@ -1,4 +1,5 @@
 import { type Role } from './roles';
+import { type Toolset } from './toolsets';
 
 /** The platform operator holding the bootstrap admin token. */
 export interface PlatformPrincipal {
@@ -16,6 +17,10 @@ export interface SessionPrincipal {
   readonly agentId: string | null;
   /** `'*'` or the project slugs the token may use. */
   readonly projects: '*' | readonly string[];
+  /** The project a tool call uses when it names none: the token's default, or its only project. */
+  readonly defaultProject: string | null;
+  /** MCP toolsets the token enables. */
+  readonly toolsets: readonly Toolset[];
   readonly expiresAt: Date;
 }
 

@@ -56,6 +56,31 @@ export class PlatformAuditRepository {
     );
   }
 
+  /** Many rows in one statement (the MCP gateway's batched tool-call audit). */
+  async appendMany(entries: readonly PlatformAuditEntry[]): Promise<void> {
+    if (entries.length === 0) return;
+    await this.dataSource.query(
+      `INSERT INTO cairn.platform_audit (actor, tenant_id, action, target, outcome, status, request_id, details)
+       SELECT actor, tenant_id, action, target, outcome, status, request_id, details
+       FROM jsonb_to_recordset($1::jsonb) AS e(actor text, tenant_id uuid, action text, target text, outcome text,
+                                                status integer, request_id text, details jsonb)`,
+      [
+        JSON.stringify(
+          entries.map((entry) => ({
+            actor: entry.actor,
+            tenant_id: entry.tenantId,
+            action: entry.action,
+            target: entry.target,
+            outcome: entry.outcome,
+            status: entry.status,
+            request_id: entry.requestId,
+            details: entry.details ?? null,
+          })),
+        ),
+      ],
+    );
+  }
+
   /** Newest first; `beforeId` pages backwards. */
   async list(filter: { tenantId?: string; limit: number; beforeId?: string }): Promise<PlatformAuditRow[]> {
     const rows = await this.dataSource.query<Row[]>(

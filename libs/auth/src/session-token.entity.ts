@@ -22,6 +22,13 @@ export class SessionTokenEntity {
   @Column('text', { array: true })
   projects!: string[];
 
+  /** MCP toolsets; null for the defaults. */
+  @Column('text', { array: true, nullable: true })
+  toolsets!: string[] | null;
+
+  @Column('text', { name: 'default_project', nullable: true })
+  defaultProject!: string | null;
+
   @Column('text', { nullable: true })
   label!: string | null;
 

@@ -10,6 +10,8 @@ const base: TokenLookup = {
   tenantName: 'Acme',
   tenantSchema: 't_abc',
   tenantDeleted: false,
+  toolsets: null,
+  defaultProject: null,
   userId: null,
   userRole: null,
   userDisabled: false,
@@ -43,6 +45,23 @@ describe('evaluateToken', () => {
 
   it('maps the stored "*" scope to every project', () => {
     expect(evaluateToken({ ...base, projects: ['*'] }, now)).toMatchObject({ principal: { projects: '*' } });
+  });
+
+  it('defaults tool calls to the only project, or to the named default', () => {
+    expect(evaluateToken(base, now)).toMatchObject({ principal: { defaultProject: 'web-app' } });
+    expect(evaluateToken({ ...base, projects: ['a', 'b'] }, now)).toMatchObject({
+      principal: { defaultProject: null },
+    });
+    expect(evaluateToken({ ...base, projects: ['*'], defaultProject: 'b' }, now)).toMatchObject({
+      principal: { defaultProject: 'b' },
+    });
+  });
+
+  it('enables the default toolsets unless the token names its own, ignoring unknown names', () => {
+    expect(evaluateToken(base, now)).toMatchObject({ principal: { toolsets: ['core', 'context', 'knowledge'] } });
+    expect(evaluateToken({ ...base, toolsets: ['maintenance', 'retired'] }, now)).toMatchObject({
+      principal: { toolsets: ['maintenance'] },
+    });
   });
 });
 

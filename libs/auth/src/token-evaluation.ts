@@ -1,4 +1,4 @@
-import { type Role, roleWithin, type SessionPrincipal } from '@cairn/access';
+import { DEFAULT_TOOLSETS, isToolset, type Role, roleWithin, type SessionPrincipal } from '@cairn/access';
 import { type UnauthenticatedCode } from '@cairn/common';
 import { type TokenLookup } from './tokens.repository';
 
@@ -38,6 +38,9 @@ export function evaluateToken(lookup: TokenLookup | undefined, now: Date): Token
       userId: lookup.userId,
       agentId: lookup.agentId,
       projects,
+      defaultProject: lookup.defaultProject ?? (projects !== '*' && projects.length === 1 ? projects[0] : null),
+      // Names a later release dropped are ignored rather than failing the token.
+      toolsets: lookup.toolsets ? lookup.toolsets.filter(isToolset) : DEFAULT_TOOLSETS,
       expiresAt: lookup.expiresAt,
     },
   };

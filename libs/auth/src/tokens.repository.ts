@@ -19,6 +19,8 @@ export interface TokenLookup {
   readonly agentId: string | null;
   readonly role: Role;
   readonly projects: string[];
+  readonly toolsets: string[] | null;
+  readonly defaultProject: string | null;
   readonly createdAt: Date;
   readonly expiresAt: Date;
   readonly revokedAt: Date | null;
@@ -37,6 +39,8 @@ interface LookupRow {
   agent_id: string | null;
   role: Role;
   projects: string[];
+  toolsets: string[] | null;
+  default_project: string | null;
   created_at: Date;
   expires_at: Date;
   revoked_at: Date | null;
@@ -58,10 +62,11 @@ export class TokensRepository {
   /** Deliberately uncached: revocation must bite on every replica at the next request. */
   async lookup(hash: Buffer): Promise<TokenLookup | undefined> {
     const rows = await this.prepared.query<LookupRow>(
-      'cairn_token_lookup_v1',
+      'cairn_token_lookup_v2',
       `SELECT t.id, t.tenant_id, tn.slug AS tenant_slug, tn.name AS tenant_name, tn.schema_name AS tenant_schema,
               tn.deleted_at IS NOT NULL AS tenant_deleted, t.user_id, u.role AS user_role,
               coalesce(u.disabled_at IS NOT NULL, false) AS user_disabled, t.agent_id, t.role, t.projects,
+              t.toolsets, t.default_project,
               t.created_at, t.expires_at, t.revoked_at
        FROM cairn.session_tokens t
        JOIN cairn.tenants tn ON tn.id = t.tenant_id
@@ -84,6 +89,8 @@ export class TokensRepository {
       agentId: row.agent_id,
       role: row.role,
       projects: row.projects,
+      toolsets: row.toolsets,
+      defaultProject: row.default_project,
       createdAt: row.created_at,
       expiresAt: row.expires_at,
       revokedAt: row.revoked_at,

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import { actorOf, type Principal, type Role, roleWithin, type SessionPrincipal } from '@cairn/access';
+import { actorOf, type Principal, type Role, roleWithin, type SessionPrincipal, type Toolset } from '@cairn/access';
 import { BadRequestError, NotFoundError } from '@cairn/common';
 import { CAIRN_CONFIG, type CairnConfig } from '@cairn/config';
 import { ProjectsService } from '@cairn/projects';
@@ -16,6 +16,8 @@ export interface IssueTokenInput {
   readonly agentId?: string;
   readonly role: Role;
   readonly projects: '*' | readonly string[];
+  readonly defaultProject?: string;
+  readonly toolsets?: readonly Toolset[];
   readonly ttlSeconds?: number;
   readonly label?: string;
 }
@@ -50,6 +52,16 @@ export class TokensService {
     if (input.userId !== undefined) await this.assertUserMayHold(tenant, input.userId, input.role);
     const projects = input.projects === '*' ? ['*'] : [...new Set(input.projects)];
     if (input.projects !== '*') await this.projects.assertExist(projects);
+    if (input.defaultProject !== undefined) {
+      if (input.projects !== '*' && !projects.includes(input.defaultProject)) {
+        throw new BadRequestError(
+          "defaultProject must be one of the token's projects",
+          undefined,
+          'default_project_out_of_scope',
+        );
+      }
+      await this.projects.assertExist([input.defaultProject]);
+    }
 
     const secret = generateSessionToken();
     const record = await this.tokens.insert({
@@ -59,6 +71,8 @@ export class TokensService {
       agentId: input.agentId ?? null,
       role: input.role,
       projects,
+      defaultProject: input.defaultProject ?? null,
+      toolsets: input.toolsets ? [...new Set(input.toolsets)] : null,
       label: input.label ?? null,
       tokenHash: secret.hash,
       hint: secret.hint,

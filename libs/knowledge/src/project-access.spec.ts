@@ -8,6 +8,8 @@ const principal = (projects: '*' | string[]): SessionPrincipal => ({
   role: 'agent',
   userId: null,
   agentId: null,
+  defaultProject: null,
+  toolsets: [],
   projects,
   expiresAt: new Date(),
 });

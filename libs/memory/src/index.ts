@@ -31,3 +31,4 @@ export { EXPORT_FORMAT, EXPORT_VERSION } from './sync/export-format';
 export { MemoryChanges } from './sync/memory-changes.service';
 export { MemoryExporter } from './sync/memory-export.service';
 export { MemoryImporter } from './sync/memory-import.service';
+export { MemoryMcpModule } from './mcp/memory-mcp.module';

@@ -1,4 +1,4 @@
-import { ROLES } from '@cairn/access';
+import { isToolset, ROLES, TOOLSETS } from '@cairn/access';
 import { agentIdSchema, displayText, slugSchema } from '@cairn/common';
 import { createZodDto } from 'nestjs-zod';
 import { z } from 'zod';
@@ -13,6 +13,15 @@ export const issueTokenSchema = z.strictObject({
   agentId: agentIdSchema.optional().describe('Agent identity, e.g. "claude-code:alice"'),
   role: z.enum(ROLES),
   projects: projectScopeSchema,
+  defaultProject: slugSchema
+    .optional()
+    .describe('Project MCP tool calls use when they name none; must be in `projects`. Defaults to the only project'),
+  toolsets: z
+    .array(z.enum(TOOLSETS))
+    .min(1)
+    .max(TOOLSETS.length)
+    .optional()
+    .describe('MCP toolsets the token enables; default core, context, knowledge'),
   ttlSeconds: z.number().int().min(60).optional().describe('Lifetime; defaults and maximum come from configuration'),
   label: displayText(100).optional(),
 });
@@ -29,6 +38,8 @@ const tokenFields = {
   agentId: z.string().nullable(),
   role: z.enum(ROLES),
   projects: z.union([z.literal('*'), z.array(z.string())]),
+  defaultProject: z.string().nullable(),
+  toolsets: z.array(z.enum(TOOLSETS)).nullable().describe('null: the default toolsets'),
   createdBy: z.string(),
   createdAt: z.iso.datetime(),
   expiresAt: z.iso.datetime(),
@@ -65,6 +76,8 @@ function common(token: SessionTokenEntity) {
     agentId: token.agentId,
     role: token.role,
     projects: scopeOf(token.projects),
+    defaultProject: token.defaultProject,
+    toolsets: token.toolsets ? token.toolsets.filter(isToolset) : null,
     createdBy: token.createdBy,
     createdAt: token.createdAt.toISOString(),
     expiresAt: token.expiresAt.toISOString(),

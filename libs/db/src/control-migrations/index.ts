@@ -1,5 +1,6 @@
 import { type Migration } from '../migration.types';
 import { controlSchema } from './0001-control-schema';
+import { tokenToolsets } from './0002-token-toolsets';
 
 /** Control-schema migrations in order. Append only; never edit one that has shipped. */
-export const CONTROL_MIGRATIONS: readonly Migration[] = [controlSchema];
+export const CONTROL_MIGRATIONS: readonly Migration[] = [controlSchema, tokenToolsets];

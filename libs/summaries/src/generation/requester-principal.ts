@@ -20,6 +20,8 @@ export function requesterPrincipal(tenant: TenantEntity, request: GenerationJobR
     userId,
     agentId,
     projects: [request.projectSlug],
+    defaultProject: request.projectSlug,
+    toolsets: [],
     expiresAt: new Date(Date.now() + 60 * 60 * 1000),
   };
 }

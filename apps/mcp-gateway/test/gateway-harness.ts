@@ -1,0 +1,122 @@
+import { randomBytes } from 'node:crypto';
+import { type CairnConfig } from '@cairn/config';
+import { McpGatewayModule } from '@cairn/mcp-gateway-app';
+import {
+  createProject,
+  createTenant,
+  createTestDatabase,
+  createTestHttpApp,
+  issueToken,
+  TEST_ADMIN_TOKEN,
+  TestClient,
+  testConfig,
+  type TestDatabase,
+  testRedisUrl,
+  type TenantFixture,
+} from '@cairn/testing';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { type NestFastifyApplication } from '@nestjs/platform-fastify';
+import { ApiModule } from '@cairn/api-app';
+
+/**
+ * One database and Redis prefix with the api (for administration, through its public REST
+ * API) and one or more gateways listening on real ports, for the SDK's real HTTP client.
+ */
+export interface GatewayWorld {
+  readonly database: TestDatabase;
+  readonly config: CairnConfig;
+  readonly admin: TestClient;
+  readonly api: NestFastifyApplication;
+  readonly gateways: { app: NestFastifyApplication; url: string }[];
+  /** `<gateway 0>/mcp` */
+  readonly mcpUrl: string;
+  close(): Promise<void>;
+}
+
+export async function startGatewayWorld(
+  options: { overrides?: Record<string, string>; gateways?: number } = {},
+): Promise<GatewayWorld> {
+  const database = await createTestDatabase();
+  const env = { QUEUE_PREFIX: `g${randomBytes(4).toString('hex')}`, ...options.overrides };
+  const config = testConfig(database.url, testRedisUrl(), env);
+  const api = await createTestHttpApp(ApiModule.register(config), config);
+  const gateways: GatewayWorld['gateways'] = [];
+  for (let i = 0; i < (options.gateways ?? 1); i += 1) {
+    const gatewayConfig = testConfig(database.url, testRedisUrl(), { HOST: '127.0.0.1', ...env }, 'mcp-gateway');
+    const app = await createTestHttpApp(McpGatewayModule.register(gatewayConfig), gatewayConfig);
+    await app.listen(0, '127.0.0.1');
+    const address = app.getHttpServer().address() as { port: number };
+    gateways.push({ app, url: `http://127.0.0.1:${address.port}` });
+  }
+  return {
+    database,
+    config,
+    api,
+    admin: new TestClient(api).as(TEST_ADMIN_TOKEN),
+    gateways,
+    mcpUrl: `${gateways[0].url}/mcp`,
+    close: async () => {
+      for (const gateway of gateways) await gateway.app.close();
+      await api.close();
+      await database.drop();
+    },
+  };
+}
+
+export interface TenantWithProjects {
+  readonly tenant: TenantFixture;
+  readonly projects: string[];
+}
+
+export async function tenantWithProjects(world: GatewayWorld, count = 2): Promise<TenantWithProjects> {
+  const tenant = await createTenant(world.admin);
+  const projects: string[] = [];
+  for (let i = 0; i < count; i += 1) projects.push((await createProject(world.admin, tenant.slug)).slug);
+  return { tenant, projects };
+}
+
+export type TokenRequest = Parameters<typeof issueToken>[2];
+
+export async function tokenFor(world: GatewayWorld, tenant: string, body: TokenRequest): Promise<string> {
+  return (await issueToken(world.admin, tenant, body)).token;
+}
+
+/** The SDK's own client over Streamable HTTP, holding a bearer token. */
+export async function connectClient(url: string, token: string): Promise<Client> {
+  const client = new Client({ name: 'cairn-test', version: '1.0.0' });
+  const transport = new StreamableHTTPClientTransport(new URL(url), {
+    requestInit: { headers: { Authorization: `Bearer ${token}` } },
+  });
+  await client.connect(transport);
+  return client;
+}
+
+/** A raw JSON-RPC POST, for the paths a well-behaved client never takes. */
+export async function postRaw(
+  url: string,
+  body: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; headers: Headers; text: string; json: any }> {
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: {
+      Accept: 'application/json, text/event-stream',
+      'Content-Type': 'application/json',
+      ...headers,
+    },
+    body,
+  });
+  const text = await response.text();
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    json = undefined;
+  }
+  return { status: response.status, headers: response.headers, text, json };
+}
+
+export function rpc(method: string, params: Record<string, unknown> = {}, id: number | string = 1): string {
+  return JSON.stringify({ jsonrpc: '2.0', id, method, params });
+}

@@ -1,0 +1,58 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { type SessionPrincipal } from '@cairn/access';
+import { CAIRN_CONFIG, type CairnConfig } from '@cairn/config';
+import { REDIS } from '@cairn/redis';
+import { type Redis } from 'ioredis';
+import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
+
+export interface RateLimitRefusal {
+  readonly scope: 'token' | 'tenant';
+  readonly limit: number;
+  readonly retryAfterSeconds: number;
+}
+
+/**
+ * Per-token and per-tenant request budgets per minute, counted in Redis so they hold across
+ * every gateway replica (one atomic script per key). If Redis is unreachable each replica
+ * falls back to counting in memory (the library's insurance limiter) rather than failing
+ * requests or letting them through unbounded.
+ */
+@Injectable()
+export class McpRateLimits {
+  private readonly perToken: RateLimiterRedis;
+  private readonly perTenant: RateLimiterRedis;
+
+  constructor(
+    @Inject(CAIRN_CONFIG) private readonly config: CairnConfig,
+    @Inject(REDIS) redis: Redis,
+  ) {
+    const limiter = (scope: string, points: number) =>
+      new RateLimiterRedis({
+        storeClient: redis,
+        keyPrefix: `${config.queues.prefix}:ratelimit:mcp:${scope}`,
+        points,
+        duration: 60,
+        insuranceLimiter: new RateLimiterMemory({ points, duration: 60 }),
+      });
+    this.perToken = limiter('token', config.rateLimits.tokenPerMinute);
+    this.perTenant = limiter('tenant', config.rateLimits.tenantPerMinute);
+  }
+
+  /** Spends one request of each budget; the refusal says which budget ran out and for how long. */
+  async consume(principal: SessionPrincipal): Promise<RateLimitRefusal | undefined> {
+    const [token, tenant] = await Promise.allSettled([
+      this.perToken.consume(principal.tokenId),
+      this.perTenant.consume(principal.tenant.id),
+    ]);
+    if (token.status === 'rejected') return this.refusal('token', this.config.rateLimits.tokenPerMinute, token.reason);
+    if (tenant.status === 'rejected') {
+      return this.refusal('tenant', this.config.rateLimits.tenantPerMinute, tenant.reason);
+    }
+    return undefined;
+  }
+
+  private refusal(scope: 'token' | 'tenant', limit: number, reason: unknown): RateLimitRefusal {
+    if (!(reason instanceof RateLimiterRes)) throw reason;
+    return { scope, limit, retryAfterSeconds: Math.max(1, Math.ceil(reason.msBeforeNext / 1000)) };
+  }
+}

@@ -1,0 +1,18 @@
+export { McpModule } from './mcp.module';
+export { MCP_PATH } from './http/mcp-http.routes';
+export {
+  defineTool,
+  McpTool,
+  type McpToolHandler,
+  type McpToolSpec,
+  type ToolAnswer,
+  type ToolCall,
+} from './tools/mcp-tool';
+export { ToolRegistry, type RegisteredTool } from './tools/tool-registry';
+export {
+  McpPrompt,
+  type McpPromptHandler,
+  McpResource,
+  type McpResourceHandler,
+  type ResourceContents,
+} from './protocol/mcp-resource';

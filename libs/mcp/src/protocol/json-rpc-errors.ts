@@ -1,0 +1,31 @@
+/** JSON-RPC error codes the gateway answers with at the HTTP layer (server-defined range). */
+export const GATEWAY_ERROR = {
+  unauthorized: -32001,
+  forbidden: -32003,
+  rateLimited: -32029,
+  methodNotAllowed: -32000,
+  internal: -32603,
+  parse: -32700,
+} as const;
+
+export interface JsonRpcErrorBody {
+  readonly jsonrpc: '2.0';
+  readonly id: string | number | null;
+  readonly error: { readonly code: number; readonly message: string; readonly data?: Record<string, unknown> };
+}
+
+export function jsonRpcError(
+  id: string | number | null,
+  code: number,
+  message: string,
+  data?: Record<string, unknown>,
+): JsonRpcErrorBody {
+  return { jsonrpc: '2.0', id, error: { code, message, ...(data ? { data } : {}) } };
+}
+
+/** The id of a JSON-RPC request body, when it has a usable one. */
+export function requestIdOf(body: unknown): string | number | null {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return null;
+  const id = (body as { id?: unknown }).id;
+  return typeof id === 'string' || typeof id === 'number' ? id : null;
+}

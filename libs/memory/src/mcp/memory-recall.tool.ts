@@ -1,0 +1,44 @@
+import { Injectable } from '@nestjs/common';
+import { defineTool, McpTool, type McpToolHandler, type ToolCall } from '@cairn/mcp';
+import { type z } from 'zod';
+import { recallResultSchema, recallSchema, toListFilter } from '../http/memory-query.dto';
+import { toMemoryView } from '../http/memory.dto';
+import { MemoryRecall } from '../memory-recall.service';
+import { memoryLine } from './memory-text';
+
+const spec = defineTool({
+  name: 'memory_recall',
+  title: 'Recall memories',
+  toolset: 'core',
+  permission: 'memory.read',
+  scope: 'project',
+  description: [
+    "Search the team's memories of this project (and tenant-wide ones) with a natural-language question or keywords;",
+    'hybrid keyword + semantic ranking, best first. Use it before answering from scratch or re-deriving a decision.',
+    'Example: {"query": "how do we deploy the API to staging?", "limit": 5}',
+  ].join(' '),
+  input: recallSchema,
+  output: recallResultSchema,
+  annotations: { readOnlyHint: true, idempotentHint: true },
+});
+
+@Injectable()
+@McpTool(spec)
+export class MemoryRecallTool implements McpToolHandler<typeof spec.input, typeof spec.output> {
+  constructor(private readonly recall: MemoryRecall) {}
+
+  async run(input: z.output<typeof spec.input>, call: ToolCall) {
+    const result = await this.recall.recall(call.project!, { ...input, filter: toListFilter(input.filters) });
+    const results = result.results.map((hit) => ({ ...hit, memory: toMemoryView(hit.memory) }));
+    const notes = result.report.notes.map((note) => `note: ${note}`);
+    const lines = results.map((hit, index) => memoryLine(hit.memory, index));
+    const head =
+      results.length === 0
+        ? `No memories match "${input.query.slice(0, 80)}".`
+        : `${results.length} memories (${result.report.mode}):`;
+    return {
+      structured: { results, report: { ...result.report, notes: [...result.report.notes] } },
+      text: [head, ...lines, ...notes].join('\n'),
+    };
+  }
+}

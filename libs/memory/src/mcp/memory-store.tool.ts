@@ -1,0 +1,48 @@
+import { Injectable } from '@nestjs/common';
+import { defineTool, McpTool, type McpToolHandler, type ToolCall } from '@cairn/mcp';
+import { type z } from 'zod';
+import { ContentLimit } from '../http/content-limit';
+import { storeMemorySchema, toMemoryView, writeResultSchema } from '../http/memory.dto';
+import { MemoryWriter } from '../memory-writer.service';
+
+const spec = defineTool({
+  name: 'memory_store',
+  title: 'Store a memory',
+  toolset: 'core',
+  permission: 'memory.write',
+  scope: 'project',
+  description: [
+    'Store one durable fact, decision, convention, bug or preference in the team memory so any agent can recall it later.',
+    'Use it when you learn something a future session would need (not for scratch notes: use remember).',
+    'One fact per call; add keywords a future question might use. Warns when it contradicts an existing memory.',
+    'Example: {"content": "The API uses Fastify, not Express", "category": "architecture", "keywords": ["web framework"], "importance": 4}',
+  ].join(' '),
+  input: storeMemorySchema,
+  output: writeResultSchema,
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false },
+});
+
+@Injectable()
+@McpTool(spec)
+export class MemoryStoreTool implements McpToolHandler<typeof spec.input, typeof spec.output> {
+  constructor(
+    private readonly writer: MemoryWriter,
+    private readonly limit: ContentLimit,
+  ) {}
+
+  async run(input: z.output<typeof spec.input>, call: ToolCall) {
+    this.limit.check(input.content);
+    const result = await this.writer.store(call.project!, call.principal, input);
+    const memory = toMemoryView(result.memory);
+    const warnings = result.warnings.map(
+      (warning) => `! may contradict ${warning.memoryId} (${warning.strength}): ${warning.content.slice(0, 160)}`,
+    );
+    return {
+      structured: { memory, warnings: result.warnings, embedding: result.embedding },
+      text: [
+        `Stored ${memory.id} [${memory.category} i${memory.importance}] in ${memory.project ?? 'every project'}.`,
+        ...warnings,
+      ].join('\n'),
+    };
+  }
+}

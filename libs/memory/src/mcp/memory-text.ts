@@ -1,0 +1,24 @@
+import { type MemoryView } from '../http/memory.dto';
+
+/**
+ * Compact text renderings for agents: one line per memory with what it takes to act on it
+ * (full id, category, importance, flags), none of the JSON bookkeeping. The structured copy
+ * carries everything else.
+ */
+export function memoryLine(memory: MemoryView, index?: number): string {
+  const flags = [
+    memory.pinned ? 'pinned' : '',
+    memory.stale ? 'STALE' : '',
+    memory.archived ? 'archived' : '',
+    memory.supersededBy ? `superseded by ${memory.supersededBy}` : '',
+    memory.project === null ? 'tenant-wide' : '',
+  ].filter(Boolean);
+  const source = memory.source ? ` @${memory.source.path}${memory.source.line ? `:${memory.source.line}` : ''}` : '';
+  const prefix = index === undefined ? '' : `${index + 1}. `;
+  const meta = `[${memory.category} i${memory.importance}${flags.length ? ` ${flags.join(', ')}` : ''}]`;
+  return `${prefix}${meta} ${memory.content}${source} (id ${memory.id}, ${memory.createdAt.slice(0, 10)})`;
+}
+
+export function memoryLines(memories: readonly MemoryView[], empty: string): string {
+  return memories.length === 0 ? empty : memories.map((memory, index) => memoryLine(memory, index)).join('\n');
+}
