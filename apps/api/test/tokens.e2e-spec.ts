@@ -115,6 +115,34 @@ describe('session tokens', () => {
     expect(disabled.body.error.code).toBe('user_disabled');
   });
 
+  it('records the MCP toolsets and default project a token enables, and refuses ones outside its scope', async () => {
+    const other = await createProject(api.admin, tenant.slug);
+    const issued = await api.admin.post(tokensUrl(), {
+      role: 'agent',
+      projects: [project.slug, other.slug],
+      defaultProject: other.slug,
+      toolsets: ['core', 'harness'],
+    });
+    expect(issued.status).toBe(201);
+    expect(issued.body).toMatchObject({ defaultProject: other.slug, toolsets: ['core', 'harness'] });
+    const plain = await issueToken(api.admin, tenant.slug, { role: 'agent', projects: [project.slug] });
+    const listed = await api.admin.get(`${tokensUrl()}?limit=100`);
+    expect(listed.body.items.find((item: { id: string }) => item.id === plain.id)).toMatchObject({
+      toolsets: null,
+      defaultProject: null,
+    });
+    const refused: [unknown, number, string][] = [
+      [{ role: 'agent', projects: [project.slug], defaultProject: other.slug }, 400, 'default_project_out_of_scope'],
+      [{ role: 'agent', projects: '*', defaultProject: 'no-such-project' }, 400, 'unknown_project'],
+      [{ role: 'agent', projects: '*', toolsets: ['everything'] }, 400, 'validation_failed'],
+      [{ role: 'agent', projects: '*', toolsets: [] }, 400, 'validation_failed'],
+    ];
+    for (const [body, status, code] of refused) {
+      const response = await api.admin.post(tokensUrl(), body);
+      expect({ status: response.status, code: response.body.error?.code }).toEqual({ status, code });
+    }
+  });
+
   it('revokes at once, and says why a token is refused', async () => {
     const { token, id } = await issueToken(api.admin, tenant.slug, { role: 'reader' });
     expect((await api.client.as(token).get('/v1/whoami')).status).toBe(200);
