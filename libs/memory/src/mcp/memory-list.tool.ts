@@ -1,0 +1,45 @@
+import { Injectable } from '@nestjs/common';
+import { defineTool, McpTool, type McpToolHandler, type ToolCall } from '@cairn/mcp';
+import { z } from 'zod';
+import { memoryPageSchema, searchFiltersSchema, toListFilter } from '../http/memory-query.dto';
+import { toMemoryView } from '../http/memory.dto';
+import { MemoryReader } from '../memory-reader.service';
+import { memoryLines, nextPageLine } from './memory-text';
+import { cursorSchema, pageLimitSchema } from './memory-tool.schemas';
+
+const spec = defineTool({
+  name: 'memory_list',
+  title: 'List memories',
+  toolset: 'core',
+  permission: 'memory.read',
+  scope: 'project',
+  description: [
+    "Browse the project's memories (and tenant-wide ones), newest first, with filters and cursor pagination.",
+    'Use it to review what is stored (e.g. every decision, or what one agent wrote); to answer a question use memory_recall.',
+    'Pass nextCursor back as cursor for the next page.',
+    'Example: {"filters": {"categories": ["decision"], "pinned": true}, "limit": 20}',
+  ].join(' '),
+  input: z.strictObject({
+    filters: searchFiltersSchema.default({}).describe('The same filters as memory_recall'),
+    limit: pageLimitSchema,
+    cursor: cursorSchema,
+  }),
+  output: memoryPageSchema,
+  annotations: { readOnlyHint: true, idempotentHint: true },
+});
+
+@Injectable()
+@McpTool(spec)
+export class MemoryListTool implements McpToolHandler<typeof spec.input, typeof spec.output> {
+  constructor(private readonly reader: MemoryReader) {}
+
+  async run(input: z.output<typeof spec.input>, call: ToolCall) {
+    const page = await this.reader.list(call.project!, toListFilter(input.filters), input.limit, input.cursor);
+    const items = page.items.map(toMemoryView);
+    const head = items.length === 0 ? '' : `${items.length} memories, newest first:`;
+    return {
+      structured: { items, nextCursor: page.nextCursor },
+      text: [head, memoryLines(items, 'No memories match.'), nextPageLine(page.nextCursor)].filter(Boolean).join('\n'),
+    };
+  }
+}

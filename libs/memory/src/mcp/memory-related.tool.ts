@@ -1,0 +1,53 @@
+import { Injectable } from '@nestjs/common';
+import { defineTool, McpTool, type McpToolHandler, type ToolCall } from '@cairn/mcp';
+import { z } from 'zod';
+import { toMemoryView } from '../http/memory.dto';
+import { MemoryReader } from '../memory-reader.service';
+import { RELATION_TYPES } from '../memory.types';
+import { memoryLine } from './memory-text';
+import { memoryIdSchema, relatedResultSchema, toRelationView } from './memory-tool.schemas';
+
+const spec = defineTool({
+  name: 'memory_related',
+  title: 'Related memories',
+  toolset: 'core',
+  permission: 'memory.read',
+  scope: 'project',
+  description: [
+    'The memories linked to one memory, in both directions, with the relation type',
+    '(depends_on, contradicts, elaborates, related_to, part_of, supersedes).',
+    'Use it to follow a decision to what it depends on, what contradicts it or what replaced it.',
+    'Example: {"id": "0b7e4c2a-5d1f-4e8a-9c3b-2f6d8e1a4b5c", "type": "contradicts"}',
+  ].join(' '),
+  input: z.strictObject({
+    id: memoryIdSchema,
+    type: z.enum(RELATION_TYPES).optional().describe('Only relations of this type'),
+  }),
+  output: relatedResultSchema,
+  annotations: { readOnlyHint: true, idempotentHint: true },
+});
+
+@Injectable()
+@McpTool(spec)
+export class MemoryRelatedTool implements McpToolHandler<typeof spec.input, typeof spec.output> {
+  constructor(private readonly reader: MemoryReader) {}
+
+  async run(input: z.output<typeof spec.input>, call: ToolCall) {
+    const related = await this.reader.related(call.project!, input.id, input.type);
+    const items = related.map((item) => ({
+      relation: toRelationView(item.relation),
+      direction: item.direction,
+      memory: toMemoryView(item.memory),
+    }));
+    // "this -elaborates->" reads as a sentence whose subject is the asked-about memory.
+    const lines = items.map(({ relation, direction, memory }) =>
+      direction === 'outgoing'
+        ? `this -${relation.type}-> ${memoryLine(memory)}`
+        : `${relation.type} this <- ${memoryLine(memory)}`,
+    );
+    return {
+      structured: { items },
+      text: lines.length ? lines.join('\n') : `No memories are linked to ${input.id}.`,
+    };
+  }
+}

@@ -1,0 +1,58 @@
+import { Injectable } from '@nestjs/common';
+import { BadRequestError } from '@cairn/common';
+import { defineTool, McpTool, type McpToolHandler, type ToolCall } from '@cairn/mcp';
+import { z } from 'zod';
+import { ContentLimit } from '../http/content-limit';
+import { toMemoryView, updateMemorySchema, writeResultSchema } from '../http/memory.dto';
+import { MemoryWriter } from '../memory-writer.service';
+import { memoryIdSchema } from './memory-tool.schemas';
+
+const spec = defineTool({
+  name: 'memory_update',
+  title: 'Update a memory',
+  toolset: 'core',
+  permission: 'memory.write',
+  scope: 'project',
+  description: [
+    'Change fields of an existing memory (its author, or a maintainer, may); fields left out stay as they are.',
+    'The previous version is kept in the history with your reason. Use it to correct or refine a fact',
+    'rather than storing a near-duplicate. Example:',
+    '{"id": "0b7e4c2a-5d1f-4e8a-9c3b-2f6d8e1a4b5c", "content": "Staging deploys run on merge to main", "reason": "pipeline changed"}',
+  ].join(' '),
+  // The REST body's refinement ("at least one field") is checked in run(): a refined object
+  // cannot be extended with the `id` and `project` arguments.
+  input: z.strictObject({ id: memoryIdSchema, ...updateMemorySchema.shape }),
+  output: writeResultSchema,
+  // Not destructive: the previous version stays in the history.
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false },
+});
+
+@Injectable()
+@McpTool(spec)
+export class MemoryUpdateTool implements McpToolHandler<typeof spec.input, typeof spec.output> {
+  constructor(
+    private readonly writer: MemoryWriter,
+    private readonly limit: ContentLimit,
+  ) {}
+
+  async run(input: z.output<typeof spec.input>, call: ToolCall) {
+    const { id, project: _project, ...changes } = input as typeof input & { project?: string };
+    const changed = Object.entries(changes).filter(([key, value]) => key !== 'reason' && value !== undefined);
+    if (changed.length === 0) {
+      throw new BadRequestError('Give at least one field to change besides reason', undefined, 'nothing_to_change');
+    }
+    if (changes.content !== undefined) this.limit.check(changes.content);
+    const result = await this.writer.update(call.project!, call.principal, id, changes);
+    const memory = toMemoryView(result.memory);
+    const warnings = result.warnings.map(
+      (warning) => `! may contradict ${warning.memoryId} (${warning.strength}): ${warning.content.slice(0, 160)}`,
+    );
+    return {
+      structured: { memory, warnings: result.warnings, embedding: result.embedding },
+      text: [
+        `Updated ${memory.id} to v${memory.version} (${changed.map(([key]) => key).join(', ')} changed; earlier version kept).`,
+        ...warnings,
+      ].join('\n'),
+    };
+  }
+}
