@@ -21,6 +21,9 @@ import { McpCatalog } from './mcp-catalog';
 import { matchTemplate } from './mcp-resource';
 import { SERVER_INFO, SERVER_INSTRUCTIONS } from './server-info';
 
+/** The MCP specification's code for a resource that does not exist (or may not be seen). */
+const RESOURCE_NOT_FOUND = -32002;
+
 /**
  * Builds the SDK's low-level `Server` for one stateless request. Everything costly (tool
  * schemas, validators, discovery) was prepared at boot, so a request pays only for a few
@@ -79,7 +82,7 @@ export class McpServerFactory {
         const contents = await this.inTenant(principal, () => handler.read(params, principal), correlationId);
         return { contents: [contents] };
       }
-      throw new McpError(ErrorCode.InvalidParams, `Resource not found: ${request.params.uri.slice(0, 200)}`);
+      throw new McpError(RESOURCE_NOT_FOUND, `Resource not found: ${request.params.uri.slice(0, 200)}`);
     });
     server.setRequestHandler(ListPromptsRequestSchema, () => ({
       prompts: this.catalog.promptList().map(({ spec }) => ({
@@ -107,7 +110,10 @@ export class McpServerFactory {
       return await this.tenants.run(principal.tenant, fn);
     } catch (error) {
       if (error instanceof McpError) throw error;
-      if (error instanceof CairnError) throw new McpError(ErrorCode.InvalidParams, error.message, { code: error.code });
+      if (error instanceof CairnError) {
+        const code = error.status === 404 ? RESOURCE_NOT_FOUND : ErrorCode.InvalidParams;
+        throw new McpError(code, error.message, { code: error.code });
+      }
       this.logger.error({ msg: 'resource request failed', correlationId, err: error });
       throw new McpError(ErrorCode.InternalError, `Internal error (correlation id ${correlationId})`);
     }
