@@ -5,13 +5,17 @@ import { type CairnConfig, ConfigModule } from '@cairn/config';
 import { DatabaseModule } from '@cairn/db';
 import { EmbeddingsModule, EmbeddingTargetsModule } from '@cairn/embeddings';
 import { JobsModule } from '@cairn/jobs';
-import { McpModule } from '@cairn/mcp';
+import { ExtractionMcpModule } from '@cairn/extraction';
+import { KnowledgeMcpModule } from '@cairn/knowledge';
+import { McpModule, StatusMcpModule } from '@cairn/mcp';
 import { MemoryMcpModule } from '@cairn/memory';
 import { ObservabilityModule } from '@cairn/observability';
 import { RedisModule } from '@cairn/redis';
 import { SearchModule } from '@cairn/search';
 import { ServerModule } from '@cairn/server';
+import { SummariesMcpModule } from '@cairn/summaries';
 import { TenancyModule } from '@cairn/tenancy';
+import { WorkingMemoryMcpModule } from '@cairn/working-memory';
 
 /** The MCP Streamable HTTP gateway: wiring only; tools live in the capability libraries. */
 @Module({})
@@ -34,6 +38,11 @@ export class McpGatewayModule {
         SearchModule,
         McpModule,
         MemoryMcpModule,
+        StatusMcpModule,
+        WorkingMemoryMcpModule,
+        KnowledgeMcpModule,
+        SummariesMcpModule,
+        ExtractionMcpModule,
       ],
     };
   }

@@ -1,6 +1,7 @@
 export { type Chunk, type ChunkOptions, chunkText, DEFAULT_CHUNK_OPTIONS } from './chunker';
 export { contentHash, normaliseDocumentText } from './document-text';
 export { KnowledgeHttpModule } from './http/knowledge-http.module';
+export { KnowledgeMcpModule } from './mcp/knowledge-mcp.module';
 export { KbSearchService } from './kb-search.service';
 export {
   type DocumentPage,

@@ -23,12 +23,16 @@ export { askModel, isFinalAttempt, type ModelAnswer } from './generation/model-c
 export { requesterPrincipal } from './generation/requester-principal';
 export { capAtWord, clipForModel, meaningfulLines, oneLine, sha256 } from './generation/text-caps';
 export {
+  generationRequestSchema,
   ProjectParamDto,
   RequestAcceptedDto,
   requestAcceptedSchema,
+  toRequestView,
   TranscriptDto,
   transcriptSchema,
 } from './http/summaries.dto';
+export { acceptedText, requestText } from './mcp/request-text';
+export { SummariesMcpModule } from './mcp/summaries-mcp.module';
 export { fallbackSessionSummary, SESSION_SUMMARY_MAX_CHARS } from './session/session-fallback';
 export { SESSION_FALLBACK } from './session/session-summarizer';
 export { SummarizeSessionJobHandler } from './session/summarize-session.job-handler';

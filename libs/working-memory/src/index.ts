@@ -3,6 +3,7 @@ export { renderBriefingText } from './briefing-text';
 export { type Briefing, BRIEFING_SECTIONS, type BriefingSection } from './briefing.types';
 export { BriefingService } from './briefing.service';
 export { WorkingMemoryHttpModule } from './http/working-memory-http.module';
+export { WorkingMemoryMcpModule } from './mcp/working-memory-mcp.module';
 export { EVENTS_MAX_LIMIT, SessionEventsService } from './session-events.service';
 export { SessionSummaryService } from './session-summary.service';
 export {

@@ -1,0 +1,23 @@
+import { type KbSearchResult } from '../kb.types';
+
+/**
+ * Search hits for an agent: one line per chunk with where it comes from, its score and its
+ * full text on one line (chunks are ~1,200 characters); untrusted content is labelled so the
+ * agent treats it as data.
+ */
+export function searchText(result: KbSearchResult, query: string): string {
+  const { results, report } = result;
+  const scope = report.projects.length === 1 ? report.projects[0] : `${report.projects.length} projects`;
+  const head =
+    results.length === 0
+      ? `No knowledge-base passages match "${query.slice(0, 80)}" in ${scope || 'no project'}.`
+      : `${results.length} passages from ${scope} (${report.mode}):`;
+  const lines = results.map((hit, index) => {
+    const flag = hit.untrusted ? ' UNTRUSTED' : '';
+    const where = report.projects.length > 1 ? `${hit.project}:` : '';
+    const title = hit.title ? ` "${hit.title}"` : '';
+    const text = hit.text.replace(/\s+/g, ' ').trim();
+    return `${index + 1}. [${where}${hit.source}${title} #${hit.ordinal} ${hit.score.toFixed(3)}${flag}] ${text} (doc ${hit.documentId})`;
+  });
+  return [head, ...lines, ...report.notes.map((note) => `note: ${note}`)].join('\n');
+}

@@ -1,0 +1,80 @@
+import { Injectable } from '@nestjs/common';
+import { BadRequestError, NotFoundError } from '@cairn/common';
+import { defineTool, McpTool, type McpToolHandler, type ToolCall } from '@cairn/mcp';
+import { SessionSummaryService, summarizeSchema } from '@cairn/working-memory';
+import { z } from 'zod';
+import { GenerationRequests } from '../generation/generation-requests.service';
+import { generationRequestSchema, requestAcceptedSchema, toRequestView, transcriptSchema } from '../http/summaries.dto';
+import { acceptedText, requestText } from './request-text';
+
+const spec = defineTool({
+  name: 'session_summarize',
+  title: 'Summarize the session',
+  toolset: 'context',
+  permission: 'events.write',
+  scope: 'project',
+  description: [
+    'At the end of a session, leave a summary for the next one: it is archived in the knowledge base and shown by',
+    'your next recall_context. Pass exactly one of: "summary" (your own summary, filed at once: what you did, decided',
+    'and left open), "transcript" (raw notes or transcript; the server summarizes it in the background and returns a',
+    'requestId) or "requestId" (read the result of an earlier transcript request).',
+    'Example: {"summary": "Moved billing routes to Fastify; decided to keep v1 webhooks; next: fix flaky retry test"}',
+  ].join(' '),
+  input: z.strictObject({
+    summary: summarizeSchema.shape.text.optional(),
+    transcript: transcriptSchema.shape.transcript.optional(),
+    requestId: z.uuid('must be a request id').optional().describe('A requestId returned by an earlier call'),
+  }),
+  output: z.object({
+    outcome: z.enum(['filed', 'queued', 'status']),
+    filed: z
+      .object({
+        documentId: z.uuid().describe('Knowledge-base document archiving the summary'),
+        expiresAt: z.iso.datetime(),
+        evicted: z.array(z.object({ key: z.string(), memoryId: z.uuid() })),
+      })
+      .optional(),
+    accepted: requestAcceptedSchema.optional(),
+    request: generationRequestSchema.optional(),
+  }),
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false },
+});
+
+type Input = z.output<typeof spec.input>;
+
+/** session_summarize: the REST `session/summary` (file now) and `session/summarize` (queue) in one tool. */
+@Injectable()
+@McpTool(spec)
+export class SessionSummarizeTool implements McpToolHandler<typeof spec.input, typeof spec.output> {
+  constructor(
+    private readonly summaries: SessionSummaryService,
+    private readonly requests: GenerationRequests,
+  ) {}
+
+  async run(input: Input, call: ToolCall) {
+    const given = (['summary', 'transcript', 'requestId'] as const).filter((key) => input[key] !== undefined);
+    if (given.length !== 1) {
+      throw new BadRequestError('Pass exactly one of summary, transcript or requestId', undefined, 'invalid_arguments');
+    }
+    const project = call.project!;
+    if (input.summary !== undefined) {
+      const result = await this.summaries.summarize(project, call.principal, { text: input.summary });
+      const filed = {
+        documentId: result.document.id,
+        expiresAt: result.document.expiresAt.toISOString(),
+        evicted: result.evicted.map(({ key, memoryId }) => ({ key, memoryId })),
+      };
+      const text = `Filed the session summary (document ${filed.documentId}); your next recall_context shows it.`;
+      return { structured: { outcome: 'filed' as const, filed }, text };
+    }
+    if (input.transcript !== undefined) {
+      const accepted = await this.requests.submit(project, call.principal, 'session_summary', input.transcript);
+      const text = acceptedText(accepted, 'the session summary', spec.name);
+      return { structured: { outcome: 'queued' as const, accepted }, text };
+    }
+    const row = await this.requests.get(project, input.requestId!);
+    if (row.kind !== 'session_summary') throw new NotFoundError('Session-summary request');
+    const request = toRequestView(row);
+    return { structured: { outcome: 'status' as const, request }, text: requestText(request, spec.name) };
+  }
+}

@@ -1,0 +1,35 @@
+import { Injectable } from '@nestjs/common';
+import { defineTool, McpTool, type McpToolHandler, type ToolCall } from '@cairn/mcp';
+import { z } from 'zod';
+import { WorkingMemoryService } from '../working-memory.service';
+import { wmKeySchema } from '../working-memory.fields';
+
+const spec = defineTool({
+  name: 'forget',
+  title: 'Forget (working memory)',
+  toolset: 'context',
+  permission: 'working_memory.use',
+  scope: 'project',
+  description: [
+    'Delete one entry of your private working memory in this project, e.g. when a task is done or a note is wrong.',
+    'Fails with not_found when you hold no entry with that key. Long-term memories are not affected (see memory_delete).',
+    'Example: {"key": "current_task"}',
+  ].join(' '),
+  input: z.strictObject({ key: wmKeySchema }),
+  output: z.object({ key: z.string(), forgotten: z.literal(true) }),
+  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true },
+});
+
+@Injectable()
+@McpTool(spec)
+export class ForgetTool implements McpToolHandler<typeof spec.input, typeof spec.output> {
+  constructor(private readonly workingMemory: WorkingMemoryService) {}
+
+  async run(input: z.output<typeof spec.input>, call: ToolCall) {
+    await this.workingMemory.forget(call.project!, call.principal, input.key);
+    return {
+      structured: { key: input.key, forgotten: true as const },
+      text: `Forgot "${input.key}" in ${call.project}.`,
+    };
+  }
+}
