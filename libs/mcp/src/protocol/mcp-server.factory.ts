@@ -3,6 +3,7 @@ import { type SessionPrincipal } from '@cairn/access';
 import { CairnError } from '@cairn/common';
 import { TenantContext } from '@cairn/tenancy';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv-provider.js';
 import {
   CallToolRequestSchema,
   ErrorCode,
@@ -32,6 +33,12 @@ const RESOURCE_NOT_FOUND = -32002;
 @Injectable()
 export class McpServerFactory {
   private readonly logger = new Logger('McpServer');
+  /**
+   * Shared by every per-request server: without it the SDK builds a fresh Ajv instance (with
+   * its formats) in each `Server` constructor, which was ~2.5% of the gateway's CPU per call.
+   * It only validates elicitation answers and holds no per-client state.
+   */
+  private readonly jsonSchemaValidator = new AjvJsonSchemaValidator();
 
   constructor(
     private readonly registry: ToolRegistry,
@@ -44,6 +51,7 @@ export class McpServerFactory {
     const server = new Server(SERVER_INFO, {
       capabilities: { tools: {}, resources: {}, prompts: {} },
       instructions: SERVER_INSTRUCTIONS,
+      jsonSchemaValidator: this.jsonSchemaValidator,
     });
     server.setRequestHandler(ListToolsRequestSchema, () => ({
       tools: this.registry.visibleTo(principal).map((tool) => tool.listing as Tool),
