@@ -62,8 +62,9 @@ export class ToolExecutor {
       if (!roleGrants(principal.role, tool.spec.permission)) {
         throw new ToolRefusal('insufficient_role', `Role "${principal.role}" may not call ${name}`, 'denied');
       }
-      const input = this.validate(tool, args ?? {});
-      project = tool.spec.scope === 'project' ? this.projectOf(input, principal) : null;
+      const { project: named, ...input } = this.validate(tool, args ?? {});
+      // Handlers get the resolved project in `call`, and only their own arguments in `input`.
+      project = tool.spec.scope === 'project' ? this.projectOf(named, principal) : null;
       const call: ToolCall = { principal, project, correlationId };
       const answer = await RequestContext.run({ correlationId, tenantId: principal.tenant.id }, () =>
         this.tenants.run(principal.tenant, () => tool.handler.run(input, call)),
@@ -92,8 +93,8 @@ export class ToolExecutor {
     throw new ToolRefusal('invalid_arguments', describeIssues(parsed.error), 'invalid_arguments');
   }
 
-  private projectOf(input: { project?: string }, principal: SessionPrincipal): string {
-    const project = input.project ?? principal.defaultProject;
+  private projectOf(named: string | undefined, principal: SessionPrincipal): string {
+    const project = named ?? principal.defaultProject;
     if (!project) {
       const scope = principal.projects === '*' ? 'every project' : principal.projects.join(', ');
       throw new ToolRefusal(
