@@ -9,6 +9,7 @@ import { type BenchApp, startApiApp } from './lib/app';
 import { type BenchName, type BenchOptions, parseArgs, USAGE, UsageError } from './lib/args';
 import { type BenchEnvironment, prepareEnvironment } from './lib/environment';
 import { gitCommit, machineInfo, renderTable, repositoryRoot, type ResultRow, writeResults } from './lib/report';
+import { benchGateway } from './gateway/gateway-benchmark';
 import { benchPipeline } from './pipeline/pipeline-benchmark';
 import { benchSearch } from './search/search-benchmark';
 import { benchTenantProvisioning } from './tenant-provisioning';
@@ -123,6 +124,22 @@ async function main(options: BenchOptions, cleanups: CleanupStack): Promise<void
         items: options.pipelineItems,
         latencyMs: options.pipelineLatencyMs,
         concurrencies: options.pipelineConcurrency,
+        log,
+      }),
+    );
+  }
+
+  if (selected('gateway')) {
+    await runOne('gateway', () =>
+      benchGateway({
+        databaseUrl: environment.databaseUrl,
+        redisUrl: environment.redisUrl,
+        root,
+        memories: options.gatewayMemories,
+        concurrencies: options.gatewayConcurrency,
+        seconds: options.seconds,
+        warmupSeconds: options.warmupSeconds,
+        cpuProfile: options.gatewayProfile,
         log,
       }),
     );

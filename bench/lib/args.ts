@@ -18,25 +18,37 @@ export interface BenchOptions {
   readonly pipelineLatencyMs: number;
   /** Worker concurrencies (WORKER_CONCURRENCY_EMBEDDINGS) the pipeline benchmark runs at. */
   readonly pipelineConcurrency: readonly number[];
+  /** Concurrent clients the gateway benchmark runs at. */
+  readonly gatewayConcurrency: readonly number[];
+  /** Memories in the gateway benchmark's tenant. */
+  readonly gatewayMemories: number;
+  /** Write a V8 CPU profile of the gateway process (bench/results/profiles/). */
+  readonly gatewayProfile: boolean;
 }
 
-export const BENCH_NAMES = ['tenants', 'tokens', 'search', 'pipeline'] as const;
+export const BENCH_NAMES = ['tenants', 'tokens', 'search', 'pipeline', 'gateway'] as const;
 export type BenchName = (typeof BENCH_NAMES)[number];
 
 export const USAGE = `usage: npm run bench -- [--tenants N] [--seconds S] [--warmup S] [--concurrency C]
                         [--only LIST] [--sizes LIST] [--pipeline-items N]
                         [--pipeline-latency MS] [--pipeline-concurrency LIST]
+                        [--gateway-concurrency LIST] [--gateway-memories N] [--gateway-profile]
   --tenants N       tenants to provision, and baseline schemas to create (default 100)
   --seconds S       measured seconds per throughput phase (default 3)
   --warmup S        unmeasured warm-up seconds per throughput phase (default 0.5)
   --concurrency C   requests in flight during throughput phases (default 16)
-  --only LIST       comma-separated benchmarks to run: tenants, tokens, search, pipeline (default: all)
+  --only LIST       comma-separated benchmarks to run: tenants, tokens, search, pipeline, gateway
+                    (default: all)
   --sizes LIST      search benchmark corpus sizes (default 10000,100000); --sizes 10000 skips the
                     100k size, whose seeding and measurement take several minutes
   --pipeline-items N        memories per one-job-per-write pipeline run (default 1000; the issue's
                             20000 takes about 13 minutes, see bench/pipeline/README.md)
   --pipeline-latency MS     fake model server latency per request (default 20)
-  --pipeline-concurrency LIST  worker embedding concurrencies (default 1,2,4)`;
+  --pipeline-concurrency LIST  worker embedding concurrencies (default 1,2,4)
+  --gateway-concurrency LIST   concurrent MCP clients of the gateway benchmark (default 1,16,64)
+  --gateway-memories N         memories in the gateway benchmark's tenant (default 10000)
+  --gateway-profile            also write a V8 CPU profile of the gateway process
+                               (bench/results/profiles/; see bench/gateway/README.md)`;
 
 export class UsageError extends Error {}
 
@@ -49,9 +61,13 @@ const DEFAULTS: BenchOptions = {
   pipelineItems: 1_000,
   pipelineLatencyMs: 20,
   pipelineConcurrency: [1, 2, 4],
+  gatewayConcurrency: [1, 16, 64],
+  gatewayMemories: 10_000,
+  gatewayProfile: false,
 };
 
-type NumericOption = 'tenants' | 'seconds' | 'warmupSeconds' | 'concurrency' | 'pipelineItems' | 'pipelineLatencyMs';
+type NumericOption =
+  'tenants' | 'seconds' | 'warmupSeconds' | 'concurrency' | 'pipelineItems' | 'pipelineLatencyMs' | 'gatewayMemories';
 
 const FLAGS: Record<string, { key: NumericOption; integer: boolean; min: number; max: number }> = {
   '--tenants': { key: 'tenants', integer: true, min: 1, max: 100_000 },
@@ -60,25 +76,41 @@ const FLAGS: Record<string, { key: NumericOption; integer: boolean; min: number;
   '--concurrency': { key: 'concurrency', integer: true, min: 1, max: 1_024 },
   '--pipeline-items': { key: 'pipelineItems', integer: true, min: 100, max: 1_000_000 },
   '--pipeline-latency': { key: 'pipelineLatencyMs', integer: true, min: 0, max: 10_000 },
+  '--gateway-memories': { key: 'gatewayMemories', integer: true, min: 100, max: 1_000_000 },
 };
+
+const LIST_FLAGS = new Set(['--only', '--sizes', '--pipeline-concurrency', '--gateway-concurrency']);
 
 /** Accepts `--flag value` and `--flag=value`; anything else is a usage error. */
 export function parseArgs(argv: readonly string[]): BenchOptions | 'help' {
-  const { sizes: defaultSizes, pipelineConcurrency: defaultPipelineConcurrency, ...numeric } = DEFAULTS;
+  const {
+    sizes: defaultSizes,
+    pipelineConcurrency: defaultPipelineConcurrency,
+    gatewayConcurrency: defaultGatewayConcurrency,
+    gatewayProfile: defaultGatewayProfile,
+    ...numeric
+  } = DEFAULTS;
   const options: Record<NumericOption, number> = { ...numeric };
   let only: BenchName[] | undefined;
   let sizes = defaultSizes;
   let pipelineConcurrency = defaultPipelineConcurrency;
+  let gatewayConcurrency = defaultGatewayConcurrency;
+  let gatewayProfile = defaultGatewayProfile;
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] ?? '';
     if (arg === '--help' || arg === '-h') return 'help';
     const [flag = '', inline] = arg.split('=', 2);
-    if (flag === '--only' || flag === '--sizes' || flag === '--pipeline-concurrency') {
+    if (flag === '--gateway-profile' && inline === undefined) {
+      gatewayProfile = true;
+      continue;
+    }
+    if (LIST_FLAGS.has(flag)) {
       const raw = inline ?? argv[++i];
       if (raw === undefined) throw new UsageError(`${flag} needs a value`);
       const list = raw.split(',').map((part) => part.trim());
       if (flag === '--only') only = list.map(benchName);
       else if (flag === '--sizes') sizes = list.map(corpusSize);
+      else if (flag === '--gateway-concurrency') gatewayConcurrency = list.map(clientConcurrency);
       else pipelineConcurrency = list.map(workerConcurrency);
       continue;
     }
@@ -98,6 +130,8 @@ export function parseArgs(argv: readonly string[]): BenchOptions | 'help' {
     ...options,
     sizes: [...new Set(sizes)],
     pipelineConcurrency: [...new Set(pipelineConcurrency)],
+    gatewayConcurrency: [...new Set(gatewayConcurrency)],
+    gatewayProfile,
     ...(only ? { only } : {}),
   };
 }
@@ -121,6 +155,14 @@ function workerConcurrency(text: string): number {
   const value = Number(text);
   if (!Number.isInteger(value) || value < 1 || value > 64) {
     throw new UsageError(`--pipeline-concurrency takes integers between 1 and 64; got "${text}"`);
+  }
+  return value;
+}
+
+function clientConcurrency(text: string): number {
+  const value = Number(text);
+  if (!Number.isInteger(value) || value < 1 || value > 512) {
+    throw new UsageError(`--gateway-concurrency takes integers between 1 and 512; got "${text}"`);
   }
   return value;
 }

@@ -1,0 +1,313 @@
+/**
+ * The MCP gateway under load (issue 5, "Figures"): `memory_recall` and `memory_store` as raw
+ * JSON-RPC `tools/call` POSTs over keep-alive HTTP to the built gateway running as its own
+ * process, against a tenant with 10k hash-embedded memories, at 1, 16 and 64 concurrent
+ * clients; beside, in the same interleaved slices, (a) the same calls on the service layer
+ * in-process (`MemoryRecall.recall` / `MemoryWriter.store` in the tenant context) and (b) a
+ * bare stateless SDK echo server on the same HTTP stack. See bench/gateway/README.md.
+ */
+import { randomUUID } from 'node:crypto';
+import { join } from 'node:path';
+import { type StoreMemoryInput } from '@cairn/memory';
+import { compareUnderLoad, type LoadResult } from '../lib/load';
+import { waitForIdlePool } from '../lib/pool';
+import { type ResultRow, row } from '../lib/report';
+import { corpusMemory, corpusQueries } from '../search/corpus';
+import { createSearchTenant, dropSearchTenant, type SearchTenant, startSearchApp } from '../search/fixture';
+import { seedCairn } from '../search/seed';
+import { type ChildServer, startEchoProcess, startGatewayProcess } from './processes';
+import { RpcClient, type ToolResult } from './rpc-client';
+
+const LIMIT = 10;
+const QUERIES = 500;
+/** Queries whose HTTP answer is compared with the service's before the load starts. */
+const VERIFIED_QUERIES = 50;
+/** Stored memories come from far beyond the seeded corpus, so none repeats a seeded one. */
+const STORE_OFFSET = 3_000_000;
+/** High enough that no call of the run is refused (the defaults are 600 and 6,000 per minute). */
+const RATE_LIMIT = '1000000';
+/** The production default; BENCH_GATEWAY_LOG_LEVEL=warn measures what the two request log lines cost. */
+const GATEWAY_LOG_LEVEL = process.env.BENCH_GATEWAY_LOG_LEVEL ?? 'info';
+
+export interface GatewayBenchInput {
+  readonly databaseUrl: string;
+  readonly redisUrl: string;
+  readonly root: string;
+  readonly memories: number;
+  readonly concurrencies: readonly number[];
+  readonly seconds: number;
+  readonly warmupSeconds: number;
+  /** Write a V8 CPU profile of the gateway process under bench/results/profiles/. */
+  readonly cpuProfile: boolean;
+  readonly log: (line: string) => void;
+}
+
+const CASES = ['echo', 'recallHttp', 'recallService', 'storeHttp', 'storeService'] as const;
+type CaseName = (typeof CASES)[number];
+
+interface Level {
+  readonly concurrency: number;
+  readonly results: Record<CaseName, LoadResult>;
+}
+
+export async function benchGateway(
+  input: GatewayBenchInput,
+): Promise<{ rows: ResultRow[]; notes: string[]; data: unknown }> {
+  const { log } = input;
+  const began = performance.now();
+  const bench = await startSearchApp(input.databaseUrl, input.redisUrl);
+  const children: ChildServer[] = [];
+  let target: SearchTenant | undefined;
+  try {
+    target = await createSearchTenant(bench, 'gateway');
+    const tenant = target;
+    const runStart = new Date();
+    const corpus = Array.from({ length: input.memories }, (_, i) => corpusMemory(i));
+    const ids = corpus.map(() => randomUUID());
+    log(`gateway: seeding ${input.memories} memories (bulk INSERT, hash embedder vectors)`);
+    const seed = await seedCairn(bench, tenant, corpus, ids, runStart, log);
+    const queries = corpusQueries(QUERIES, input.memories).map((query) => query.text);
+    const idIndex = new Map(ids.map((id, index) => [id, index]));
+
+    const profileDir = input.cpuProfile
+      ? join(input.root, 'bench', 'results', 'profiles', `gateway-${runStart.toISOString().replace(/:/g, '-')}`)
+      : undefined;
+    const masterKey = bench.config.secrets.masterKey?.toString('base64');
+    const gateway = await startGatewayProcess({
+      root: input.root,
+      cpuProfileDir: profileDir,
+      env: {
+        NODE_ENV: 'production',
+        DATABASE_URL: input.databaseUrl,
+        REDIS_URL: input.redisUrl,
+        QUEUE_PREFIX: bench.queuePrefix,
+        LOG_LEVEL: GATEWAY_LOG_LEVEL,
+        RATE_LIMIT_TOKEN_PER_MINUTE: RATE_LIMIT,
+        RATE_LIMIT_TENANT_PER_MINUTE: RATE_LIMIT,
+        ...(masterKey ? { CAIRN_MASTER_KEY: masterKey } : {}),
+      },
+    });
+    children.push(gateway);
+    const echo = await startEchoProcess(input.root);
+    children.push(echo);
+    log(`gateway: gateway pid ${gateway.pid} at ${gateway.url}, echo server pid ${echo.pid} at ${echo.url}`);
+
+    const inTenant = <T>(work: () => Promise<T>): Promise<T> => bench.context.run(tenant.tenant, work);
+    const serviceRecall = async (query: string): Promise<string[]> => {
+      const result = await inTenant(() =>
+        bench.recall.recall(tenant.projectSlug, { query, mode: 'hybrid', limit: LIMIT, explain: false, filter: {} }),
+      );
+      return result.results.map((hit) => hit.memory.id);
+    };
+    const verifier = new RpcClient(gateway.url, tenant.token, 1);
+    const httpRecall = async (client: RpcClient, query: string): Promise<string[]> =>
+      recalledIds(await client.callTool('memory_recall', { query, limit: LIMIT, project: tenant.projectSlug }));
+    const agreement = await verify(queries.slice(0, VERIFIED_QUERIES), serviceRecall, (q) => httpRecall(verifier, q));
+    verifier.close();
+    const hits = await hitRate(queries, input.memories, idIndex, serviceRecall);
+    log(
+      `gateway: HTTP and service answers agree on ${agreement.identical}/${agreement.total} queries ` +
+        `(mean overlap ${(agreement.overlap * 100).toFixed(1)}%); answer found in the top ${LIMIT} for ` +
+        `${(hits * 100).toFixed(1)}% of ${queries.length} queries`,
+    );
+
+    let nextQuery = 0;
+    let nextStore = 0;
+    const storeFields = () => {
+      const memory = corpusMemory(STORE_OFFSET + nextStore++);
+      const { content, category, tags, keywords, importance, confidence } = memory;
+      return { content, category, tags, keywords, importance, confidence };
+    };
+    const levels: Level[] = [];
+    for (const concurrency of input.concurrencies) {
+      const echoClient = new RpcClient(echo.url, undefined, concurrency);
+      const client = new RpcClient(gateway.url, tenant.token, concurrency);
+      try {
+        log(`gateway c=${concurrency}: ${CASES.length} cases, ${input.seconds} s each in interleaved slices`);
+        const cases: Record<CaseName, () => Promise<void>> = {
+          echo: async () => {
+            const text = `ping ${nextQuery++}`;
+            const result = await echoClient.callTool('echo', { text });
+            if (result.content?.[0]?.text !== text) throw new Error('echo: wrong answer');
+          },
+          recallHttp: async () => {
+            const found = await httpRecall(client, queries[nextQuery++ % queries.length] ?? '');
+            if (found.length === 0) throw new Error('memory_recall: no results');
+          },
+          recallService: async () => {
+            const found = await serviceRecall(queries[nextQuery++ % queries.length] ?? '');
+            if (found.length === 0) throw new Error('MemoryRecall.recall: no results');
+          },
+          storeHttp: async () => {
+            const result = await client.callTool('memory_store', { ...storeFields(), project: tenant.projectSlug });
+            const memory = result.structuredContent?.memory as { id?: unknown } | undefined;
+            if (typeof memory?.id !== 'string' || result.structuredContent?.embedding !== 'queued') {
+              throw new Error(`memory_store: unexpected answer ${JSON.stringify(result).slice(0, 300)}`);
+            }
+          },
+          storeService: async () => {
+            const fields: StoreMemoryInput = {
+              ...storeFields(),
+              pinned: false,
+              source: null,
+              scope: 'project',
+              supersedes: [],
+            };
+            const result = await inTenant(() => bench.writer.store(tenant.projectSlug, tenant.principal, fields));
+            if (result.embedding !== 'queued') throw new Error(`MemoryWriter.store: embedding ${result.embedding}`);
+          },
+        };
+        const results = await compareUnderLoad(
+          cases,
+          { concurrency, seconds: input.seconds, warmupSeconds: input.warmupSeconds },
+          () => waitForIdlePool(bench.dataSource),
+        );
+        levels.push({ concurrency, results });
+        log(
+          `gateway c=${concurrency}: echo ${results.echo.perSecond.toFixed(0)}/s, recall ` +
+            `${results.recallHttp.perSecond.toFixed(0)}/s (service ${results.recallService.perSecond.toFixed(0)}/s), ` +
+            `store ${results.storeHttp.perSecond.toFixed(0)}/s (service ${results.storeService.perSecond.toFixed(0)}/s)`,
+        );
+      } finally {
+        echoClient.close();
+        client.close();
+      }
+    }
+    for (const child of children.splice(0).reverse()) await child.stop();
+    const seconds = (performance.now() - began) / 1000;
+    return {
+      rows: levels.flatMap(levelRows),
+      notes: notes(input, levels, agreement, hits, nextStore, seconds, profileDir),
+      data: {
+        memories: input.memories,
+        seed,
+        limit: LIMIT,
+        queries: QUERIES,
+        agreement,
+        hitRate: hits,
+        stored: nextStore,
+        gatewayLogLevel: GATEWAY_LOG_LEVEL,
+        gatewayPoolMax: bench.config.database.poolMax,
+        cpuProfileDir: profileDir ?? null,
+        seconds,
+        levels,
+      },
+    };
+  } finally {
+    for (const child of children.reverse()) await child.stop();
+    if (target) await dropSearchTenant(bench, target).catch(() => undefined);
+    await bench.close();
+  }
+}
+
+function recalledIds(result: ToolResult): string[] {
+  const results = result.structuredContent?.results;
+  if (!Array.isArray(results)) throw new Error('memory_recall: no structured results');
+  return results.map((hit: { memory?: { id?: unknown } }) => {
+    if (typeof hit.memory?.id !== 'string') throw new Error('memory_recall: a result without an id');
+    return hit.memory.id;
+  });
+}
+
+interface Agreement {
+  readonly total: number;
+  /** Queries whose HTTP answer lists the same ids in the same order as the service's. */
+  readonly identical: number;
+  /** Mean share of the service's ids the HTTP answer also holds. */
+  readonly overlap: number;
+}
+
+/**
+ * The gateway must answer what the service answers. Recording access nudges confidence a
+ * little, which can swap near-ties between two calls of the same query, so order is
+ * reported while the check itself is on the ids returned: most of them must agree.
+ */
+async function verify(
+  queries: readonly string[],
+  service: (query: string) => Promise<string[]>,
+  http: (query: string) => Promise<string[]>,
+): Promise<Agreement> {
+  let identical = 0;
+  let overlapSum = 0;
+  for (const query of queries) {
+    const expected = await service(query);
+    const got = await http(query);
+    if (expected.length === 0) throw new Error(`the service found nothing for "${query}"`);
+    if (got.join() === expected.join()) identical++;
+    overlapSum += expected.filter((id) => got.includes(id)).length / expected.length;
+  }
+  const overlap = overlapSum / queries.length;
+  if (overlap < 0.9) throw new Error(`memory_recall over HTTP disagrees with the service (overlap ${overlap})`);
+  return { total: queries.length, identical, overlap };
+}
+
+/** Share of queries whose known answer (the memory it was written about) is in the top LIMIT. */
+async function hitRate(
+  queries: readonly string[],
+  population: number,
+  idIndex: ReadonlyMap<string, number>,
+  service: (query: string) => Promise<string[]>,
+): Promise<number> {
+  const targets = corpusQueries(queries.length, population).map((query) => query.target);
+  let found = 0;
+  for (const [i, query] of queries.slice(0, 100).entries()) {
+    const indices = (await service(query)).map((id) => idIndex.get(id));
+    if (indices.includes(targets[i])) found++;
+  }
+  return found / Math.min(100, queries.length);
+}
+
+function levelRows(level: Level): ResultRow[] {
+  const { concurrency: c, results: r } = level;
+  const bench = `gateway c=${c}`;
+  const rows: ResultRow[] = [];
+  for (const [tool, http, service, serviceName] of [
+    ['memory_recall', r.recallHttp, r.recallService, 'MemoryRecall.recall in-process'],
+    ['memory_store', r.storeHttp, r.storeService, 'MemoryWriter.store in-process'],
+  ] as const) {
+    rows.push(
+      row(bench, `${tool} over HTTP`, 'calls/s', http.perSecond, { name: serviceName, value: service.perSecond }),
+      row(bench, `${tool} over HTTP`, 'calls/s', http.perSecond, {
+        name: 'bare SDK echo server',
+        value: r.echo.perSecond,
+      }),
+      row(bench, `${tool} p50`, 'ms', http.latencyMs.p50, { name: `${serviceName} p50`, value: service.latencyMs.p50 }),
+      row(bench, `${tool} p95`, 'ms', http.latencyMs.p95, { name: `${serviceName} p95`, value: service.latencyMs.p95 }),
+      row(bench, `${tool} p99`, 'ms', http.latencyMs.p99, { name: `${serviceName} p99`, value: service.latencyMs.p99 }),
+    );
+  }
+  rows.push(
+    row(bench, 'echo over HTTP (bare SDK server)', 'calls/s', r.echo.perSecond),
+    row(bench, 'echo p50', 'ms', r.echo.latencyMs.p50),
+    row(bench, 'echo p99', 'ms', r.echo.latencyMs.p99),
+  );
+  return rows;
+}
+
+function notes(
+  input: GatewayBenchInput,
+  levels: readonly Level[],
+  agreement: Agreement,
+  hits: number,
+  stored: number,
+  seconds: number,
+  profileDir: string | undefined,
+): string[] {
+  const ceiling = levels
+    .map((level) => {
+      const { echo, recallHttp } = level.results;
+      return `c=${level.concurrency} ${((recallHttp.perSecond / echo.perSecond) * 100).toFixed(0)}%`;
+    })
+    .join(', ');
+  return [
+    `gateway: the built gateway (node dist/apps/mcp-gateway/src/main.js, LOG_LEVEL=${GATEWAY_LOG_LEVEL}, default pool) and the ` +
+      `echo server run as child processes; calls are raw JSON-RPC tools/call POSTs over keep-alive node:http ` +
+      `sockets (one per client, no initialize: stateless), ${LIMIT} results per recall, tenant of ` +
+      `${input.memories} memories with hash-embedder vectors; rate limits raised to ${RATE_LIMIT}/min`,
+    `gateway: HTTP and service recall answers identical for ${agreement.identical}/${agreement.total} ` +
+      `queries (id overlap ${(agreement.overlap * 100).toFixed(1)}%), known answer in the top ${LIMIT} for ` +
+      `${(hits * 100).toFixed(0)}%; every measured call checked; memory_recall reaches ${ceiling} of the echo ` +
+      `ceiling; ${stored} memories stored; ${seconds.toFixed(0)} s in all` +
+      (profileDir ? `; gateway CPU profile in ${profileDir}` : ''),
+  ];
+}
