@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { createProject, createTenant, issueToken, type TenantFixture, type TestClient } from '@cairn/testing';
 import { type ApiHarness } from './api-harness';
 
@@ -45,4 +46,37 @@ export async function store(client: TestClient, project: string, body: Record<st
   const response = await client.post(memoriesUrl(project), body);
   if (response.status !== 201) throw new Error(`store: ${response.status} ${JSON.stringify(response.body)}`);
   return response.body as { memory: { id: string } & Record<string, unknown>; warnings: any[]; embedding: string };
+}
+
+/**
+ * One memory line of the export format (`cairn.memories` v1), for seeding memories with a
+ * past through the import API; every field can be overridden.
+ */
+export function importLine(overrides: Record<string, unknown> = {}): Record<string, unknown> & { id: string } {
+  const at = '2024-03-01T10:00:00.000Z';
+  return {
+    id: randomUUID(),
+    scope: 'project',
+    content: 'Imported fact',
+    category: 'fact',
+    tags: [],
+    keywords: [],
+    importance: 3,
+    confidence: 0.8,
+    source: null,
+    pinned: false,
+    stale: false,
+    verifiedAt: null,
+    archived: false,
+    archivedAt: null,
+    supersededBy: null,
+    version: 1,
+    accessCount: 0,
+    lastAccessedAt: null,
+    createdAt: at,
+    updatedAt: at,
+    author: { userId: null, agentId: 'claude-code:alice' },
+    relations: [],
+    ...overrides,
+  };
 }

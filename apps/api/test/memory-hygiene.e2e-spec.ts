@@ -21,7 +21,7 @@ import {
   testRedisUrl,
 } from '@cairn/testing';
 import { type ApiHarness, startApi } from './api-harness';
-import { memoriesUrl, type MemoryWorld, memoryWorld, store } from './memory-fixtures';
+import { importLine, memoriesUrl, type MemoryWorld, memoryWorld, store } from './memory-fixtures';
 
 const DAY_MS = 86_400_000;
 const daysAgo = (days: number) => new Date(Date.now() - days * DAY_MS).toISOString();
@@ -104,31 +104,14 @@ describe('memory hygiene: decay, prune, restore, duplicates, merge', () => {
 
   /** Seeds memories with a past (created, accessed, archived) through the import API; returns their ids. */
   async function seed(project: string, overrides: Record<string, unknown>[]): Promise<string[]> {
-    const lines = overrides.map((override, index) => ({
-      id: randomUUID(),
-      scope: 'project',
-      content: `Seeded fact ${index} ${randomBytes(3).toString('hex')}`,
-      category: 'fact',
-      tags: [],
-      keywords: [],
-      importance: 3,
-      confidence: 0.8,
-      source: null,
-      pinned: false,
-      stale: false,
-      verifiedAt: null,
-      archived: false,
-      archivedAt: null,
-      supersededBy: null,
-      version: 1,
-      accessCount: 0,
-      lastAccessedAt: null,
-      createdAt: daysAgo(1),
-      updatedAt: daysAgo(1),
-      author: { userId: null, agentId: 'claude-code:alice' },
-      relations: [],
-      ...override,
-    }));
+    const lines = overrides.map((override, index) =>
+      importLine({
+        content: `Seeded fact ${index} ${randomBytes(3).toString('hex')}`,
+        createdAt: daysAgo(1),
+        updatedAt: daysAgo(1),
+        ...override,
+      }),
+    );
     const header = { format: 'cairn.memories', version: 1, project, exportedAt: new Date().toISOString() };
     const text = [header, ...lines].map((line) => JSON.stringify(line)).join('\n');
     const response = await w.member.request('POST', memoriesUrl(project, '/import'), text, {

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { createProject, createTenant, issueToken, type TestClient } from '@cairn/testing';
 import { Client } from 'pg';
 import { type ApiHarness, startApi } from './api-harness';
-import { memoriesUrl, type MemoryWorld, memoryWorld, store } from './memory-fixtures';
+import { importLine, memoriesUrl, type MemoryWorld, memoryWorld, store } from './memory-fixtures';
 
 const BODY_LIMIT = 256 * 1024;
 const NDJSON = 'application/x-ndjson';
@@ -241,32 +241,7 @@ describe('memory change feed, export and import', () => {
   describe('export and import', () => {
     const header = (project: string) =>
       JSON.stringify({ format: 'cairn.memories', version: 1, project, exportedAt: new Date().toISOString() });
-    const line = (overrides: Record<string, unknown> = {}) =>
-      JSON.stringify({
-        id: randomUUID(),
-        scope: 'project',
-        content: 'Imported fact',
-        category: 'fact',
-        tags: [],
-        keywords: [],
-        importance: 3,
-        confidence: 0.8,
-        source: null,
-        pinned: false,
-        stale: false,
-        verifiedAt: null,
-        archived: false,
-        archivedAt: null,
-        supersededBy: null,
-        version: 1,
-        accessCount: 0,
-        lastAccessedAt: null,
-        createdAt: '2024-03-01T10:00:00.000Z',
-        updatedAt: '2024-03-01T10:00:00.000Z',
-        author: { userId: null, agentId: 'claude-code:alice' },
-        relations: [],
-        ...overrides,
-      });
+    const line = (overrides: Record<string, unknown> = {}) => JSON.stringify(importLine(overrides));
 
     it('round-trips exactly into a project of another tenant', async () => {
       const source = (await createProject(api.admin, w.tenant.slug)).slug;

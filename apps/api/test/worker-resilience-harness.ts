@@ -15,7 +15,7 @@ import { DataSource } from 'typeorm';
 import { killRedisSync, redisCommand, startRedis, stopRedis } from '../../../tools/local/redis';
 import { freePort, which } from '../../../tools/local/util';
 import { type ApiHarness } from './api-harness';
-import { memoriesUrl } from './memory-fixtures';
+import { importLine, memoriesUrl } from './memory-fixtures';
 import { type ChildApp, eventually, http, type RunningApp, startApp } from './process-harness';
 
 /**
@@ -107,30 +107,15 @@ export async function importMemories(world: TenantWorld, contents: readonly stri
   const now = new Date().toISOString();
   const ids = contents.map(() => randomUUID());
   const header = { format: 'cairn.memories', version: 1, project: world.project, exportedAt: now };
-  const lines = contents.map((content, index) => ({
-    id: ids[index],
-    scope: 'project',
-    content,
-    category: 'fact',
-    tags: [],
-    keywords: [],
-    importance: 3,
-    confidence: 0.8,
-    source: null,
-    pinned: false,
-    stale: false,
-    verifiedAt: null,
-    archived: false,
-    archivedAt: null,
-    supersededBy: null,
-    version: 1,
-    accessCount: 0,
-    lastAccessedAt: null,
-    createdAt: now,
-    updatedAt: now,
-    author: { userId: null, agentId: 'resilience:import' },
-    relations: [],
-  }));
+  const lines = contents.map((content, index) =>
+    importLine({
+      id: ids[index],
+      content,
+      createdAt: now,
+      updatedAt: now,
+      author: { userId: null, agentId: 'resilience:import' },
+    }),
+  );
   const text = [header, ...lines].map((line) => JSON.stringify(line)).join('\n');
   const response = await world.member.request('POST', memoriesUrl(world.project, '/import'), text, {
     'content-type': 'application/x-ndjson',
