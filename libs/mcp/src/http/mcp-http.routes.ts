@@ -14,6 +14,11 @@ export const MCP_PATH = '/mcp';
 const METADATA_PATH = '/.well-known/oauth-protected-resource';
 /** Request headers the SDK transport reads; nothing else is copied into its Request. */
 const FORWARDED_HEADERS = ['accept', 'content-type', 'mcp-protocol-version', 'last-event-id'];
+/**
+ * No tool argument is nested anywhere near this deep; past it, recursive code downstream
+ * (schema validation, the audit digest, log serialization) would overflow the stack.
+ */
+const MAX_JSON_DEPTH = 64;
 
 /**
  * `POST /mcp` (Streamable HTTP, stateless: a fresh server and transport per request, so any
@@ -46,7 +51,8 @@ export class McpHttpRoutes implements OnModuleInit {
         const status = error.statusCode && error.statusCode < 500 ? error.statusCode : 500;
         if (status === 500) this.logger.error({ msg: 'MCP request failed', correlationId: request.id, err: error });
         const message = status === 500 ? `Internal error (correlation id ${request.id})` : error.message;
-        const code = status === 500 ? GATEWAY_ERROR.internal : status === 400 ? GATEWAY_ERROR.parse : -32600;
+        const code =
+          status === 500 ? GATEWAY_ERROR.internal : status === 400 ? GATEWAY_ERROR.parse : GATEWAY_ERROR.invalidRequest;
         void reply.status(status).send(jsonRpcError(null, code, message));
       });
       instance.post(MCP_PATH, (request, reply) => this.handle(request, reply));
@@ -72,6 +78,14 @@ export class McpHttpRoutes implements OnModuleInit {
     const id = requestIdOf(message);
     const limited = await this.gate.rateLimit(principal, id);
     if (limited) return this.refuse(reply, limited);
+    if (nestedDeeperThan(message, MAX_JSON_DEPTH)) {
+      const error = jsonRpcError(
+        id,
+        GATEWAY_ERROR.invalidRequest,
+        `Invalid Request: JSON nested deeper than ${MAX_JSON_DEPTH} levels`,
+      );
+      return reply.status(400).send(error);
+    }
     const forbidden = this.gate.checkToolPermission(principal, message, id, metadataUrl);
     if (forbidden) return this.refuse(reply, forbidden);
 
@@ -157,6 +171,18 @@ function parseJson(raw: string): unknown {
   } catch {
     return undefined;
   }
+}
+
+/** Iterative (a recursive walk would overflow on exactly the bodies it is meant to catch). */
+function nestedDeeperThan(value: unknown, limit: number): boolean {
+  const stack: [unknown, number][] = [[value, 0]];
+  while (stack.length > 0) {
+    const [item, depth] = stack.pop()!;
+    if (typeof item !== 'object' || item === null) continue;
+    if (depth >= limit) return true;
+    for (const child of Array.isArray(item) ? item : Object.values(item)) stack.push([child, depth + 1]);
+  }
+  return false;
 }
 
 /** SSE when the client asks for it: progress notifications requested, or event-stream preferred. */

@@ -6,6 +6,7 @@ export const GATEWAY_ERROR = {
   methodNotAllowed: -32000,
   internal: -32603,
   parse: -32700,
+  invalidRequest: -32600,
 } as const;
 
 export interface JsonRpcErrorBody {
