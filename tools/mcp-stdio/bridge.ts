@@ -1,0 +1,172 @@
+import { type Readable, type Writable } from 'node:stream';
+import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { type FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
+import {
+  InitializeResultSchema,
+  isJSONRPCErrorResponse,
+  isJSONRPCRequest,
+  isJSONRPCResultResponse,
+  type JSONRPCMessage,
+  type RequestId,
+} from '@modelcontextprotocol/sdk/types.js';
+
+export interface BridgeOptions {
+  /** The remote Streamable HTTP endpoint, e.g. `https://cairn.example.com/mcp`. */
+  readonly url: URL;
+  /** Sent as `Authorization: Bearer …` on every request; never logged. */
+  readonly token: string;
+  /** Diagnostics (stdout carries only protocol messages); defaults to stderr. */
+  readonly log?: (line: string) => void;
+  /** For tests; defaults to the global fetch. */
+  readonly fetch?: FetchLike;
+}
+
+export interface Bridge {
+  /** Waits for answers still in flight, then closes both sides. */
+  close(): Promise<void>;
+  /** Settles once the bridge has closed (stdin ended or `close()` called). */
+  readonly closed: Promise<void>;
+}
+
+/** JSON-RPC code for a request the remote side refused at the HTTP layer (server-defined range). */
+const HTTP_REFUSED = -32000;
+/** How long a closing bridge waits for answers still owed to the stdio client. */
+const DRAIN_TIMEOUT_MS = 30_000;
+
+/**
+ * A stdio MCP server on one side and a Streamable HTTP MCP client on the other, both the
+ * SDK's own transports: each message read from `stdin` is POSTed to the remote endpoint with
+ * the bearer token, and every message the remote answers is written to `stdout`. The bridge
+ * does not speak the protocol itself; it only keeps three promises the relay needs:
+ * - an HTTP refusal (401, 403, 429, …) of a request is answered on stdout as a JSON-RPC error
+ *   for that request id, so the stdio client never waits forever, and explained on stderr;
+ * - the protocol version the remote chose at `initialize` is sent on later requests
+ *   (`MCP-Protocol-Version`), as the SDK's Client would do;
+ * - when stdin ends, answers still in flight are delivered before the bridge closes.
+ */
+export async function startBridge(stdin: Readable, stdout: Writable, options: BridgeOptions): Promise<Bridge> {
+  const log = options.log ?? ((line: string) => process.stderr.write(`cairn-mcp-stdio: ${line}\n`));
+  const local = new StdioServerTransport(stdin, stdout);
+  const remote = new StreamableHTTPClientTransport(options.url, {
+    requestInit: { headers: { Authorization: `Bearer ${options.token}` } },
+    fetch: options.fetch,
+  });
+  const inFlight = new Set<Promise<void>>();
+  /** Requests relayed and not answered yet (an SSE answer can arrive after the POST resolved). */
+  const unanswered = new Set<RequestId>();
+  const initializeIds = new Set<RequestId>();
+  let closing: Promise<void> | undefined;
+  let markClosed: () => void = () => undefined;
+  const closed = new Promise<void>((resolve) => (markClosed = resolve));
+
+  const relayToRemote = async (message: JSONRPCMessage): Promise<void> => {
+    if (isJSONRPCRequest(message)) {
+      unanswered.add(message.id);
+      if (message.method === 'initialize') initializeIds.add(message.id);
+    }
+    try {
+      await remote.send(message);
+    } catch (error) {
+      const refusal = describeRefusal(error);
+      log(refusal.explanation);
+      if (isJSONRPCRequest(message)) {
+        unanswered.delete(message.id);
+        await local.send({
+          jsonrpc: '2.0',
+          id: message.id,
+          error: { code: refusal.code, message: refusal.message, data: refusal.data },
+        });
+      }
+    }
+  };
+
+  local.onmessage = (message) => {
+    const relayed = relayToRemote(message).catch((error: unknown) => log(`could not relay: ${errorText(error)}`));
+    inFlight.add(relayed);
+    void relayed.finally(() => inFlight.delete(relayed));
+  };
+  local.onerror = (error) => log(`unreadable message on stdin: ${errorText(error)}`);
+  remote.onmessage = (message) => {
+    if (isJSONRPCResultResponse(message) || isJSONRPCErrorResponse(message)) unanswered.delete(message.id ?? '');
+    if (isJSONRPCResultResponse(message) && initializeIds.delete(message.id)) {
+      const result = InitializeResultSchema.safeParse(message.result);
+      if (result.success) remote.setProtocolVersion(result.data.protocolVersion);
+    }
+    local.send(message).catch((error: unknown) => log(`could not write to stdout: ${errorText(error)}`));
+  };
+  remote.onerror = (error) => {
+    // Closing aborts whatever the SDK still had open (its optional GET stream): not news.
+    if (closing && error.name === 'AbortError') return;
+    log(`remote endpoint: ${errorText(error)}`);
+  };
+
+  const close = (): Promise<void> => {
+    closing ??= (async () => {
+      const deadline = Date.now() + DRAIN_TIMEOUT_MS;
+      while ((inFlight.size > 0 || unanswered.size > 0) && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      if (unanswered.size > 0) log(`closing with ${unanswered.size} request(s) unanswered by the remote endpoint`);
+      await remote.close();
+      await local.close();
+      markClosed();
+    })();
+    return closing;
+  };
+
+  await remote.start();
+  await local.start();
+  stdin.once('end', () => void close());
+  return { close, closed };
+}
+
+interface Refusal {
+  readonly code: number;
+  readonly message: string;
+  readonly data: Record<string, unknown>;
+  readonly explanation: string;
+}
+
+/** Turns a failed POST into the JSON-RPC error the stdio client sees and a hint for its user. */
+function describeRefusal(error: unknown): Refusal {
+  if (!(error instanceof StreamableHTTPError)) {
+    const message = `Cannot reach the remote MCP endpoint: ${errorText(error)}`;
+    return { code: HTTP_REFUSED, message, data: {}, explanation: message };
+  }
+  const status = error.code;
+  // The gateway answers refusals with a JSON-RPC error body; keep its code and message.
+  const body = parseErrorBody(error.message);
+  const message = body?.message ?? `HTTP ${status ?? '?'}: ${error.message.slice(0, 300)}`;
+  const hint =
+    status === 401
+      ? ' (check CAIRN_TOKEN: it may be missing, expired or revoked)'
+      : status === 403
+        ? " (the token's role or project scope does not allow this)"
+        : status === 429
+          ? ' (rate limited; the client may retry later)'
+          : '';
+  return {
+    code: body?.code ?? HTTP_REFUSED,
+    message,
+    data: { httpStatus: status, ...(body?.data ?? {}) },
+    explanation: `remote refused a request with HTTP ${status ?? '?'}: ${message}${hint}`,
+  };
+}
+
+function parseErrorBody(text: string): { code: number; message: string; data?: Record<string, unknown> } | undefined {
+  const start = text.indexOf('{');
+  if (start < 0) return undefined;
+  try {
+    const parsed = JSON.parse(text.slice(start)) as { error?: { code?: unknown; message?: unknown; data?: unknown } };
+    const { code, message, data } = parsed.error ?? {};
+    if (typeof code !== 'number' || typeof message !== 'string') return undefined;
+    return { code, message, data: typeof data === 'object' && data ? (data as Record<string, unknown>) : undefined };
+  } catch {
+    return undefined;
+  }
+}
+
+function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
