@@ -327,7 +327,6 @@ describe('MCP gateway fuzz', () => {
       }
     };
     await Promise.all(Array.from({ length: CONCURRENCY }, worker));
-    // HTTP statuses, and under -32603 the SDK's params-validation answers (see `send`).
     process.stdout.write(`MCP fuzz statuses: ${JSON.stringify(Object.fromEntries(statuses))}\n`);
     expect(failures).toEqual([]);
 
@@ -371,15 +370,9 @@ async function send(
   if (/\n\s+at \S+ \(|node_modules\/|QueryFailedError/.test(text)) return `leaks internals: ${text.slice(0, 300)}`;
   if (/internal_error|Internal error/.test(text)) return `internal error: ${text.slice(0, 300)}`;
   for (const error of jsonRpcErrors(text)) {
-    if (error.code !== -32603) continue;
-    // Known SDK behaviour, reported: its Protocol parses params with the method's schema
-    // before our handler runs and answers a mismatch as -32603 with the zod issues (not
-    // -32602). Tolerated only in exactly that shape; any other -32603 is an exception.
-    if (isSdkParamsIssueList(error.message)) {
-      statuses.set(-32603, (statuses.get(-32603) ?? 0) + 1);
-      continue;
-    }
-    return `unexpected exception (-32603): ${error.message.slice(0, 300)}`;
+    // Params that do not match a method's schema are -32602 with a short reason; -32603
+    // would mean an exception escaped.
+    if (error.code === -32603) return `unexpected exception (-32603): ${error.message.slice(0, 300)}`;
   }
   return undefined;
 }
@@ -407,17 +400,4 @@ function jsonRpcErrors(text: string): { code: number; message: string }[] {
     }
   }
   return errors;
-}
-
-function isSdkParamsIssueList(message: string): boolean {
-  try {
-    const issues = JSON.parse(message) as { path?: unknown[]; code?: unknown }[];
-    return (
-      Array.isArray(issues) &&
-      issues.length > 0 &&
-      issues.every((issue) => typeof issue.code === 'string' && issue.path?.[0] === 'params')
-    );
-  } catch {
-    return false;
-  }
 }

@@ -5,9 +5,11 @@ import { PERMISSIONS } from '@cairn/access';
 import { CAIRN_CONFIG, type CairnConfig } from '@cairn/config';
 import { RequestContext } from '@cairn/observability';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
 import { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { GATEWAY_ERROR, jsonRpcError, requestIdOf } from '../protocol/json-rpc-errors';
 import { McpServerFactory } from '../protocol/mcp-server.factory';
+import { invalidParamsOf } from '../protocol/request-params';
 import { type GateRefusal, McpRequestGate } from './request-gate';
 
 export const MCP_PATH = '/mcp';
@@ -86,6 +88,8 @@ export class McpHttpRoutes implements OnModuleInit {
       );
       return reply.status(400).send(error);
     }
+    const invalid = invalidParamsOf(message);
+    if (invalid) return reply.status(200).send(jsonRpcError(id, ErrorCode.InvalidParams, invalid));
     const forbidden = this.gate.checkToolPermission(principal, message, id, metadataUrl);
     if (forbidden) return this.refuse(reply, forbidden);
 

@@ -134,6 +134,24 @@ export class ToolExecutor {
     errorCode: string | undefined,
     seconds: number,
   ): void {
+    try {
+      this.writeRecord(principal, tool, project, outcome, correlationId, args, errorCode, seconds);
+    } catch (error) {
+      // Recording must never turn an answered call into a protocol error.
+      this.logger.error({ msg: 'could not record a tool call', tool, correlationId, err: error });
+    }
+  }
+
+  private writeRecord(
+    principal: SessionPrincipal,
+    tool: string,
+    project: string | null,
+    outcome: ToolOutcome,
+    correlationId: string,
+    args: unknown,
+    errorCode: string | undefined,
+    seconds: number,
+  ): void {
     const durationMs = Math.round(seconds * 10_000) / 10;
     this.logger.log({
       msg: 'tool call',
