@@ -141,9 +141,17 @@ describe('job workers over real Redis (integration)', () => {
     for (let i = 0; i < 100 && calls.filter((c) => c.tenantId === tenantId).length === 0; i += 1) {
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
-    const done = outcome(`dup-${tenantId}`);
+    // Listen before releasing: a completed job is removed at once (removeOnComplete).
+    const done = new Promise<unknown>((resolve) => {
+      const onCompleted = ({ jobId, returnvalue }: { jobId: string; returnvalue: unknown }) => {
+        if (jobId !== `dup-${tenantId}`) return;
+        events.off('completed', onCompleted);
+        resolve(typeof returnvalue === 'string' ? JSON.parse(returnvalue) : returnvalue);
+      };
+      events.on('completed', onCompleted);
+    });
     release();
-    expect(await done).toEqual({ result: { status: 'done' } });
+    expect(await done).toEqual({ status: 'done' });
     expect(handled(tenantId)).toBe(1);
   });
 
