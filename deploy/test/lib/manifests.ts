@@ -58,7 +58,7 @@ export interface RenderOptions {
 export function helmArgs(options: RenderOptions): string[] {
   const args: string[] = [];
   for (const file of options.valuesFiles ?? []) args.push('-f', file);
-  for (const [key, value] of Object.entries(options.set ?? {})) args.push('--set-string', `${key}=${value}`);
+  for (const [key, value] of Object.entries(options.set ?? {})) args.push('--set', `${key}=${value}`);
   return args;
 }
 
