@@ -96,6 +96,8 @@ export interface RunOptions {
   /** Where each stage's root directory is made. */
   readonly staging: string;
   readonly log?: (line: string) => void;
+  /** Added to RUN's environment; only for knobs that change no result (npm's cache policy). */
+  readonly runEnv?: Record<string, string>;
 }
 
 export function stageRoot(staging: string, stage: string): string {
@@ -151,12 +153,17 @@ export function runDockerfile(parsed: ParsedDockerfile, options: RunOptions) {
           break;
         }
         case 'RUN':
-          execFileSync('/bin/sh', ['-c', step.raw], {
-            cwd: join(root, workdir),
-            env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
-            stdio: ['ignore', 'pipe', 'pipe'],
-            maxBuffer: 256 << 20,
-          });
+          try {
+            execFileSync('/bin/sh', ['-c', step.raw], {
+              cwd: join(root, workdir),
+              env: { PATH: process.env.PATH, HOME: process.env.HOME, ...options.runEnv, ...env },
+              stdio: ['ignore', 'pipe', 'pipe'],
+              maxBuffer: 256 << 20,
+            });
+          } catch (error) {
+            const e = error as { stdout?: Buffer; stderr?: Buffer };
+            throw new Error(`[${stage.name}] RUN ${step.raw} failed:\n${String(e.stdout ?? '')}\n${String(e.stderr ?? '')}`);
+          }
           break;
         case 'ENTRYPOINT':
           entrypoint = step.json ?? ['/bin/sh', '-c', step.raw];
