@@ -102,9 +102,10 @@ export function availabilityViolations(objects: readonly K8sObject[]): string[] 
     const replicas = hpa ? hpa.spec.minReplicas : (d.spec.replicas ?? 1);
     if (!(replicas >= 2)) out.push(`${nameOf(d)}: ${replicas} replica(s), needs ≥ 2`);
     const anti = d.spec.template.spec.affinity?.podAntiAffinity;
+    const list = (value: unknown): any[] => (Array.isArray(value) ? value : []);
     const terms = [
-      ...(anti?.requiredDuringSchedulingIgnoredDuringExecution ?? []),
-      ...(anti?.preferredDuringSchedulingIgnoredDuringExecution ?? []).map((p: any) => p.podAffinityTerm),
+      ...list(anti?.requiredDuringSchedulingIgnoredDuringExecution),
+      ...list(anti?.preferredDuringSchedulingIgnoredDuringExecution).map((p: any) => p.podAffinityTerm),
     ];
     if (!terms.some((t: any) => selects(t?.labelSelector?.matchLabels, labels))) {
       out.push(`${nameOf(d)}: no pod anti-affinity against its own replicas`);
