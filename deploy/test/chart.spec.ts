@@ -13,7 +13,9 @@ const render = (name: string) => {
 
 describe('the Helm chart', () => {
   it('has the default values and at least four CI value sets', () => {
-    expect(Object.keys(sets)).toEqual(expect.arrayContaining(['default', 'minimal', 'production', 'gpu-ollama', 'everything']));
+    expect(Object.keys(sets)).toEqual(
+      expect.arrayContaining(['default', 'minimal', 'production', 'gpu-ollama', 'everything']),
+    );
   });
 
   describe.each(Object.keys(sets))('with the %s values', (name) => {
@@ -72,7 +74,11 @@ describe('the validator', () => {
   };
 
   it.each([
-    ['Deployment', (o: K8sObject) => (o.spec.template.spec.containers[0].imagePullPolicyy = 'Always'), /imagePullPolicyy/],
+    [
+      'Deployment',
+      (o: K8sObject) => (o.spec.template.spec.containers[0].imagePullPolicyy = 'Always'),
+      /imagePullPolicyy/,
+    ],
     ['HorizontalPodAutoscaler', (o: K8sObject) => (o.spec.minReplica = 2), /minReplica/],
     ['NetworkPolicy', (o: K8sObject) => (o.spec.podSelecter = {}), /podSelecter/],
     ['PodDisruptionBudget', (o: K8sObject) => (o.spec.minAvailable = { bad: true }), /minAvailable/],

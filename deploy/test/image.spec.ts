@@ -48,7 +48,12 @@ describe('docker/Dockerfile', () => {
 
   it('copies only the runtime layout from the build stage, runs as non-root with a healthcheck', () => {
     const copies = steps(runtime, 'COPY').map((s) => `${s.flags.from ?? 'context'}:${s.args[0]}`);
-    expect(copies).toEqual(['build:/src/package.json', 'build:/src/node_modules', 'build:/src/dist', 'context:docker/cairn.sh']);
+    expect(copies).toEqual([
+      'build:/src/package.json',
+      'build:/src/node_modules',
+      'build:/src/dist',
+      'context:docker/cairn.sh',
+    ]);
     const user = steps(runtime, 'USER').at(-1)?.args[0];
     expect(user).toBeDefined();
     expect(['root', '0']).not.toContain(user);
@@ -59,7 +64,9 @@ describe('docker/Dockerfile', () => {
   });
 
   it('carries the OCI labels', () => {
-    const labels = steps(runtime, 'LABEL').map((s) => s.raw).join(' ');
+    const labels = steps(runtime, 'LABEL')
+      .map((s) => s.raw)
+      .join(' ');
     for (const key of ['title', 'description', 'version', 'revision', 'licenses', 'base.name']) {
       expect(labels).toContain(`org.opencontainers.image.${key}=`);
     }
@@ -115,7 +122,9 @@ describe('the image recipe, carried out without Docker', () => {
     const lock = JSON.parse(readFileSync(join(REPO_ROOT, 'package-lock.json'), 'utf8')) as {
       packages: Record<string, { dev?: boolean }>;
     };
-    const devOnly = Object.entries(lock.packages).filter(([path, p]) => path && p.dev).map(([path]) => path);
+    const devOnly = Object.entries(lock.packages)
+      .filter(([path, p]) => path && p.dev)
+      .map(([path]) => path);
     expect(devOnly.length).toBeGreaterThan(100);
     expect(devOnly.filter((path) => existsSync(join(appDir, path)))).toEqual([]);
     for (const tool of Object.keys(pkg.devDependencies).filter((d) => devOnly.includes(`node_modules/${d}`))) {
@@ -137,12 +146,24 @@ describe('the image recipe, carried out without Docker', () => {
     };
     const tmp = mkdtempSync(join(tmpdir(), 'cairn-image-tmp-'));
     // The image's ENV, the credentials, a PATH to node; nothing from this test process.
-    const base = { PATH: `${process.execPath.replace(/\/node$/, '')}:/usr/bin:/bin`, ...env, TMPDIR: tmp, HOST: '127.0.0.1' };
+    const base = {
+      PATH: `${process.execPath.replace(/\/node$/, '')}:/usr/bin:/bin`,
+      ...env,
+      TMPDIR: tmp,
+      HOST: '127.0.0.1',
+    };
     const start = (app: string, extra: Record<string, string>) =>
       new EntryPoint(entry, app, appDir, { ...base, ...secrets, LOG_LEVEL: 'warn', ...extra });
     try {
-      const migrate = spawnSync('/bin/sh', [entry, 'migrate'], { cwd: appDir, env: { ...base, DATABASE_URL: database.url }, encoding: 'utf8' });
-      expect({ status: migrate.status, stderr: migrate.status === 0 ? '' : migrate.stderr }).toEqual({ status: 0, stderr: '' });
+      const migrate = spawnSync('/bin/sh', [entry, 'migrate'], {
+        cwd: appDir,
+        env: { ...base, DATABASE_URL: database.url },
+        encoding: 'utf8',
+      });
+      expect({ status: migrate.status, stderr: migrate.status === 0 ? '' : migrate.stderr }).toEqual({
+        status: 0,
+        stderr: '',
+      });
 
       for (const app of ['api', 'mcp-gateway', 'worker'] as const) {
         const port = String(await freePort());

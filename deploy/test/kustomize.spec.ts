@@ -46,7 +46,9 @@ describe('overlay specifics', () => {
     const objects = buildOverlay('production');
     expect(objects.filter((o) => o.kind === 'HorizontalPodAutoscaler')).toHaveLength(3);
     for (const d of objects.filter((o) => o.kind === 'Deployment')) {
-      expect(d.spec.template.spec.affinity.podAntiAffinity.requiredDuringSchedulingIgnoredDuringExecution).toHaveLength(1);
+      expect(d.spec.template.spec.affinity.podAntiAffinity.requiredDuringSchedulingIgnoredDuringExecution).toHaveLength(
+        1,
+      );
     }
   });
 
@@ -58,6 +60,8 @@ describe('overlay specifics', () => {
     expect(spec.tolerations).toEqual([expect.objectContaining({ key: 'nvidia.com/gpu' })]);
     expect(spec.initContainers[0].name).toBe('pull-models');
     const config = objects.find((o) => o.kind === 'ConfigMap')!;
-    expect(config.data).toEqual(expect.objectContaining({ EMBEDDING_PROVIDER: 'ollama', OLLAMA_URL: 'http://cairn-ollama:11434' }));
+    expect(config.data).toEqual(
+      expect.objectContaining({ EMBEDDING_PROVIDER: 'ollama', OLLAMA_URL: 'http://cairn-ollama:11434' }),
+    );
   });
 });

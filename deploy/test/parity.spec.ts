@@ -39,12 +39,17 @@ describe('config coverage', () => {
   it('every variable of environmentSchema can be set through the chart (everything values)', () => {
     const objects = renderChart({ valuesFiles: sets.everything });
     const workloads = cairnWorkloads(objects);
-    const set = new Set(CAIRN_APPS.flatMap((app) => [...containerEnvironment(objects, workloads[app], { namesOnly: true }).names]));
+    const set = new Set(
+      CAIRN_APPS.flatMap((app) => [...containerEnvironment(objects, workloads[app], { namesOnly: true }).names]),
+    );
     expect([...SCHEMA_KEYS].filter((k) => !set.has(k)).sort()).toEqual([]);
   });
 
   it('flags a variable the apps do not read', () => {
-    const objects = renderChart({ valuesFiles: sets.minimal, set: { 'api.extraEnv[0].name': 'LOG_LEVELL', 'api.extraEnv[0].value': 'x' } });
+    const objects = renderChart({
+      valuesFiles: sets.minimal,
+      set: { 'api.extraEnv[0].name': 'LOG_LEVELL', 'api.extraEnv[0].value': 'x' },
+    });
     const { names } = containerEnvironment(objects, cairnWorkloads(objects).api);
     expect([...names].filter((n) => !SCHEMA_KEYS.has(n))).toEqual(['LOG_LEVELL']);
   });
@@ -53,7 +58,11 @@ describe('config coverage', () => {
 /** Starts one built app with exactly `env`, except its listen address and port (a pod has its own). */
 async function bootUntilReady(app: (typeof CAIRN_APPS)[number], env: Record<string, string>) {
   const port = await freePort();
-  const child = new ChildApp(app, APP_ENTRY[app], childEnvironment({ ...env, HOST: '127.0.0.1', [PORT_VARIABLE[app]]: String(port) }));
+  const child = new ChildApp(
+    app,
+    APP_ENTRY[app],
+    childEnvironment({ ...env, HOST: '127.0.0.1', [PORT_VARIABLE[app]]: String(port) }),
+  );
   const deadline = Date.now() + 30_000;
   let last = 'no answer';
   try {
@@ -78,12 +87,16 @@ async function bootUntilReady(app: (typeof CAIRN_APPS)[number], env: Record<stri
 describe('the apps boot with the environment the rendered manifests give them', () => {
   let database: TestDatabase;
   let work: string;
-  const models = { close: async () => undefined as void, url: '' };
+  const models: { close: () => Promise<void>; url: string } = { close: () => Promise.resolve(), url: '' };
 
   beforeAll(async () => {
     database = await createTestDatabase({ migrated: false });
     work = mkdtempSync(join(tmpdir(), 'cairn-boot-'));
-    const server = await startFakeModelServer({ models: ['text-embedding-3-small'], dimensions: 1536, apiKey: 'sk-boot' });
+    const server = await startFakeModelServer({
+      models: ['text-embedding-3-small'],
+      dimensions: 1536,
+      apiKey: 'sk-boot',
+    });
     Object.assign(models, { close: () => server.close(), url: server.url });
   });
   afterAll(async () => {
@@ -123,9 +136,17 @@ describe('the apps boot with the environment the rendered manifests give them', 
     const objects = set === 'production' ? [...rendered, operatorSecret()] : rendered;
     const workloads = cairnWorkloads(objects);
 
-    const migrate = new ChildApp('migrate', MIGRATE_ENTRY, childEnvironment(containerEnvironment(objects, workloads.migrate).env));
+    const migrate = new ChildApp(
+      'migrate',
+      MIGRATE_ENTRY,
+      childEnvironment(containerEnvironment(objects, workloads.migrate).env),
+    );
     const migrated = await migrate.waitForExit(60_000);
-    expect({ ...migrated, output: migrated.code === 0 ? '' : migrate.output() }).toEqual({ code: 0, signal: null, output: '' });
+    expect({ ...migrated, output: migrated.code === 0 ? '' : migrate.output() }).toEqual({
+      code: 0,
+      signal: null,
+      output: '',
+    });
 
     for (const app of CAIRN_APPS) {
       await bootUntilReady(app, containerEnvironment(objects, workloads[app]).env);

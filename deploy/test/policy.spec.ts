@@ -13,7 +13,9 @@ import {
 /** Policy checks on every CI value set, and proof that each rule catches what it is for. */
 
 const sets = valueSets();
-const rendered = Object.fromEntries(Object.entries(sets).map(([name, files]) => [name, renderChart({ valuesFiles: files })]));
+const rendered = Object.fromEntries(
+  Object.entries(sets).map(([name, files]) => [name, renderChart({ valuesFiles: files })]),
+);
 const singleReplica = new Set(['minimal']);
 
 describe.each(Object.keys(sets))('chart policy with the %s values', (name) => {
@@ -39,7 +41,8 @@ describe('chart policy details', () => {
     for (const name of ['default', 'production', 'everything']) {
       const objects = rendered[name];
       const job = objects.find((o) => o.kind === 'Job')!;
-      const ref = job.spec.template.spec.containers[0].env.find((e: any) => e.name === 'DATABASE_URL').valueFrom.secretKeyRef;
+      const ref = job.spec.template.spec.containers[0].env.find((e: any) => e.name === 'DATABASE_URL').valueFrom
+        .secretKeyRef;
       const secret = objects.find((o) => o.kind === 'Secret' && o.metadata.name === ref.name);
       if (name === 'production') {
         expect(secret).toBeUndefined(); // the operator's existingSecret, there before install

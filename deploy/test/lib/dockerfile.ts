@@ -34,7 +34,9 @@ export interface ParsedDockerfile {
 
 function toStep(instruction: Instruction): Step {
   const flags: Record<string, string> = {};
-  const withFlags = instruction as Instruction & { getFlags?: () => { getName(): string; getValue(): string | null }[] };
+  const withFlags = instruction as Instruction & {
+    getFlags?: () => { getName(): string; getValue(): string | null }[];
+  };
   for (const flag of withFlags.getFlags?.() ?? []) flags[flag.getName()] = flag.getValue() ?? '';
   const jsonForm = instruction as Instruction & { getJSONStrings?: () => { getJSONValue(): string }[] };
   const json = jsonForm.getJSONStrings?.().map((s) => s.getJSONValue());
@@ -63,7 +65,11 @@ export function parseDockerfile(path: string): ParsedDockerfile {
     if (!/^[A-Z]+$/.test(keyword)) errors.push(`unknown instruction ${keyword}`);
     if (keyword === 'FROM') {
       const from = instruction as From;
-      stages.push({ name: from.getBuildStage() ?? String(stages.length), from: expand(from.getArguments()[0]?.getValue() ?? ''), steps: [] });
+      stages.push({
+        name: from.getBuildStage() ?? String(stages.length),
+        from: expand(from.getArguments()[0]?.getValue() ?? ''),
+        steps: [],
+      });
     } else if (stages.length > 0) {
       stages[stages.length - 1].steps.push(toStep(instruction));
     }
@@ -107,7 +113,13 @@ export function stageRoot(staging: string, stage: string): string {
 /** Executes every stage; returns the final stage's root and the ENV/WORKDIR/ENTRYPOINT/CMD it declares. */
 export function runDockerfile(parsed: ParsedDockerfile, options: RunOptions) {
   const ignored = dockerignore(options.dockerignorePath);
-  let final = { root: '', env: {} as Record<string, string>, workdir: '/', entrypoint: [] as string[], cmd: [] as string[] };
+  let final = {
+    root: '',
+    env: {} as Record<string, string>,
+    workdir: '/',
+    entrypoint: [] as string[],
+    cmd: [] as string[],
+  };
   for (const stage of parsed.stages) {
     const root = stageRoot(options.staging, stage.name);
     mkdirSync(root, { recursive: true });
@@ -141,7 +153,8 @@ export function runDockerfile(parsed: ParsedDockerfile, options: RunOptions) {
           const from = step.flags.from;
           for (const source of reversed.reverse()) {
             const src = from ? join(stageRoot(options.staging, from), source) : join(options.context, source);
-            const target = dest.endsWith('/') || dest === '.' ? join(inRoot(dest), posix.basename(source)) : inRoot(dest);
+            const target =
+              dest.endsWith('/') || dest === '.' ? join(inRoot(dest), posix.basename(source)) : inRoot(dest);
             const isDir = statSync(src).isDirectory();
             mkdirSync(dirname(target), { recursive: true });
             cpSync(src, target, {
@@ -162,7 +175,12 @@ export function runDockerfile(parsed: ParsedDockerfile, options: RunOptions) {
             });
           } catch (error) {
             const e = error as { stdout?: Buffer; stderr?: Buffer };
-            throw new Error(`[${stage.name}] RUN ${step.raw} failed:\n${String(e.stdout ?? '')}\n${String(e.stderr ?? '')}`);
+            throw new Error(
+              `[${stage.name}] RUN ${step.raw} failed:\n${String(e.stdout ?? '')}\n${String(e.stderr ?? '')}`,
+              {
+                cause: error,
+              },
+            );
           }
           break;
         case 'ENTRYPOINT':
@@ -179,7 +197,9 @@ export function runDockerfile(parsed: ParsedDockerfile, options: RunOptions) {
         case 'HEALTHCHECK':
           break;
         default:
-          throw new Error(`${step.keyword} is not understood by the no-Docker recipe check; extend deploy/test/lib/dockerfile.ts`);
+          throw new Error(
+            `${step.keyword} is not understood by the no-Docker recipe check; extend deploy/test/lib/dockerfile.ts`,
+          );
       }
     }
     final = { root, env, workdir, entrypoint, cmd };

@@ -13,7 +13,10 @@ function findObject(objects: readonly K8sObject[], kind: string, name: string): 
 function dataOf(object: K8sObject): Record<string, string> {
   if (object.kind === 'ConfigMap') return { ...(object.data ?? {}) };
   const decoded = Object.fromEntries(
-    Object.entries((object.data ?? {}) as Record<string, string>).map(([k, v]) => [k, Buffer.from(v, 'base64').toString('utf8')]),
+    Object.entries((object.data ?? {}) as Record<string, string>).map(([k, v]) => [
+      k,
+      Buffer.from(v, 'base64').toString('utf8'),
+    ]),
   );
   return { ...decoded, ...(object.stringData ?? {}) };
 }
@@ -73,7 +76,9 @@ export type CairnApp = (typeof CAIRN_APPS)[number];
 /** The Deployment of each app and the migration Job, by the component label the chart sets. */
 export function cairnWorkloads(objects: readonly K8sObject[]): Record<CairnApp | 'migrate', K8sObject> {
   const byComponent = (kind: string, component: string) => {
-    const found = objects.find((o) => o.kind === kind && o.metadata.labels?.['app.kubernetes.io/component'] === component);
+    const found = objects.find(
+      (o) => o.kind === kind && o.metadata.labels?.['app.kubernetes.io/component'] === component,
+    );
     if (!found) throw new Error(`no ${kind} with component ${component}`);
     return found;
   };

@@ -32,10 +32,15 @@ export function tool(name: 'helm' | 'kustomize'): string {
 
 export function run(command: string, args: readonly string[], cwd = REPO_ROOT): string {
   try {
-    return execFileSync(command, args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 64 << 20 });
+    return execFileSync(command, args, {
+      cwd,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'pipe'],
+      maxBuffer: 64 << 20,
+    });
   } catch (error) {
     const e = error as { stderr?: string; stdout?: string; message: string };
-    throw new Error(`${command} ${args.join(' ')} failed:\n${e.stderr || e.stdout || e.message}`);
+    throw new Error(`${command} ${args.join(' ')} failed:\n${e.stderr || e.stdout || e.message}`, { cause: error });
   }
 }
 

@@ -63,7 +63,8 @@ export function securityViolations(objects: readonly K8sObject[]): string[] {
     if (!spec) return [];
     const out: string[] = [];
     const pod = spec.securityContext ?? {};
-    if (spec.automountServiceAccountToken !== false) out.push(`${nameOf(o)}: automountServiceAccountToken must be false`);
+    if (spec.automountServiceAccountToken !== false)
+      out.push(`${nameOf(o)}: automountServiceAccountToken must be false`);
     for (const c of containersOf(spec)) {
       const sc = c.securityContext ?? {};
       const where = `${nameOf(o)} ${c.name}`;
@@ -73,7 +74,8 @@ export function securityViolations(objects: readonly K8sObject[]): string[] {
       if (sc.readOnlyRootFilesystem !== true) out.push(`${where}: readOnlyRootFilesystem must be true`);
       if (!(sc.capabilities?.drop ?? []).includes('ALL')) out.push(`${where}: must drop ALL capabilities`);
       if (sc.privileged) out.push(`${where}: privileged`);
-      if ((sc.seccompProfile ?? pod.seccompProfile)?.type !== 'RuntimeDefault') out.push(`${where}: seccomp RuntimeDefault`);
+      if ((sc.seccompProfile ?? pod.seccompProfile)?.type !== 'RuntimeDefault')
+        out.push(`${where}: seccomp RuntimeDefault`);
     }
     return out;
   });
@@ -98,7 +100,9 @@ export function availabilityViolations(objects: readonly K8sObject[]): string[] 
   }
   for (const d of deployments) {
     const labels = d.spec.template.metadata?.labels;
-    const hpa = objects.find((o) => o.kind === 'HorizontalPodAutoscaler' && o.spec.scaleTargetRef?.name === d.metadata.name);
+    const hpa = objects.find(
+      (o) => o.kind === 'HorizontalPodAutoscaler' && o.spec.scaleTargetRef?.name === d.metadata.name,
+    );
     const replicas = hpa ? hpa.spec.minReplicas : (d.spec.replicas ?? 1);
     if (!(replicas >= 2)) out.push(`${nameOf(d)}: ${replicas} replica(s), needs ≥ 2`);
     const anti = d.spec.template.spec.affinity?.podAntiAffinity;
@@ -127,7 +131,8 @@ export function migrationHookViolations(objects: readonly K8sObject[]): string[]
   if (!hooks.includes('pre-upgrade') || !(hooks.includes('pre-install') || hooks.includes('post-install'))) {
     out.push(`${nameOf(job)}: helm.sh/hook is "${a['helm.sh/hook'] ?? ''}", needs pre-upgrade and pre-/post-install`);
   }
-  if (!(a['helm.sh/hook-delete-policy'] ?? '').includes('before-hook-creation')) out.push(`${nameOf(job)}: hook delete policy`);
+  if (!(a['helm.sh/hook-delete-policy'] ?? '').includes('before-hook-creation'))
+    out.push(`${nameOf(job)}: hook delete policy`);
   if (!(job.spec.backoffLimit >= 1)) out.push(`${nameOf(job)}: needs a backoffLimit ≥ 1`);
   const args = job.spec.template.spec.containers[0].args ?? [];
   if (!args.includes('migrate')) out.push(`${nameOf(job)}: does not run migrate`);
@@ -144,7 +149,9 @@ export function terminationViolations(objects: readonly K8sObject[], shutdownTim
       const grace = spec.terminationGracePeriodSeconds ?? 30;
       return grace * 1000 > shutdownTimeoutMs + preStop * 1000
         ? []
-        : [`${nameOf(d)}: terminationGracePeriodSeconds ${grace} ≤ preStop ${preStop}s + SHUTDOWN_TIMEOUT_MS ${shutdownTimeoutMs}`];
+        : [
+            `${nameOf(d)}: terminationGracePeriodSeconds ${grace} ≤ preStop ${preStop}s + SHUTDOWN_TIMEOUT_MS ${shutdownTimeoutMs}`,
+          ];
     });
 }
 

@@ -80,12 +80,20 @@ export class KubernetesSchemas {
 
   validate(object: K8sObject): Problem[] {
     const validate = this.validator(object);
-    if (!validate) return [{ object: nameOf(object), message: `${object.apiVersion} ${object.kind} is not a Kubernetes ${this.version} kind` }];
+    if (!validate)
+      return [
+        {
+          object: nameOf(object),
+          message: `${object.apiVersion} ${object.kind} is not a Kubernetes ${this.version} kind`,
+        },
+      ];
     if (validate(object)) return [];
     return (validate.errors ?? []).map((e) => ({
       object: nameOf(object),
       message: `${this.version}: ${e.instancePath || '/'} ${e.message ?? ''}${
-        e.keyword === 'additionalProperties' ? ` (${(e.params as { additionalProperty: string }).additionalProperty})` : ''
+        e.keyword === 'additionalProperties'
+          ? ` (${(e.params as { additionalProperty: string }).additionalProperty})`
+          : ''
       }`,
     }));
   }
@@ -134,7 +142,10 @@ export function validateCustomResources(objects: readonly K8sObject[]): Problem[
   const readFile = host.readFile.bind(host);
   const getSourceFile = host.getSourceFile.bind(host);
   host.readFile = (name) => (name === fileName ? source : readFile(name));
-  host.fileExists = ((exists) => (name: string) => name === fileName || exists(name))(host.fileExists.bind(host));
+  host.fileExists = (
+    (exists) => (name: string) =>
+      name === fileName || exists(name)
+  )(host.fileExists.bind(host));
   host.getSourceFile = (name, version, onError) =>
     name === fileName ? ts.createSourceFile(name, source, version) : getSourceFile(name, version, onError);
   const program = ts.createProgram([fileName], options, host);
