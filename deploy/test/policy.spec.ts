@@ -57,6 +57,20 @@ describe('chart policy details', () => {
     }
   });
 
+  it('lets the helm test pod reach the gateway when ingress sources are restricted', () => {
+    const test = rendered.production.find((o) => o.kind === 'Pod')!;
+    const policy = rendered.production.find(
+      (o) => o.kind === 'NetworkPolicy' && o.metadata.name.endsWith('mcp-gateway'),
+    )!;
+    const peers = policy.spec.ingress[0].from as { podSelector?: { matchLabels: Record<string, string> } }[];
+    expect(
+      peers.some(
+        (p) =>
+          p.podSelector && Object.entries(p.podSelector.matchLabels).every(([k, v]) => test.metadata.labels![k] === v),
+      ),
+    ).toBe(true);
+  });
+
   it('derives terminationGracePeriodSeconds from SHUTDOWN_TIMEOUT_MS', () => {
     const objects = renderChart({ valuesFiles: sets.minimal, set: { 'config.SHUTDOWN_TIMEOUT_MS': '60000' } });
     expect(terminationViolations(objects, 60_000)).toEqual([]);
