@@ -5,7 +5,17 @@ import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'eslint.config.mjs', 'jest.config.js'] },
+  {
+    ignores: [
+      'dist/**',
+      'node_modules/**',
+      'coverage/**',
+      'eslint.config.mjs',
+      'jest.config.js',
+      'deploy/jest.config.js',
+      '.tools/**',
+    ],
+  },
   eslint.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   prettier,
@@ -37,7 +47,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['**/*.spec.ts', '**/*.e2e-spec.ts', 'test/**/*.ts', 'apps/*/test/**/*.ts'],
+    files: ['**/*.spec.ts', '**/*.e2e-spec.ts', 'test/**/*.ts', 'apps/*/test/**/*.ts', 'deploy/test/**/*.ts'],
     rules: {
       '@typescript-eslint/no-unsafe-assignment': 'off',
       '@typescript-eslint/no-unsafe-member-access': 'off',
@@ -50,7 +60,7 @@ export default tseslint.config(
   },
   {
     // The configuration loader, test harness and local tooling are where the environment is read.
-    files: ['libs/config/src/**/*.ts', 'test/**/*.ts', 'tools/**/*.ts', 'bench/**/*.ts'],
+    files: ['libs/config/src/**/*.ts', 'test/**/*.ts', 'tools/**/*.ts', 'bench/**/*.ts', 'deploy/test/**/*.ts'],
     rules: { 'no-restricted-properties': 'off' },
   },
 );

@@ -1,0 +1,208 @@
+{{/* Names, labels and shared pod fragments. */}}
+
+{{- define "cairn.name" -}}
+{{- default .Chart.Name .Values.nameOverride | trunc 63 | trimSuffix "-" -}}
+{{- end -}}
+
+{{- define "cairn.fullname" -}}
+{{- if .Values.fullnameOverride -}}
+{{- .Values.fullnameOverride | trunc 63 | trimSuffix "-" -}}
+{{- else -}}
+{{- $name := default .Chart.Name .Values.nameOverride -}}
+{{- if contains $name .Release.Name -}}
+{{- .Release.Name | trunc 63 | trimSuffix "-" -}}
+{{- else -}}
+{{- printf "%s-%s" .Release.Name $name | trunc 63 | trimSuffix "-" -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
+
+{{- define "cairn.chart" -}}
+{{- printf "%s-%s" .Chart.Name .Chart.Version | replace "+" "_" | trunc 63 | trimSuffix "-" -}}
+{{- end -}}
+
+{{/* Selector labels of one component: (dict "ctx" $ "component" "api"). */}}
+{{- define "cairn.selectorLabels" -}}
+app.kubernetes.io/name: {{ include "cairn.name" .ctx }}
+app.kubernetes.io/instance: {{ .ctx.Release.Name }}
+app.kubernetes.io/component: {{ .component }}
+{{- end -}}
+
+{{- define "cairn.labels" -}}
+helm.sh/chart: {{ include "cairn.chart" .ctx }}
+{{ include "cairn.selectorLabels" . }}
+app.kubernetes.io/version: {{ .ctx.Chart.AppVersion | quote }}
+app.kubernetes.io/part-of: cairn
+app.kubernetes.io/managed-by: {{ .ctx.Release.Service }}
+{{- end -}}
+
+{{- define "cairn.serviceAccountName" -}}
+{{- if .Values.serviceAccount.create -}}
+{{- default (include "cairn.fullname" .) .Values.serviceAccount.name -}}
+{{- else -}}
+{{- default "default" .Values.serviceAccount.name -}}
+{{- end -}}
+{{- end -}}
+
+{{- define "cairn.image" -}}
+{{- $tag := default .Chart.AppVersion .Values.image.tag -}}
+{{- if .Values.image.digest -}}
+{{- printf "%s:%s@%s" .Values.image.repository $tag .Values.image.digest -}}
+{{- else -}}
+{{- printf "%s:%s" .Values.image.repository $tag -}}
+{{- end -}}
+{{- end -}}
+
+{{/* The Secret holding credentials: the operator's or the chart's. */}}
+{{- define "cairn.secretName" -}}
+{{- default (include "cairn.fullname" .) .Values.secrets.existingSecret -}}
+{{- end -}}
+
+{{/*
+A generated credential, created once per render and kept across upgrades: reuses the value
+already stored in the named Secret (lookup), else generates one. Memoized in .Values so every
+template of one render (e.g. the app Secret and the migration hook Secret) sees the same value.
+(dict "ctx" $ "secret" "name" "key" "KEY" "memo" "memoKey" "generate" "alnum|base64")
+*/}}
+{{- define "cairn.generated" -}}
+{{- $memo := .ctx.Values.secrets -}}
+{{- $key := printf "_generated_%s" .memo -}}
+{{- if not (hasKey $memo $key) -}}
+{{- $value := "" -}}
+{{- $existing := lookup "v1" "Secret" .ctx.Release.Namespace .secret -}}
+{{- if and $existing (hasKey (default dict $existing.data) .key) -}}
+{{- $value = index $existing.data .key | b64dec -}}
+{{- else if eq .generate "base64" -}}
+{{- $value = randBytes 32 -}}
+{{- else -}}
+{{- $value = randAlphaNum 48 -}}
+{{- end -}}
+{{- $_ := set $memo $key $value -}}
+{{- end -}}
+{{- index $memo $key -}}
+{{- end -}}
+
+{{- define "cairn.postgresql.fullname" -}}{{ include "cairn.fullname" . }}-postgresql{{- end -}}
+{{- define "cairn.redis.fullname" -}}{{ include "cairn.fullname" . }}-redis{{- end -}}
+{{- define "cairn.ollama.fullname" -}}{{ include "cairn.fullname" . }}-ollama{{- end -}}
+
+{{- define "cairn.postgresql.password" -}}
+{{- if .Values.postgresql.auth.password -}}{{ .Values.postgresql.auth.password }}{{- else -}}
+{{- include "cairn.generated" (dict "ctx" . "secret" (include "cairn.postgresql.fullname" .) "key" "password" "memo" "postgresql" "generate" "alnum") -}}
+{{- end -}}
+{{- end -}}
+
+{{- define "cairn.redis.password" -}}
+{{- if .Values.redis.auth.password -}}{{ .Values.redis.auth.password }}{{- else -}}
+{{- include "cairn.generated" (dict "ctx" . "secret" (include "cairn.redis.fullname" .) "key" "password" "memo" "redis" "generate" "alnum") -}}
+{{- end -}}
+{{- end -}}
+
+{{/* DATABASE_URL when the chart owns the Secret. */}}
+{{- define "cairn.databaseUrl" -}}
+{{- if .Values.postgresql.enabled -}}
+{{- $a := .Values.postgresql.auth -}}
+{{- printf "postgresql://%s:%s@%s:5432/%s" $a.username (include "cairn.postgresql.password" . | urlquery) (include "cairn.postgresql.fullname" .) $a.database -}}
+{{- else -}}
+{{- required "secrets.databaseUrl (or secrets.existingSecret, or postgresql.enabled) is required" .Values.secrets.databaseUrl -}}
+{{- end -}}
+{{- end -}}
+
+{{- define "cairn.redisUrl" -}}
+{{- if .Values.redis.enabled -}}
+{{- printf "redis://:%s@%s:6379" (include "cairn.redis.password" . | urlquery) (include "cairn.redis.fullname" .) -}}
+{{- else -}}
+{{- required "secrets.redisUrl (or secrets.existingSecret, or redis.enabled) is required" .Values.secrets.redisUrl -}}
+{{- end -}}
+{{- end -}}
+
+{{/* OLLAMA_URL: the in-chart server, an external endpoint, or config.OLLAMA_URL. */}}
+{{- define "cairn.ollamaUrl" -}}
+{{- if .Values.ollama.externalUrl -}}{{ .Values.ollama.externalUrl }}
+{{- else if .Values.ollama.enabled -}}{{ printf "http://%s:%d" (include "cairn.ollama.fullname" .) (int .Values.ollama.service.port) }}
+{{- else -}}{{ .Values.config.OLLAMA_URL }}
+{{- end -}}
+{{- end -}}
+
+{{/* Long enough for preStop plus the apps' own shutdown deadline, with a margin for exit. */}}
+{{- define "cairn.terminationGracePeriodSeconds" -}}
+{{- add (div (add (int .Values.config.SHUTDOWN_TIMEOUT_MS) 999) 1000) (int .Values.preStopSleepSeconds) 5 -}}
+{{- end -}}
+
+{{/* Hook migrations before install need an external database; the in-chart one exists only after. */}}
+{{- define "cairn.migrationHook" -}}
+{{- if .Values.postgresql.enabled -}}post-install,pre-upgrade{{- else -}}pre-install,pre-upgrade{{- end -}}
+{{- end -}}
+
+{{- define "cairn.checksum" -}}
+{{- $cm := include (print .Template.BasePath "/configmap.yaml") . -}}
+{{- $secret := include (print .Template.BasePath "/secret.yaml") . -}}
+checksum/config: {{ print $cm $secret | sha256sum }}
+{{- end -}}
+
+{{/* Credentials as env entries from the Secret; the admin token goes to the api only. */}}
+{{- define "cairn.secretEnv" -}}
+{{- $ctx := .ctx -}}
+{{- $name := include "cairn.secretName" $ctx -}}
+{{- $k := $ctx.Values.secrets.keys -}}
+- name: DATABASE_URL
+  valueFrom: { secretKeyRef: { name: {{ $name }}, key: {{ $k.databaseUrl }} } }
+{{- if ne .app "migrate" }}
+- name: REDIS_URL
+  valueFrom: { secretKeyRef: { name: {{ $name }}, key: {{ $k.redisUrl }} } }
+- name: CAIRN_MASTER_KEY
+  valueFrom: { secretKeyRef: { name: {{ $name }}, key: {{ $k.masterKey }} } }
+- name: OPENAI_API_KEY
+  valueFrom: { secretKeyRef: { name: {{ $name }}, key: {{ $k.openaiApiKey }}, optional: true } }
+{{- end }}
+{{- if eq .app "api" }}
+- name: CAIRN_ADMIN_TOKEN
+  valueFrom: { secretKeyRef: { name: {{ $name }}, key: {{ $k.adminToken }} } }
+{{- end }}
+{{- end -}}
+
+{{/* NetworkPolicy egress fragments: DNS, then PostgreSQL, Redis and the model provider, either
+the in-chart pods or the operator's rules for external services. */}}
+{{- define "cairn.networkPolicy.dns" -}}
+- ports: [{ port: 53, protocol: UDP }, { port: 53, protocol: TCP }]
+{{- end -}}
+
+{{- define "cairn.networkPolicy.inChart" -}}
+- to:
+    - podSelector:
+        matchLabels:
+          {{- include "cairn.selectorLabels" (dict "ctx" .ctx "component" .component) | nindent 10 }}
+  ports: [{ port: {{ .port }}, protocol: TCP }]
+{{- end -}}
+
+{{- define "cairn.networkPolicy.database" -}}
+{{- if .Values.postgresql.enabled -}}
+{{ include "cairn.networkPolicy.inChart" (dict "ctx" . "component" "postgresql" "port" 5432) }}
+{{- else -}}
+{{- range .Values.networkPolicy.databaseEgress }}
+{{ list . | toYaml }}
+{{- end }}
+{{- end -}}
+{{- end -}}
+
+{{- define "cairn.networkPolicy.appEgress" -}}
+{{ include "cairn.networkPolicy.dns" . }}
+{{ include "cairn.networkPolicy.database" . }}
+{{- if .Values.redis.enabled }}
+{{ include "cairn.networkPolicy.inChart" (dict "ctx" . "component" "redis" "port" 6379) }}
+{{- else }}
+{{- range .Values.networkPolicy.redisEgress }}
+{{ list . | toYaml }}
+{{- end }}
+{{- end }}
+{{- $inChartOllama := and .Values.ollama.enabled (not .Values.ollama.externalUrl) }}
+{{- if $inChartOllama }}
+{{ include "cairn.networkPolicy.inChart" (dict "ctx" . "component" "ollama" "port" .Values.ollama.service.port) }}
+{{- end }}
+{{- /* An external provider: no in-chart Ollama, or an OpenAI-compatible provider configured. */}}
+{{- if or (not $inChartOllama) (eq .Values.config.EMBEDDING_PROVIDER "openai") (eq .Values.config.CHAT_PROVIDER "openai") }}
+{{- range .Values.networkPolicy.providerEgress }}
+{{ list . | toYaml }}
+{{- end }}
+{{- end }}
+{{- end -}}

@@ -1,0 +1,102 @@
+import { CHART_DIR, helmArgs, type K8sObject, nameOf, renderChart, run, tool, valueSets } from './lib/manifests';
+import { KUBERNETES_VERSIONS, KubernetesSchemas, validateAll } from './lib/schema';
+
+/** `helm lint --strict` and schema validation of every rendered object, for every CI value set. */
+
+const sets = valueSets();
+const schemas = KUBERNETES_VERSIONS.map((version) => new KubernetesSchemas(version));
+const rendered = new Map<string, K8sObject[]>();
+const render = (name: string) => {
+  if (!rendered.has(name)) rendered.set(name, renderChart({ valuesFiles: sets[name] }));
+  return rendered.get(name)!;
+};
+
+describe('the Helm chart', () => {
+  it('has the default values and at least four CI value sets', () => {
+    expect(Object.keys(sets)).toEqual(
+      expect.arrayContaining(['default', 'minimal', 'production', 'gpu-ollama', 'everything']),
+    );
+  });
+
+  describe.each(Object.keys(sets))('with the %s values', (name) => {
+    it('passes helm lint --strict', () => {
+      expect(run(tool('helm'), ['lint', '--strict', CHART_DIR, ...helmArgs({ valuesFiles: sets[name] })])).toMatch(
+        /1 chart\(s\) linted, 0 chart\(s\) failed/,
+      );
+    });
+
+    it(`renders objects that validate against Kubernetes ${KUBERNETES_VERSIONS.join(' and ')} (unknown fields rejected)`, () => {
+      const objects = render(name);
+      expect(objects.length).toBeGreaterThan(10);
+      expect(validateAll(objects, schemas)).toEqual([]);
+    });
+  });
+
+  it('renders every kind it can make in the everything set', () => {
+    const kinds = new Set(render('everything').map((o) => `${o.apiVersion}/${o.kind}`));
+    for (const kind of [
+      'apps/v1/Deployment',
+      'apps/v1/StatefulSet',
+      'batch/v1/Job',
+      'autoscaling/v2/HorizontalPodAutoscaler',
+      'policy/v1/PodDisruptionBudget',
+      'networking.k8s.io/v1/NetworkPolicy',
+      'networking.k8s.io/v1/Ingress',
+      'gateway.networking.k8s.io/v1/HTTPRoute',
+      'monitoring.coreos.com/v1/ServiceMonitor',
+      'monitoring.coreos.com/v1/PrometheusRule',
+      'v1/PersistentVolumeClaim',
+      'v1/ServiceAccount',
+      'v1/ConfigMap',
+      'v1/Secret',
+      'v1/Service',
+      'v1/Pod',
+    ]) {
+      expect(kinds).toContain(kind);
+    }
+  });
+
+  it('refuses values the schema does not know (values.schema.json is strict)', () => {
+    expect(() => run(tool('helm'), ['template', 'x', CHART_DIR, '--set', 'config.LOG_LEVL=debug'])).toThrow(
+      /additional properties 'LOG_LEVL' not allowed|LOG_LEVL/,
+    );
+    expect(() => run(tool('helm'), ['template', 'x', CHART_DIR, '--set', 'image.tag=latest'])).toThrow(/tag/);
+  });
+});
+
+describe('the validator', () => {
+  const everything = () => render('everything');
+  const mutated = (kind: string, mutate: (o: K8sObject) => void): K8sObject => {
+    const original = everything().find((o) => o.kind === kind)!;
+    const copy = structuredClone(original);
+    mutate(copy);
+    return copy;
+  };
+
+  it.each([
+    [
+      'Deployment',
+      (o: K8sObject) => (o.spec.template.spec.containers[0].imagePullPolicyy = 'Always'),
+      /imagePullPolicyy/,
+    ],
+    ['HorizontalPodAutoscaler', (o: K8sObject) => (o.spec.minReplica = 2), /minReplica/],
+    ['NetworkPolicy', (o: K8sObject) => (o.spec.podSelecter = {}), /podSelecter/],
+    ['PodDisruptionBudget', (o: K8sObject) => (o.spec.minAvailable = { bad: true }), /minAvailable/],
+    ['HTTPRoute', (o: K8sObject) => (o.spec.rules[0].backendRef = []), /backendRef/],
+    ['ServiceMonitor', (o: K8sObject) => (o.spec.endpoints[0].intervall = '30s'), /intervall/],
+    ['PrometheusRule', (o: K8sObject) => (o.spec.groups[0].rules[0].expression = 'up'), /expression/],
+  ])('catches a typo in a %s', (kind, mutate, field) => {
+    const problems = validateAll([mutated(kind, mutate)], schemas);
+    expect(problems.length).toBeGreaterThan(0);
+    expect(problems.map((p) => `${p.object}: ${p.message}`).join('\n')).toMatch(field);
+  });
+
+  it('catches a missing required field and an unknown kind', () => {
+    const job = mutated('Job', (o) => delete o.spec.template);
+    const odd = { apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'w' } };
+    const problems = validateAll([job, odd], schemas).map((p) => `${p.object}: ${p.message}`);
+    expect(problems.join('\n')).toMatch(/Job\/.*template/);
+    expect(problems.join('\n')).toMatch(/Widget\/w: no schema/);
+    expect(nameOf(job)).toMatch(/^Job\//);
+  });
+});

@@ -1,0 +1,235 @@
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createTestDatabase, type TestDatabase, testRedisUrl } from '@cairn/testing';
+import { freePort, PORT_VARIABLE } from '../../apps/api/test/process-harness';
+import { parseDockerfile, runDockerfile } from './lib/dockerfile';
+import { REPO_ROOT } from './lib/manifests';
+
+/**
+ * The image recipe, without Docker: docker/Dockerfile's structure, then its build stage carried
+ * out for real (npm ci, build, prune) and every process started from the runtime stage's layout,
+ * which holds production dependencies only, through the image's own entry point.
+ */
+
+const DOCKERFILE = join(REPO_ROOT, 'docker/Dockerfile');
+const ENTRY = readFileSync(join(REPO_ROOT, 'docker/cairn.sh'), 'utf8');
+const pkg = JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as {
+  engines: { node: string };
+  dependencies: Record<string, string>;
+  devDependencies: Record<string, string>;
+};
+
+describe('docker/Dockerfile', () => {
+  const parsed = parseDockerfile(DOCKERFILE);
+  const [build, runtime] = parsed.stages;
+  const steps = (stage: typeof build, keyword: string) => stage.steps.filter((s) => s.keyword === keyword);
+
+  it('parses, with a build stage and a runtime stage on the same pinned Node base', () => {
+    expect(parsed.errors).toEqual([]);
+    expect(parsed.stages.map((s) => s.name)).toEqual(['build', 'runtime']);
+    expect(build.from).toBe(runtime.from);
+    const match = /^node:(\d+)\.(\d+)\.(\d+)-[a-z]+(-slim)?$/.exec(build.from);
+    expect(match).not.toBeNull();
+    // The base satisfies package.json engines (>=major.minor).
+    const [, major, minor] = match!.map(Number);
+    const [, wantMajor, wantMinor] = /(\d+)\.(\d+)/.exec(pkg.engines.node)!.map(Number);
+    expect(major * 1000 + minor).toBeGreaterThanOrEqual(wantMajor * 1000 + wantMinor);
+  });
+
+  it('installs from the lock file, builds, then prunes dev dependencies', () => {
+    const runs = steps(build, 'RUN').map((s) => s.raw.trim());
+    expect(runs).toEqual(['npm ci', 'npm run build', 'npm prune --omit=dev']);
+    const firstCopy = steps(build, 'COPY')[0];
+    expect(firstCopy.args.slice(0, -1)).toEqual(['package.json', 'package-lock.json']);
+  });
+
+  it('copies only the runtime layout from the build stage, runs as non-root with a healthcheck', () => {
+    const copies = steps(runtime, 'COPY').map((s) => `${s.flags.from ?? 'context'}:${s.args[0]}`);
+    expect(copies).toEqual([
+      'build:/src/package.json',
+      'build:/src/node_modules',
+      'build:/src/dist',
+      'context:docker/cairn.sh',
+    ]);
+    const user = steps(runtime, 'USER').at(-1)?.args[0];
+    expect(user).toBeDefined();
+    expect(['root', '0']).not.toContain(user);
+    expect(steps(runtime, 'HEALTHCHECK')[0].raw).toMatch(/cairn", "healthcheck"\]/);
+    expect(steps(runtime, 'ENTRYPOINT')[0].json).toEqual(['/usr/local/bin/cairn']);
+    expect(steps(runtime, 'CMD')[0].json).toEqual(['api']);
+    expect(steps(runtime, 'VOLUME')[0].raw).toContain('/tmp');
+  });
+
+  it('carries the OCI labels', () => {
+    const labels = steps(runtime, 'LABEL')
+      .map((s) => s.raw)
+      .join(' ');
+    for (const key of ['title', 'description', 'version', 'revision', 'licenses', 'base.name']) {
+      expect(labels).toContain(`org.opencontainers.image.${key}=`);
+    }
+  });
+
+  it('has an entry point for every process', () => {
+    for (const app of ['api', 'mcp-gateway', 'worker', 'migrate', 'healthcheck']) {
+      expect(ENTRY).toMatch(new RegExp(`^\\s+${app}\\)`, 'm'));
+    }
+  });
+});
+
+/** Every file under dir with its size and mtime: to prove the apps wrote nothing there. */
+function snapshot(dir: string): string[] {
+  return readdirSync(dir, { recursive: true, encoding: 'utf8' })
+    .sort()
+    .map((file) => {
+      const s = statSync(join(dir, file));
+      return `${file}:${s.size}:${s.mtimeMs}`;
+    });
+}
+
+describe('the image recipe, carried out without Docker', () => {
+  let staging: string;
+  let root: string;
+  let env: Record<string, string>;
+  let database: TestDatabase;
+  let appDir: string;
+
+  beforeAll(() => {
+    staging = mkdtempSync(join(tmpdir(), 'cairn-image-'));
+    const result = runDockerfile(parseDockerfile(DOCKERFILE), {
+      context: REPO_ROOT,
+      dockerignorePath: join(REPO_ROOT, '.dockerignore'),
+      staging,
+      // The lock file pins every package; take them from npm's cache when it has them.
+      runEnv: { npm_config_prefer_offline: 'true' },
+    });
+    root = result.root;
+    env = result.env;
+    appDir = join(root, result.workdir);
+    expect(result.entrypoint).toEqual(['/usr/local/bin/cairn']);
+  }, 600_000);
+  afterAll(async () => {
+    await database?.drop();
+    if (staging) rmSync(staging, { recursive: true, force: true });
+  });
+
+  it('holds production dependencies only', () => {
+    const modules = join(appDir, 'node_modules');
+    for (const dep of Object.keys(pkg.dependencies)) expect(existsSync(join(modules, dep))).toBe(true);
+    // package-lock.json marks what only development needs; none of it may be in the image.
+    const lock = JSON.parse(readFileSync(join(REPO_ROOT, 'package-lock.json'), 'utf8')) as {
+      packages: Record<string, { dev?: boolean }>;
+    };
+    const devOnly = Object.entries(lock.packages)
+      .filter(([path, p]) => path && p.dev)
+      .map(([path]) => path);
+    expect(devOnly.length).toBeGreaterThan(100);
+    expect(devOnly.filter((path) => existsSync(join(appDir, path)))).toEqual([]);
+    for (const tool of Object.keys(pkg.devDependencies).filter((d) => devOnly.includes(`node_modules/${d}`))) {
+      expect(existsSync(join(modules, tool))).toBe(false);
+    }
+    expect(existsSync(join(appDir, 'dist/apps/api/src/main.js'))).toBe(true);
+    expect(existsSync(join(appDir, 'apps'))).toBe(false); // no sources in the runtime layout
+  });
+
+  it('migrates, then starts api, mcp-gateway and worker to /readyz through its entry point', async () => {
+    database = await createTestDatabase({ migrated: false });
+    const entry = join(root, 'usr/local/bin/cairn');
+    const before = snapshot(appDir);
+    const secrets = {
+      DATABASE_URL: database.url,
+      REDIS_URL: testRedisUrl(),
+      CAIRN_ADMIN_TOKEN: `adm-${randomBytes(32).toString('base64url')}`,
+      CAIRN_MASTER_KEY: randomBytes(32).toString('base64'),
+    };
+    const tmp = mkdtempSync(join(tmpdir(), 'cairn-image-tmp-'));
+    // The image's ENV, the credentials, a PATH to node; nothing from this test process.
+    const base = {
+      PATH: `${process.execPath.replace(/\/node$/, '')}:/usr/bin:/bin`,
+      ...env,
+      TMPDIR: tmp,
+      HOST: '127.0.0.1',
+    };
+    const start = (app: string, extra: Record<string, string>) =>
+      new EntryPoint(entry, app, appDir, { ...base, ...secrets, LOG_LEVEL: 'warn', ...extra });
+    try {
+      const migrate = spawnSync('/bin/sh', [entry, 'migrate'], {
+        cwd: appDir,
+        env: { ...base, DATABASE_URL: database.url },
+        encoding: 'utf8',
+      });
+      expect({ status: migrate.status, stderr: migrate.status === 0 ? '' : migrate.stderr }).toEqual({
+        status: 0,
+        stderr: '',
+      });
+
+      for (const app of ['api', 'mcp-gateway', 'worker'] as const) {
+        const port = String(await freePort());
+        const ports = { API_PORT: '1', MCP_PORT: '1', WORKER_PORT: '1', [PORT_VARIABLE[app]]: port };
+        const child = start(app, ports);
+        try {
+          await waitForReady(child, port);
+          const health = spawnSync('/bin/sh', [entry, 'healthcheck'], { cwd: appDir, env: { ...base, ...ports } });
+          expect(health.status).toBe(0);
+        } finally {
+          expect(await child.stop()).toBe(0);
+        }
+        const health = spawnSync('/bin/sh', [entry, 'healthcheck'], { cwd: appDir, env: { ...base, ...ports } });
+        expect(health.status).toBe(1);
+      }
+      expect(snapshot(appDir)).toEqual(before);
+    } finally {
+      rmSync(tmp, { recursive: true, force: true });
+    }
+  });
+});
+
+/** `cairn <app>` as the container runs it: the entry point script, cwd = WORKDIR. */
+class EntryPoint {
+  output = '';
+  private readonly child: ChildProcess;
+  private readonly exit: Promise<number | null>;
+  exited = false;
+
+  constructor(entry: string, app: string, cwd: string, env: Record<string, string>) {
+    this.child = spawn('/bin/sh', [entry, app], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    this.child.stdout!.on('data', (chunk: Buffer) => (this.output += chunk.toString()));
+    this.child.stderr!.on('data', (chunk: Buffer) => (this.output += chunk.toString()));
+    this.exit = new Promise((resolveExit) =>
+      this.child.once('close', (code) => {
+        this.exited = true;
+        resolveExit(code);
+      }),
+    );
+  }
+
+  /** SIGTERM (exec made the app the shell's process), then its exit code. */
+  async stop(): Promise<number | null> {
+    this.child.kill('SIGTERM');
+    const timer = setTimeout(() => this.child.kill('SIGKILL'), 30_000);
+    try {
+      return await this.exit;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+}
+
+async function waitForReady(child: EntryPoint, port: string): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  let last = '';
+  while (Date.now() < deadline) {
+    if (child.exited) throw new Error(`exited before ready\n${child.output}`);
+    try {
+      const response = await fetch(`http://127.0.0.1:${port}/readyz`, { signal: AbortSignal.timeout(2_000) });
+      last = `${response.status} ${await response.text()}`;
+      if (response.status === 200) return;
+    } catch (error) {
+      last = String(error);
+    }
+    await new Promise((wake) => setTimeout(wake, 200));
+  }
+  throw new Error(`not ready within 30 s (${last})\n${child.output}`);
+}

@@ -1,0 +1,135 @@
+import { type K8sObject, renderChart, valueSets } from './lib/manifests';
+import {
+  availabilityViolations,
+  imageViolations,
+  migrationHookViolations,
+  policyViolations,
+  probeViolations,
+  resourceViolations,
+  securityViolations,
+  terminationViolations,
+} from './lib/policy';
+
+/** Policy checks on every CI value set, and proof that each rule catches what it is for. */
+
+const sets = valueSets();
+const rendered = Object.fromEntries(
+  Object.entries(sets).map(([name, files]) => [name, renderChart({ valuesFiles: files })]),
+);
+const singleReplica = new Set(['minimal']);
+
+describe.each(Object.keys(sets))('chart policy with the %s values', (name) => {
+  it('probes, resources, hardened security contexts, pinned images, HA for api/gateway, migration hook', () => {
+    expect(policyViolations(rendered[name], { highAvailability: !singleReplica.has(name), helm: true })).toEqual([]);
+  });
+
+  it('gives pods longer to stop than the apps take to drain', () => {
+    const config = rendered[name].find((o) => o.kind === 'ConfigMap' && o.metadata.name.endsWith('cairn'))!;
+    expect(terminationViolations(rendered[name], Number(config.data.SHUTDOWN_TIMEOUT_MS))).toEqual([]);
+  });
+});
+
+describe('chart policy details', () => {
+  it('uses a post-install hook only with the in-chart PostgreSQL (it must exist before migrating)', () => {
+    const hookOf = (objects: K8sObject[]) =>
+      objects.find((o) => o.kind === 'Job')!.metadata.annotations!['helm.sh/hook'];
+    expect(hookOf(rendered.production)).toBe('pre-install,pre-upgrade');
+    expect(hookOf(rendered.everything)).toBe('post-install,pre-upgrade');
+  });
+
+  it('makes the migration Job secret available at hook time', () => {
+    for (const name of ['default', 'production', 'everything']) {
+      const objects = rendered[name];
+      const job = objects.find((o) => o.kind === 'Job')!;
+      const ref = job.spec.template.spec.containers[0].env.find((e: any) => e.name === 'DATABASE_URL').valueFrom
+        .secretKeyRef;
+      const secret = objects.find((o) => o.kind === 'Secret' && o.metadata.name === ref.name);
+      if (name === 'production') {
+        expect(secret).toBeUndefined(); // the operator's existingSecret, there before install
+        expect(ref).toEqual({ name: 'cairn-credentials', key: 'database-url' });
+      } else {
+        const hook = secret!.metadata.annotations!['helm.sh/hook'];
+        expect(hook).toBe(job.metadata.annotations!['helm.sh/hook']);
+        expect(Number(secret!.metadata.annotations!['helm.sh/hook-weight'])).toBeLessThan(
+          Number(job.metadata.annotations!['helm.sh/hook-weight']),
+        );
+      }
+    }
+  });
+
+  it('lets the helm test pod reach the gateway when ingress sources are restricted', () => {
+    const test = rendered.production.find((o) => o.kind === 'Pod')!;
+    const policy = rendered.production.find(
+      (o) => o.kind === 'NetworkPolicy' && o.metadata.name.endsWith('mcp-gateway'),
+    )!;
+    const peers = policy.spec.ingress[0].from as { podSelector?: { matchLabels: Record<string, string> } }[];
+    expect(
+      peers.some(
+        (p) =>
+          p.podSelector && Object.entries(p.podSelector.matchLabels).every(([k, v]) => test.metadata.labels![k] === v),
+      ),
+    ).toBe(true);
+  });
+
+  it('derives terminationGracePeriodSeconds from SHUTDOWN_TIMEOUT_MS', () => {
+    const objects = renderChart({ valuesFiles: sets.minimal, set: { 'config.SHUTDOWN_TIMEOUT_MS': '60000' } });
+    expect(terminationViolations(objects, 60_000)).toEqual([]);
+    const api = objects.find((o) => o.kind === 'Deployment')!;
+    expect(api.spec.template.spec.terminationGracePeriodSeconds).toBeGreaterThan(60);
+  });
+});
+
+describe('each policy rule fails on what it forbids', () => {
+  const base = () => structuredClone(rendered.production);
+  const deployment = (objects: K8sObject[], component: string) =>
+    objects.find((o) => o.kind === 'Deployment' && o.metadata.labels?.['app.kubernetes.io/component'] === component)!;
+
+  it('no probes', () => {
+    const objects = base();
+    delete deployment(objects, 'worker').spec.template.spec.containers[0].readinessProbe;
+    expect(probeViolations(objects)).toEqual([expect.stringMatching(/worker.*no readinessProbe/)]);
+  });
+
+  it('no resources', () => {
+    const objects = base();
+    delete deployment(objects, 'api').spec.template.spec.containers[0].resources.limits;
+    expect(resourceViolations(objects)).toHaveLength(1);
+  });
+
+  it('a writable root filesystem, kept capabilities, token automount', () => {
+    const objects = base();
+    const pod = deployment(objects, 'mcp-gateway').spec.template.spec;
+    pod.containers[0].securityContext.readOnlyRootFilesystem = false;
+    pod.containers[0].securityContext.capabilities.drop = [];
+    pod.automountServiceAccountToken = true;
+    expect(securityViolations(objects)).toHaveLength(3);
+  });
+
+  it('latest or untagged images', () => {
+    const objects = base();
+    deployment(objects, 'api').spec.template.spec.containers[0].image = 'cairn:latest';
+    deployment(objects, 'worker').spec.template.spec.containers[0].image = 'cairn';
+    expect(imageViolations(objects)).toHaveLength(2);
+  });
+
+  it('a single gateway replica, no anti-affinity, no PDB', () => {
+    const objects = base().filter((o) => o.kind !== 'HorizontalPodAutoscaler' && o.kind !== 'PodDisruptionBudget');
+    const gateway = deployment(objects, 'mcp-gateway');
+    gateway.spec.replicas = 1;
+    delete gateway.spec.template.spec.affinity;
+    const found = availabilityViolations(objects).join('\n');
+    expect(found).toMatch(/mcp-gateway: 1 replica/);
+    expect(found).toMatch(/mcp-gateway: no pod anti-affinity/);
+    expect(found).toMatch(/mcp-gateway: no PodDisruptionBudget/);
+  });
+
+  it('a migration Job that is not a hook', () => {
+    const objects = base();
+    delete objects.find((o) => o.kind === 'Job')!.metadata.annotations!['helm.sh/hook'];
+    expect(migrationHookViolations(objects)).toEqual([expect.stringMatching(/helm.sh\/hook/)]);
+  });
+
+  it('a grace period shorter than the shutdown deadline', () => {
+    expect(terminationViolations(base(), 120_000)).toHaveLength(3);
+  });
+});
