@@ -71,7 +71,7 @@ async function bootUntilReady(app: (typeof CAIRN_APPS)[number], env: Record<stri
       try {
         const response = await fetch(`http://127.0.0.1:${port}/readyz`, { signal: AbortSignal.timeout(2_000) });
         last = `${response.status} ${await response.text()}`;
-        if (response.status === 200) return;
+        if (response.status === 200) return await expectServing(app, port);
       } catch (error) {
         last = String(error);
       }
@@ -82,6 +82,18 @@ async function bootUntilReady(app: (typeof CAIRN_APPS)[number], env: Record<stri
     child.signal('SIGTERM');
     await child.waitForExit(30_000).catch(() => child.kill());
   }
+}
+
+/** Beyond ready: the gateway serves MCP with that environment (and challenges a missing token). */
+async function expectServing(app: (typeof CAIRN_APPS)[number], port: number): Promise<void> {
+  if (app !== 'mcp-gateway') return;
+  const response = await fetch(`http://127.0.0.1:${port}/mcp`, {
+    method: 'POST',
+    headers: { Accept: 'application/json, text/event-stream', 'Content-Type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+  });
+  expect(response.status).toBe(401);
+  expect(response.headers.get('www-authenticate')).toContain('resource_metadata=');
 }
 
 describe('the apps boot with the environment the rendered manifests give them', () => {
