@@ -19,6 +19,8 @@ module.exports = {
     '^@cairn/testing$': '<rootDir>/test/utils',
     '^@cairn/api-app$': '<rootDir>/apps/api/src/api.module',
     '^@cairn/worker-app$': '<rootDir>/apps/worker/src/worker.module',
+    '^@cairn/process-harness$': '<rootDir>/apps/api/test/process-harness',
+    '^@cairn/gateway-harness$': '<rootDir>/apps/mcp-gateway/test/gateway-harness',
     '^@cairn/mcp-gateway-app$': '<rootDir>/apps/mcp-gateway/src/mcp-gateway.module',
     '^@cairn/(.*)$': '<rootDir>/libs/$1/src',
   },

@@ -4,7 +4,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createTestDatabase, type TestDatabase, testRedisUrl } from '@cairn/testing';
-import { freePort, PORT_VARIABLE } from '../../apps/api/test/process-harness';
+import { freePort, PORT_VARIABLE } from '@cairn/process-harness';
 import { parseDockerfile, runDockerfile } from './lib/dockerfile';
 import { REPO_ROOT } from './lib/manifests';
 

@@ -4,14 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { environmentSchema, requiredByApp } from '@cairn/config';
 import { createTestDatabase, startFakeModelServer, type TestDatabase, testRedisUrl } from '@cairn/testing';
-import {
-  APP_ENTRY,
-  ChildApp,
-  childEnvironment,
-  freePort,
-  MIGRATE_ENTRY,
-  PORT_VARIABLE,
-} from '../../apps/api/test/process-harness';
+import { APP_ENTRY, ChildApp, childEnvironment, freePort, MIGRATE_ENTRY, PORT_VARIABLE } from '@cairn/process-harness';
 import { CAIRN_APPS, cairnWorkloads, containerEnvironment } from './lib/environment';
 import { type K8sObject, renderChart, valueSets } from './lib/manifests';
 

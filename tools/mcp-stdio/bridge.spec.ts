@@ -6,12 +6,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ReadBuffer, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import { type FetchLike, type Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import {
-  type GatewayWorld,
-  startGatewayWorld,
-  tenantWithProjects,
-  tokenFor,
-} from '../../apps/mcp-gateway/test/gateway-harness';
+import { type GatewayWorld, startGatewayWorld, tenantWithProjects, tokenFor } from '@cairn/gateway-harness';
 import { type Bridge, startBridge } from './bridge';
 
 /**
