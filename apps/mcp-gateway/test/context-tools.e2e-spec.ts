@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { createProject, type FakeModelServer, startFakeModelServer } from '@cairn/testing';
 import { type Client } from '@modelcontextprotocol/sdk/client/index.js';
 import {
+  callTool,
   connectClient,
   type GatewayWorld,
   startGatewayWorld,
@@ -11,25 +12,7 @@ import {
   type TokenRequest,
 } from './gateway-harness';
 
-interface ToolOutcome {
-  readonly isError: boolean;
-  readonly text: string;
-  readonly structured: any;
-}
-
-/** A tool call through the SDK client, reduced to what the assertions need. */
-async function call(client: Client, name: string, args: Record<string, unknown> = {}): Promise<ToolOutcome> {
-  const result = (await client.callTool({ name, arguments: args })) as {
-    isError?: boolean;
-    content: { type: string; text: string }[];
-    structuredContent?: unknown;
-  };
-  return {
-    isError: result.isError === true,
-    text: result.content[0]?.text ?? '',
-    structured: result.structuredContent,
-  };
-}
+const call = callTool;
 
 describe('MCP context tools, status, briefing resource and session-start prompt', () => {
   let world: GatewayWorld;

@@ -120,3 +120,23 @@ export async function postRaw(
 export function rpc(method: string, params: Record<string, unknown> = {}, id: number | string = 1): string {
   return JSON.stringify({ jsonrpc: '2.0', id, method, params });
 }
+
+export interface ToolOutcome {
+  readonly isError: boolean;
+  readonly text: string;
+  readonly structured: any;
+}
+
+/** A tool call through the SDK client, reduced to what the assertions need. */
+export async function callTool(client: Client, name: string, args: Record<string, unknown> = {}): Promise<ToolOutcome> {
+  const result = (await client.callTool({ name, arguments: args })) as {
+    isError?: boolean;
+    content: { type: string; text: string }[];
+    structuredContent?: unknown;
+  };
+  return {
+    isError: result.isError === true,
+    text: result.content[0]?.text ?? '',
+    structured: result.structuredContent,
+  };
+}

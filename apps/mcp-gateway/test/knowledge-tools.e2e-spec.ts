@@ -4,33 +4,18 @@ import { WorkerModule } from '@cairn/worker-app';
 import { type Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { type TestingModule } from '@nestjs/testing';
 import {
+  callTool,
   connectClient,
   type GatewayWorld,
   startGatewayWorld,
   type TenantWithProjects,
   tenantWithProjects,
   tokenFor,
+  type ToolOutcome,
   type TokenRequest,
 } from './gateway-harness';
 
-interface ToolOutcome {
-  readonly isError: boolean;
-  readonly text: string;
-  readonly structured: any;
-}
-
-async function call(client: Client, name: string, args: Record<string, unknown> = {}): Promise<ToolOutcome> {
-  const result = (await client.callTool({ name, arguments: args })) as {
-    isError?: boolean;
-    content: { type: string; text: string }[];
-    structuredContent?: unknown;
-  };
-  return {
-    isError: result.isError === true,
-    text: result.content[0]?.text ?? '',
-    structured: result.structuredContent,
-  };
-}
+const call = callTool;
 
 /** A word no other test data contains, so a search finds exactly what this file indexed. */
 const MARKER = `zyqvorbix${randomUUID().slice(0, 8)}`;
