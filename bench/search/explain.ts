@@ -41,7 +41,7 @@ export async function explainRanker(
     sql = `WITH ${ctes} SELECT * FROM kw_out`;
   } else {
     const [vector] = await bench.embedder.embed([query]);
-    sql = `WITH ${vectorCte(corpus, bench.embedder.model, vector ?? [], params, PER_LIST)} SELECT * FROM vec_out`;
+    sql = `WITH ${vectorCte(corpus, bench.embedder.model, vector ?? [], params, { limit: PER_LIST, exact: false })} SELECT * FROM vec_out`;
   }
   const rows = await bench.context.run(target.tenant, () =>
     bench.tx.run(

@@ -5,6 +5,7 @@ import { DEFAULT_RRF_K, fuse } from './fusion';
 import { candidatesPerList, type Corpus, keywordCtes, vectorCte } from './ranker-sql';
 import { type Candidate, type RankedId, type SearchMode, type SearchReport, type SignalName } from './search.types';
 import { type SqlParams } from './sql-params';
+import { VectorScanChoice } from './vector-scan-choice';
 
 export interface RankRequest {
   readonly query: string;
@@ -54,6 +55,7 @@ export class HybridSearch {
     private readonly db: TenantDb,
     private readonly backfills: EmbeddingBackfillsRepository,
     private readonly tenant: TenantContext,
+    private readonly scanChoice: VectorScanChoice,
   ) {}
 
   get model() {
@@ -94,7 +96,8 @@ export class HybridSearch {
       parts.push('SELECT * FROM kw_out');
     }
     if (vector) {
-      ctes.push(vectorCte(corpus, this.embedder.model, vector, params, perList));
+      const exact = await this.scanChoice.exact(corpus.table, this.embedder.model);
+      ctes.push(vectorCte(corpus, this.embedder.model, vector, params, { limit: perList, exact }));
       parts.push('SELECT * FROM vec_out');
     }
     const rows = await this.db.query<RankerRow>(`WITH ${ctes.join(',')} ${parts.join(' UNION ALL ')}`, params.values);

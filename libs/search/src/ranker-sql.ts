@@ -95,27 +95,29 @@ export function keywordCtes(corpus: Corpus, queryParam: string, options: Keyword
  * dimension let the planner match that index. Pair with `hnsw.iterative_scan` so
  * filters do not starve the result. Owners clear a vector when its text changes, so the
  * model condition alone means "current": an extra column comparison here would wreck the
- * planner's row estimate and push it to a sequential scan. Returns a CTE `vec_out` with
- * the same columns as kw_out.
+ * planner's row estimate and push it to a sequential scan. With `exact`, the ordering is
+ * by score, which no index serves: every vector is compared (see VectorScanChoice). Returns
+ * a CTE `vec_out` with the same columns as kw_out.
  */
 export function vectorCte(
   corpus: Corpus,
   model: EmbeddingModel,
   vector: ArrayLike<number>,
   params: SqlParams,
-  limit: number,
+  options: { readonly limit: number; readonly exact: boolean },
 ): string {
   const modelId = assertSafeModelId(model.id);
   const dims = Math.trunc(model.dimensions);
   const v = params.add(toVectorLiteral(vector));
+  const distance = `c.embedding::vector(${dims}) <=> ${v}::vector(${dims})`;
   return `
   vec_out AS (
-    SELECT 'semantic'::text AS list, c.id, (1 - (c.embedding::vector(${dims}) <=> ${v}::vector(${dims})))::float8 AS score,
+    SELECT 'semantic'::text AS list, c.id, (1 - (${distance}))::float8 AS score,
            ${corpus.signals}
     FROM ${corpus.table} c
     WHERE c.embedding_model = '${modelId}' AND ${corpus.where}
-    ORDER BY c.embedding::vector(${dims}) <=> ${v}::vector(${dims})
-    LIMIT ${Math.trunc(limit)}
+    ORDER BY ${options.exact ? 'score DESC, c.id' : distance}
+    LIMIT ${Math.trunc(options.limit)}
   )`;
 }
 
