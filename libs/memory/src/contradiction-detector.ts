@@ -127,40 +127,89 @@ function overlap(a: Set<string>, b: Set<string>): number {
   return shared / Math.min(a.size, b.size);
 }
 
+/** What a setting's value names: `[\p{L}\p{N}_.@/:+-]+` after the operator. */
+const OPERATOR = /\s*(=|:|\b(?:is|are|set to|defaults to|equals)\b)\s*([\p{L}\p{N}_.@/:+-]+)/giu;
+const KEY_CHAR = /[\p{L}\p{N}_.\- ]/u;
+const LETTER = /\p{L}/u;
+/** Longest key looked back over, in characters. */
+const KEY_MAX = 41;
+
 /**
  * Explicit settings: `key: value`, `key = value`, `key set to / defaults to value`, and
  * `key is Value` when the value names something (a number, a version, a proper name) rather
  * than describing it: "the database is PostgreSQL" is a setting, "Postgres is fast" is not.
+ * Operators are found first and each key is read backwards from its operator: one pass over
+ * the text (a single regex that searched for keys first cost ~140 µs on a 200-character
+ * sentence with no setting in it, and ran for every stored memory's candidates).
  */
 function settings(text: string): Map<string, string> {
   const found = new Map<string, string>();
-  const pattern =
-    /([\p{L}][\p{L}\p{N}_.\- ]{0,40}?)\s*(=|:|\bis\b|\bare\b|\bset to\b|\bdefaults to\b|\bequals\b)\s*([\p{L}\p{N}_.@/:+-]+)/giu;
-  for (const match of text.normalize('NFKC').matchAll(pattern)) {
-    const verb = (match[2] ?? '').toLowerCase();
-    const rawValue = (match[3] ?? '').replace(/[.,;]+$/, '');
+  const normalised = text.normalize('NFKC');
+  const operators = new RegExp(OPERATOR);
+  let keyFloor = 0;
+  for (let match = operators.exec(normalised); match; match = operators.exec(normalised)) {
+    const key = keyBefore(normalised, match.index, keyFloor);
+    if (key === undefined) {
+      // No key before this operator: its value may hold the next key ("Defaults to http://…").
+      operators.lastIndex = match.index + match[0].length - (match[2] ?? '').length;
+      continue;
+    }
+    keyFloor = operators.lastIndex;
+    const verb = (match[1] ?? '').toLowerCase();
+    const rawValue = (match[2] ?? '').replace(/[.,;]+$/, '');
     const naming = /\p{N}/u.test(rawValue) || /^\p{Lu}/u.test(rawValue) || /^(true|false)$/i.test(rawValue);
     if ((verb === 'is' || verb === 'are') && !naming) continue;
-    const key = (match[1] ?? '')
+    const words = key
       .toLowerCase()
       .split(/\s+/)
       .filter((word) => word && !FILLER.has(word))
       .slice(-3)
       .join(' ');
     const value = rawValue.toLowerCase();
-    if (key && value && !FILLER.has(value) && !NEGATIONS.has(value)) found.set(key, value);
+    if (words && value && !FILLER.has(value) && !NEGATIONS.has(value)) found.set(words, value);
   }
   return found;
 }
 
-export function detectContradiction(newText: string, existingText: string): Contradiction | null {
-  const a = analyse(newText);
-  const b = analyse(existingText);
+/** The run of key characters ending at `end` (at most KEY_MAX, not before `floor`), from its first letter. */
+function keyBefore(text: string, end: number, floor: number): string | undefined {
+  let start = end;
+  while (start > floor && end - start < KEY_MAX && KEY_CHAR.test(text[start - 1] ?? '')) start -= 1;
+  while (start < end && !LETTER.test(text[start] ?? '')) start += 1;
+  return start < end ? text.slice(start, end).trimEnd() : undefined;
+}
+
+/** A statement analysed once, to be judged against many others. */
+export interface PreparedStatement {
+  readonly analysis: Analysis;
+  readonly settings: Map<string, string>;
+}
+
+export function prepareStatement(text: string): PreparedStatement {
+  let cached: Map<string, string> | undefined;
+  return {
+    analysis: analyse(text),
+    // Only pairs that share a subject get this far: computed on first use.
+    get settings() {
+      cached ??= settings(text);
+      return cached;
+    },
+  };
+}
+
+export function detectContradiction(
+  newStatement: string | PreparedStatement,
+  existingStatement: string | PreparedStatement,
+): Contradiction | null {
+  const newer = typeof newStatement === 'string' ? prepareStatement(newStatement) : newStatement;
+  const existing = typeof existingStatement === 'string' ? prepareStatement(existingStatement) : existingStatement;
+  const a = newer.analysis;
+  const b = existing.analysis;
   const shared = overlap(a.subject, b.subject);
   if (shared < 0.3) return null;
 
-  for (const [key, value] of settings(newText)) {
-    const other = settings(existingText).get(key);
+  for (const [key, value] of newer.settings) {
+    const other = existing.settings.get(key);
     if (other !== undefined && other !== value) {
       return { strength: 'strong', reason: `different value for "${key}": "${value}" vs "${other}"` };
     }

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { type Author } from '@cairn/access';
 import { HybridSearch, SqlParams } from '@cairn/search';
 import { TenantDb } from '@cairn/tenancy';
-import { detectContradiction } from './contradiction-detector';
+import { detectContradiction, prepareStatement } from './contradiction-detector';
 import { memoryCorpus } from './memory-corpus';
 import { type MemoryScope } from './memory-filter';
 import { memoryEmbeddingText } from './memory-row';
@@ -27,8 +27,9 @@ export class ContradictionsService {
   async check(memory: Memory, scope: MemoryScope, by: Author): Promise<ContradictionWarning[]> {
     const candidates = await this.candidates(memory, scope);
     const warnings: ContradictionWarning[] = [];
+    const statement = prepareStatement(memory.content);
     for (const candidate of candidates) {
-      const verdict = detectContradiction(memory.content, candidate.content);
+      const verdict = detectContradiction(statement, candidate.content);
       if (!verdict) continue;
       const recorded = verdict.strength === 'strong';
       if (recorded) await this.relations.link(memory.id, candidate.id, 'contradicts', verdict.reason, by);
