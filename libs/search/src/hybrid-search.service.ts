@@ -4,6 +4,7 @@ import { TenantContext, TenantDb } from '@cairn/tenancy';
 import { DEFAULT_RRF_K, fuse } from './fusion';
 import { candidatesPerList, type Corpus, keywordCtes, vectorCte } from './ranker-sql';
 import { type Candidate, type RankedId, type SearchMode, type SearchReport, type SignalName } from './search.types';
+import { QueryEmbeddings } from './query-embeddings';
 import { type SqlParams } from './sql-params';
 import { VectorScanChoice } from './vector-scan-choice';
 
@@ -56,6 +57,7 @@ export class HybridSearch {
     private readonly backfills: EmbeddingBackfillsRepository,
     private readonly tenant: TenantContext,
     private readonly scanChoice: VectorScanChoice,
+    private readonly queryEmbeddings: QueryEmbeddings,
   ) {}
 
   get model() {
@@ -142,8 +144,7 @@ export class HybridSearch {
 
   private async embedQuery(query: string, notes: string[]): Promise<Float32Array | undefined> {
     try {
-      const [vector] = await this.embedder.embed([query]);
-      return vector;
+      return await this.queryEmbeddings.embed(query);
     } catch (error) {
       this.logger.warn({ msg: 'query embedding failed; searching by keyword only', err: error });
       notes.push('the embedding provider is unavailable: searched by keyword only');

@@ -1,7 +1,8 @@
 import { Global, Module } from '@nestjs/common';
 import { HybridSearch } from './hybrid-search.service';
+import { QueryEmbeddings } from './query-embeddings';
 import { VectorScanChoice } from './vector-scan-choice';
 
 @Global()
-@Module({ providers: [HybridSearch, VectorScanChoice], exports: [HybridSearch] })
+@Module({ providers: [HybridSearch, QueryEmbeddings, VectorScanChoice], exports: [HybridSearch] })
 export class SearchModule {}
