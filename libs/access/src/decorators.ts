@@ -10,7 +10,7 @@ export const AUDIT_ACTION = 'cairn:audit-action';
 export const RequirePermission = (permission: Permission): MethodDecorator =>
   SetMetadata(REQUIRED_PERMISSION, permission);
 
-/** Marks an admin action: every call writes a platform audit row with its outcome. */
+/** Marks an admin action: every call is audited with its outcome (platform audit, and the tenant's log). */
 export const Audited = (action: string): MethodDecorator => SetMetadata(AUDIT_ACTION, action);
 
 /** The authenticated principal of the request (set by the access guard). */

@@ -12,11 +12,13 @@ import { actorOf, AUDIT_ACTION } from '@cairn/access';
 import { mapError } from '@cairn/server';
 import { type FastifyRequest } from 'fastify';
 import { catchError, concatMap, from, map, type Observable, throwError } from 'rxjs';
-import { type AuditOutcome, PlatformAuditRepository } from './platform-audit.repository';
+import { AuditTrail } from './audit-trail';
+import { type AuditOutcome } from './platform-audit.repository';
 
 /**
- * Writes one platform audit row per call of an `@Audited` route, with its outcome, before
- * the response leaves. Denials by the access guard are recorded by the guard itself.
+ * Records each call of an `@Audited` route with its outcome (platform audit, and the
+ * tenant's own log for tenant routes) before the response leaves. Denials by the access
+ * guard are recorded by the guard itself.
  */
 @Injectable()
 export class AuditInterceptor implements NestInterceptor {
@@ -24,7 +26,7 @@ export class AuditInterceptor implements NestInterceptor {
 
   constructor(
     private readonly reflector: Reflector,
-    private readonly audit: PlatformAuditRepository,
+    private readonly audit: AuditTrail,
   ) {}
 
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
@@ -59,7 +61,7 @@ export class AuditInterceptor implements NestInterceptor {
     details?: Record<string, unknown>,
   ): Promise<void> {
     try {
-      await this.audit.append({
+      const entry = {
         actor: actorOf(request.principal),
         tenantId: tenantId ?? request.tenant?.id ?? null,
         action,
@@ -68,7 +70,8 @@ export class AuditInterceptor implements NestInterceptor {
         status,
         requestId: request.id,
         details,
-      });
+      };
+      await this.audit.record(entry, request.tenant?.schema);
     } catch (error) {
       // A failed audit write must not undo a completed admin action, but it must be loud.
       this.logger.error({ msg: 'audit write failed', action, correlationId: request.id, err: error });

@@ -2,3 +2,11 @@ export { AuditBuffer } from './audit-buffer';
 export { AuditHttpModule } from './http/audit-http.module';
 export { AuditModule } from './audit.module';
 export { type AuditOutcome, type PlatformAuditEntry, PlatformAuditRepository } from './platform-audit.repository';
+export { GENESIS_HASH } from './audit-chain';
+export { AuditTrail } from './audit-trail';
+export {
+  type ChainVerification,
+  type TenantAuditEntry,
+  TenantAuditLog,
+  type TenantAuditRow,
+} from './tenant-audit-log.repository';

@@ -84,10 +84,11 @@ export class PlatformAuditRepository {
   /** Newest first; `beforeId` pages backwards. */
   async list(filter: { tenantId?: string; limit: number; beforeId?: string }): Promise<PlatformAuditRow[]> {
     const rows = await this.dataSource.query<Row[]>(
-      `SELECT id::text, at, actor, tenant_id, action, target, outcome, status, request_id, details
-       FROM cairn.platform_audit
-       WHERE ($1::uuid IS NULL OR tenant_id = $1::uuid) AND ($2::bigint IS NULL OR id < $2::bigint)
-       ORDER BY id DESC LIMIT $3`,
+      // Ordered by the column, not the text output of the same name ('9' sorts after '10').
+      `SELECT a.id::text AS id, at, actor, tenant_id, action, target, outcome, status, request_id, details
+       FROM cairn.platform_audit a
+       WHERE ($1::uuid IS NULL OR tenant_id = $1::uuid) AND ($2::bigint IS NULL OR a.id < $2::bigint)
+       ORDER BY a.id DESC LIMIT $3`,
       [filter.tenantId ?? null, filter.beforeId ?? null, filter.limit],
     );
     return rows.map((row) => ({

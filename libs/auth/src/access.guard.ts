@@ -12,7 +12,7 @@ import {
   type Role,
   roleGrants,
 } from '@cairn/access';
-import { PlatformAuditRepository } from '@cairn/audit';
+import { AuditTrail } from '@cairn/audit';
 import { BadRequestError, CairnError, ForbiddenError, NotFoundError, SLUG_PATTERN } from '@cairn/common';
 import { PUBLIC_ROUTE } from '@cairn/observability';
 import { type TenantRef, TenantsService, toTenantRef } from '@cairn/tenancy';
@@ -32,7 +32,7 @@ export class AccessGuard implements CanActivate {
     private readonly reflector: Reflector,
     private readonly verifier: TokenVerifier,
     private readonly tenants: TenantsService,
-    private readonly audit: PlatformAuditRepository,
+    private readonly audit: AuditTrail,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
@@ -124,17 +124,22 @@ export class AccessGuard implements CanActivate {
   }
 
   private async recordDenial(request: FastifyRequest, action: string, error: CairnError): Promise<void> {
+    const session = request.principal?.kind === 'session' ? request.principal : undefined;
     await this.audit
-      .append({
-        actor: actorOf(request.principal),
-        tenantId: request.principal?.kind === 'session' ? request.principal.tenant.id : null,
-        action,
-        target: request.url.split('?')[0] ?? null,
-        outcome: 'denied',
-        status: error.status,
-        requestId: request.id,
-        details: { code: error.code },
-      })
+      .record(
+        {
+          actor: actorOf(request.principal),
+          tenantId: session?.tenant.id ?? null,
+          action,
+          target: request.url.split('?')[0] ?? null,
+          outcome: 'denied',
+          status: error.status,
+          requestId: request.id,
+          details: { code: error.code },
+        },
+        // The caller's own tenant keeps the record of what its tokens tried.
+        session?.tenant.schema,
+      )
       .catch((auditError: unknown) => this.logger.error({ msg: 'audit write failed', err: auditError }));
   }
 }

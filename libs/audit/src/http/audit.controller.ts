@@ -5,6 +5,7 @@ import { CurrentTenant, SlugParamDto, type TenantRef } from '@cairn/tenancy';
 import { createZodDto, ZodResponse } from 'nestjs-zod';
 import { z } from 'zod';
 import { type PlatformAuditRow, PlatformAuditRepository } from '../platform-audit.repository';
+import { TenantAuditLog, type TenantAuditRow } from '../tenant-audit-log.repository';
 
 const auditQuerySchema = z.strictObject({
   limit: z.coerce.number().int().min(1).max(500).default(100),
@@ -30,7 +31,29 @@ const auditEntrySchema = z.object({
 const auditPageSchema = z.object({ items: z.array(auditEntrySchema), nextCursor: z.string().nullable() });
 class AuditPageDto extends createZodDto(auditPageSchema) {}
 
-function toPage(rows: PlatformAuditRow[], limit: number) {
+const hashSchema = z.string().regex(/^[0-9a-f]{64}$/);
+const tenantAuditPageSchema = z.object({
+  items: z.array(
+    auditEntrySchema.extend({
+      details: z.record(z.string(), z.unknown()).nullable(),
+      hash: hashSchema.describe("SHA-256 of the previous entry's hash and this entry's fields (RFC 8785 JSON)"),
+      prevHash: hashSchema,
+    }),
+  ),
+  nextCursor: z.string().nullable(),
+});
+class TenantAuditPageDto extends createZodDto(tenantAuditPageSchema) {}
+
+const verificationSchema = z.object({
+  valid: z.boolean(),
+  entries: z.number().int().describe('Entries checked: all when valid, those before the first bad one otherwise'),
+  head: hashSchema.nullable().describe('Hash of the newest entry; kept elsewhere, it also reveals a removed tail'),
+  firstInvalidId: z.string().nullable(),
+  reason: z.string().nullable(),
+});
+class ChainVerificationDto extends createZodDto(verificationSchema) {}
+
+function toPage<T extends PlatformAuditRow | TenantAuditRow>(rows: T[], limit: number) {
   const last = rows[rows.length - 1];
   return {
     items: rows.map((row) => ({ ...row, at: row.at.toISOString() })),
@@ -41,7 +64,10 @@ function toPage(rows: PlatformAuditRow[], limit: number) {
 @ApiTags('audit')
 @Controller('v1')
 export class AuditController {
-  constructor(private readonly audit: PlatformAuditRepository) {}
+  constructor(
+    private readonly audit: PlatformAuditRepository,
+    private readonly tenantLog: TenantAuditLog,
+  ) {}
 
   @Get('audit')
   @RequirePermission('platform.audit.read')
@@ -53,10 +79,23 @@ export class AuditController {
 
   @Get('tenants/:slug/audit')
   @RequirePermission('tenant.audit.read')
-  @ApiOperation({ summary: "One tenant's administrative audit entries, newest first" })
-  @ZodResponse({ status: 200, type: AuditPageDto })
+  @ApiOperation({
+    summary: "The tenant's hash-chained audit log, newest first: every MCP tool call and administrative action",
+  })
+  @ZodResponse({ status: 200, type: TenantAuditPageDto })
   async tenant(@Param() _params: SlugParamDto, @Query() query: AuditQueryDto, @CurrentTenant() tenant: TenantRef) {
-    const rows = await this.audit.list({ tenantId: tenant.id, limit: query.limit, beforeId: query.before });
-    return toPage(rows, query.limit);
+    const rows = await this.tenantLog.list(tenant.schema, { limit: query.limit, beforeId: query.before });
+    return toPage(
+      rows.map((row) => ({ ...row, tenantId: tenant.id })),
+      query.limit,
+    );
+  }
+
+  @Get('tenants/:slug/audit/verify')
+  @RequirePermission('tenant.audit.read')
+  @ApiOperation({ summary: "Recomputes the tenant's audit chain and reports the first entry that breaks it" })
+  @ZodResponse({ status: 200, type: ChainVerificationDto })
+  async verify(@Param() _params: SlugParamDto, @CurrentTenant() tenant: TenantRef) {
+    return this.tenantLog.verify(tenant.schema);
   }
 }

@@ -162,9 +162,8 @@ export class ToolExecutor {
       correlationId,
       durationMs,
     });
-    this.audit.append({
+    this.audit.append(principal.tenant.schema, {
       actor: actorOf(principal),
-      tenantId: principal.tenant.id,
       action: `mcp.${tool}`,
       target: project,
       outcome: outcome === 'success' ? 'success' : outcome === 'denied' ? 'denied' : 'failure',

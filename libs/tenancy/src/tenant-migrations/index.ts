@@ -4,6 +4,7 @@ import { memoryCore } from './0002-memory-core';
 import { searchTuning } from './0003-search-tuning';
 import { workerPipeline } from './0004-worker-pipeline';
 import { duplicateScan } from './0005-duplicate-scan';
+import { auditLog } from './0006-audit-log';
 
 /**
  * Tenant-schema migrations in order, run with the tenant's schema first on the search
@@ -15,6 +16,7 @@ export const TENANT_MIGRATION_LIST: readonly Migration[] = [
   searchTuning,
   workerPipeline,
   duplicateScan,
+  auditLog,
 ];
 
 /** Injection token so tests can run the migrator over a list with a failing step. */

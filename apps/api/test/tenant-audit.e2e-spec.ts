@@ -1,0 +1,182 @@
+import { AuditBuffer, GENESIS_HASH, TenantAuditLog } from '@cairn/audit';
+import { createProject, createTenant, issueToken, type TenantFixture, type TestClient } from '@cairn/testing';
+import { DataSource } from 'typeorm';
+import { type ApiHarness, startApi } from './api-harness';
+
+interface Entry {
+  id: string;
+  action: string;
+  outcome: string;
+  actor: string;
+  hash: string;
+  prevHash: string;
+}
+
+const ZERO_HASH = GENESIS_HASH.toString('hex');
+
+/**
+ * Each tenant's audit log lives in its schema, is append-only, and is hash-chained: a
+ * tenant admin can page through it and have the chain recomputed, and any altered, removed
+ * or reordered entry is reported.
+ */
+describe("a tenant's audit log", () => {
+  let api: ApiHarness;
+  let tenant: TenantFixture;
+  let tenantAdmin: TestClient;
+  let sql: <T = unknown>(query: string, params?: unknown[]) => Promise<T[]>;
+
+  const page = async (slug = tenant.slug, client = tenantAdmin, query = 'limit=500') => {
+    const response = await client.get<{ items: Entry[]; nextCursor: string | null }>(
+      `/v1/tenants/${slug}/audit?${query}`,
+    );
+    expect(response.status).toBe(200);
+    return response.body;
+  };
+  const verify = async (slug = tenant.slug) => (await tenantAdmin.get(`/v1/tenants/${slug}/audit/verify`)).body;
+
+  beforeAll(async () => {
+    api = await startApi();
+    tenant = await createTenant(api.admin);
+    tenantAdmin = api.client.as((await issueToken(api.admin, tenant.slug, { role: 'admin' })).token);
+    const dataSource = api.app.get(DataSource);
+    sql = (query, params = []) => dataSource.query(query.replaceAll('{log}', `"${tenant.schema}".audit_log`), params);
+  });
+  afterAll(() => api.close());
+
+  it('records administrative actions and denials in one chain that verifies', async () => {
+    await createProject(tenantAdmin, tenant.slug, 'payments');
+    const reader = api.client.as((await issueToken(tenantAdmin, tenant.slug, { role: 'reader' })).token);
+    expect((await reader.post(`/v1/tenants/${tenant.slug}/projects`, { slug: 'nope', name: 'Nope' })).status).toBe(403);
+
+    const { items } = await page();
+    expect(items.map((entry) => `${entry.action}:${entry.outcome}`)).toEqual(
+      expect.arrayContaining(['project.create:success', 'token.issue:success', 'project.create:denied']),
+    );
+    // Newest first, each entry chained onto the one before it, the oldest onto the genesis hash.
+    items.forEach((entry, i) => expect(entry.prevHash).toBe(items[i + 1]?.hash ?? ZERO_HASH));
+    expect(await verify()).toEqual({
+      valid: true,
+      entries: items.length,
+      head: items[0]?.hash,
+      firstInvalidId: null,
+      reason: null,
+    });
+  });
+
+  it('keeps one chain while many writers append at once', async () => {
+    const log = api.app.get(TenantAuditLog);
+    const before = (await verify()).entries;
+    await Promise.all(
+      Array.from({ length: 12 }, (_, writer) =>
+        log.appendMany(
+          tenant.schema,
+          Array.from({ length: 5 }, (_, n) => ({
+            actor: `token:writer-${writer}`,
+            action: 'mcp.memory_store',
+            target: 'payments',
+            outcome: 'success' as const,
+            status: null,
+            requestId: `req-${writer}-${n}`,
+            details: { argsDigest: `${writer}-${n}`, agentId: undefined },
+          })),
+        ),
+      ),
+    );
+    expect(await verify()).toMatchObject({ valid: true, entries: before + 60 });
+  });
+
+  it('refuses to change or remove entries', async () => {
+    await expect(sql(`UPDATE {log} SET actor = 'someone else'`)).rejects.toThrow(/append-only/);
+    await expect(sql(`DELETE FROM {log}`)).rejects.toThrow(/append-only/);
+    await expect(sql(`TRUNCATE {log}`)).rejects.toThrow(/append-only/);
+    expect((await verify()).valid).toBe(true);
+  });
+
+  it('reports the first altered, removed or reordered entry when the protection is bypassed', async () => {
+    const entry = { actor: 'token:t', action: 'mcp.status', target: null, status: null, requestId: null };
+    await api.app.get(TenantAuditLog).appendMany(tenant.schema, [
+      { ...entry, outcome: 'success' },
+      { ...entry, outcome: 'failure' },
+      { ...entry, outcome: 'success' },
+    ]);
+    const [oldest, second, third] = await sql<{ id: string }>(
+      `SELECT a.id::text AS id FROM {log} a ORDER BY a.id LIMIT 3`,
+    );
+    // What only the table owner could do: switch the trigger off and edit history.
+    await sql(`ALTER TABLE {log} DISABLE TRIGGER audit_log_append_only`);
+    try {
+      await sql(`UPDATE {log} SET actor = actor || ' (edited)' WHERE id = $1`, [second.id]);
+      expect(await verify()).toMatchObject({
+        valid: false,
+        entries: 1,
+        firstInvalidId: second.id,
+        reason: expect.stringContaining('altered'),
+      });
+      await sql(`DELETE FROM {log} WHERE id = $1`, [second.id]);
+      expect(await verify()).toMatchObject({
+        valid: false,
+        firstInvalidId: third.id,
+        reason: expect.stringContaining('removed'),
+      });
+      expect(oldest).toBeDefined();
+    } finally {
+      await sql(`ALTER TABLE {log} ENABLE TRIGGER audit_log_append_only`);
+    }
+  });
+
+  it('is readable by the tenant admin and the platform admin only, and checks its query', async () => {
+    const other = await createTenant(api.admin);
+    const otherAdmin = api.client.as((await issueToken(api.admin, other.slug, { role: 'admin' })).token);
+    const member = api.client.as((await issueToken(api.admin, other.slug, { role: 'member' })).token);
+    expect((await otherAdmin.get(`/v1/tenants/${tenant.slug}/audit`)).status).toBe(403);
+    expect((await otherAdmin.get(`/v1/tenants/${tenant.slug}/audit/verify`)).status).toBe(403);
+    expect((await member.get(`/v1/tenants/${other.slug}/audit`)).status).toBe(403);
+    expect((await api.admin.get(`/v1/tenants/${other.slug}/audit/verify`)).body).toMatchObject({ valid: true });
+    expect((await api.admin.get(`/v1/tenants/no-such-tenant/audit/verify`)).status).toBe(404);
+    for (const query of ['limit=0', 'limit=501', 'before=abc', 'before=0', 'limit=5&unknown=1']) {
+      const response = await tenantAdmin.get(`/v1/tenants/${tenant.slug}/audit?${query}`);
+      expect({ query, status: response.status }).toEqual({ query, status: 400 });
+    }
+    // The platform log also lists newest first, by number (id 10 after 9, not after 1).
+    for (let i = 0; i < 4; i += 1) await createTenant(api.admin);
+    const platform = (await api.admin.get<{ items: { id: string }[] }>('/v1/audit?limit=500')).body.items;
+    expect(platform.length).toBeGreaterThan(10);
+    expect(platform.map((entry) => Number(entry.id))).toEqual(
+      platform.map((entry) => Number(entry.id)).sort((x, y) => y - x),
+    );
+    // Pages backwards without gaps or repeats.
+    const first = await page(tenant.slug, tenantAdmin, 'limit=3');
+    const next = await page(tenant.slug, tenantAdmin, `limit=3&before=${first.nextCursor}`);
+    expect(next.items[0]?.hash).toBe(first.items[2]?.prevHash);
+  });
+
+  it('drops buffered tool-call rows of a deleted tenant without holding up other tenants', async () => {
+    const buffer = api.app.get(AuditBuffer);
+    const doomed = await createTenant(api.admin);
+    expect((await api.admin.delete(`/v1/tenants/${doomed.slug}`)).status).toBeLessThan(300);
+    const entry = {
+      actor: 'token:x',
+      action: 'mcp.memory_recall',
+      target: null,
+      outcome: 'success' as const,
+      status: null,
+      requestId: 'late',
+    };
+    const survivor = await createTenant(api.admin);
+    buffer.append(doomed.schema, entry);
+    buffer.append(survivor.schema, entry);
+    await buffer.flush();
+    const rows = await api.app
+      .get(DataSource)
+      .query<{ action: string }[]>(`SELECT action FROM "${survivor.schema}".audit_log WHERE request_id = 'late'`);
+    expect(rows).toEqual([{ action: 'mcp.memory_recall' }]);
+    // Nothing left to retry: a second flush writes nothing more.
+    await buffer.flush();
+    expect(
+      await api.app
+        .get(DataSource)
+        .query(`SELECT 1 FROM "${survivor.schema}".audit_log WHERE request_id = 'late'`)
+        .then((found: unknown[]) => found.length),
+    ).toBe(1);
+  });
+});

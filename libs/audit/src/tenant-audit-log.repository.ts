@@ -1,0 +1,162 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { quotedSchema } from '@cairn/tenancy';
+import { type DataSource } from 'typeorm';
+import { chainHash, type ChainedAuditFields, GENESIS_HASH, storedDetails } from './audit-chain';
+import { type AuditOutcome } from './platform-audit.repository';
+
+/** One event for a tenant's audit log; `at` defaults to when it is written. */
+export interface TenantAuditEntry {
+  readonly at?: Date;
+  readonly actor: string;
+  readonly action: string;
+  readonly target: string | null;
+  readonly outcome: AuditOutcome;
+  readonly status: number | null;
+  readonly requestId: string | null;
+  /** Small, non-secret facts (error code, argument digest); never request bodies or tokens. */
+  readonly details?: Record<string, unknown>;
+}
+
+export interface TenantAuditRow extends ChainedAuditFields {
+  readonly id: string;
+  readonly hash: string;
+  readonly prevHash: string;
+}
+
+export interface ChainVerification {
+  readonly valid: boolean;
+  /** Entries checked (all of them when valid; up to the first bad one otherwise). */
+  readonly entries: number;
+  /** Hash of the newest entry: record it elsewhere to detect a truncated tail later. */
+  readonly head: string | null;
+  readonly firstInvalidId: string | null;
+  readonly reason: string | null;
+}
+
+interface Row {
+  id: string;
+  at: Date;
+  actor: string;
+  action: string;
+  target: string | null;
+  outcome: AuditOutcome;
+  status: number | null;
+  request_id: string | null;
+  details: Record<string, unknown> | null;
+  prev_hash: Buffer;
+  hash: Buffer;
+}
+
+/** Over alias `a`; queries order by `a.id`, never by the text output column also named id. */
+const COLUMNS = 'a.id::text AS id, at, actor, action, target, outcome, status, request_id, details, prev_hash, hash';
+const VERIFY_PAGE = 5_000;
+
+/**
+ * The hash-chained audit log in each tenant's schema. Appends take the table's
+ * SHARE ROW EXCLUSIVE lock (appenders queue, readers do not wait), read the newest hash and
+ * insert the batch chained onto it, so any number of api and gateway replicas extend one
+ * chain. Schema-qualified on the shared pool: no tenant transaction needed.
+ */
+@Injectable()
+export class TenantAuditLog {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  async appendMany(schema: string, entries: readonly TenantAuditEntry[]): Promise<void> {
+    if (entries.length === 0) return;
+    const table = `${quotedSchema(schema)}.audit_log`;
+    await this.dataSource.transaction(async (manager) => {
+      await manager.query(`LOCK TABLE ${table} IN SHARE ROW EXCLUSIVE MODE`);
+      const [last] = await manager.query<{ hash: Buffer }[]>(`SELECT hash FROM ${table} ORDER BY id DESC LIMIT 1`);
+      let previous: Buffer = last?.hash ?? GENESIS_HASH;
+      const now = new Date();
+      const rows = entries.map((entry) => {
+        const fields: ChainedAuditFields = {
+          // Milliseconds, as a JavaScript Date reads back what timestamptz stores.
+          at: entry.at ?? now,
+          actor: entry.actor,
+          action: entry.action,
+          target: entry.target,
+          outcome: entry.outcome,
+          status: entry.status,
+          requestId: entry.requestId,
+          details: storedDetails(entry.details),
+        };
+        const hash = chainHash(previous, fields);
+        const row = {
+          ...fields,
+          at: fields.at.toISOString(),
+          prev: previous.toString('hex'),
+          hash: hash.toString('hex'),
+        };
+        previous = hash;
+        return row;
+      });
+      await manager.query(
+        `INSERT INTO ${table} (at, actor, action, target, outcome, status, request_id, details, prev_hash, hash)
+         SELECT r.at, r.actor, r.action, r.target, r.outcome, r.status, r."requestId", r.details,
+                decode(r.prev, 'hex'), decode(r.hash, 'hex')
+         FROM ROWS FROM (jsonb_to_recordset($1::jsonb) AS (at timestamptz, actor text, action text, target text,
+              outcome text, status integer, "requestId" text, details jsonb, prev text, hash text))
+         WITH ORDINALITY AS r(at, actor, action, target, outcome, status, "requestId", details, prev, hash, n)
+         ORDER BY r.n`,
+        [JSON.stringify(rows)],
+      );
+    });
+  }
+
+  /** Newest first; `beforeId` pages backwards. */
+  async list(schema: string, filter: { limit: number; beforeId?: string }): Promise<TenantAuditRow[]> {
+    const rows = await this.dataSource.query<Row[]>(
+      `SELECT ${COLUMNS} FROM ${quotedSchema(schema)}.audit_log a
+       WHERE ($1::bigint IS NULL OR a.id < $1::bigint) ORDER BY a.id DESC LIMIT $2`,
+      [filter.beforeId ?? null, filter.limit],
+    );
+    return rows.map(toAuditRow);
+  }
+
+  /** Walks the whole chain oldest first, recomputing every hash. */
+  async verify(schema: string): Promise<ChainVerification> {
+    let previous: Buffer = GENESIS_HASH;
+    let entries = 0;
+    let afterId = '0';
+    for (;;) {
+      const rows = await this.dataSource.query<Row[]>(
+        `SELECT ${COLUMNS} FROM ${quotedSchema(schema)}.audit_log a WHERE a.id > $1::bigint ORDER BY a.id LIMIT $2`,
+        [afterId, VERIFY_PAGE],
+      );
+      for (const row of rows) {
+        const entry = toAuditRow(row);
+        const reason = !row.prev_hash.equals(previous)
+          ? 'does not follow the entry before it (an entry was removed or reordered)'
+          : !chainHash(previous, entry).equals(row.hash)
+            ? 'its fields do not match its hash (the entry was altered)'
+            : null;
+        if (reason) return { valid: false, entries, head: null, firstInvalidId: row.id, reason };
+        previous = row.hash;
+        entries += 1;
+      }
+      const last = rows[rows.length - 1];
+      if (!last || rows.length < VERIFY_PAGE) break;
+      afterId = last.id;
+    }
+    const head = entries === 0 ? null : previous.toString('hex');
+    return { valid: true, entries, head, firstInvalidId: null, reason: null };
+  }
+}
+
+function toAuditRow(row: Row): TenantAuditRow {
+  return {
+    id: row.id,
+    at: row.at,
+    actor: row.actor,
+    action: row.action,
+    target: row.target,
+    outcome: row.outcome,
+    status: row.status,
+    requestId: row.request_id,
+    details: row.details,
+    hash: row.hash.toString('hex'),
+    prevHash: row.prev_hash.toString('hex'),
+  };
+}
