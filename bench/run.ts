@@ -123,6 +123,7 @@ async function main(options: BenchOptions, cleanups: CleanupStack): Promise<void
         bench,
         items: options.pipelineItems,
         latencyMs: options.pipelineLatencyMs,
+        slots: options.pipelineSlots,
         concurrencies: options.pipelineConcurrency,
         log,
       }),

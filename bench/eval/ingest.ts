@@ -73,6 +73,7 @@ export async function ingest(
   log(`inserted ${turns.length} memories in ${((inserted - started) / 1000).toFixed(1)} s`);
   const processor = new EmbeddingProcessor(
     app.get<Embedder>(EMBEDDER),
+    bench.config,
     app.get(EmbeddingTargets),
     app.get(TenantsService),
     context,

@@ -16,6 +16,8 @@ export interface BenchOptions {
   readonly pipelineItems: number;
   /** The pipeline benchmark's fake model server latency per request. */
   readonly pipelineLatencyMs: number;
+  /** Requests the pipeline benchmark's model server works on at once (0: unlimited). */
+  readonly pipelineSlots: number;
   /** Worker concurrencies (WORKER_CONCURRENCY_EMBEDDINGS) the pipeline benchmark runs at. */
   readonly pipelineConcurrency: readonly number[];
   /** Concurrent clients the gateway benchmark runs at. */
@@ -31,7 +33,7 @@ export type BenchName = (typeof BENCH_NAMES)[number];
 
 export const USAGE = `usage: npm run bench -- [--tenants N] [--seconds S] [--warmup S] [--concurrency C]
                         [--only LIST] [--sizes LIST] [--pipeline-items N]
-                        [--pipeline-latency MS] [--pipeline-concurrency LIST]
+                        [--pipeline-latency MS] [--pipeline-slots N] [--pipeline-concurrency LIST]
                         [--gateway-concurrency LIST] [--gateway-memories N] [--gateway-profile]
   --tenants N       tenants to provision, and baseline schemas to create (default 100)
   --seconds S       measured seconds per throughput phase (default 3)
@@ -44,6 +46,9 @@ export const USAGE = `usage: npm run bench -- [--tenants N] [--seconds S] [--war
   --pipeline-items N        memories per one-job-per-write pipeline run (default 1000; the issue's
                             20000 takes about 13 minutes, see bench/pipeline/README.md)
   --pipeline-latency MS     fake model server latency per request (default 20)
+  --pipeline-slots N        requests the fake model server works on at once, the rest queue, like
+                            a GPU's parallel slots (default 0: unlimited); the worker then keeps
+                            as many in flight (EMBEDDING_MAX_IN_FLIGHT)
   --pipeline-concurrency LIST  worker embedding concurrencies (default 1,2,4)
   --gateway-concurrency LIST   concurrent MCP clients of the gateway benchmark (default 1,16,64)
   --gateway-memories N         memories in the gateway benchmark's tenant (default 10000)
@@ -60,6 +65,7 @@ const DEFAULTS: BenchOptions = {
   sizes: [10_000, 100_000],
   pipelineItems: 1_000,
   pipelineLatencyMs: 20,
+  pipelineSlots: 0,
   pipelineConcurrency: [1, 2, 4],
   gatewayConcurrency: [1, 16, 64],
   gatewayMemories: 10_000,
@@ -67,7 +73,14 @@ const DEFAULTS: BenchOptions = {
 };
 
 type NumericOption =
-  'tenants' | 'seconds' | 'warmupSeconds' | 'concurrency' | 'pipelineItems' | 'pipelineLatencyMs' | 'gatewayMemories';
+  | 'tenants'
+  | 'seconds'
+  | 'warmupSeconds'
+  | 'concurrency'
+  | 'pipelineItems'
+  | 'pipelineLatencyMs'
+  | 'pipelineSlots'
+  | 'gatewayMemories';
 
 const FLAGS: Record<string, { key: NumericOption; integer: boolean; min: number; max: number }> = {
   '--tenants': { key: 'tenants', integer: true, min: 1, max: 100_000 },
@@ -76,6 +89,7 @@ const FLAGS: Record<string, { key: NumericOption; integer: boolean; min: number;
   '--concurrency': { key: 'concurrency', integer: true, min: 1, max: 1_024 },
   '--pipeline-items': { key: 'pipelineItems', integer: true, min: 100, max: 1_000_000 },
   '--pipeline-latency': { key: 'pipelineLatencyMs', integer: true, min: 0, max: 10_000 },
+  '--pipeline-slots': { key: 'pipelineSlots', integer: true, min: 0, max: 1_024 },
   '--gateway-memories': { key: 'gatewayMemories', integer: true, min: 100, max: 1_000_000 },
 };
 

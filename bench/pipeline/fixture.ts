@@ -61,6 +61,8 @@ export function workerConfig(input: {
   redisUrl: string;
   modelUrl: string;
   concurrency: number;
+  /** EMBEDDING_MAX_IN_FLIGHT; the app's default when absent. */
+  maxInFlight?: number;
   queuePrefix: string;
 }): CairnConfig {
   return loadConfig('worker', {
@@ -75,6 +77,7 @@ export function workerConfig(input: {
     EMBEDDING_DIMENSIONS: String(DIMENSIONS),
     OLLAMA_URL: input.modelUrl,
     WORKER_CONCURRENCY_EMBEDDINGS: String(input.concurrency),
+    ...(input.maxInFlight ? { EMBEDDING_MAX_IN_FLIGHT: String(input.maxInFlight) } : {}),
   });
 }
 

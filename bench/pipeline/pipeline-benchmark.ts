@@ -64,6 +64,8 @@ export interface PipelineBenchInput {
   readonly bench: BenchApp;
   readonly items: number;
   readonly latencyMs: number;
+  /** Requests the model server works on at once; 0 for unlimited. */
+  readonly slots: number;
   readonly concurrencies: readonly number[];
   readonly log: (line: string) => void;
 }
@@ -116,7 +118,8 @@ export async function benchPipeline(
 ): Promise<{ rows: ResultRow[]; notes: string[]; data: unknown }> {
   const { log, latencyMs } = input;
   const began = performance.now();
-  const server = await startFakeModelServer({ dimensions: DIMENSIONS, models: [`${MODEL}:latest`], latencyMs });
+  const slots = input.slots > 0 ? input.slots : undefined;
+  const server = await startFakeModelServer({ dimensions: DIMENSIONS, models: [`${MODEL}:latest`], latencyMs, slots });
   try {
     const shared: Shared = { input, server, dataSource: input.bench.app.get(DataSource, { strict: false }), next: 0 };
     const client = new OllamaClient({ url: server.url, keepAlive: '5m', timeoutMs: 30_000 });
@@ -166,6 +169,7 @@ async function run(shared: Shared, mode: Mode, concurrency: number): Promise<Run
     redisUrl: input.redisUrl,
     modelUrl: server.url,
     concurrency,
+    maxInFlight: input.slots > 0 ? input.slots : undefined,
     queuePrefix: `bench-pipe-${randomBytes(4).toString('hex')}`,
   });
   const producer = startProducer(config);
@@ -375,9 +379,11 @@ function notes(levels: readonly Level[], input: PipelineBenchInput, seconds: num
       `INSERT's transaction start), each followed by one embed job per memory through JobQueue.enqueueEmbedding ` +
       `(the write path's call, ${ENQUEUE_CONCURRENCY} in flight); the real WorkerModule consumes in-process ` +
       `(fresh tenant and queue prefix per run) from an Ollama-protocol fake model server in the same process, ` +
-      `${input.latencyMs} ms per request, ${DIMENSIONS}-dimension vectors; lag = embedded_at − created_at ` +
+      `${input.latencyMs} ms per request, ${input.slots > 0 ? `${input.slots} request(s) at a time (the rest queue), ` : ''}` +
+      `${DIMENSIONS}-dimension vectors; lag = embedded_at − created_at ` +
       `(embedded_at is the storing transaction's start)`,
-    `pipeline: one job per write means one text per provider call (mean texts per call ${perCall}); worker ` +
+    `pipeline: one job per write; the worker's texts of concurrent jobs share provider requests ` +
+      `(EMBEDDING_MAX_IN_FLIGHT ${input.slots > 0 ? input.slots : 'default'} in flight; mean texts per call ${perCall}); worker ` +
       `throughput by concurrency ${scaling}; the ${SWEEP_JOB_SIZE}-id rows put as many memories in one job ` +
       `as the sweep does (EMBEDDING_BATCH_SIZE ${PROVIDER_BATCH}) and show what batching across writes would give; ` +
       `the fake server's latency is per request, not per text, so that gain is an upper bound for a real GPU`,

@@ -69,7 +69,7 @@ export async function startSearchApp(databaseUrl: string, redisUrl: string): Pro
   const context = get(TenantContext);
   const tx = get(TenantTransaction);
   const embedder = app.get<symbol, Embedder>(EMBEDDER, { strict: false });
-  const processor = new EmbeddingProcessor(embedder, get(EmbeddingTargets), get(TenantsService), context, tx);
+  const processor = new EmbeddingProcessor(embedder, config, get(EmbeddingTargets), get(TenantsService), context, tx);
   const jobs = get(JobQueue);
   return {
     app,

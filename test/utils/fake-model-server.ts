@@ -30,6 +30,11 @@ export interface FakeModelServerOptions {
   latencyMs?: number;
   /** Extra latency per embedded text (models GPU time growing with the batch). */
   perItemLatencyMs?: number;
+  /**
+   * Requests worked on at once, like a model runner's parallel slots (Ollama's
+   * OLLAMA_NUM_PARALLEL); later ones wait their turn in arrival order. Unlimited when unset.
+   */
+  slots?: number;
   /** Chat/generate answers: a string or a function of the request. */
   chatAnswer?: string | ((request: FakeChatRequest) => string);
   /** When set, `/v1/*` requires `Authorization: Bearer <apiKey>`. */
@@ -49,6 +54,8 @@ export interface FakeModelServer {
   /** Behaviour, changeable between (and during) tests. */
   readonly options: FakeModelServerOptions & { dimensions: number; models: string[] };
   readonly requests: LoggedRequest[];
+  /** Most requests the server held at once (answered or not): what the clients sent concurrently. */
+  peakOpenRequests(): number;
   fail(...failures: FakeFailure[]): void;
   close(): Promise<void>;
 }
@@ -78,11 +85,32 @@ export async function startFakeModelServer(initial: FakeModelServerOptions = {})
   const options = { dimensions: 64, models: ['nomic-embed-text:latest', 'llama3.2:latest'], ...initial };
   const requests: LoggedRequest[] = [];
   const failures: FakeFailure[] = [];
+  const waitingForSlot: (() => void)[] = [];
+  let busySlots = 0;
+  let open = 0;
+  let peakOpen = 0;
+
+  async function work(ms: number): Promise<void> {
+    while (options.slots !== undefined && busySlots >= options.slots) {
+      await new Promise<void>((resolve) => waitingForSlot.push(resolve));
+    }
+    busySlots += 1;
+    try {
+      await new Promise((resolve) => setTimeout(resolve, ms));
+    } finally {
+      busySlots -= 1;
+      waitingForSlot.shift()?.();
+    }
+  }
 
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => void handle(req, res, Buffer.concat(chunks).toString('utf8')));
+    req.on('end', () => {
+      open += 1;
+      peakOpen = Math.max(peakOpen, open);
+      void handle(req, res, Buffer.concat(chunks).toString('utf8')).finally(() => (open -= 1));
+    });
   });
   // Long runs and slow scripted answers must not be cut by Node's defaults.
   server.requestTimeout = 0;
@@ -103,7 +131,7 @@ export async function startFakeModelServer(initial: FakeModelServerOptions = {})
     const wait =
       (options.latencyMs ?? 0) +
       (path.endsWith('embed') || path.endsWith('embeddings') ? items : 0) * (options.perItemLatencyMs ?? 0);
-    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+    if (wait > 0) await work(wait);
 
     if (failure?.type === 'reset') return void req.socket.destroy();
     if (failure?.type === 'hang') return;
@@ -208,6 +236,7 @@ export async function startFakeModelServer(initial: FakeModelServerOptions = {})
     url: `http://127.0.0.1:${port}`,
     options,
     requests,
+    peakOpenRequests: () => peakOpen,
     fail: (...scripted) => failures.push(...scripted),
     close: () =>
       new Promise<void>((resolve) => {

@@ -33,6 +33,8 @@ export interface CairnConfig {
     readonly model: string | undefined;
     readonly dimensions: number | undefined;
     readonly batchSize: number;
+    /** Provider requests the worker keeps in flight; texts of concurrent jobs share them. */
+    readonly maxInFlight: number;
   };
   readonly chat: { readonly provider: 'none' | 'ollama' | 'openai'; readonly model: string | undefined };
   readonly providers: {

@@ -61,6 +61,7 @@ export function loadConfig(app: AppName, env: EnvSource): CairnConfig {
       model: values.EMBEDDING_MODEL,
       dimensions: values.EMBEDDING_DIMENSIONS,
       batchSize: values.EMBEDDING_BATCH_SIZE,
+      maxInFlight: values.EMBEDDING_MAX_IN_FLIGHT,
     },
     chat: { provider: values.CHAT_PROVIDER, model: values.CHAT_MODEL },
     providers: {

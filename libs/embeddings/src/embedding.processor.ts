@@ -1,6 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { CAIRN_CONFIG, type CairnConfig } from '@cairn/config';
 import { type EmbedJob } from '@cairn/jobs';
 import { TenantContext, TenantsService, TenantTransaction, toTenantRef } from '@cairn/tenancy';
+import { CoalescingEmbedder } from './coalescing-embedder';
 import { EMBEDDER, type Embedder } from './embedding-model';
 import { EmbeddingTargets } from './embedding-targets';
 
@@ -9,16 +11,26 @@ export type EmbedOutcome =
 
 const BATCH = 64;
 
-/** Turns an `embed` job into stored vectors for the rows that still need them. */
+/**
+ * Turns an `embed` job into stored vectors for the rows that still need them. Provider
+ * requests go through one CoalescingEmbedder per worker, so the texts of concurrent jobs (one
+ * per write) share requests under load; the built-in embedder computes locally and needs none.
+ */
 @Injectable()
 export class EmbeddingProcessor {
+  private readonly embedder: Embedder;
+
   constructor(
-    @Inject(EMBEDDER) private readonly embedder: Embedder,
+    @Inject(EMBEDDER) embedder: Embedder,
+    @Inject(CAIRN_CONFIG) config: CairnConfig,
     private readonly targets: EmbeddingTargets,
     private readonly tenants: TenantsService,
     private readonly context: TenantContext,
     private readonly tx: TenantTransaction,
-  ) {}
+  ) {
+    const { batchSize, maxInFlight } = config.embeddings;
+    this.embedder = embedder.model.builtIn ? embedder : new CoalescingEmbedder(embedder, { batchSize, maxInFlight });
+  }
 
   async process(job: EmbedJob): Promise<EmbedOutcome> {
     const tenant = await this.tenants.findLiveById(job.tenantId);

@@ -62,15 +62,24 @@ describe('job workers over real Redis (integration)', () => {
     await database.drop();
   });
 
-  /** Completed jobs are removed at once, so completion is observed through queue events. */
-  async function outcome(jobId: string): Promise<{ result?: unknown; failed?: string }> {
-    const job = await jobs.queue('embeddings').getJob(jobId);
-    if (!job) throw new Error(`job ${jobId} not found`);
-    try {
-      return { result: await job.waitUntilFinished(events, 15_000) };
-    } catch (error) {
-      return { failed: (error as Error).message };
-    }
+  /**
+   * A job's final outcome, observed through queue events. Completed jobs are removed at once,
+   * so call this before enqueueing: a fast worker may finish the job before it could be looked up.
+   */
+  function settled(jobId: string): Promise<{ result?: unknown; failed?: string }> {
+    return new Promise((resolve) => {
+      const onCompleted = ({ returnvalue }: { returnvalue: unknown }) => done({ result: returnvalue });
+      const onFailed = ({ failedReason }: { failedReason: string }) => done({ failed: failedReason });
+      const timer = setTimeout(() => done({ failed: `no outcome for ${jobId} within 15 s` }), 15_000);
+      function done(value: { result?: unknown; failed?: string }) {
+        clearTimeout(timer);
+        events.off(`completed:${jobId}`, onCompleted);
+        events.off(`failed:${jobId}`, onFailed);
+        resolve(value);
+      }
+      events.on(`completed:${jobId}`, onCompleted);
+      events.on(`failed:${jobId}`, onFailed);
+    });
   }
 
   const handled = (tenantId: string) => calls.filter((call) => call.tenantId === tenantId).length;
@@ -81,16 +90,17 @@ describe('job workers over real Redis (integration)', () => {
   it('runs a job through its handler and keeps its result', async () => {
     const tenantId = randomUUID();
     script.set(tenantId, () => Promise.resolve({ status: 'done', counts: { embedded: 1 } }));
+    const outcome = settled(`ok-${tenantId}`);
     expect(await embed(tenantId, `ok-${tenantId}`)).toBe(true);
-    const job = await jobs.queue('embeddings').getJob(`ok-${tenantId}`);
-    expect(await job!.waitUntilFinished(events, 10_000)).toEqual({ status: 'done', counts: { embedded: 1 } });
+    expect(await outcome).toEqual({ result: { status: 'done', counts: { embedded: 1 } } });
   });
 
   it('fails a job with a permanent error once, without retries', async () => {
     const tenantId = randomUUID();
     script.set(tenantId, () => Promise.reject(new PermanentJobError('row will never exist')));
+    const outcome = settled(`perm-${tenantId}`);
     await embed(tenantId, `perm-${tenantId}`);
-    expect(await outcome(`perm-${tenantId}`)).toEqual({ failed: 'row will never exist' });
+    expect(await outcome).toEqual({ failed: 'row will never exist' });
     expect(handled(tenantId)).toBe(1);
     expect(await (await jobs.queue('embeddings').getJob(`perm-${tenantId}`))!.isFailed()).toBe(true);
   });
@@ -101,8 +111,9 @@ describe('job workers over real Redis (integration)', () => {
     script.set(tenantId, () =>
       ++attempts < 3 ? Promise.reject(new Error('flaky')) : Promise.resolve({ status: 'done' }),
     );
+    const outcome = settled(`flaky-${tenantId}`);
     await embed(tenantId, `flaky-${tenantId}`);
-    expect(await outcome(`flaky-${tenantId}`)).toEqual({ result: { status: 'done' } });
+    expect(await outcome).toEqual({ result: { status: 'done' } });
     expect(attempts).toBe(3);
     expect(calls.filter((call) => call.tenantId === tenantId).map((call) => call.attemptsMade)).toEqual([0, 1, 2]);
   });
@@ -115,8 +126,9 @@ describe('job workers over real Redis (integration)', () => {
         ? Promise.reject(Object.assign(new Error('429'), { backpressureMs: 100 }))
         : Promise.resolve({ status: 'done' }),
     );
+    const outcome = settled(`busy-${tenantId}`);
     await embed(tenantId, `busy-${tenantId}`);
-    expect(await outcome(`busy-${tenantId}`)).toEqual({ result: { status: 'done' } });
+    expect(await outcome).toEqual({ result: { status: 'done' } });
     expect(seen).toBe(3);
     expect(calls.filter((call) => call.tenantId === tenantId).map((call) => call.attemptsMade)).toEqual([0, 0, 0]);
   });
@@ -125,8 +137,9 @@ describe('job workers over real Redis (integration)', () => {
     await expect(
       jobs.enqueue('embeddings', 'embed', { tenantId: 'nope', target: 'memory', ids: [] } as never, { jobId: 'bad-1' }),
     ).rejects.toThrow();
+    const outcome = settled('bad-2');
     await jobs.queue('embeddings').add('embed', { tenantId: 'not-a-uuid' }, { jobId: 'bad-2', attempts: 5 });
-    expect((await outcome('bad-2')).failed).toContain('malformed payload');
+    expect((await outcome).failed).toContain('malformed payload');
     expect(handled('not-a-uuid')).toBe(0);
   });
 
