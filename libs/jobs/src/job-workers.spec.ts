@@ -68,17 +68,21 @@ describe('job workers over real Redis (integration)', () => {
    */
   function settled(jobId: string): Promise<{ result?: unknown; failed?: string }> {
     return new Promise((resolve) => {
-      const onCompleted = ({ returnvalue }: { returnvalue: unknown }) => done({ result: returnvalue });
-      const onFailed = ({ failedReason }: { failedReason: string }) => done({ failed: failedReason });
+      const onCompleted = (event: { jobId: string; returnvalue: unknown }) => {
+        if (event.jobId === jobId) done({ result: event.returnvalue });
+      };
+      const onFailed = (event: { jobId: string; failedReason: string }) => {
+        if (event.jobId === jobId) done({ failed: event.failedReason });
+      };
       const timer = setTimeout(() => done({ failed: `no outcome for ${jobId} within 15 s` }), 15_000);
       function done(value: { result?: unknown; failed?: string }) {
         clearTimeout(timer);
-        events.off(`completed:${jobId}`, onCompleted);
-        events.off(`failed:${jobId}`, onFailed);
+        events.off('completed', onCompleted);
+        events.off('failed', onFailed);
         resolve(value);
       }
-      events.on(`completed:${jobId}`, onCompleted);
-      events.on(`failed:${jobId}`, onFailed);
+      events.on('completed', onCompleted);
+      events.on('failed', onFailed);
     });
   }
 
