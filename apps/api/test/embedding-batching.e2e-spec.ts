@@ -1,16 +1,8 @@
-import { type TestingModule } from '@nestjs/testing';
-import {
-  type FakeModelServer,
-  fakeEmbedding,
-  startFakeModelServer,
-  startWorkerContext,
-  testConfig,
-  testRedisUrl,
-} from '@cairn/testing';
-import { WorkerModule } from '@cairn/worker-app';
+import { fakeEmbedding, type FakeModelServer } from '@cairn/testing';
 import { DataSource } from 'typeorm';
-import { type ApiHarness, startApi } from './api-harness';
+import { type ApiHarness } from './api-harness';
 import { type MemoryWorld, memoryWorld, store } from './memory-fixtures';
+import { type ModelStack, startModelStack } from './model-stack';
 
 const WRITES = 24;
 const BATCH = 8;
@@ -22,37 +14,24 @@ const BATCH = 8;
  * vector of its own text.
  */
 describe('embedding writes under load', () => {
+  let stack: ModelStack;
   let server: FakeModelServer;
   let api: ApiHarness;
-  let worker: TestingModule;
   let w: MemoryWorld;
 
   beforeAll(async () => {
-    server = await startFakeModelServer({ dimensions: 64, models: ['nomic-embed-text:latest'], slots: 1 });
-    const provider = {
-      EMBEDDING_PROVIDER: 'ollama',
-      EMBEDDING_MODEL: 'nomic-embed-text',
-      EMBEDDING_DIMENSIONS: '64',
-      EMBEDDING_BATCH_SIZE: String(BATCH),
-      EMBEDDING_MAX_IN_FLIGHT: '1',
-      WORKER_CONCURRENCY_EMBEDDINGS: '16',
-      OLLAMA_URL: server.url,
-    };
-    api = await startApi(provider);
+    stack = await startModelStack({
+      server: { slots: 1 },
+      env: {
+        EMBEDDING_BATCH_SIZE: String(BATCH),
+        EMBEDDING_MAX_IN_FLIGHT: '1',
+        WORKER_CONCURRENCY_EMBEDDINGS: '16',
+      },
+    });
+    ({ server, api } = stack);
     w = await memoryWorld(api);
-    const config = testConfig(
-      api.database.url,
-      testRedisUrl(),
-      { ...provider, QUEUE_PREFIX: api.config.queues.prefix },
-      'worker',
-    );
-    worker = await startWorkerContext(WorkerModule.register(config));
   });
-  afterAll(async () => {
-    await worker?.close();
-    await api?.close();
-    await server?.close();
-  });
+  afterAll(() => stack?.close());
 
   it('shares provider requests between concurrent jobs, each memory getting its own vector', async () => {
     server.options.latencyMs = 150;

@@ -1,19 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { type NestFastifyApplication } from '@nestjs/platform-fastify';
-import { type TestingModule } from '@nestjs/testing';
-import {
-  createTestHttpApp,
-  type FakeModelServer,
-  startFakeModelServer,
-  startWorkerContext,
-  TestClient,
-  testConfig,
-  testRedisUrl,
-} from '@cairn/testing';
+import { createTestHttpApp, type FakeModelServer, TestClient, testConfig, testRedisUrl } from '@cairn/testing';
 import { WorkerModule } from '@cairn/worker-app';
 import { DataSource } from 'typeorm';
-import { type ApiHarness, startApi } from './api-harness';
+import { type ApiHarness } from './api-harness';
 import { memoriesUrl, type MemoryWorld, memoryWorld, store } from './memory-fixtures';
+import { type ModelStack, OLLAMA_MODEL_ID, startModelStack } from './model-stack';
 
 /**
  * The production provider path over real HTTP: the api and the worker configured for Ollama,
@@ -21,36 +13,19 @@ import { memoriesUrl, type MemoryWorld, memoryWorld, store } from './memory-fixt
  * worker with the Ollama model and then found by semantic search with that model.
  */
 describe('Ollama provider end to end', () => {
-  const modelId = 'ollama-nomic-embed-text-64';
+  const modelId = OLLAMA_MODEL_ID;
+  let stack: ModelStack;
   let server: FakeModelServer;
   let api: ApiHarness;
   let w: MemoryWorld;
-  let worker: TestingModule;
   let env: Record<string, string>;
 
   beforeAll(async () => {
-    server = await startFakeModelServer({ dimensions: 64, models: ['nomic-embed-text:latest'] });
-    env = {
-      EMBEDDING_PROVIDER: 'ollama',
-      EMBEDDING_MODEL: 'nomic-embed-text',
-      EMBEDDING_DIMENSIONS: '64',
-      OLLAMA_URL: server.url,
-    };
-    api = await startApi(env);
+    stack = await startModelStack();
+    ({ server, api, env } = stack);
     w = await memoryWorld(api);
-    const config = testConfig(
-      api.database.url,
-      testRedisUrl(),
-      { ...env, QUEUE_PREFIX: api.config.queues.prefix },
-      'worker',
-    );
-    worker = await startWorkerContext(WorkerModule.register(config));
   });
-  afterAll(async () => {
-    await worker?.close();
-    await api?.close();
-    await server?.close();
-  });
+  afterAll(() => stack?.close());
 
   async function waitUntilEmbedded(id: string): Promise<{ model: string; dims: number }> {
     const dataSource = api.app.get(DataSource);

@@ -1,15 +1,7 @@
-import { type TestingModule } from '@nestjs/testing';
-import {
-  type FakeModelServer,
-  startFakeModelServer,
-  startWorkerContext,
-  testConfig,
-  testRedisUrl,
-} from '@cairn/testing';
-import { WorkerModule } from '@cairn/worker-app';
 import { DataSource } from 'typeorm';
-import { type ApiHarness, startApi } from './api-harness';
+import { type ApiHarness } from './api-harness';
 import { memoriesUrl, type MemoryWorld, memoryWorld, store } from './memory-fixtures';
+import { type ModelStack, OLLAMA_MODEL_ID, startModelStack } from './model-stack';
 
 /** Facts unlike everything else in the project, each with a question that should find it. */
 const OUTLIERS = [
@@ -20,7 +12,6 @@ const OUTLIERS = [
   ['The mobile app pins TLS keys for the public API gateway', 'mobile app pins tls keys'],
 ] as const;
 const ROUTINE_NOTES = 240;
-const MODEL = 'ollama-nomic-embed-text-64';
 
 /**
  * A small project (a typical team's memory): a few distinctive facts among many
@@ -31,41 +22,23 @@ const MODEL = 'ollama-nomic-embed-text-64';
  * index alone, each outlier here was missed in about a third of orderings.
  */
 describe('semantic recall in a small project', () => {
+  let stack: ModelStack;
   let api: ApiHarness;
   let w: MemoryWorld;
-  let worker: TestingModule;
-  let server: FakeModelServer;
 
   beforeAll(async () => {
-    server = await startFakeModelServer({ dimensions: 64, models: ['nomic-embed-text:latest'] });
-    const provider = {
-      EMBEDDING_PROVIDER: 'ollama',
-      EMBEDDING_MODEL: 'nomic-embed-text',
-      EMBEDDING_DIMENSIONS: '64',
-      OLLAMA_URL: server.url,
-    };
-    api = await startApi(provider);
+    stack = await startModelStack();
+    api = stack.api;
     w = await memoryWorld(api);
-    const config = testConfig(
-      api.database.url,
-      testRedisUrl(),
-      { ...provider, QUEUE_PREFIX: api.config.queues.prefix },
-      'worker',
-    );
-    worker = await startWorkerContext(WorkerModule.register(config));
   });
-  afterAll(async () => {
-    await worker?.close();
-    await api?.close();
-    await server?.close();
-  });
+  afterAll(() => stack?.close());
 
   async function waitUntilAllEmbedded(expected: number): Promise<void> {
     const dataSource = api.app.get(DataSource);
     for (let attempt = 0; attempt < 400; attempt += 1) {
       const [row] = await dataSource.query<{ n: string }[]>(
         `SELECT count(*) AS n FROM "${w.tenant.schema}".memories WHERE embedded_hash = content_hash AND embedding_model = $1`,
-        [MODEL],
+        [OLLAMA_MODEL_ID],
       );
       if (Number(row?.n) === expected) return;
       await new Promise((resolve) => setTimeout(resolve, 50));

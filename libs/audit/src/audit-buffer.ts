@@ -1,12 +1,10 @@
 import { type BeforeApplicationShutdown, Injectable, Logger } from '@nestjs/common';
-import { type TenantAuditEntry, TenantAuditLog } from './tenant-audit-log.repository';
+import { isTenantGone, type TenantAuditEntry, TenantAuditLog } from './tenant-audit-log.repository';
 
 const FLUSH_INTERVAL_MS = 50;
 const MAX_BATCH = 500;
 /** Past this many unwritten rows (database down) new ones are counted and dropped, loudly. */
 const MAX_PENDING = 50_000;
-/** PostgreSQL: the schema or table is gone (the tenant was deleted meanwhile). */
-const GONE_CODES = new Set(['3F000', '42P01']);
 
 interface Pending {
   readonly schema: string;
@@ -72,8 +70,7 @@ export class AuditBuffer implements BeforeApplicationShutdown {
       try {
         await this.log.appendMany(schema, entries);
       } catch (error) {
-        const code = (error as { driverError?: { code?: string } }).driverError?.code;
-        if (code && GONE_CODES.has(code)) {
+        if (isTenantGone(error)) {
           this.logger.warn({ msg: 'audit rows for a deleted tenant discarded', schema, rows: entries.length });
           continue;
         }

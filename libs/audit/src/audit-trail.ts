@@ -1,9 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { type PlatformAuditEntry, PlatformAuditRepository } from './platform-audit.repository';
-import { TenantAuditLog } from './tenant-audit-log.repository';
-
-/** PostgreSQL: the schema or table is gone (the action deleted the tenant). */
-const GONE_CODES = new Set(['3F000', '42P01']);
+import { isTenantGone, TenantAuditLog } from './tenant-audit-log.repository';
 
 /**
  * Administrative actions and denials: one row in the platform audit (the operator's view
@@ -26,8 +23,7 @@ export class AuditTrail {
     try {
       await this.tenants.appendMany(tenantSchema, [tenantEntry]);
     } catch (error) {
-      const code = (error as { driverError?: { code?: string } }).driverError?.code;
-      if (code && GONE_CODES.has(code)) return; // a tenant.delete: the platform row records it
+      if (isTenantGone(error)) return; // a tenant.delete: the platform row records it
       throw error;
     }
   }

@@ -3,20 +3,10 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { quotedSchema } from '@cairn/tenancy';
 import { type DataSource } from 'typeorm';
 import { chainHash, type ChainedAuditFields, GENESIS_HASH, storedDetails } from './audit-chain';
-import { type AuditOutcome } from './platform-audit.repository';
+import { type AuditOutcome, type PlatformAuditEntry } from './platform-audit.repository';
 
-/** One event for a tenant's audit log; `at` defaults to when it is written. */
-export interface TenantAuditEntry {
-  readonly at?: Date;
-  readonly actor: string;
-  readonly action: string;
-  readonly target: string | null;
-  readonly outcome: AuditOutcome;
-  readonly status: number | null;
-  readonly requestId: string | null;
-  /** Small, non-secret facts (error code, argument digest); never request bodies or tokens. */
-  readonly details?: Record<string, unknown>;
-}
+/** One event for a tenant's audit log (no tenant id: the schema says whose); `at` defaults to when it is written. */
+export type TenantAuditEntry = Omit<PlatformAuditEntry, 'tenantId'> & { readonly at?: Date };
 
 export interface TenantAuditRow extends ChainedAuditFields {
   readonly id: string;
@@ -51,6 +41,14 @@ interface Row {
 /** Over alias `a`; queries order by `a.id`, never by the text output column also named id. */
 const COLUMNS = 'a.id::text AS id, at, actor, action, target, outcome, status, request_id, details, prev_hash, hash';
 const VERIFY_PAGE = 5_000;
+/** PostgreSQL: the schema or table is gone. */
+const GONE_CODES = new Set(['3F000', '42P01']);
+
+/** Whether an append failed because the tenant's schema no longer exists (the tenant was deleted). */
+export function isTenantGone(error: unknown): boolean {
+  const code = (error as { driverError?: { code?: string } } | null)?.driverError?.code;
+  return code !== undefined && GONE_CODES.has(code);
+}
 
 /**
  * The hash-chained audit log in each tenant's schema. Appends take the table's
