@@ -54,8 +54,8 @@ export interface FakeModelServer {
   /** Behaviour, changeable between (and during) tests. */
   readonly options: FakeModelServerOptions & { dimensions: number; models: string[] };
   readonly requests: LoggedRequest[];
-  /** Most requests the server held at once (answered or not): what the clients sent concurrently. */
-  peakOpenRequests(): number;
+  /** Most requests to `path` the server held at once (answered or not): what clients sent concurrently. */
+  peakOpenRequests(path: string): number;
   fail(...failures: FakeFailure[]): void;
   close(): Promise<void>;
 }
@@ -87,8 +87,8 @@ export async function startFakeModelServer(initial: FakeModelServerOptions = {})
   const failures: FakeFailure[] = [];
   const waitingForSlot: (() => void)[] = [];
   let busySlots = 0;
-  let open = 0;
-  let peakOpen = 0;
+  const open = new Map<string, number>();
+  const peakOpen = new Map<string, number>();
 
   async function work(ms: number): Promise<void> {
     while (options.slots !== undefined && busySlots >= options.slots) {
@@ -107,9 +107,13 @@ export async function startFakeModelServer(initial: FakeModelServerOptions = {})
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
-      open += 1;
-      peakOpen = Math.max(peakOpen, open);
-      void handle(req, res, Buffer.concat(chunks).toString('utf8')).finally(() => (open -= 1));
+      const path = (req.url ?? '/').split('?')[0] ?? '/';
+      const now = (open.get(path) ?? 0) + 1;
+      open.set(path, now);
+      peakOpen.set(path, Math.max(peakOpen.get(path) ?? 0, now));
+      void handle(req, res, Buffer.concat(chunks).toString('utf8')).finally(() =>
+        open.set(path, (open.get(path) ?? 1) - 1),
+      );
     });
   });
   // Long runs and slow scripted answers must not be cut by Node's defaults.
@@ -236,7 +240,7 @@ export async function startFakeModelServer(initial: FakeModelServerOptions = {})
     url: `http://127.0.0.1:${port}`,
     options,
     requests,
-    peakOpenRequests: () => peakOpen,
+    peakOpenRequests: (path) => peakOpen.get(path) ?? 0,
     fail: (...scripted) => failures.push(...scripted),
     close: () =>
       new Promise<void>((resolve) => {
