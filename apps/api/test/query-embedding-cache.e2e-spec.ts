@@ -48,7 +48,7 @@ describe('query embeddings', () => {
 
   it('shares one provider call between concurrent identical searches', async () => {
     const query = 'which worker produces the invoices?';
-    server.options.latencyMs = 200;
+    server.options.latencyMs = 500;
     try {
       const answers = await Promise.all(Array.from({ length: 5 }, () => search(query)));
       expect(answers.map((answer) => answer.body.report.mode)).toEqual(Array(5).fill('hybrid'));
