@@ -23,6 +23,8 @@ interface EvalArgs {
   questions: number;
   /** Keep the throwaway database for inspection (needs DATABASE_URL/REDIS_URL, else it dies with the services). */
   keep: boolean;
+  /** Write every question's ranked turns here (JSON Lines), for looking at misses. */
+  dump?: string;
 }
 
 function parseArgs(argv: readonly string[], root: string): EvalArgs {
@@ -40,12 +42,13 @@ function parseArgs(argv: readonly string[], root: string): EvalArgs {
     }
     const value = inline ?? argv[++i] ?? '';
     if (flag === '--data') args.data = resolve(value);
+    else if (flag === '--dump') args.dump = resolve(value);
     else if (flag === '--modes')
       args.modes = value.split(',').filter((m): m is SearchMode => SEARCH_MODES.includes(m as SearchMode));
     else if (flag === '--questions') args.questions = Math.max(1, Number(value));
     else
       throw new Error(
-        `unknown argument ${flag} (use --data PATH, --modes hybrid,keyword,semantic, --questions N, --keep)`,
+        `unknown argument ${flag} (use --data PATH, --modes hybrid,keyword,semantic, --questions N, --keep, --dump FILE)`,
       );
   }
   return args;
@@ -98,6 +101,7 @@ async function main(): Promise<void> {
     const context = bench.app.get(TenantContext);
 
     const rows: { mode: SearchMode; metrics: Metrics; ms: number; byType: Record<string, Metrics> }[] = [];
+    const dumped: Record<string, unknown>[] = [];
     for (const mode of args.modes) {
       const results: { type: string; relevant: ReadonlySet<string>; ranked: string[] }[] = [];
       const started = performance.now();
@@ -112,10 +116,15 @@ async function main(): Promise<void> {
             recordAccess: false,
           }),
         );
-        results.push({
+        const ranked = hits.map((hit) => ingested.keyOf.get(hit.memory.id) ?? '');
+        results.push({ type: question.type, relevant: question.relevant, ranked });
+        dumped.push({
+          mode,
+          id: question.id,
           type: question.type,
-          relevant: question.relevant,
-          ranked: hits.map((hit) => ingested.keyOf.get(hit.memory.id) ?? ''),
+          question: question.question,
+          relevant: [...question.relevant],
+          ranked,
         });
       }
       const ms = (performance.now() - started) / Math.max(questions.length, 1);
@@ -134,6 +143,15 @@ async function main(): Promise<void> {
       process.stdout.write(
         `${table(Object.entries(row.byType).map(([type, metrics]) => ({ mode: type.slice(0, 10), metrics, ms: row.ms })))}\n`,
       );
+    }
+    if (args.dump) {
+      const contentOf = new Map(corpus.turns.map((turn) => [turn.key, turn.content]));
+      const lines = dumped.map((row) => {
+        const text = (keys: unknown) => (keys as string[]).map((key) => ({ key, content: contentOf.get(key) ?? '' }));
+        return JSON.stringify({ ...row, relevant: text(row.relevant), ranked: text(row.ranked) });
+      });
+      writeFileSync(args.dump, `${lines.join('\n')}\n`);
+      log(`per-question rankings written to ${args.dump}`);
     }
     const timestamp = new Date().toISOString();
     const file = writeEvalResults(root, timestamp, {
