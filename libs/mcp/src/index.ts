@@ -1,6 +1,6 @@
 export { McpModule } from './mcp.module';
 export { MCP_PATH } from './http/mcp-http.routes';
-export { StatusMcpModule } from './status/status-mcp.module';
+export { SERVER_INFO } from './protocol/server-info';
 export {
   defineTool,
   McpTool,

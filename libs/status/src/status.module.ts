@@ -4,8 +4,9 @@ import { SearchStatusReader } from './search-status';
 import { StatusTool } from './status.tool';
 
 /**
- * The `status` tool. Separate from McpModule so the protocol framework itself does not
- * depend on the embedding stack; the gateway imports both.
+ * Service status for agents: the `status` tool (who the token is, whether search is hybrid or
+ * keyword-only and why, the embedding model, the server version). A capability of its own
+ * so the MCP framework (`@cairn/mcp`) does not depend on the embedding stack.
  */
 @Module({
   imports: [EmbeddingsModule, EmbeddingTargetsModule],

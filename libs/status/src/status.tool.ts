@@ -1,8 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { TOOLSETS } from '@cairn/access';
 import { z } from 'zod';
-import { defineTool, McpTool, type McpToolHandler, type ToolCall } from '../tools/mcp-tool';
-import { SERVER_INFO } from '../protocol/server-info';
+import { defineTool, McpTool, type McpToolHandler, SERVER_INFO, type ToolCall } from '@cairn/mcp';
 import { SearchStatusReader } from './search-status';
 
 const spec = defineTool({

@@ -1,0 +1,2 @@
+export { SearchStatusReader } from './search-status';
+export { StatusMcpModule } from './status.module';
