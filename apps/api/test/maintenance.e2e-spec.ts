@@ -14,7 +14,8 @@ import { MemoryModule } from '@cairn/memory';
 import { ProjectsModule } from '@cairn/projects';
 import { SearchModule } from '@cairn/search';
 import { TenancyModule } from '@cairn/tenancy';
-import { createDbTestingModule, testConfig, testRedisUrl } from '@cairn/testing';
+import { createDbTestingModule, createTenant, testConfig, testRedisUrl } from '@cairn/testing';
+import { TenantAuditLog } from '@cairn/audit';
 import { DataSource } from 'typeorm';
 import { type ApiHarness, startApi } from './api-harness';
 import { memoriesUrl, type MemoryWorld, memoryWorld, store } from './memory-fixtures';
@@ -108,6 +109,19 @@ describe('maintenance jobs', () => {
     expect(result.counts).toMatchObject({ external: 1, internal: 0, summary: 0 });
     const left = await sql<{ id: string }>(`SELECT id FROM {schema}.kb_documents`);
     expect(left.map((d) => d.id).sort()).toEqual([recent, internal].sort());
+  });
+
+  it('prunes audit entries past AUDIT_RETENTION_DAYS, leaving a chain that verifies', async () => {
+    const tenant = await createTenant(api.admin);
+    const log = worker.get(TenantAuditLog);
+    const entry = { actor: 'token:t', action: 'mcp.status', target: null, status: null, requestId: null };
+    await log.appendMany(tenant.schema, [
+      { ...entry, outcome: 'success', at: new Date(Date.now() - 400 * 86_400_000) },
+    ]);
+    await log.appendMany(tenant.schema, [{ ...entry, outcome: 'success' }]);
+    const result = await run('retention-purge', { tenantId: tenant.id });
+    expect(result.counts?.auditEntries).toBe(1);
+    expect(await log.verify(tenant.schema)).toMatchObject({ valid: true, entries: 1 });
   });
 
   it('decays unused memories by a bounded step, and never pinned ones', async () => {

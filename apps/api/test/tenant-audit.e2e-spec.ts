@@ -57,6 +57,7 @@ describe("a tenant's audit log", () => {
     expect(await verify()).toEqual({
       valid: true,
       entries: items.length,
+      prunedThrough: null,
       head: items[0]?.hash,
       firstInvalidId: null,
       reason: null,
@@ -148,6 +149,43 @@ describe("a tenant's audit log", () => {
     const first = await page(tenant.slug, tenantAdmin, 'limit=3');
     const next = await page(tenant.slug, tenantAdmin, `limit=3&before=${first.nextCursor}`);
     expect(next.items[0]?.hash).toBe(first.items[2]?.prevHash);
+  });
+
+  it('prunes entries past retention and still verifies, from the last pruned entry', async () => {
+    const log = api.app.get(TenantAuditLog);
+    const fresh = await createTenant(api.admin);
+    const entry = { actor: 'token:t', action: 'mcp.memory_recall', target: 'p', status: null, requestId: null };
+    const yearsAgo = new Date(Date.now() - 2 * 365 * 86_400_000);
+    await log.appendMany(fresh.schema, [
+      { ...entry, outcome: 'success', at: yearsAgo },
+      { ...entry, outcome: 'denied', at: yearsAgo },
+      { ...entry, outcome: 'success', at: yearsAgo },
+    ]);
+    await log.appendMany(fresh.schema, [
+      { ...entry, outcome: 'success' },
+      { ...entry, outcome: 'failure' },
+    ]);
+    const oldest = await log.list(fresh.schema, { limit: 10 });
+    const lastOld = oldest[2];
+
+    expect(await log.prune(fresh.schema, new Date(Date.now() - 365 * 86_400_000))).toBe(3);
+    expect(await log.prune(fresh.schema, new Date(Date.now() - 365 * 86_400_000))).toBe(0);
+    const verified = (await api.admin.get(`/v1/tenants/${fresh.slug}/audit/verify`)).body;
+    expect(verified).toEqual({
+      valid: true,
+      entries: 2,
+      prunedThrough: { id: lastOld?.id, hash: lastOld?.hash, entriesPruned: 3 },
+      head: oldest[0]?.hash,
+      firstInvalidId: null,
+      reason: null,
+    });
+    // Outside the purge, history and the checkpoint stay untouchable.
+    const table = `"${fresh.schema}"`;
+    const dataSource = api.app.get(DataSource);
+    await expect(dataSource.query(`DELETE FROM ${table}.audit_log`)).rejects.toThrow(/append-only/);
+    await expect(dataSource.query(`UPDATE ${table}.audit_log_checkpoint SET entries_pruned = 0`)).rejects.toThrow(
+      /append-only/,
+    );
   });
 
   it('drops buffered tool-call rows of a deleted tenant without holding up other tenants', async () => {

@@ -4,17 +4,17 @@ import { AuditBuffer } from './audit-buffer';
 import { AuditTrail } from './audit-trail';
 import { AuditInterceptor } from './audit.interceptor';
 import { PlatformAuditRepository } from './platform-audit.repository';
-import { TenantAuditLog } from './tenant-audit-log.repository';
+import { TenantAuditLogModule } from './tenant-audit-log.module';
 
 @Global()
 @Module({
+  imports: [TenantAuditLogModule],
   providers: [
     PlatformAuditRepository,
-    TenantAuditLog,
     AuditTrail,
     AuditBuffer,
     { provide: APP_INTERCEPTOR, useClass: AuditInterceptor },
   ],
-  exports: [PlatformAuditRepository, TenantAuditLog, AuditTrail, AuditBuffer],
+  exports: [PlatformAuditRepository, TenantAuditLogModule, AuditTrail, AuditBuffer],
 })
 export class AuditModule {}

@@ -4,6 +4,7 @@ export { AuditModule } from './audit.module';
 export { type AuditOutcome, type PlatformAuditEntry, PlatformAuditRepository } from './platform-audit.repository';
 export { GENESIS_HASH } from './audit-chain';
 export { AuditTrail } from './audit-trail';
+export { TenantAuditLogModule } from './tenant-audit-log.module';
 export {
   type ChainVerification,
   type TenantAuditEntry,

@@ -18,6 +18,8 @@ export interface ChainVerification {
   readonly valid: boolean;
   /** Entries checked (all of them when valid; up to the first bad one otherwise). */
   readonly entries: number;
+  /** Where the chain starts when retention pruned older entries: the last pruned entry. */
+  readonly prunedThrough: { readonly id: string; readonly hash: string; readonly entriesPruned: number } | null;
   /** Hash of the newest entry: record it elsewhere to detect a truncated tail later. */
   readonly head: string | null;
   readonly firstInvalidId: string | null;
@@ -41,6 +43,8 @@ interface Row {
 /** Over alias `a`; queries order by `a.id`, never by the text output column also named id. */
 const COLUMNS = 'a.id::text AS id, at, actor, action, target, outcome, status, request_id, details, prev_hash, hash';
 const VERIFY_PAGE = 5_000;
+/** Entries deleted per retention transaction (the append lock is held meanwhile). */
+const PRUNE_BATCH = 10_000;
 /** PostgreSQL: the schema or table is gone. */
 const GONE_CODES = new Set(['3F000', '42P01']);
 
@@ -113,11 +117,21 @@ export class TenantAuditLog {
     return rows.map(toAuditRow);
   }
 
-  /** Walks the whole chain oldest first, recomputing every hash. */
+  /** Walks the whole chain oldest first (from the retention checkpoint, if any), recomputing every hash. */
   async verify(schema: string): Promise<ChainVerification> {
-    let previous: Buffer = GENESIS_HASH;
+    const [checkpoint] = await this.dataSource.query<{ through_id: string; hash: Buffer; entries_pruned: string }[]>(
+      `SELECT through_id::text AS through_id, hash, entries_pruned FROM ${quotedSchema(schema)}.audit_log_checkpoint`,
+    );
+    const prunedThrough = checkpoint
+      ? {
+          id: checkpoint.through_id,
+          hash: checkpoint.hash.toString('hex'),
+          entriesPruned: Number(checkpoint.entries_pruned),
+        }
+      : null;
+    let previous: Buffer = checkpoint?.hash ?? GENESIS_HASH;
     let entries = 0;
-    let afterId = '0';
+    let afterId = checkpoint?.through_id ?? '0';
     for (;;) {
       const rows = await this.dataSource.query<Row[]>(
         `SELECT ${COLUMNS} FROM ${quotedSchema(schema)}.audit_log a WHERE a.id > $1::bigint ORDER BY a.id LIMIT $2`,
@@ -130,7 +144,7 @@ export class TenantAuditLog {
           : !chainHash(previous, entry).equals(row.hash)
             ? 'its fields do not match its hash (the entry was altered)'
             : null;
-        if (reason) return { valid: false, entries, head: null, firstInvalidId: row.id, reason };
+        if (reason) return { valid: false, entries, prunedThrough, head: null, firstInvalidId: row.id, reason };
         previous = row.hash;
         entries += 1;
       }
@@ -138,8 +152,45 @@ export class TenantAuditLog {
       if (!last || rows.length < VERIFY_PAGE) break;
       afterId = last.id;
     }
-    const head = entries === 0 ? null : previous.toString('hex');
-    return { valid: true, entries, head, firstInvalidId: null, reason: null };
+    const head = entries === 0 ? (prunedThrough?.hash ?? null) : previous.toString('hex');
+    return { valid: true, entries, prunedThrough, head, firstInvalidId: null, reason: null };
+  }
+
+  /**
+   * Deletes the entries older than `before`, oldest first (a prefix of the chain, so what
+   * remains still verifies), recording the last deleted entry's id and hash as the point the
+   * chain now starts from. Returns how many entries were deleted.
+   */
+  async prune(schema: string, before: Date): Promise<number> {
+    const table = `${quotedSchema(schema)}.audit_log`;
+    let pruned = 0;
+    for (;;) {
+      const deleted = await this.dataSource.transaction(async (manager) => {
+        await manager.query(`LOCK TABLE ${table} IN SHARE ROW EXCLUSIVE MODE`);
+        await manager.query(`SELECT set_config('cairn.audit_retention', 'on', true)`);
+        // The newest of the oldest entries before the cutoff: everything up to it goes.
+        const [last] = await manager.query<{ id: string; hash: Buffer }[]>(
+          `SELECT a.id::text AS id, a.hash FROM ${table} a
+           WHERE a.id = (SELECT max(id) FROM (SELECT id FROM ${table} WHERE at < $1 ORDER BY id LIMIT $2) oldest)`,
+          [before, PRUNE_BATCH],
+        );
+        if (!last) return 0;
+        const [{ n }] = await manager.query<{ n: number }[]>(
+          `WITH gone AS (DELETE FROM ${table} WHERE id <= $1::bigint RETURNING 1) SELECT count(*)::int AS n FROM gone`,
+          [last.id],
+        );
+        await manager.query(
+          `INSERT INTO ${quotedSchema(schema)}.audit_log_checkpoint (through_id, hash, entries_pruned, pruned_at)
+           VALUES ($1::bigint, $2, $3, now())
+           ON CONFLICT (singleton) DO UPDATE SET through_id = EXCLUDED.through_id, hash = EXCLUDED.hash,
+             entries_pruned = audit_log_checkpoint.entries_pruned + EXCLUDED.entries_pruned, pruned_at = now()`,
+          [last.id, last.hash, n],
+        );
+        return n;
+      });
+      pruned += deleted;
+      if (deleted < PRUNE_BATCH) return pruned;
+    }
   }
 }
 

@@ -65,6 +65,10 @@ export interface CairnConfig {
     /** Days a document of each retention tier is kept. */
     readonly retentionDays: { readonly external: number; readonly internal: number; readonly summary: number };
   };
+  readonly audit: {
+    /** Days a tenant's audit entries are kept before the maintenance purge prunes them; 0 = forever. */
+    readonly retentionDays: number;
+  };
   readonly mcp: {
     /** The gateway's public base URL (scheme, host, optional path prefix), as clients reach it; undefined = from the request. */
     readonly publicUrl: string | undefined;

@@ -73,6 +73,8 @@ export const environmentSchema = z.object({
   KB_RETENTION_EXTERNAL_DAYS: positiveInt(14, 3_650),
   KB_RETENTION_INTERNAL_DAYS: positiveInt(30, 3_650),
   KB_RETENTION_SUMMARY_DAYS: positiveInt(365, 3_650),
+  /** Days a tenant's audit entries are kept; 0 keeps them forever. */
+  AUDIT_RETENTION_DAYS: z.coerce.number().int().min(0).max(36_500).default(365),
   MCP_PUBLIC_URL: httpUrl.optional(),
   MCP_ALLOWED_ORIGINS: z
     .string()

@@ -95,6 +95,7 @@ export function loadConfig(app: AppName, env: EnvSource): CairnConfig {
         summary: values.KB_RETENTION_SUMMARY_DAYS,
       },
     },
+    audit: { retentionDays: values.AUDIT_RETENTION_DAYS },
     mcp: {
       publicUrl: values.MCP_PUBLIC_URL?.replace(/\/+$/, ''),
       allowedOrigins: parseOrigins(values.MCP_ALLOWED_ORIGINS),

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { TenantAuditLogModule } from '@cairn/audit';
 import { KnowledgeModule } from '@cairn/knowledge';
 import { MemoryModule } from '@cairn/memory';
 import { ProjectsModule } from '@cairn/projects';
@@ -7,7 +8,7 @@ import { TenantMaintenanceHandlers } from './tenant-maintenance.handlers';
 
 /** Repeatable maintenance, for the worker app only (the sweep lives with the embeddings). */
 @Module({
-  imports: [MemoryModule, KnowledgeModule, ProjectsModule],
+  imports: [MemoryModule, KnowledgeModule, ProjectsModule, TenantAuditLogModule],
   providers: [MaintenanceScheduler, TenantMaintenanceHandlers],
 })
 export class MaintenanceModule {}

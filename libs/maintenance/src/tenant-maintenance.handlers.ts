@@ -1,4 +1,6 @@
-import { Injectable, type OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
+import { TenantAuditLog } from '@cairn/audit';
+import { CAIRN_CONFIG, type CairnConfig } from '@cairn/config';
 import { type JobHandler, JobHandlers, type JobPayload, type JobResult } from '@cairn/jobs';
 import { KnowledgeService } from '@cairn/knowledge';
 import { MemoryHygiene } from '@cairn/memory';
@@ -7,13 +9,14 @@ import { TenantContext, type TenantRef, TenantsService, TenantTransaction, toTen
 
 type TenantTask = 'retention-purge' | 'confidence-decay' | 'duplicate-scan';
 
+const DAY_MS = 86_400_000;
 /** Memories unused this long lose 5% of their confidence per daily run, down to 0.1. */
 const DECAY = { olderThanDays: 30, factor: 0.95, floor: 0.1 };
 
 /**
- * The per-tenant maintenance tasks that are the memory and knowledge libraries' own
- * operations run on a schedule: retention purge by tier, confidence decay (pinned memories
- * exempt), and the duplicate scan whose candidates `GET …/memories/duplicates?source=scan` lists.
+ * The per-tenant maintenance tasks that are the memory, knowledge and audit libraries' own
+ * operations run on a schedule: retention purge by tier (and of audit entries past
+ * AUDIT_RETENTION_DAYS), confidence decay (pinned memories exempt), and the duplicate scan whose candidates `GET …/memories/duplicates?source=scan` lists.
  */
 @Injectable()
 export class TenantMaintenanceHandlers implements OnModuleInit {
@@ -25,6 +28,8 @@ export class TenantMaintenanceHandlers implements OnModuleInit {
     private readonly projects: ProjectResolver,
     private readonly knowledge: KnowledgeService,
     private readonly hygiene: MemoryHygiene,
+    private readonly auditLog: TenantAuditLog,
+    @Inject(CAIRN_CONFIG) private readonly config: CairnConfig,
   ) {}
 
   onModuleInit(): void {
@@ -36,7 +41,7 @@ export class TenantMaintenanceHandlers implements OnModuleInit {
       name,
       handle: (payload: JobPayload<'maintenance', N>) => this.forTenant(payload.tenantId, run),
     });
-    this.handlers.register(task('retention-purge', () => this.purge()));
+    this.handlers.register(task('retention-purge', (tenant) => this.purge(tenant)));
     this.handlers.register(task('confidence-decay', () => this.decay()));
     this.handlers.register(task('duplicate-scan', () => this.scanDuplicates()));
   }
@@ -51,9 +56,11 @@ export class TenantMaintenanceHandlers implements OnModuleInit {
     return { status: 'done', counts: await this.context.run(tenant, () => run(tenant)) };
   }
 
-  private async purge(): Promise<Record<string, number>> {
+  private async purge(tenant: TenantRef): Promise<Record<string, number>> {
     const result = await this.knowledge.purge();
-    return { ...result.documents, chunks: result.chunks };
+    const days = this.config.audit.retentionDays;
+    const auditEntries = days > 0 ? await this.auditLog.prune(tenant.schema, new Date(Date.now() - days * DAY_MS)) : 0;
+    return { ...result.documents, chunks: result.chunks, auditEntries };
   }
 
   private async decay(): Promise<Record<string, number>> {

@@ -47,6 +47,10 @@ class TenantAuditPageDto extends createZodDto(tenantAuditPageSchema) {}
 const verificationSchema = z.object({
   valid: z.boolean(),
   entries: z.number().int().describe('Entries checked: all when valid, those before the first bad one otherwise'),
+  prunedThrough: z
+    .object({ id: z.string(), hash: hashSchema, entriesPruned: z.number().int() })
+    .nullable()
+    .describe('Where the chain starts after retention pruned older entries (AUDIT_RETENTION_DAYS)'),
   head: hashSchema.nullable().describe('Hash of the newest entry; kept elsewhere, it also reveals a removed tail'),
   firstInvalidId: z.string().nullable(),
   reason: z.string().nullable(),

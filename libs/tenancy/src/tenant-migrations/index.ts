@@ -5,6 +5,7 @@ import { searchTuning } from './0003-search-tuning';
 import { workerPipeline } from './0004-worker-pipeline';
 import { duplicateScan } from './0005-duplicate-scan';
 import { auditLog } from './0006-audit-log';
+import { auditRetention } from './0007-audit-retention';
 
 /**
  * Tenant-schema migrations in order, run with the tenant's schema first on the search
@@ -17,6 +18,7 @@ export const TENANT_MIGRATION_LIST: readonly Migration[] = [
   workerPipeline,
   duplicateScan,
   auditLog,
+  auditRetention,
 ];
 
 /** Injection token so tests can run the migrator over a list with a failing step. */
