@@ -179,6 +179,14 @@ describe("a tenant's audit log", () => {
       firstInvalidId: null,
       reason: null,
     });
+    // Pruned to nothing, the next entry still chains onto the last pruned one.
+    expect(await log.prune(fresh.schema, new Date(Date.now() + 60_000))).toBe(2);
+    await log.appendMany(fresh.schema, [{ ...entry, outcome: 'success' }]);
+    expect((await api.admin.get(`/v1/tenants/${fresh.slug}/audit/verify`)).body).toMatchObject({
+      valid: true,
+      entries: 1,
+      prunedThrough: { entriesPruned: 5 },
+    });
     // Outside the purge, history and the checkpoint stay untouchable.
     const table = `"${fresh.schema}"`;
     const dataSource = api.app.get(DataSource);

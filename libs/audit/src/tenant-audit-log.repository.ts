@@ -69,7 +69,11 @@ export class TenantAuditLog {
     const table = `${quotedSchema(schema)}.audit_log`;
     await this.dataSource.transaction(async (manager) => {
       await manager.query(`LOCK TABLE ${table} IN SHARE ROW EXCLUSIVE MODE`);
-      const [last] = await manager.query<{ hash: Buffer }[]>(`SELECT hash FROM ${table} ORDER BY id DESC LIMIT 1`);
+      // The newest entry; when retention has pruned them all, the last pruned one.
+      const [last] = await manager.query<{ hash: Buffer | null }[]>(
+        `SELECT coalesce((SELECT hash FROM ${table} ORDER BY id DESC LIMIT 1),
+                         (SELECT hash FROM ${quotedSchema(schema)}.audit_log_checkpoint)) AS hash`,
+      );
       let previous: Buffer = last?.hash ?? GENESIS_HASH;
       const now = new Date();
       const rows = entries.map((entry) => {
