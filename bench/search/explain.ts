@@ -33,7 +33,7 @@ export async function explainRanker(
   const corpus = memoryCorpus({ scope: { projectIds: [target.projectId], includeTenantWide: true } }, params);
   let sql: string;
   if (ranker === 'keyword') {
-    const ctes = keywordCtes(corpus, params.add(query), {
+    const ctes = keywordCtes(corpus, params, query, {
       candidates: KEYWORD_CANDIDATES,
       limit: PER_LIST,
       maxTerms: 24,

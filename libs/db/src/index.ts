@@ -1,5 +1,5 @@
 export { LOCK_NAMESPACE, MIGRATION_LOCK_ID, withAdvisoryLock } from './advisory-lock';
 export { type AppliedMigration, CONTROL_SCHEMA, ControlMigrator } from './control-migrator';
 export { DatabaseModule } from './database.module';
-export { PreparedStatements } from './prepared-statements';
+export { PreparedStatements, statementName } from './prepared-statements';
 export { assertMigrationSequence, type Migration, type SqlRunner } from './migration.types';

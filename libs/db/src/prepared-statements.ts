@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { type Pool } from 'pg';
@@ -22,4 +23,13 @@ export class PreparedStatements {
     const result = await this.pool.query({ name, text, values });
     return result.rows as T[];
   }
+}
+
+/**
+ * A statement name that identifies `text` (PostgreSQL refuses to reuse a name for another
+ * text on the same connection): for hot statements assembled at run time whose text depends
+ * only on their shape, with every value a parameter.
+ */
+export function statementName(text: string): string {
+  return `cairn_${createHash('sha1').update(text).digest('hex')}`;
 }

@@ -89,7 +89,7 @@ export class HybridSearch {
     const parts: string[] = [];
     if (mode !== 'semantic') {
       ctes.push(
-        keywordCtes(corpus, params.add(request.query), {
+        keywordCtes(corpus, params, request.query, {
           candidates: request.keywordCandidates ?? Math.max(400, perList * 4),
           limit: perList,
           maxTerms: request.maxTerms ?? DEFAULT_MAX_TERMS,
@@ -102,7 +102,10 @@ export class HybridSearch {
       ctes.push(vectorCte(corpus, this.embedder.model, vector, params, { limit: perList, exact }));
       parts.push('SELECT * FROM vec_out');
     }
-    const rows = await this.db.query<RankerRow>(`WITH ${ctes.join(',')} ${parts.join(' UNION ALL ')}`, params.values);
+    const rows = await this.db.queryPrepared<RankerRow>(
+      `WITH ${ctes.join(',')} ${parts.join(' UNION ALL ')}`,
+      params.values,
+    );
     const lists: Record<SignalName, Candidate[]> = { keyword: [], semantic: [] };
     for (const row of rows) {
       lists[row.list].push({

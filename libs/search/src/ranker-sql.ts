@@ -34,10 +34,15 @@ const COMMON_TERM_SHARE = 0.05;
  * times that term's own ts_rank (saturating in term frequency, weighted by field, normalised
  * by document length). Document frequencies come from the planner's statistics
  * (`most_common_elems` of the tsvector column), so rare terms count most without a separate
- * term index. Returns CTEs named `kw_*` and a final
+ * term index. Ties are broken by id, so the result never depends on the plan. Returns CTEs named `kw_*` and a final
  * `kw_out(list, id, score, importance, confidence, pinned, created_at)`.
  */
-export function keywordCtes(corpus: Corpus, queryParam: string, options: KeywordOptions): string {
+export function keywordCtes(corpus: Corpus, params: SqlParams, query: string, options: KeywordOptions): string {
+  const queryParam = params.add(query);
+  // Sizes are parameters too: one statement text per corpus and filter shape, prepared once per connection.
+  const [maxTerms, candidates, limit] = [options.maxTerms, options.candidates, options.limit].map((n) =>
+    params.add(Math.trunc(n)),
+  );
   const w = corpus.fieldWeights;
   // ts_rank takes weights in the order {D, C, B, A}.
   const weightsArray = `'{${w.D}, ${w.C}, ${w.B}, ${w.A}}'::float4[]`;
@@ -60,7 +65,7 @@ export function keywordCtes(corpus: Corpus, queryParam: string, options: Keyword
            ln(1 + (1 - least(share, 0.99)) / greatest(share, 0.0001)) AS idf
     FROM kw_terms WHERE term <> ''
     ORDER BY share, lexeme
-    LIMIT ${Math.trunc(options.maxTerms)}
+    LIMIT ${maxTerms}
   ),
   kw_query AS (
     SELECT coalesce(
@@ -73,8 +78,8 @@ export function keywordCtes(corpus: Corpus, queryParam: string, options: Keyword
     SELECT c.id, c.tsv, ${corpus.signals}
     FROM ${corpus.table} c, kw_query
     WHERE c.tsv @@ kw_query.q AND ${corpus.where}
-    ORDER BY ts_rank(c.tsv, kw_query.q) DESC
-    LIMIT ${Math.trunc(options.candidates)}
+    ORDER BY ts_rank(c.tsv, kw_query.q) DESC, c.id
+    LIMIT ${candidates}
   ),
   kw_scored AS (
     SELECT k.id, sum(wt.idf * ts_rank(${weightsArray}, k.tsv, wt.lexeme_query, 1)) AS score
@@ -84,8 +89,8 @@ export function keywordCtes(corpus: Corpus, queryParam: string, options: Keyword
   kw_out AS (
     SELECT 'keyword'::text AS list, k.id, s.score::float8 AS score, k.importance, k.confidence, k.pinned, k.created_at
     FROM kw_scored s JOIN kw_candidates k USING (id)
-    ORDER BY s.score DESC
-    LIMIT ${Math.trunc(options.limit)}
+    ORDER BY s.score DESC, k.id
+    LIMIT ${limit}
   )`;
 }
 
@@ -117,7 +122,7 @@ export function vectorCte(
     FROM ${corpus.table} c
     WHERE c.embedding_model = '${modelId}' AND ${corpus.where}
     ORDER BY ${options.exact ? 'score DESC, c.id' : distance}
-    LIMIT ${Math.trunc(options.limit)}
+    LIMIT ${params.add(Math.trunc(options.limit))}
   )`;
 }
 

@@ -64,6 +64,35 @@ describe('tenant context on one shared pool (integration)', () => {
     }
   });
 
+  it('re-resolves a prepared statement for each tenant on the same pooled connection', async () => {
+    const tx = moduleRef.get(TenantTransaction);
+    const db = moduleRef.get(TenantDb);
+    const text = 'SELECT slug FROM projects WHERE slug LIKE $1 ORDER BY slug';
+    const units = Array.from({ length: 200 }, (_, i) => {
+      const tenant = i % 2 === 0 ? tenantA : tenantB;
+      return context.run(tenant, () =>
+        tx.run(async () => {
+          await db.query('SELECT pg_sleep(0.001)');
+          const rows = await db.queryPrepared<{ slug: string }>(text, ['%-%']);
+          const [prepared] = await db.query<{ n: number }>(
+            'SELECT count(*)::int AS n FROM pg_prepared_statements WHERE statement = $1',
+            [text],
+          );
+          return { tenant: tenant.slug, slugs: rows.map((row) => row.slug), prepared: prepared?.n };
+        }),
+      );
+    });
+    for (const result of await Promise.all(units)) {
+      const expected = result.tenant === 'isolation-a' ? 'alpha' : 'beta';
+      expect(result.slugs).toEqual([`${expected}-0`, `${expected}-1`, `${expected}-2`]);
+      // Prepared once on this connection, whichever tenant came first.
+      expect(result.prepared).toBe(1);
+    }
+    await expect(
+      context.run(tenantA, () => tx.run(() => db.queryPrepared('SELECT no_such_column FROM projects', []))),
+    ).rejects.toMatchObject({ name: 'QueryFailedError', driverError: expect.objectContaining({ code: '42703' }) });
+  });
+
   it('keeps the search path transaction-local, so pooled connections never carry a tenant', async () => {
     const dataSource = moduleRef.get(DataSource);
     await context.run(tenantA, () => projects.list('*'));
