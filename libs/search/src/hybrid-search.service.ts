@@ -1,6 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { EMBEDDER, type Embedder, EmbeddingBackfillsRepository } from '@cairn/embeddings';
 import { TenantContext, TenantDb } from '@cairn/tenancy';
+import { LRUCache } from 'lru-cache';
 import { DEFAULT_RRF_K, fuse } from './fusion';
 import { candidatesPerList, type Corpus, keywordCtes, vectorCte } from './ranker-sql';
 import { type Candidate, type RankedId, type SearchMode, type SearchReport, type SignalName } from './search.types';
@@ -49,7 +50,7 @@ export class HybridSearch {
   private readonly logger = new Logger('HybridSearch');
 
   /** Per tenant schema: whether a backfill for the active model is still running, briefly cached. */
-  private readonly backfillSeen = new Map<string, { running: boolean; at: number }>();
+  private readonly backfillSeen = new LRUCache<string, boolean>({ max: 10_000, ttl: BACKFILL_CACHE_MS });
 
   constructor(
     @Inject(EMBEDDER) private readonly embedder: Embedder,
@@ -138,10 +139,10 @@ export class HybridSearch {
   private async backfillRunning(): Promise<boolean> {
     const schema = this.tenant.require('HybridSearch').schema;
     const seen = this.backfillSeen.get(schema);
-    if (seen && Date.now() - seen.at < BACKFILL_CACHE_MS) return seen.running;
+    if (seen !== undefined) return seen;
     const state = await this.backfills.get(this.embedder.model.id);
     const running = state?.status === 'running';
-    this.backfillSeen.set(schema, { running, at: Date.now() });
+    this.backfillSeen.set(schema, running);
     return running;
   }
 

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { assertSafeModelId, type EmbeddingModel } from '@cairn/embeddings';
 import { TenantContext, TenantDb } from '@cairn/tenancy';
+import { LRUCache } from 'lru-cache';
 
 /**
  * Rows × dimensions up to which the semantic ranker compares every vector instead of walking
@@ -25,7 +26,7 @@ const CACHE_MAX_ENTRIES = 10_000;
  */
 @Injectable()
 export class VectorScanChoice {
-  private readonly seen = new Map<string, { exact: boolean; at: number }>();
+  private readonly seen = new LRUCache<string, boolean>({ max: CACHE_MAX_ENTRIES, ttl: CACHE_MS });
 
   constructor(
     private readonly db: TenantDb,
@@ -37,15 +38,14 @@ export class VectorScanChoice {
     const schema = this.tenant.require('VectorScanChoice').schema;
     const key = `${schema}\u0000${table}\u0000${model.id}`;
     const cached = this.seen.get(key);
-    if (cached && Date.now() - cached.at < CACHE_MS) return cached.exact;
+    if (cached !== undefined) return cached;
     const maxRows = exactScanRowLimit(model.dimensions);
     const [row] = await this.db.query<{ n: number }>(
       `SELECT count(*)::int AS n FROM (SELECT 1 FROM ${table} WHERE embedding_model = '${assertSafeModelId(model.id)}'
        LIMIT ${maxRows + 1}) s`,
     );
     const exact = (row?.n ?? 0) <= maxRows;
-    if (this.seen.size >= CACHE_MAX_ENTRIES) this.seen.clear();
-    this.seen.set(key, { exact, at: Date.now() });
+    this.seen.set(key, exact);
     return exact;
   }
 }

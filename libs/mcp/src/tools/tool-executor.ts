@@ -80,7 +80,7 @@ export class ToolExecutor {
       const seconds = (performance.now() - started) / 1000;
       this.metrics.calls.inc({ tool: name, outcome });
       this.metrics.duration.observe({ tool: name }, seconds);
-      this.record(principal, name, project, outcome, correlationId, args, errorCode, seconds);
+      this.record({ principal, tool: name, project, outcome, correlationId, args, errorCode, seconds });
     }
   }
 
@@ -124,34 +124,30 @@ export class ToolExecutor {
     );
   }
 
-  private record(
-    principal: SessionPrincipal,
-    tool: string,
-    project: string | null,
-    outcome: ToolOutcome,
-    correlationId: string,
-    args: unknown,
-    errorCode: string | undefined,
-    seconds: number,
-  ): void {
+  /** Logs the call and queues its audit entry; never throws, so recording cannot turn an answered call into a protocol error. */
+  private record(call: CallRecord): void {
     try {
-      this.writeRecord(principal, tool, project, outcome, correlationId, args, errorCode, seconds);
+      this.writeRecord(call);
     } catch (error) {
-      // Recording must never turn an answered call into a protocol error.
-      this.logger.error({ msg: 'could not record a tool call', tool, correlationId, err: error });
+      this.logger.error({
+        msg: 'could not record a tool call',
+        tool: call.tool,
+        correlationId: call.correlationId,
+        err: error,
+      });
     }
   }
 
-  private writeRecord(
-    principal: SessionPrincipal,
-    tool: string,
-    project: string | null,
-    outcome: ToolOutcome,
-    correlationId: string,
-    args: unknown,
-    errorCode: string | undefined,
-    seconds: number,
-  ): void {
+  private writeRecord({
+    principal,
+    tool,
+    project,
+    outcome,
+    correlationId,
+    args,
+    errorCode,
+    seconds,
+  }: CallRecord): void {
     const durationMs = Math.round(seconds * 10_000) / 10;
     this.logger.log({
       msg: 'tool call',
@@ -176,6 +172,18 @@ export class ToolExecutor {
       },
     });
   }
+}
+
+/** One answered tool call, as the log line and the audit entry describe it. */
+interface CallRecord {
+  readonly principal: SessionPrincipal;
+  readonly tool: string;
+  readonly project: string | null;
+  readonly outcome: ToolOutcome;
+  readonly correlationId: string;
+  readonly args: unknown;
+  readonly errorCode: string | undefined;
+  readonly seconds: number;
 }
 
 /** Identifies the arguments (same call, same digest) without storing any of their content. */
