@@ -5,7 +5,8 @@
  * vectorSearchSettings. Diagnostics only: what the measured numbers are made of.
  */
 import { memoryCorpus } from '@cairn/memory';
-import { keywordCtes, SqlParams, vectorCte, vectorSearchSettings } from '@cairn/search';
+import { keywordCtes, vectorCte, vectorSearchSettings } from '@cairn/search';
+import { SqlParams } from '@cairn/db';
 import { type SearchApp, type SearchTenant } from './fixture';
 import { LIMIT } from './operations';
 

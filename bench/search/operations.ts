@@ -5,7 +5,8 @@
  * `app.inject` with a session token, and a store in-process (MemoryWriter.store) or over HTTP.
  */
 import { memoryCorpus, type StoreMemoryInput } from '@cairn/memory';
-import { normaliseQuery, type SearchMode, SqlParams, vectorSearchSettings } from '@cairn/search';
+import { normaliseQuery, type SearchMode, vectorSearchSettings } from '@cairn/search';
+import { SqlParams } from '@cairn/db';
 import { type CorpusMemory } from './corpus';
 import { type SearchApp, type SearchTenant } from './fixture';
 

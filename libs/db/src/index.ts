@@ -3,3 +3,4 @@ export { type AppliedMigration, CONTROL_SCHEMA, ControlMigrator } from './contro
 export { DatabaseModule } from './database.module';
 export { PreparedStatements, statementName } from './prepared-statements';
 export { assertMigrationSequence, type Migration, type SqlRunner } from './migration.types';
+export { SqlParams } from './sql-params';

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { type PendingEmbedding } from '@cairn/embeddings';
-import { type Corpus, type SqlParams } from '@cairn/search';
+import { type Corpus } from '@cairn/search';
+import { type SqlParams } from '@cairn/db';
 import { TenantDb } from '@cairn/tenancy';
 import { type RetentionTier, type SourceType } from './kb.types';
 

@@ -2,7 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { type SessionPrincipal } from '@cairn/access';
 import { BadRequestError } from '@cairn/common';
 import { type ProjectRef, ProjectResolver } from '@cairn/projects';
-import { HybridSearch, normaliseQuery, QUERY_MAX_CHARS, SqlParams, vectorSearchSettings } from '@cairn/search';
+import { HybridSearch, normaliseQuery, QUERY_MAX_CHARS, vectorSearchSettings } from '@cairn/search';
+import { SqlParams } from '@cairn/db';
 import { TenantTransaction } from '@cairn/tenancy';
 import { KbChunksRepository } from './kb-chunks.repository';
 import {

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { type Author } from '@cairn/access';
-import { HybridSearch, SqlParams } from '@cairn/search';
+import { HybridSearch } from '@cairn/search';
+import { SqlParams } from '@cairn/db';
 import { TenantDb } from '@cairn/tenancy';
 import { detectContradiction, prepareStatement } from './contradiction-detector';
 import { memoryCorpus } from './memory-corpus';

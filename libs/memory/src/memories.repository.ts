@@ -1,5 +1,6 @@
+import { SqlParams } from '@cairn/db';
 import { Injectable } from '@nestjs/common';
-import { SqlParams } from '@cairn/search';
+
 import { TenantDb } from '@cairn/tenancy';
 import { type MemoryFilter, memoryFilterSql } from './memory-filter';
 import { MEMORY_COLUMNS, MEMORY_FROM, type MemoryRow, toMemory } from './memory-row';

@@ -1,4 +1,5 @@
-import { type Corpus, type SqlParams } from '@cairn/search';
+import { type Corpus } from '@cairn/search';
+import { type SqlParams } from '@cairn/db';
 import { type MemoryFilter, memoryFilterSql } from './memory-filter';
 
 /** Memories as the shared rankers see them. */

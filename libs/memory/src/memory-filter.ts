@@ -1,4 +1,4 @@
-import { type SqlParams } from '@cairn/search';
+import { type SqlParams } from '@cairn/db';
 import { type MemoryCategory } from './memory.types';
 
 /** Which memories a caller may see: some projects, and the tenant-wide ones. */

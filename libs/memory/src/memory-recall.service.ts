@@ -6,9 +6,9 @@ import {
   HybridSearch,
   type SearchMode,
   type SearchReport,
-  SqlParams,
   vectorSearchSettings,
 } from '@cairn/search';
+import { SqlParams } from '@cairn/db';
 import { TenantContext, TenantTransaction } from '@cairn/tenancy';
 import { AccessRecorder } from './access-recorder';
 import { memoryCorpus } from './memory-corpus';

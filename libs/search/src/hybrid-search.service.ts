@@ -6,7 +6,7 @@ import { DEFAULT_RRF_K, fuse } from './fusion';
 import { candidatesPerList, type Corpus, keywordCtes, vectorCte } from './ranker-sql';
 import { type Candidate, type RankedId, type SearchMode, type SearchReport, type SignalName } from './search.types';
 import { QueryEmbeddings } from './query-embeddings';
-import { type SqlParams } from './sql-params';
+import { type SqlParams } from '@cairn/db';
 import { VectorScanChoice } from './vector-scan-choice';
 
 export interface RankRequest {

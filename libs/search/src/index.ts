@@ -15,5 +15,4 @@ export {
   type SearchReport,
   type SignalExplain,
 } from './search.types';
-export { SqlParams } from './sql-params';
 export { EXACT_SCAN_BUDGET, exactScanRowLimit, VectorScanChoice } from './vector-scan-choice';

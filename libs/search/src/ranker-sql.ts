@@ -1,5 +1,5 @@
 import { assertSafeModelId, type EmbeddingModel, toVectorLiteral } from '@cairn/embeddings';
-import { type SqlParams } from './sql-params';
+import { type SqlParams } from '@cairn/db';
 
 /**
  * A searchable table as the rankers see it. Identifiers here are trusted constants from

@@ -1,6 +1,7 @@
+import { SqlParams } from '@cairn/db';
 import { Injectable } from '@nestjs/common';
 import { assertSafeModelId, type EmbeddingModel } from '@cairn/embeddings';
-import { SqlParams } from '@cairn/search';
+
 import { TenantDb } from '@cairn/tenancy';
 import { memoryFilterSql, type MemoryScope } from '../memory-filter';
 
