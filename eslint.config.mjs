@@ -3,6 +3,7 @@ import eslint from '@eslint/js';
 import prettier from 'eslint-config-prettier';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
+import cairn from './tools/lint/cairn-eslint-plugin.cjs';
 
 export default tseslint.config(
   {
@@ -14,6 +15,8 @@ export default tseslint.config(
       'jest.config.js',
       'deploy/jest.config.js',
       '.tools/**',
+      'tools/lint/*.cjs',
+      '.dependency-cruiser.cjs',
     ],
   },
   eslint.configs.recommended,
@@ -29,23 +32,14 @@ export default tseslint.config(
       '@typescript-eslint/no-misused-promises': 'error',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            {
-              group: ['../../libs/*', '../../../libs/*', '**/libs/*/src/*'],
-              message: 'Import libraries through their @cairn/* alias.',
-            },
-          ],
-        },
-      ],
       'no-restricted-properties': [
         'error',
         { object: 'process', property: 'env', message: 'Read configuration through @cairn/config (DESIGN §11.4).' },
       ],
     },
   },
+  // The library layout (docs/architecture.md): folders, file kinds, database access by repositories only.
+  ...cairn.layoutConfigs,
   {
     files: ['**/*.spec.ts', '**/*.e2e-spec.ts', 'test/**/*.ts', 'apps/*/test/**/*.ts', 'deploy/test/**/*.ts'],
     rules: {
