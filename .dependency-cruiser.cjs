@@ -109,6 +109,8 @@ module.exports = {
     exclude: { path: ['^dist/', '^\\.tools/', '^coverage/'] },
     // Type-only imports are dependencies too: a type cycle is still a cycle.
     tsPreCompilationDeps: true,
+    // Resolve node_modules by their link, not their target, so rules about node_modules/ hold in linked installs.
+    preserveSymlinks: true,
     tsConfig: { fileName: 'tsconfig.json' },
     enhancedResolveOptions: {
       exportsFields: ['exports'],

@@ -117,7 +117,7 @@ const libraryLayout = {
 /** Libraries are imported through their alias, never by path (DESIGN §11.1). */
 const ALIAS_PATTERNS = [
   {
-    group: ['../../libs/*', '../../../libs/*', '**/libs/*/src/*'],
+    group: ['../../libs/*', '../../../libs/*', '**/libs/*/src/*', '../../*/src/*', '../../../*/src/*'],
     message: 'Import libraries through their @cairn/* alias.',
   },
 ];
