@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable, type OnModuleInit } from '@nestjs/common';
 import { type SessionPrincipal } from '@cairn/access';
+import { GenerationJobRunner, type GenerationJobRow, requesterPrincipal } from '@cairn/generation';
 import { type JobHandler, JobHandlers, type JobInfo, type JobPayload, type JobResult } from '@cairn/jobs';
 import { MemoryWriter } from '@cairn/memory';
-import { GenerationJobRunner, type GenerationJobRow, requesterPrincipal } from '@cairn/summaries';
 import { type Extraction, FactExtractor, RULES_FALLBACK } from './fact-extractor';
 import { ProposalsRepository } from './proposals.repository';
 import { withExtractedTag } from './proposals.service';

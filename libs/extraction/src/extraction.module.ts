@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
+import { GenerationModule } from '@cairn/generation';
 import { MemoryModule } from '@cairn/memory';
 import { ProjectsModule } from '@cairn/projects';
-import { SummariesModule } from '@cairn/summaries';
 import { ExtractFactsJobHandler } from './extract-facts.job-handler';
 import { FactExtractor } from './fact-extractor';
 import { ExtractionController } from './http/extraction.controller';
@@ -10,21 +10,24 @@ import { ProposalsRepository } from './proposals.repository';
 import { ProposalsService } from './proposals.service';
 import { TenantSettingsService } from './tenant-settings';
 
-/** Proposals and tenant settings: services only. Requests are SummariesModule's generation requests. */
+/** Proposals and tenant settings: services only. Requests are GenerationModule's generation requests. */
 @Module({
-  imports: [ProjectsModule, MemoryModule, SummariesModule],
+  imports: [ProjectsModule, MemoryModule],
   providers: [ProposalsRepository, ProposalsService, TenantSettingsService],
   exports: [ProposalsRepository, ProposalsService, TenantSettingsService],
 })
 export class ExtractionModule {}
 
 /** Extract, proposal review and tenant settings routes; api app only. */
-@Module({ imports: [ExtractionModule, SummariesModule], controllers: [ExtractionController, TenantSettingsController] })
+@Module({
+  imports: [ExtractionModule, GenerationModule],
+  controllers: [ExtractionController, TenantSettingsController],
+})
 export class ExtractionHttpModule {}
 
 /** The `extract-facts` handler, registered on init; worker app only. Needs `GENERATOR` (ProvidersModule, global). */
 @Module({
-  imports: [ExtractionModule, SummariesModule, MemoryModule],
+  imports: [ExtractionModule, GenerationModule, MemoryModule],
   providers: [FactExtractor, ExtractFactsJobHandler],
 })
 export class ExtractionWorkerModule {}

@@ -5,12 +5,5 @@ export { type ChatMessage, type ModelCatalogClient, modelNameMatches } from './m
 export { ModelPresenceCheck, type ModelPresenceOptions } from './model-presence';
 export { type OllamaChatRequest, OllamaClient, type OllamaClientOptions } from './ollama.client';
 export { type OpenAiChatRequest, OpenAiClient, type OpenAiClientOptions } from './openai.client';
-export {
-  fenceUserContent,
-  INJECTION_PATTERNS,
-  injectionSignals,
-  looksLikePromptInjection,
-  parseJsonAnswer,
-} from './prompting';
 export { ProviderError, type ProviderErrorKind } from './provider-error';
 export { createGenerator, ProviderClients, ProviderReadiness, ProvidersModule } from './providers.module';

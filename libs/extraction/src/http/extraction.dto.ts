@@ -5,6 +5,9 @@ import { z } from 'zod';
 import { PROPOSAL_STATUSES, type Proposal } from '../proposals.repository';
 import { EXTRACTION_MODES } from '../tenant-settings';
 
+export const projectParamSchema = z.strictObject({ project: slugSchema });
+export class ProjectParamDto extends createZodDto(projectParamSchema) {}
+
 export const proposalParamsSchema = z.strictObject({ project: slugSchema, id: z.uuid('must be a proposal id') });
 export class ProposalParamsDto extends createZodDto(proposalParamsSchema) {}
 
