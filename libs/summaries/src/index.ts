@@ -1,16 +1,27 @@
-export { FileSummaries } from './files/file-summaries.service';
+export { SummariesModule } from './summaries.module';
+export { SummariesHttpModule } from './http/summaries-http.module';
+export { SummariesMcpModule } from './mcp/summaries-mcp.module';
+export { SummariesWorkerModule } from './jobs/summaries-worker.module';
+export { SummarizeFileJobHandler } from './jobs/summarize-file.job-handler';
+export { SummarizeSessionJobHandler } from './jobs/summarize-session.job-handler';
+export { FileSummaries } from './file-summaries.service';
 export {
+  type CurrentFileSummary,
   FILE_CONTENT_MAX_CHARS,
   FILE_PATH_MAX_CHARS,
+  FILE_SUMMARY_STATUSES,
   type FileSummary,
+  type FileSummaryStatus,
   L0_MAX_CHARS,
   L1_MAX_CHARS,
   OUTLINE_FALLBACK,
-} from './files/file-summary.types';
-export { outlineL0, outlineL1 } from './files/file-outline';
-export { SummarizeFileJobHandler } from './files/summarize-file.job-handler';
-export { SummariesMcpModule } from './mcp/summaries-mcp.module';
-export { fallbackSessionSummary, SESSION_SUMMARY_MAX_CHARS } from './session/session-fallback';
-export { SESSION_FALLBACK } from './session/session-summarizer';
-export { SummarizeSessionJobHandler } from './session/summarize-session.job-handler';
-export { SummariesHttpModule, SummariesModule, SummariesWorkerModule } from './summaries.module';
+} from './contract/file-summary.types';
+export {
+  FileSummaryAcceptedDto,
+  fileSummaryAcceptedSchema,
+  FileSummaryDto,
+  FileSummaryQueryDto,
+  FileSummaryRequestDto,
+  fileSummaryRequestSchema,
+  fileSummarySchema,
+} from './contract/file-summaries.dto';

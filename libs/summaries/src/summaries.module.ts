@@ -1,36 +1,18 @@
 import { Module } from '@nestjs/common';
-import { GenerationModule } from '@cairn/generation';
 import { ProjectsModule } from '@cairn/projects';
-import { WorkingMemoryModule } from '@cairn/working-memory';
-import { FileSummariesRepository } from './files/file-summaries.repository';
-import { FileSummaries } from './files/file-summaries.service';
-import { FileSummarizer } from './files/file-summarizer';
-import { SummarizeFileJobHandler } from './files/summarize-file.job-handler';
-import { FileSummariesController } from './http/file-summaries.controller';
-import { SessionSummarizer } from './session/session-summarizer';
-import { SummarizeSessionJobHandler } from './session/summarize-session.job-handler';
-
-/** File summaries: services only, for every app that accepts or runs them. */
-@Module({
-  imports: [ProjectsModule],
-  providers: [FileSummariesRepository, FileSummaries],
-  exports: [FileSummaries, FileSummariesRepository],
-})
-export class SummariesModule {}
-
-/** File-summary routes; api app only (session-summarize and request status: GenerationHttpModule). */
-@Module({
-  imports: [SummariesModule],
-  controllers: [FileSummariesController],
-})
-export class SummariesHttpModule {}
+import { FileSummariesRepository } from './file-summaries.repository';
+import { FileSummaries } from './file-summaries.service';
+import { FileSummarizer } from './file-summarizer.service';
+import { SessionSummarizer } from './session-summarizer.service';
 
 /**
- * The `summarize-file` and `summarize-session` handlers, registered on init; worker app only.
- * Needs `GENERATOR` (ProvidersModule, global) and files session summaries through WorkingMemoryModule.
+ * File summaries and the summarizers of files and sessions: services only, for every app
+ * that accepts or runs them. The summarizers need `GENERATOR` (ProvidersModule, global);
+ * session-summary requests are GenerationModule's generation requests.
  */
 @Module({
-  imports: [SummariesModule, GenerationModule, WorkingMemoryModule],
-  providers: [FileSummarizer, SessionSummarizer, SummarizeFileJobHandler, SummarizeSessionJobHandler],
+  imports: [ProjectsModule],
+  providers: [FileSummariesRepository, FileSummaries, FileSummarizer, SessionSummarizer],
+  exports: [FileSummaries, FileSummariesRepository, FileSummarizer, SessionSummarizer],
 })
-export class SummariesWorkerModule {}
+export class SummariesModule {}

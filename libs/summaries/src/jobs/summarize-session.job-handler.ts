@@ -2,7 +2,7 @@ import { Injectable, type OnModuleInit } from '@nestjs/common';
 import { GenerationJobRunner, requesterPrincipal } from '@cairn/generation';
 import { type JobHandler, JobHandlers, type JobInfo, type JobPayload, type JobResult } from '@cairn/jobs';
 import { SessionSummaryService } from '@cairn/working-memory';
-import { SessionSummarizer, type SessionSummaryText } from './session-summarizer';
+import { SessionSummarizer, type SessionSummaryText } from '../session-summarizer.service';
 
 /**
  * `summaries/summarize-session`: summarizes the transcript, then files the summary exactly as

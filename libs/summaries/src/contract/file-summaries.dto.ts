@@ -6,7 +6,7 @@ import {
   FILE_PATH_MAX_CHARS,
   FILE_SUMMARY_STATUSES,
   type FileSummary,
-} from '../files/file-summary.types';
+} from './file-summary.types';
 
 export const projectParamSchema = z.strictObject({ project: slugSchema });
 export class ProjectParamDto extends createZodDto(projectParamSchema) {}

@@ -7,7 +7,7 @@ import { JobQueue } from '@cairn/jobs';
 import { ProjectResolver } from '@cairn/projects';
 import { TenantTransaction } from '@cairn/tenancy';
 import { FileSummariesRepository } from './file-summaries.repository';
-import { type CurrentFileSummary, type FileSummary } from './file-summary.types';
+import { type CurrentFileSummary, type FileSummary } from './contract/file-summary.types';
 
 /**
  * File summaries keyed by (project, path, content hash): the same content is summarized
