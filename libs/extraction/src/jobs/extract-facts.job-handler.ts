@@ -4,10 +4,10 @@ import { type SessionPrincipal } from '@cairn/access';
 import { GenerationJobRunner, type GenerationJobRow, requesterPrincipal } from '@cairn/generation';
 import { type JobHandler, JobHandlers, type JobInfo, type JobPayload, type JobResult } from '@cairn/jobs';
 import { MemoryWriter } from '@cairn/memory';
-import { type Extraction, FactExtractor, RULES_FALLBACK } from './fact-extractor';
-import { ProposalsRepository } from './proposals.repository';
-import { withExtractedTag } from './proposals.service';
-import { TenantSettingsService } from './tenant-settings';
+import { type Extraction, FactExtractor, RULES_FALLBACK } from '../fact-extractor.service';
+import { ProposalsRepository } from '../proposals.repository';
+import { withExtractedTag } from '../proposals.service';
+import { TenantSettingsService } from '../tenant-settings.service';
 
 /** Model-extracted facts are more often right than rule matches, and neither is vetted yet. */
 const MODEL_CONFIDENCE = 0.7;
