@@ -5,6 +5,7 @@ import { type CairnConfig, ConfigModule } from '@cairn/config';
 import { DatabaseModule } from '@cairn/db';
 import { EmbeddingsModule, EmbeddingTargetsModule } from '@cairn/embeddings';
 import { ExtractionHttpModule } from '@cairn/extraction';
+import { GenerationHttpModule } from '@cairn/generation';
 import { JobsHttpModule, JobsModule } from '@cairn/jobs';
 import { KnowledgeHttpModule } from '@cairn/knowledge';
 import { MemoryHttpModule } from '@cairn/memory';
@@ -45,6 +46,7 @@ export class ApiModule {
         KnowledgeHttpModule,
         WorkingMemoryHttpModule,
         SummariesHttpModule,
+        GenerationHttpModule,
         ExtractionHttpModule,
       ],
     };

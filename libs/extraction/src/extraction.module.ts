@@ -1,30 +1,19 @@
 import { Module } from '@nestjs/common';
 import { MemoryModule } from '@cairn/memory';
 import { ProjectsModule } from '@cairn/projects';
-import { SummariesModule } from '@cairn/summaries';
-import { ExtractFactsJobHandler } from './extract-facts.job-handler';
-import { FactExtractor } from './fact-extractor';
-import { ExtractionController } from './http/extraction.controller';
-import { TenantSettingsController } from './http/tenant-settings.controller';
+import { FactExtractor } from './fact-extractor.service';
 import { ProposalsRepository } from './proposals.repository';
 import { ProposalsService } from './proposals.service';
-import { TenantSettingsService } from './tenant-settings';
+import { TenantSettingsRepository } from './tenant-settings.repository';
+import { TenantSettingsService } from './tenant-settings.service';
 
-/** Proposals and tenant settings: services only. Requests are SummariesModule's generation requests. */
+/**
+ * Proposals, tenant settings and the fact extractor: services only. Extraction requests are
+ * GenerationModule's generation requests; the extractor needs `GENERATOR` (ProvidersModule, global).
+ */
 @Module({
-  imports: [ProjectsModule, MemoryModule, SummariesModule],
-  providers: [ProposalsRepository, ProposalsService, TenantSettingsService],
-  exports: [ProposalsRepository, ProposalsService, TenantSettingsService],
+  imports: [ProjectsModule, MemoryModule],
+  providers: [ProposalsRepository, ProposalsService, TenantSettingsRepository, TenantSettingsService, FactExtractor],
+  exports: [ProposalsRepository, ProposalsService, TenantSettingsService, FactExtractor],
 })
 export class ExtractionModule {}
-
-/** Extract, proposal review and tenant settings routes; api app only. */
-@Module({ imports: [ExtractionModule, SummariesModule], controllers: [ExtractionController, TenantSettingsController] })
-export class ExtractionHttpModule {}
-
-/** The `extract-facts` handler, registered on init; worker app only. Needs `GENERATOR` (ProvidersModule, global). */
-@Module({
-  imports: [ExtractionModule, SummariesModule, MemoryModule],
-  providers: [FactExtractor, ExtractFactsJobHandler],
-})
-export class ExtractionWorkerModule {}

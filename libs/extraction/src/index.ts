@@ -1,9 +1,10 @@
-export { CANDIDATES_MAX, candidateSchema, dedupeCandidates, type FactCandidate } from './fact-candidate';
-export { ExtractFactsJobHandler } from './extract-facts.job-handler';
-export { type Extraction, FactExtractor, RULES_FALLBACK } from './fact-extractor';
-export { ExtractionHttpModule, ExtractionModule, ExtractionWorkerModule } from './extraction.module';
+export { ExtractionModule } from './extraction.module';
+export { ExtractionHttpModule } from './http/extraction-http.module';
 export { ExtractionMcpModule } from './mcp/extraction-mcp.module';
-export { type Proposal, PROPOSAL_STATUSES, ProposalsRepository, type ProposalStatus } from './proposals.repository';
+export { ExtractionWorkerModule } from './jobs/extraction-worker.module';
+export { ExtractFactsJobHandler } from './jobs/extract-facts.job-handler';
+export { type Extraction, FactExtractor, RULES_FALLBACK } from './fact-extractor.service';
 export { EXTRACTED_TAG, ProposalsService } from './proposals.service';
-export { extractByRules } from './rule-extractor';
-export { EXTRACTION_MODES, type ExtractionMode, type TenantSettings, TenantSettingsService } from './tenant-settings';
+export { TenantSettingsService } from './tenant-settings.service';
+export { type Proposal, PROPOSAL_STATUSES, type ProposalStatus } from './contract/proposal.types';
+export { EXTRACTION_MODES, type ExtractionMode, type TenantSettings } from './contract/tenant-settings.types';

@@ -1,28 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { type Author } from '@cairn/access';
-import { type MemoryCategory } from '@cairn/memory';
 import { TenantDb } from '@cairn/tenancy';
+import { type Proposal, type ProposalStatus } from './contract/proposal.types';
 import { dedupeKey, type FactCandidate } from './fact-candidate';
-
-export const PROPOSAL_STATUSES = ['pending', 'accepted', 'rejected'] as const;
-export type ProposalStatus = (typeof PROPOSAL_STATUSES)[number];
-
-export interface Proposal {
-  readonly id: string;
-  readonly projectId: string;
-  readonly requestId: string | null;
-  readonly content: string;
-  readonly category: MemoryCategory;
-  readonly importance: number;
-  readonly confidence: number;
-  readonly tags: string[];
-  readonly keywords: string[];
-  readonly status: ProposalStatus;
-  readonly memoryId: string | null;
-  readonly decidedBy: { readonly userId: string | null; readonly agentId: string | null } | null;
-  readonly createdAt: Date;
-  readonly decidedAt: Date | null;
-}
 
 const COLUMNS = `p.id, p.project_id AS "projectId", p.request_id AS "requestId", p.content, p.category, p.importance,
   p.confidence, p.tags, p.keywords, p.status, p.memory_id AS "memoryId",

@@ -4,7 +4,8 @@ import { ConflictError, NotFoundError } from '@cairn/common';
 import { type ContradictionWarning, type MemoryCategory, MemoryWriter } from '@cairn/memory';
 import { ProjectResolver } from '@cairn/projects';
 import { TenantTransaction } from '@cairn/tenancy';
-import { type Proposal, ProposalsRepository, type ProposalStatus } from './proposals.repository';
+import { type Proposal, type ProposalStatus } from './contract/proposal.types';
+import { ProposalsRepository } from './proposals.repository';
 
 /** Every memory made from a transcript carries this tag, whoever accepted it. */
 export const EXTRACTED_TAG = 'extracted';

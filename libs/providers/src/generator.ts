@@ -2,7 +2,7 @@
 export interface GenerationRequest {
   /** Instructions; never contains user content. */
   readonly system: string;
-  /** The task, with user content fenced as data (see `fenceUserContent`). */
+  /** The task, with user content fenced as data (see `fenceUserContent` in @cairn/generation). */
   readonly prompt: string;
   /** Upper bound on the answer's length. */
   readonly maxTokens: number;

@@ -1,7 +1,9 @@
+import { type CairnConfig } from '@cairn/config';
 import { type GenerationRequest, type Generator, type GeneratorModel } from './generator';
 import { type ChatMessage } from './model-client';
 import { type OllamaClient } from './ollama.client';
 import { type OpenAiClient } from './openai.client';
+import { type ProviderClients } from './provider-clients.service';
 
 /** System instructions and the fenced task, as the two messages both protocols take. */
 function messages(request: GenerationRequest): ChatMessage[] {
@@ -47,4 +49,13 @@ export class OpenAiGenerator implements Generator {
       signal,
     );
   }
+}
+
+/** The configured chat model, or null for CHAT_PROVIDER=none (callers then fall back to rules). */
+export function createGenerator(config: CairnConfig, clients: ProviderClients): Generator | null {
+  const { provider, model } = config.chat;
+  if (provider === 'none' || !model) return null;
+  return provider === 'ollama'
+    ? new OllamaGenerator(clients.ollama, model)
+    : new OpenAiGenerator(clients.openai, model);
 }

@@ -1,13 +1,14 @@
 import { Body, Controller, Get, Param, Post, Query } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Audited, CurrentPrincipal, RequirePermission, type SessionPrincipal } from '@cairn/access';
-import { GenerationRequests, ProjectParamDto, RequestAcceptedDto, TranscriptDto } from '@cairn/summaries';
+import { GenerationRequests, RequestAcceptedDto, TranscriptDto } from '@cairn/generation';
 import { ZodResponse } from 'nestjs-zod';
 import { ProposalsService } from '../proposals.service';
 import {
   AcceptedProposalDto,
   AcceptProposalDto,
   ProposalDto,
+  ProjectParamDto,
   ProposalPageDto,
   ProposalParamsDto,
   ProposalsQueryDto,

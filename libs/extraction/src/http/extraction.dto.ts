@@ -2,8 +2,11 @@ import { slugSchema, stripControlCharacters } from '@cairn/common';
 import { MEMORY_CATEGORIES, memoryContentSchema } from '@cairn/memory';
 import { createZodDto } from 'nestjs-zod';
 import { z } from 'zod';
-import { PROPOSAL_STATUSES, type Proposal } from '../proposals.repository';
-import { EXTRACTION_MODES } from '../tenant-settings';
+import { PROPOSAL_STATUSES, type Proposal } from '../contract/proposal.types';
+import { EXTRACTION_MODES } from '../contract/tenant-settings.types';
+
+export const projectParamSchema = z.strictObject({ project: slugSchema });
+export class ProjectParamDto extends createZodDto(projectParamSchema) {}
 
 export const proposalParamsSchema = z.strictObject({ project: slugSchema, id: z.uuid('must be a proposal id') });
 export class ProposalParamsDto extends createZodDto(proposalParamsSchema) {}

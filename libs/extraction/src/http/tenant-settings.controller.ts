@@ -3,7 +3,7 @@ import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Audited, RequirePermission } from '@cairn/access';
 import { SlugParamDto } from '@cairn/tenancy';
 import { ZodResponse } from 'nestjs-zod';
-import { TenantSettingsService } from '../tenant-settings';
+import { TenantSettingsService } from '../tenant-settings.service';
 import { TenantSettingsDto, UpdateTenantSettingsDto } from './extraction.dto';
 
 /** The access guard resolves the tenant from `:slug` and runs the handler in its context. */

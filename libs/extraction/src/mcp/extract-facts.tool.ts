@@ -9,7 +9,7 @@ import {
   requestText,
   toRequestView,
   transcriptSchema,
-} from '@cairn/summaries';
+} from '@cairn/generation';
 import { z } from 'zod';
 
 const spec = defineTool({

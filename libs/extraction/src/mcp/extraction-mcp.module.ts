@@ -1,10 +1,10 @@
 import { Module } from '@nestjs/common';
-import { SummariesModule } from '@cairn/summaries';
+import { GenerationModule } from '@cairn/generation';
 import { ExtractFactsTool } from './extract-facts.tool';
 
-/** extract_facts (toolset harness) in the MCP gateway; requests are SummariesModule's generation requests. */
+/** extract_facts (toolset harness) in the MCP gateway; requests are GenerationModule's generation requests. */
 @Module({
-  imports: [SummariesModule],
+  imports: [GenerationModule],
   providers: [ExtractFactsTool],
 })
 export class ExtractionMcpModule {}

@@ -3,7 +3,7 @@ import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal, RequirePermission, type SessionPrincipal } from '@cairn/access';
 import { type FastifyReply } from 'fastify';
 import { ZodResponse } from 'nestjs-zod';
-import { FileSummaries } from '../files/file-summaries.service';
+import { FileSummaries } from '../file-summaries.service';
 import {
   FileSummaryAcceptedDto,
   FileSummaryDto,
@@ -12,7 +12,7 @@ import {
   ProjectParamDto,
   toAcceptedView,
   toFileSummaryView,
-} from './summaries.dto';
+} from '../contract/file-summaries.dto';
 
 @ApiTags('file summaries')
 @Controller('v1/projects/:project/files/summary')

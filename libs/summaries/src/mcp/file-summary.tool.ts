@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { defineTool, McpTool, type McpToolHandler, type ToolCall } from '@cairn/mcp';
 import { z } from 'zod';
-import { FileSummaries } from '../files/file-summaries.service';
-import { fileSummaryRequestSchema, fileSummarySchema, toFileSummaryView } from '../http/summaries.dto';
+import { FileSummaries } from '../file-summaries.service';
+import { fileSummaryRequestSchema, fileSummarySchema, toFileSummaryView } from '../contract/file-summaries.dto';
 
 const spec = defineTool({
   name: 'file_summary',

@@ -1,11 +1,17 @@
 import { Injectable } from '@nestjs/common';
 import { BadRequestError, NotFoundError } from '@cairn/common';
+import {
+  acceptedText,
+  GenerationRequests,
+  generationRequestSchema,
+  requestAcceptedSchema,
+  requestText,
+  toRequestView,
+  transcriptSchema,
+} from '@cairn/generation';
 import { defineTool, McpTool, type McpToolHandler, type ToolCall } from '@cairn/mcp';
 import { SessionSummaryService, summarizeSchema } from '@cairn/working-memory';
 import { z } from 'zod';
-import { GenerationRequests } from '../generation/generation-requests.service';
-import { generationRequestSchema, requestAcceptedSchema, toRequestView, transcriptSchema } from '../http/summaries.dto';
-import { acceptedText, requestText } from './request-text';
 
 const spec = defineTool({
   name: 'session_summarize',

@@ -1,6 +1,6 @@
 import { type SessionPrincipal } from '@cairn/access';
 import { type TenantEntity, toTenantRef } from '@cairn/tenancy';
-import { type GenerationJobRow } from './generation-request.types';
+import { type GenerationJobRow } from './contract/generation-request.types';
 
 /**
  * The principal a job acts as: the client who asked, as the request row recorded it. Services

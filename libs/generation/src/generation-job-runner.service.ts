@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { CAIRN_CONFIG, type CairnConfig } from '@cairn/config';
 import { PermanentJobError, type JobInfo, type JobResult } from '@cairn/jobs';
 import { type TenantEntity, TenantContext, TenantsService, TenantTransaction, toTenantRef } from '@cairn/tenancy';
-import { type GenerationJobRow, type GenerationKind } from './generation-request.types';
+import { type GenerationJobRow, type GenerationKind } from './contract/generation-request.types';
 import { GenerationRequestsRepository } from './generation-requests.repository';
 import { failRowOnFinalAttempt, isFinalAttempt } from './model-call';
 

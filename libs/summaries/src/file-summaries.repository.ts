@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { type Author } from '@cairn/access';
 import { TenantDb } from '@cairn/tenancy';
-import { type FileSummary, type FileSummaryText } from './file-summary.types';
+import { type FileSummary, type FileSummaryText } from './contract/file-summary.types';
 
 const COLUMNS = `f.id, f.project_id AS "projectId", f.path, f.content_hash AS "contentHash", f.status, f.l0, f.l1,
   f.generated_by AS "generatedBy", f.flagged_injection AS "flaggedInjection", f.error,

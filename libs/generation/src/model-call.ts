@@ -1,6 +1,7 @@
 import { Logger } from '@nestjs/common';
 import { type JobResult } from '@cairn/jobs';
-import { type GenerationRequest, type Generator, parseJsonAnswer, ProviderError } from '@cairn/providers';
+import { type GenerationRequest, type Generator, ProviderError } from '@cairn/providers';
+import { parseJsonAnswer } from './prompting';
 import { type z } from 'zod';
 
 /** What a model answered, parsed, or why the caller must use its deterministic fallback. */

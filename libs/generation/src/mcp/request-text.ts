@@ -1,5 +1,5 @@
 import { type z } from 'zod';
-import { type generationRequestSchema } from '../http/summaries.dto';
+import { type generationRequestSchema } from '../contract/generation-requests.dto';
 
 type RequestView = z.infer<typeof generationRequestSchema>;
 

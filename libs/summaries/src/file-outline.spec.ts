@@ -1,4 +1,4 @@
-import { L0_MAX_CHARS, L1_MAX_CHARS } from './file-summary.types';
+import { L0_MAX_CHARS, L1_MAX_CHARS } from './contract/file-summary.types';
 import { outlineL0, outlineL1 } from './file-outline';
 
 const TS = `// Copyright 2024 Example Corp

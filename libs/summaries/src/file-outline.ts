@@ -1,5 +1,5 @@
-import { capAtWord, meaningfulLines, oneLine } from '../generation/text-caps';
-import { L0_MAX_CHARS, L1_MAX_CHARS } from './file-summary.types';
+import { capAtWord, meaningfulLines, oneLine } from '@cairn/generation';
+import { L0_MAX_CHARS, L1_MAX_CHARS } from './contract/file-summary.types';
 
 /** Exported or top-level symbols of common languages, one pattern per declaration style. */
 const SYMBOL_PATTERNS: readonly RegExp[] = [

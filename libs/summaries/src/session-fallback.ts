@@ -1,4 +1,4 @@
-import { capAtWord, meaningfulLines, oneLine } from '../generation/text-caps';
+import { capAtWord, meaningfulLines, oneLine } from '@cairn/generation';
 
 export const SESSION_SUMMARY_MAX_CHARS = 1_500;
 

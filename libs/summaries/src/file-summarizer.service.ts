@@ -1,11 +1,17 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { stripControlCharacters } from '@cairn/common';
-import { fenceUserContent, GENERATOR, type Generator, looksLikePromptInjection } from '@cairn/providers';
+import {
+  askModel,
+  capAtWord,
+  clipForModel,
+  fenceUserContent,
+  looksLikePromptInjection,
+  oneLine,
+} from '@cairn/generation';
+import { GENERATOR, type Generator } from '@cairn/providers';
 import { z } from 'zod';
-import { askModel } from '../generation/model-call';
-import { capAtWord, clipForModel, oneLine } from '../generation/text-caps';
 import { outlineL0, outlineL1 } from './file-outline';
-import { type FileSummaryText, L0_MAX_CHARS, L1_MAX_CHARS, OUTLINE_FALLBACK } from './file-summary.types';
+import { type FileSummaryText, L0_MAX_CHARS, L1_MAX_CHARS, OUTLINE_FALLBACK } from './contract/file-summary.types';
 
 /** What of a file the model reads; the start of a file says most about what it is. */
 const MODEL_INPUT_MAX_CHARS = 48_000;

@@ -1,9 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { stripControlCharacters } from '@cairn/common';
-import { fenceUserContent, GENERATOR, type Generator, looksLikePromptInjection } from '@cairn/providers';
+import { askModel, capAtWord, clipForModel, fenceUserContent, looksLikePromptInjection } from '@cairn/generation';
+import { GENERATOR, type Generator } from '@cairn/providers';
 import { z } from 'zod';
-import { askModel } from '../generation/model-call';
-import { capAtWord, clipForModel } from '../generation/text-caps';
 import { fallbackSessionSummary, SESSION_SUMMARY_MAX_CHARS } from './session-fallback';
 
 /** What of a transcript the model reads: its start and, weighted more, its end. */

@@ -1,9 +1,8 @@
 import { Injectable, type OnModuleInit } from '@nestjs/common';
+import { GenerationJobRunner, requesterPrincipal } from '@cairn/generation';
 import { type JobHandler, JobHandlers, type JobInfo, type JobPayload, type JobResult } from '@cairn/jobs';
 import { SessionSummaryService } from '@cairn/working-memory';
-import { GenerationJobRunner } from '../generation/generation-job';
-import { requesterPrincipal } from '../generation/requester-principal';
-import { SessionSummarizer, type SessionSummaryText } from './session-summarizer';
+import { SessionSummarizer, type SessionSummaryText } from '../session-summarizer.service';
 
 /**
  * `summaries/summarize-session`: summarizes the transcript, then files the summary exactly as

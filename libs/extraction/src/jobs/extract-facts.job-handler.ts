@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable, type OnModuleInit } from '@nestjs/common';
 import { type SessionPrincipal } from '@cairn/access';
+import { GenerationJobRunner, type GenerationJobRow, requesterPrincipal } from '@cairn/generation';
 import { type JobHandler, JobHandlers, type JobInfo, type JobPayload, type JobResult } from '@cairn/jobs';
 import { MemoryWriter } from '@cairn/memory';
-import { GenerationJobRunner, type GenerationJobRow, requesterPrincipal } from '@cairn/summaries';
-import { type Extraction, FactExtractor, RULES_FALLBACK } from './fact-extractor';
-import { ProposalsRepository } from './proposals.repository';
-import { withExtractedTag } from './proposals.service';
-import { TenantSettingsService } from './tenant-settings';
+import { type Extraction, FactExtractor, RULES_FALLBACK } from '../fact-extractor.service';
+import { ProposalsRepository } from '../proposals.repository';
+import { withExtractedTag } from '../proposals.service';
+import { TenantSettingsService } from '../tenant-settings.service';
 
 /** Model-extracted facts are more often right than rule matches, and neither is vetted yet. */
 const MODEL_CONFIDENCE = 0.7;

@@ -1,7 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { type Author } from '@cairn/access';
 import { TenantDb } from '@cairn/tenancy';
-import { type GenerationJobRow, type GenerationKind, type GenerationRequestRow } from './generation-request.types';
+import {
+  type GenerationJobRow,
+  type GenerationKind,
+  type GenerationRequestRow,
+} from './contract/generation-request.types';
 
 const COLUMNS = `r.id, r.project_id AS "projectId", r.kind, r.status, r.result, r.generated_by AS "generatedBy",
   r.flagged_injection AS "flaggedInjection", r.error,

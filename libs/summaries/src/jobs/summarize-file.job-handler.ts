@@ -1,10 +1,10 @@
 import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
 import { CAIRN_CONFIG, type CairnConfig } from '@cairn/config';
+import { failRowOnFinalAttempt, isFinalAttempt } from '@cairn/generation';
 import { type JobHandler, JobHandlers, type JobInfo, type JobPayload, type JobResult } from '@cairn/jobs';
 import { TenantContext, TenantsService, TenantTransaction, toTenantRef } from '@cairn/tenancy';
-import { failRowOnFinalAttempt, isFinalAttempt } from '../generation/model-call';
-import { FileSummariesRepository } from './file-summaries.repository';
-import { FileSummarizer } from './file-summarizer';
+import { FileSummariesRepository } from '../file-summaries.repository';
+import { FileSummarizer } from '../file-summarizer.service';
 
 /**
  * `summaries/summarize-file`: reads the pending row, summarizes outside any transaction (no

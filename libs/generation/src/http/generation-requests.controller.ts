@@ -2,7 +2,7 @@ import { Body, Controller, Get, Param, Post } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal, RequirePermission, type SessionPrincipal } from '@cairn/access';
 import { ZodResponse } from 'nestjs-zod';
-import { GenerationRequests } from '../generation/generation-requests.service';
+import { GenerationRequests } from '../generation-requests.service';
 import {
   GenerationRequestDto,
   ProjectParamDto,
@@ -10,7 +10,7 @@ import {
   RequestParamsDto,
   toRequestView,
   TranscriptDto,
-} from './summaries.dto';
+} from '../contract/generation-requests.dto';
 
 @ApiTags('session')
 @Controller('v1/projects/:project')

@@ -2,12 +2,12 @@ import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { authorOf, type SessionPrincipal } from '@cairn/access';
 import { NotFoundError } from '@cairn/common';
+import { sha256 } from '@cairn/generation';
 import { JobQueue } from '@cairn/jobs';
 import { ProjectResolver } from '@cairn/projects';
 import { TenantTransaction } from '@cairn/tenancy';
-import { sha256 } from '../generation/text-caps';
 import { FileSummariesRepository } from './file-summaries.repository';
-import { type CurrentFileSummary, type FileSummary } from './file-summary.types';
+import { type CurrentFileSummary, type FileSummary } from './contract/file-summary.types';
 
 /**
  * File summaries keyed by (project, path, content hash): the same content is summarized

@@ -5,7 +5,11 @@ import { BadRequestError, NotFoundError, stripControlCharacters } from '@cairn/c
 import { JobQueue } from '@cairn/jobs';
 import { ProjectResolver } from '@cairn/projects';
 import { TenantTransaction } from '@cairn/tenancy';
-import { type GenerationKind, type GenerationRequestRow, TRANSCRIPT_MAX_CHARS } from './generation-request.types';
+import {
+  type GenerationKind,
+  type GenerationRequestRow,
+  TRANSCRIPT_MAX_CHARS,
+} from './contract/generation-request.types';
 import { GenerationRequestsRepository } from './generation-requests.repository';
 import { sha256 } from './text-caps';
 

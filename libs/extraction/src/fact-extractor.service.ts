@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { askModel, clipForModel, fenceUserContent, looksLikePromptInjection } from '@cairn/generation';
 import { MEMORY_CATEGORIES } from '@cairn/memory';
-import { fenceUserContent, GENERATOR, type Generator, looksLikePromptInjection } from '@cairn/providers';
-import { askModel, clipForModel } from '@cairn/summaries';
+import { GENERATOR, type Generator } from '@cairn/providers';
 import { z } from 'zod';
 import {
   CANDIDATE_CONTENT_MAX_CHARS,
