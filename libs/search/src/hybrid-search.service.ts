@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { EMBEDDER, type Embedder, EmbeddingBackfillsRepository } from '@cairn/embeddings';
+import { EMBEDDER, type Embedder, EmbeddingBackfills } from '@cairn/embeddings';
 import { TenantContext } from '@cairn/tenancy';
 import { LRUCache } from 'lru-cache';
 import { type Corpus } from './contract/corpus';
@@ -46,7 +46,7 @@ export class HybridSearch {
   constructor(
     @Inject(EMBEDDER) private readonly embedder: Embedder,
     private readonly ranking: RankingRepository,
-    private readonly backfills: EmbeddingBackfillsRepository,
+    private readonly backfills: EmbeddingBackfills,
     private readonly tenant: TenantContext,
     private readonly scanChoice: VectorScanChoice,
     private readonly queryEmbeddings: QueryEmbeddings,
@@ -111,7 +111,7 @@ export class HybridSearch {
     const schema = this.tenant.require('HybridSearch').schema;
     const seen = this.backfillSeen.get(schema);
     if (seen !== undefined) return seen;
-    const state = await this.backfills.get(this.embedder.model.id);
+    const state = await this.backfills.state(this.embedder.model.id);
     const running = state?.status === 'running';
     this.backfillSeen.set(schema, running);
     return running;
