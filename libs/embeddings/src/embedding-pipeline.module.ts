@@ -1,31 +1,26 @@
 import { Global, Module } from '@nestjs/common';
-import { BackfillJobHandler } from './backfill.job-handler';
-import { EmbedJobHandler } from './embed.job-handler';
 import { EmbeddingBackfillsRepository } from './embedding-backfills.repository';
+import { EmbeddingBackfills } from './embedding-backfills.service';
 import { EmbeddingProcessor } from './embedding.processor';
 import { EmbeddingRollout } from './embedding-rollout.service';
-import { EmbeddingTargets } from './embedding-targets';
-import { SweepJobHandler } from './sweep.job-handler';
-import { VectorIndexes } from './vector-indexes';
+import { EmbeddingTargets } from './embedding-targets.registry';
+import { VectorIndexesRepository } from './vector-indexes.repository';
+import { VectorIndexes } from './vector-indexes.service';
 
 /** Registry of embedding targets and backfill state; every app that writes, searches or embeds. */
 @Global()
 @Module({
-  providers: [EmbeddingTargets, EmbeddingBackfillsRepository],
-  exports: [EmbeddingTargets, EmbeddingBackfillsRepository],
+  providers: [EmbeddingTargets, EmbeddingBackfillsRepository, EmbeddingBackfills],
+  exports: [EmbeddingTargets, EmbeddingBackfillsRepository, EmbeddingBackfills],
 })
 export class EmbeddingTargetsModule {}
 
-/** The consumer side (embed, backfill and sweep jobs; model rollout), for the worker app only. */
+/**
+ * The consumer side's use cases (embedding rows, rolling a model out, its vector indexes), for
+ * the worker only (through EmbeddingWorkerModule): the rollout starts when the app boots.
+ */
 @Module({
-  providers: [
-    EmbeddingProcessor,
-    EmbedJobHandler,
-    BackfillJobHandler,
-    SweepJobHandler,
-    EmbeddingRollout,
-    VectorIndexes,
-  ],
+  providers: [EmbeddingProcessor, EmbeddingRollout, VectorIndexes, VectorIndexesRepository],
   exports: [EmbeddingProcessor, EmbeddingRollout],
 })
-export class EmbeddingWorkerModule {}
+export class EmbeddingPipelineModule {}

@@ -3,8 +3,8 @@ import { JobQueue } from '@cairn/jobs';
 import { TenantContext, type TenantRef, TenantsService, TenantTransaction, toTenantRef } from '@cairn/tenancy';
 import { EmbeddingBackfillsRepository } from './embedding-backfills.repository';
 import { EMBEDDER, type Embedder } from './embedding-model';
-import { EmbeddingTargets } from './embedding-targets';
-import { VectorIndexes } from './vector-indexes';
+import { EmbeddingTargets } from './embedding-targets.registry';
+import { VectorIndexes } from './vector-indexes.service';
 
 /**
  * Makes the active embedding model usable in a tenant: its vector indexes exist and a

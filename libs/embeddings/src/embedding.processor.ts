@@ -4,7 +4,7 @@ import { type EmbedJob } from '@cairn/jobs';
 import { TenantContext, TenantsService, TenantTransaction, toTenantRef } from '@cairn/tenancy';
 import { CoalescingEmbedder } from './coalescing-embedder';
 import { EMBEDDER, type Embedder } from './embedding-model';
-import { EmbeddingTargets } from './embedding-targets';
+import { EmbeddingTargets } from './embedding-targets.registry';
 
 export type EmbedOutcome =
   { readonly status: 'embedded'; readonly count: number } | { readonly status: 'skipped'; readonly reason: string };

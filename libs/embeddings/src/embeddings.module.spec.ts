@@ -5,7 +5,8 @@ import { type FakeModelServer, startFakeModelServer, testConfig } from '@cairn/t
 import { EMBEDDER, type Embedder } from './embedding-model';
 import { EmbeddingsModule } from './embeddings.module';
 import { HASH_MODEL, HashEmbedder } from './hash-embedder';
-import { EmbeddingMetrics, MeasuredEmbedder } from './measured-embedder';
+import { EmbeddingMetrics } from './embedding-metrics.service';
+import { MeasuredEmbedder } from './measured-embedder';
 
 /** Worker configuration; nothing here touches the database or Redis. */
 const config = (env: Record<string, string>) =>

@@ -3,7 +3,8 @@ import { CAIRN_CONFIG, type CairnConfig } from '@cairn/config';
 import { ProviderClients, ProvidersModule } from '@cairn/providers';
 import { EMBEDDER, type Embedder } from './embedding-model';
 import { HashEmbedder } from './hash-embedder';
-import { EmbeddingMetrics, MeasuredEmbedder } from './measured-embedder';
+import { EmbeddingMetrics } from './embedding-metrics.service';
+import { MeasuredEmbedder } from './measured-embedder';
 import { OllamaEmbedder, OpenAiEmbedder } from './provider-embedders';
 
 /** The embedder EMBEDDING_PROVIDER names; the built-in hash embedder unless configured otherwise. */

@@ -1,18 +1,21 @@
-export { EmbeddingTargetsModule, EmbeddingWorkerModule } from './embedding-pipeline.module';
-export { type BackfillState, EmbeddingBackfillsRepository } from './embedding-backfills.repository';
+export { EmbeddingTargetsModule } from './embedding-pipeline.module';
+export { EmbeddingWorkerModule } from './jobs/embedding-worker.module';
+export { type BackfillState } from './embedding-backfills.repository';
+export { EmbeddingBackfills } from './embedding-backfills.service';
 export { EmbeddingProcessor, type EmbedOutcome } from './embedding.processor';
 export { EmbeddingRollout } from './embedding-rollout.service';
-export { indexName, VectorIndexes } from './vector-indexes';
+export { indexName, VectorIndexes } from './vector-indexes.service';
 export {
   type ComputedEmbedding,
   type EmbeddingTargetHandler,
   EmbeddingTargets,
   type MissingOptions,
   type PendingEmbedding,
-} from './embedding-targets';
+} from './embedding-targets.registry';
 export { assertSafeModelId, EMBEDDER, type Embedder, type EmbeddingModel, toVectorLiteral } from './embedding-model';
 export { EmbeddingsModule } from './embeddings.module';
 export { contentWords, HASH_MODEL, HashEmbedder } from './hash-embedder';
 export { createEmbedder } from './embeddings.module';
-export { EmbeddingMetrics, MeasuredEmbedder } from './measured-embedder';
+export { EmbeddingMetrics } from './embedding-metrics.service';
+export { MeasuredEmbedder } from './measured-embedder';
 export { OllamaEmbedder, OpenAiEmbedder, type ProviderEmbedderOptions, providerModelId } from './provider-embedders';

@@ -19,6 +19,6 @@ export {
   type RetentionTier,
   SOURCE_TYPES,
   type SourceType,
-} from './kb.types';
+} from './contract/kb.types';
 export { KnowledgeModule } from './knowledge.module';
 export { KnowledgeService } from './knowledge.service';

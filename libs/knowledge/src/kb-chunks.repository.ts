@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { type PendingEmbedding } from '@cairn/embeddings';
 import { type Corpus } from '@cairn/search';
-import { type SqlParams } from '@cairn/db';
+import { SqlParams } from '@cairn/db';
 import { TenantDb } from '@cairn/tenancy';
-import { type RetentionTier, type SourceType } from './kb.types';
+import { type RetentionTier, type SourceType } from './contract/kb.types';
 
 export interface NewChunk {
   readonly id: string;
@@ -61,18 +61,21 @@ export class KbChunksRepository {
   }
 
   /**
-   * Chunks as the shared rankers see them, limited to live documents of the given projects.
+   * Chunks as the shared rankers see them, limited to live documents of the given projects,
+   * with the statement parameters the filter binds (HybridSearch adds its own after them).
    * Chunks have a single tsvector weight class (the default, D), so every weight is 1. A
    * chunk's text never changes, so any vector of the active model is current.
    */
-  corpus(projectIds: readonly string[], params: SqlParams): Corpus {
+  corpus(projectIds: readonly string[]): { corpus: Corpus; params: SqlParams } {
+    const params = new SqlParams();
     const projects = params.add(projectIds);
-    return {
+    const corpus: Corpus = {
       table: 'kb_chunks',
       where: `c.project_id = ANY(${projects}::uuid[]) AND ${LIVE_DOCUMENT}`,
       signals: 'NULL::smallint AS importance, NULL::real AS confidence, false AS pinned, c.created_at',
       fieldWeights: { A: 1, B: 1, C: 1, D: 1 },
     };
+    return { corpus, params };
   }
 
   /** The chunks behind ranked ids, in no particular order (the caller keeps rank order). */

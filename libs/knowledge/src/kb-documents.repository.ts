@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { TenantDb } from '@cairn/tenancy';
-import { type KbDocument, type RetentionTier } from './kb.types';
+import { type KbDocument, type RetentionTier } from './contract/kb.types';
 
 const COLUMNS = `d.id, d.project_id AS "projectId", d.source, d.title, d.source_type AS "sourceType",
   d.retention_tier AS "retentionTier", d.content_hash AS "contentHash", d.chunk_count AS "chunkCount",

@@ -3,7 +3,6 @@ import { type SessionPrincipal } from '@cairn/access';
 import { BadRequestError } from '@cairn/common';
 import { type ProjectRef, ProjectResolver } from '@cairn/projects';
 import { HybridSearch, normaliseQuery, QUERY_MAX_CHARS, vectorSearchSettings } from '@cairn/search';
-import { SqlParams } from '@cairn/db';
 import { TenantTransaction } from '@cairn/tenancy';
 import { KbChunksRepository } from './kb-chunks.repository';
 import {
@@ -12,7 +11,7 @@ import {
   type KbSearchHit,
   type KbSearchRequest,
   type KbSearchResult,
-} from './kb.types';
+} from './contract/kb.types';
 import { assertProjectAccess, searchScope } from './project-access';
 
 const UNTRUSTED_NOTE =
@@ -64,11 +63,7 @@ export class KbSearchService {
   }
 
   private async rank(projects: ProjectRef[], request: KbSearchRequest, notes: string[]): Promise<KbSearchResult> {
-    const params = new SqlParams();
-    const corpus = this.chunks.corpus(
-      projects.map((project) => project.id),
-      params,
-    );
+    const { corpus, params } = this.chunks.corpus(projects.map((project) => project.id));
     const { ranked, report } = await this.hybrid.rank(corpus, params, request);
     const rows = new Map((await this.chunks.hydrate(ranked.map((hit) => hit.id))).map((row) => [row.chunkId, row]));
     const results: KbSearchHit[] = [];

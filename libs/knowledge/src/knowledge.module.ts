@@ -3,7 +3,7 @@ import { EmbeddingsModule, EmbeddingTargetsModule } from '@cairn/embeddings';
 import { JobsModule } from '@cairn/jobs';
 import { ProjectsModule } from '@cairn/projects';
 import { SearchModule } from '@cairn/search';
-import { KbChunkEmbeddingTarget } from './kb-chunk.embedding-target';
+import { KbChunkEmbeddingTarget } from './kb-chunk-embedding-target.service';
 import { KbChunksRepository } from './kb-chunks.repository';
 import { KbDocumentsRepository } from './kb-documents.repository';
 import { KbSearchService } from './kb-search.service';

@@ -20,7 +20,7 @@ import {
   type RetentionTier,
   SOURCE_MAX_CHARS,
   TITLE_MAX_CHARS,
-} from './kb.types';
+} from './contract/kb.types';
 import { assertProjectAccess } from './project-access';
 
 interface Indexed {

@@ -1,5 +1,5 @@
 import { boostsFor, fuse } from './fusion';
-import { type Candidate } from './search.types';
+import { type Candidate } from './contract/search.types';
 
 const now = new Date('2026-06-01T00:00:00Z');
 const day = (days: number) => new Date(now.getTime() - days * 86_400_000);

@@ -6,7 +6,7 @@ import {
   type RankingSignals,
   type SignalExplain,
   type SignalName,
-} from './search.types';
+} from './contract/search.types';
 
 export interface FusionOptions {
   /** RRF constant: larger flattens the difference between ranks. */

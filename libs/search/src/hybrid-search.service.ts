@@ -1,13 +1,14 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { EMBEDDER, type Embedder, EmbeddingBackfillsRepository } from '@cairn/embeddings';
-import { TenantContext, TenantDb } from '@cairn/tenancy';
+import { EMBEDDER, type Embedder, EmbeddingBackfills } from '@cairn/embeddings';
+import { TenantContext } from '@cairn/tenancy';
 import { LRUCache } from 'lru-cache';
+import { type Corpus } from './contract/corpus';
+import { type RankedId, type SearchMode, type SearchReport } from './contract/search.types';
 import { DEFAULT_RRF_K, fuse } from './fusion';
-import { candidatesPerList, type Corpus, keywordCtes, vectorCte } from './ranker-sql';
-import { type Candidate, type RankedId, type SearchMode, type SearchReport, type SignalName } from './search.types';
-import { QueryEmbeddings } from './query-embeddings';
-import { type SqlParams } from '@cairn/db';
-import { VectorScanChoice } from './vector-scan-choice';
+import { QueryEmbeddings } from './query-embeddings.service';
+import { candidatesPerList } from './ranking-sizes';
+import { RankingRepository, type RankingParams } from './ranking.repository';
+import { VectorScanChoice } from './vector-scan-choice.service';
 
 export interface RankRequest {
   readonly query: string;
@@ -30,20 +31,10 @@ const BACKFILL_CACHE_MS = 30_000;
 /** Plenty for any question; long texts (a memory checked for contradictions) keep their rarest words. */
 const DEFAULT_MAX_TERMS = 24;
 
-interface RankerRow {
-  list: SignalName;
-  id: string;
-  score: number;
-  importance: number | null;
-  confidence: number | null;
-  pinned: boolean | null;
-  created_at: Date;
-}
-
 /**
- * The one ranking implementation for memories and the knowledge base: runs the keyword and
- * vector rankers in a single statement, then fuses. Call inside a tenant transaction opened
- * with `vectorSearchSettings`.
+ * The one ranking implementation for memories and the knowledge base: embeds the query, picks
+ * the rankers and the scan, runs them in a single statement (RankingRepository), then fuses.
+ * Call inside a tenant transaction opened with `vectorSearchSettings`.
  */
 @Injectable()
 export class HybridSearch {
@@ -54,8 +45,8 @@ export class HybridSearch {
 
   constructor(
     @Inject(EMBEDDER) private readonly embedder: Embedder,
-    private readonly db: TenantDb,
-    private readonly backfills: EmbeddingBackfillsRepository,
+    private readonly ranking: RankingRepository,
+    private readonly backfills: EmbeddingBackfills,
     private readonly tenant: TenantContext,
     private readonly scanChoice: VectorScanChoice,
     private readonly queryEmbeddings: QueryEmbeddings,
@@ -67,7 +58,7 @@ export class HybridSearch {
 
   async rank(
     corpus: Corpus,
-    params: SqlParams,
+    params: RankingParams,
     request: RankRequest,
   ): Promise<{ ranked: RankedId[]; report: SearchReport }> {
     const notes: string[] = [];
@@ -86,40 +77,20 @@ export class HybridSearch {
       );
     }
     const perList = candidatesPerList(request.limit);
-    const ctes: string[] = [];
-    const parts: string[] = [];
-    if (mode !== 'semantic') {
-      ctes.push(
-        keywordCtes(corpus, params, request.query, {
-          candidates: request.keywordCandidates ?? Math.max(400, perList * 4),
-          limit: perList,
-          maxTerms: request.maxTerms ?? DEFAULT_MAX_TERMS,
-        }),
-      );
-      parts.push('SELECT * FROM kw_out');
-    }
-    if (vector) {
-      const exact = await this.scanChoice.exact(corpus.table, this.embedder.model);
-      ctes.push(vectorCte(corpus, this.embedder.model, vector, params, { limit: perList, exact }));
-      parts.push('SELECT * FROM vec_out');
-    }
-    const rows = await this.db.queryPrepared<RankerRow>(
-      `WITH ${ctes.join(',')} ${parts.join(' UNION ALL ')}`,
-      params.values,
-    );
-    const lists: Record<SignalName, Candidate[]> = { keyword: [], semantic: [] };
-    for (const row of rows) {
-      lists[row.list].push({
-        id: row.id,
-        score: Number(row.score),
-        signals: {
-          importance: row.importance ?? undefined,
-          confidence: row.confidence ?? undefined,
-          pinned: row.pinned ?? undefined,
-          createdAt: row.created_at,
-        },
-      });
-    }
+    // Decided before the ranking statement, in the same transaction: a bounded count, cached.
+    const exact = vector ? await this.scanChoice.exact(corpus.table, this.embedder.model) : false;
+    const lists = await this.ranking.rank(corpus, params, {
+      keyword:
+        mode === 'semantic'
+          ? undefined
+          : {
+              query: request.query,
+              candidates: request.keywordCandidates ?? Math.max(400, perList * 4),
+              limit: perList,
+              maxTerms: request.maxTerms ?? DEFAULT_MAX_TERMS,
+            },
+      semantic: vector ? { model: this.embedder.model, vector, limit: perList, exact } : undefined,
+    });
     const ranked = fuse(lists, {
       k: DEFAULT_RRF_K,
       now: new Date(),
@@ -140,7 +111,7 @@ export class HybridSearch {
     const schema = this.tenant.require('HybridSearch').schema;
     const seen = this.backfillSeen.get(schema);
     if (seen !== undefined) return seen;
-    const state = await this.backfills.get(this.embedder.model.id);
+    const state = await this.backfills.state(this.embedder.model.id);
     const running = state?.status === 'running';
     this.backfillSeen.set(schema, running);
     return running;

@@ -1,2 +1,3 @@
-export { SearchStatusReader } from './search-status';
-export { StatusMcpModule } from './status.module';
+export { SearchStatusReader } from './search-status.service';
+export { StatusMcpModule } from './mcp/status-mcp.module';
+export { StatusModule } from './status.module';

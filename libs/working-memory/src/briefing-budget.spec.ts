@@ -1,6 +1,6 @@
 import { type BriefingMaterial, estimateTokens, fitBriefing } from './briefing-budget';
 import { renderBriefingText } from './briefing-text';
-import { type WorkingMemoryItem } from './briefing.types';
+import { type WorkingMemoryItem } from './contract/briefing.types';
 
 const at = '2026-03-01T14:30:05.000Z';
 const item = (key: string, importance: number, chars = 40): WorkingMemoryItem => ({

@@ -7,7 +7,7 @@ import {
   type SystemStatus,
   type TimeAnchor,
   type WorkingMemoryItem,
-} from './briefing.types';
+} from './contract/briefing.types';
 
 /** Everything the briefing could say, before the budget. */
 export interface BriefingMaterial {

@@ -1,4 +1,4 @@
-import { type Briefing, type WorkingMemoryItem } from './briefing.types';
+import { type Briefing, type WorkingMemoryItem } from './contract/briefing.types';
 
 /** Longest value or content the text shows of one item; the JSON carries the rest. */
 const ITEM_CHARS = 300;

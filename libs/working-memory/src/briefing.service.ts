@@ -8,13 +8,13 @@ import { TenantTransaction } from '@cairn/tenancy';
 import { type BriefingMaterial, fitBriefing } from './briefing-budget';
 import { renderBriefingText } from './briefing-text';
 import { BriefingRepository, type LastSeen, type NewMemoryRow } from './briefing.repository';
-import { type Briefing, type SystemStatus, type TimeAnchor } from './briefing.types';
+import { type Briefing, type SystemStatus, type TimeAnchor } from './contract/briefing.types';
 import { assertProjectAccess } from './project-access';
 import { SessionEventsRepository } from './session-events.repository';
 import { humanDuration, localTime } from './time-anchor';
-import { type ContextOptions, contextOptionsSchema, parseInput } from './working-memory.fields';
+import { type ContextOptions, contextOptionsSchema, parseInput } from './contract/working-memory.fields';
 import { WorkingMemoryRepository } from './working-memory.repository';
-import { LAST_SESSION_SUMMARY_KEY, type SessionEvent, type WorkingMemoryEntry } from './working-memory.types';
+import { LAST_SESSION_SUMMARY_KEY, type SessionEvent, type WorkingMemoryEntry } from './contract/working-memory.types';
 
 /** How many new memories and recent events are read; the budget decides how many are shown. */
 const NEW_MEMORIES_READ = 20;

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { TenantDb } from '@cairn/tenancy';
-import { type EventKind, type SessionEvent } from './working-memory.types';
+import { type EventKind, type SessionEvent } from './contract/working-memory.types';
 
 const COLUMNS = `id, kind, summary, details, agent_key AS agent, created_at AS "createdAt"`;
 

@@ -5,10 +5,8 @@ import { ProjectResolver } from '@cairn/projects';
 import { TenantTransaction } from '@cairn/tenancy';
 import { assertProjectAccess } from './project-access';
 import { SessionEventsRepository } from './session-events.repository';
-import { parseInput, type RecordEventInput, recordEventSchema } from './working-memory.fields';
-import { type EventKind, type SessionEvent } from './working-memory.types';
-
-export const EVENTS_MAX_LIMIT = 200;
+import { parseInput, type RecordEventInput, recordEventSchema } from './contract/working-memory.fields';
+import { EVENTS_MAX_LIMIT, type EventKind, type SessionEvent } from './contract/working-memory.types';
 
 /**
  * Session events (file written, error, decision, session start/end, custom): a project-wide

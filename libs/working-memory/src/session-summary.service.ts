@@ -2,9 +2,9 @@ import { Injectable } from '@nestjs/common';
 import { agentKeyOf, type SessionPrincipal } from '@cairn/access';
 import { KnowledgeService } from '@cairn/knowledge';
 import { assertProjectAccess } from './project-access';
-import { parseInput, type SummarizeInput, summarizeSchema, WM_VALUE_MAX_CHARS } from './working-memory.fields';
+import { parseInput, type SummarizeInput, summarizeSchema, WM_VALUE_MAX_CHARS } from './contract/working-memory.fields';
 import { WorkingMemoryService } from './working-memory.service';
-import { LAST_SESSION_SUMMARY_KEY, type SummaryResult } from './working-memory.types';
+import { LAST_SESSION_SUMMARY_KEY, type SummaryResult } from './contract/working-memory.types';
 
 /** Importance of the `last_session_summary` entry: critical enough to lead the next briefing. */
 const SUMMARY_IMPORTANCE = 4;

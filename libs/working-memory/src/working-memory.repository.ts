@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { TenantDb } from '@cairn/tenancy';
-import { type WorkingMemoryEntry } from './working-memory.types';
+import { type WorkingMemoryEntry } from './contract/working-memory.types';
 
 const COLUMNS = `key, value, importance, created_at AS "createdAt", updated_at AS "updatedAt"`;
 

@@ -6,9 +6,9 @@ import { MemoryWriter } from '@cairn/memory';
 import { type ProjectRef, ProjectResolver } from '@cairn/projects';
 import { TenantTransaction } from '@cairn/tenancy';
 import { assertProjectAccess } from './project-access';
-import { parseInput, type RememberInput, rememberSchema, wmKeySchema } from './working-memory.fields';
+import { parseInput, type RememberInput, rememberSchema, wmKeySchema } from './contract/working-memory.fields';
 import { WorkingMemoryRepository } from './working-memory.repository';
-import { type EvictedEntry, type RememberResult, type WorkingMemoryEntry } from './working-memory.types';
+import { type EvictedEntry, type RememberResult, type WorkingMemoryEntry } from './contract/working-memory.types';
 
 /**
  * remember / forget / list: an agent's private scratchpad in a project (DESIGN §4). Entries

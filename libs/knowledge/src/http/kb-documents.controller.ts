@@ -13,7 +13,7 @@ import {
   PurgeDto,
   PurgeResultDto,
   toDocumentDto,
-} from './kb.dto';
+} from '../contract/kb.dto';
 import { sessionPrincipal } from './session-principal';
 
 @ApiTags('knowledge base')

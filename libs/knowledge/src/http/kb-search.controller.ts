@@ -3,7 +3,7 @@ import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal, type Principal, RequirePermission } from '@cairn/access';
 import { ZodResponse } from 'nestjs-zod';
 import { KbSearchService } from '../kb-search.service';
-import { GlobalSearchDto, ProjectParamDto, SearchDto, SearchResultDto } from './kb.dto';
+import { GlobalSearchDto, ProjectParamDto, SearchDto, SearchResultDto } from '../contract/kb.dto';
 import { sessionPrincipal } from './session-principal';
 
 @ApiTags('knowledge base')

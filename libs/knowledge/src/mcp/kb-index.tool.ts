@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { defineTool, McpTool, type McpToolHandler, type ToolCall } from '@cairn/mcp';
 import { z } from 'zod';
-import { indexDocumentSchema, indexResultSchema, toDocumentDto } from '../http/kb.dto';
+import { indexDocumentSchema, indexResultSchema, toDocumentDto } from '../contract/kb.dto';
 import { KnowledgeService } from '../knowledge.service';
 
 /**

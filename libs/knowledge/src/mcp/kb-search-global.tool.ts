@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { defineTool, McpTool, type McpToolHandler, type ToolCall } from '@cairn/mcp';
 import { type z } from 'zod';
-import { globalSearchSchema, searchResultSchema } from '../http/kb.dto';
+import { globalSearchSchema, searchResultSchema } from '../contract/kb.dto';
 import { KbSearchService } from '../kb-search.service';
 import { searchText } from './kb-text';
 

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { defineTool, McpTool, type McpToolHandler, type ToolCall } from '@cairn/mcp';
 import { type z } from 'zod';
-import { searchResultSchema, searchSchema } from '../http/kb.dto';
+import { searchResultSchema, searchSchema } from '../contract/kb.dto';
 import { KbSearchService } from '../kb-search.service';
 import { searchText } from './kb-text';
 

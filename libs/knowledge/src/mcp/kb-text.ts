@@ -1,4 +1,4 @@
-import { type KbSearchResult } from '../kb.types';
+import { type KbSearchResult } from '../contract/kb.types';
 
 /**
  * Search hits for an agent: one line per chunk with where it comes from, its score and its

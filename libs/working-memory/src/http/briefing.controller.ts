@@ -3,8 +3,8 @@ import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal, RequirePermission, type SessionPrincipal } from '@cairn/access';
 import { ZodResponse } from 'nestjs-zod';
 import { BriefingService } from '../briefing.service';
-import { BriefingDto, BriefingRequestDto } from './briefing.dto';
-import { ProjectParamDto } from './working-memory.dto';
+import { BriefingDto, BriefingRequestDto } from '../contract/briefing.dto';
+import { ProjectParamDto } from '../contract/working-memory.dto';
 
 @ApiTags('session')
 @Controller('v1/projects/:project/context')

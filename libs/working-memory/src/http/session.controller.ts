@@ -12,8 +12,8 @@ import {
   SummarizeSessionDto,
   SessionSummaryResultDto,
   toEventView,
-} from './session.dto';
-import { ProjectParamDto, toEntryView, toEvictedView } from './working-memory.dto';
+} from '../contract/session.dto';
+import { ProjectParamDto, toEntryView, toEvictedView } from '../contract/working-memory.dto';
 
 @ApiTags('session')
 @Controller('v1/projects/:project')

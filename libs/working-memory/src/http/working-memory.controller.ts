@@ -11,7 +11,7 @@ import {
   RememberResultDto,
   toEntryView,
   toEvictedView,
-} from './working-memory.dto';
+} from '../contract/working-memory.dto';
 
 @ApiTags('working memory')
 @Controller('v1/projects/:project/working-memory')

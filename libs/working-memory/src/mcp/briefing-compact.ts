@@ -1,4 +1,4 @@
-import { type Briefing, type WorkingMemoryItem } from '../briefing.types';
+import { type Briefing, type WorkingMemoryItem } from '../contract/briefing.types';
 
 /** Longest value or content one line shows; the structured copy carries the rest. */
 const ITEM_CHARS = 240;

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { defineTool, McpTool, type McpToolHandler, type ToolCall } from '@cairn/mcp';
 import { z } from 'zod';
 import { WorkingMemoryService } from '../working-memory.service';
-import { wmKeySchema } from '../working-memory.fields';
+import { wmKeySchema } from '../contract/working-memory.fields';
 
 const spec = defineTool({
   name: 'forget',

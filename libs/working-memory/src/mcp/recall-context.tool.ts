@@ -2,8 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { defineTool, McpTool, type McpToolHandler, type ToolCall } from '@cairn/mcp';
 import { type z } from 'zod';
 import { BriefingService } from '../briefing.service';
-import { BriefingDto } from '../http/briefing.dto';
-import { contextOptionsSchema } from '../working-memory.fields';
+import { BriefingDto } from '../contract/briefing.dto';
+import { contextOptionsSchema } from '../contract/working-memory.fields';
 import { compactBriefing } from './briefing-compact';
 
 const spec = defineTool({

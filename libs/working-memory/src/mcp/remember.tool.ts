@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { defineTool, McpTool, type McpToolHandler, type ToolCall } from '@cairn/mcp';
 import { type z } from 'zod';
-import { RememberResultDto, toEntryView, toEvictedView } from '../http/working-memory.dto';
+import { RememberResultDto, toEntryView, toEvictedView } from '../contract/working-memory.dto';
 import { WorkingMemoryService } from '../working-memory.service';
-import { rememberSchema } from '../working-memory.fields';
+import { rememberSchema } from '../contract/working-memory.fields';
 
 const spec = defineTool({
   name: 'remember',

@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { defineTool, McpTool, type McpToolHandler, type ToolCall } from '@cairn/mcp';
 import { type z } from 'zod';
-import { SessionEventDto, toEventView } from '../http/session.dto';
+import { SessionEventDto, toEventView } from '../contract/session.dto';
 import { SessionEventsService } from '../session-events.service';
-import { recordEventSchema } from '../working-memory.fields';
+import { recordEventSchema } from '../contract/working-memory.fields';
 
 const spec = defineTool({
   name: 'session_event',

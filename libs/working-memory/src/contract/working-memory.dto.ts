@@ -1,8 +1,8 @@
 import { slugSchema } from '@cairn/common';
 import { createZodDto } from 'nestjs-zod';
 import { z } from 'zod';
-import { importanceSchema, wmKeySchema, wmValueSchema } from '../working-memory.fields';
-import { type EvictedEntry, type WorkingMemoryEntry } from '../working-memory.types';
+import { importanceSchema, wmKeySchema, wmValueSchema } from './working-memory.fields';
+import { type EvictedEntry, type WorkingMemoryEntry } from './working-memory.types';
 
 export const projectParamSchema = z.strictObject({ project: slugSchema });
 export class ProjectParamDto extends createZodDto(projectParamSchema) {}

@@ -1,31 +1,32 @@
 import { assertSafeModelId, type EmbeddingModel, toVectorLiteral } from '@cairn/embeddings';
 import { type SqlParams } from '@cairn/db';
-
-/**
- * A searchable table as the rankers see it. Identifiers here are trusted constants from
- * the owning repository, never user input; filters arrive as SQL over alias `c` whose
- * values are already bound through the shared SqlParams.
- */
-export interface Corpus {
-  readonly table: string;
-  /** Boolean SQL over alias `c`. */
-  readonly where: string;
-  /** Columns over alias `c` returned as the ranking signals, aliased importance, confidence, pinned, created_at. */
-  readonly signals: string;
-  /** Weight of a term occurrence by tsvector weight class (content A, keywords B, tags C, category D). */
-  readonly fieldWeights: Readonly<Record<'A' | 'B' | 'C' | 'D', number>>;
-}
-
-export interface KeywordOptions {
-  /** How many full-text matches, pre-ranked by ts_rank, are scored term by term. */
-  readonly candidates: number;
-  readonly limit: number;
-  /** Only the rarest this-many query terms are used: long queries stay cheap and focused. */
-  readonly maxTerms: number;
-}
+import { type Corpus } from './contract/corpus';
+import { type KeywordOptions, type RankingPlan } from './ranking.types';
 
 /** Terms in more than this share of rows select no candidates on their own (they still score). */
 const COMMON_TERM_SHARE = 0.05;
+
+/**
+ * The whole ranking statement of a plan: the keyword and/or the semantic ranker's CTEs, their
+ * rows under one UNION ALL (`list` says which ranker a row comes from). Parameters are added to
+ * `params` in a fixed order (keyword first), so one plan shape over one corpus filter shape is
+ * always the same text, prepared once per connection.
+ */
+export function rankingStatement(corpus: Corpus, params: SqlParams, plan: RankingPlan): string {
+  const ctes: string[] = [];
+  const parts: string[] = [];
+  if (plan.keyword) {
+    const { query, ...options } = plan.keyword;
+    ctes.push(keywordCtes(corpus, params, query, options));
+    parts.push('SELECT * FROM kw_out');
+  }
+  if (plan.semantic) {
+    const { model, vector, limit, exact } = plan.semantic;
+    ctes.push(vectorCte(corpus, model, vector, params, { limit, exact }));
+    parts.push('SELECT * FROM vec_out');
+  }
+  return `WITH ${ctes.join(',')} ${parts.join(' UNION ALL ')}`;
+}
 
 /**
  * Keyword ranker: the query's lexemes (English stemming, stop words dropped) OR-ed together,
@@ -126,17 +127,12 @@ export function vectorCte(
   )`;
 }
 
-/** Candidates each ranker contributes to fusion for a result list of `limit`. */
-export function candidatesPerList(limit: number): number {
-  return Math.max(50, limit * 4);
-}
-
 /**
- * GUCs for the search transaction: keep HNSW scanning until filtered results suffice, with a
- * search list well above the candidates asked for (recall of the approximate index falls
- * off quickly when ef_search is close to the LIMIT).
+ * How many of `table`'s rows carry a vector of `model`, counting no further than `maxRows + 1`:
+ * enough to tell whether the corpus is small enough to rank exactly (VectorScanChoice)
+ * without scanning a big one.
  */
-export function vectorSearchSettings(limit: number): Record<string, string> {
-  const efSearch = Math.min(1000, Math.max(100, candidatesPerList(limit) * 2));
-  return { 'hnsw.iterative_scan': 'relaxed_order', 'hnsw.ef_search': String(efSearch) };
+export function vectorRowCount(table: string, model: EmbeddingModel, maxRows: number): string {
+  return `SELECT count(*)::int AS n FROM (SELECT 1 FROM ${table} WHERE embedding_model = '${assertSafeModelId(model.id)}'
+       LIMIT ${maxRows + 1}) s`;
 }

@@ -1,9 +1,7 @@
 import { createHash } from 'node:crypto';
 import { Injectable, Logger } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { quotedSchema } from '@cairn/tenancy';
-import { type DataSource } from 'typeorm';
 import { assertSafeModelId, type EmbeddingModel } from './embedding-model';
+import { VectorIndexesRepository } from './vector-indexes.repository';
 
 const TABLES = ['memories', 'kb_chunks'] as const;
 
@@ -17,27 +15,19 @@ const TABLES = ['memories', 'kb_chunks'] as const;
 export class VectorIndexes {
   private readonly logger = new Logger('VectorIndexes');
 
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  constructor(private readonly indexes: VectorIndexesRepository) {}
 
   async ensure(schema: string, model: EmbeddingModel): Promise<void> {
     const modelId = assertSafeModelId(model.id);
     const dims = Math.trunc(model.dimensions);
     for (const table of TABLES) {
       const name = indexName(table, modelId);
-      const [existing] = await this.dataSource.query<{ valid: boolean }[]>(
-        `SELECT i.indisvalid AS valid FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid
-         JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = $1 AND c.relname = $2`,
-        [schema, name],
-      );
+      const existing = await this.indexes.validity(schema, name);
       if (existing?.valid) continue;
       // A concurrent build that died leaves an invalid index behind: drop it and build again.
-      if (existing) await this.dataSource.query(`DROP INDEX CONCURRENTLY IF EXISTS ${quotedSchema(schema)}."${name}"`);
+      if (existing) await this.indexes.drop(schema, name);
       this.logger.log({ msg: 'building vector index', schema, table, model: modelId });
-      await this.dataSource.query(
-        `CREATE INDEX CONCURRENTLY IF NOT EXISTS "${name}" ON ${quotedSchema(schema)}.${table}
-         USING hnsw ((embedding::public.vector(${dims})) public.vector_cosine_ops)
-         WHERE embedding_model = '${modelId}'`,
-      );
+      await this.indexes.create(schema, table, name, modelId, dims);
     }
   }
 }

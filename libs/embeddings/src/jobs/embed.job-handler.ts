@@ -1,8 +1,8 @@
 import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
 import { type EmbedJob, type JobHandler, JobHandlers, type JobResult } from '@cairn/jobs';
 import { ReadinessRegistry } from '@cairn/observability';
-import { EMBEDDER, type Embedder } from './embedding-model';
-import { EmbeddingProcessor } from './embedding.processor';
+import { EMBEDDER, type Embedder } from '../embedding-model';
+import { EmbeddingProcessor } from '../embedding.processor';
 
 /** The worker's handler for `embeddings/embed`, and its readiness report on the embedder. */
 @Injectable()

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { CAIRN_CONFIG, type CairnConfig } from '@cairn/config';
-import { EMBEDDER, type Embedder, EmbeddingBackfillsRepository } from '@cairn/embeddings';
+import { EMBEDDER, type Embedder, EmbeddingBackfills } from '@cairn/embeddings';
 import { ModelPresenceCheck, ProviderClients } from '@cairn/providers';
 import { TenantTransaction } from '@cairn/tenancy';
 
@@ -32,7 +32,7 @@ export class SearchStatusReader {
     @Inject(CAIRN_CONFIG) config: CairnConfig,
     @Inject(EMBEDDER) private readonly embedder: Embedder,
     private readonly tx: TenantTransaction,
-    private readonly backfills: EmbeddingBackfillsRepository,
+    private readonly backfills: EmbeddingBackfills,
     clients: ProviderClients,
   ) {
     const { provider, model } = config.embeddings;
@@ -47,7 +47,7 @@ export class SearchStatusReader {
   async read(): Promise<SearchStatus> {
     const model = this.embedder.model;
     const [state, reachable] = await Promise.all([
-      this.tx.run(() => this.backfills.get(model.id)),
+      this.tx.run(() => this.backfills.state(model.id)),
       this.presence ? this.presence.check().then((result) => result.ok) : Promise.resolve(null),
     ]);
     const backfill = state && {

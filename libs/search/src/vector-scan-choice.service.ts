@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { assertSafeModelId, type EmbeddingModel } from '@cairn/embeddings';
-import { TenantContext, TenantDb } from '@cairn/tenancy';
+import { type EmbeddingModel } from '@cairn/embeddings';
+import { TenantContext } from '@cairn/tenancy';
 import { LRUCache } from 'lru-cache';
+import { RankingRepository } from './ranking.repository';
 
 /**
  * Rows × dimensions up to which the semantic ranker compares every vector instead of walking
@@ -29,7 +30,7 @@ export class VectorScanChoice {
   private readonly seen = new LRUCache<string, boolean>({ max: CACHE_MAX_ENTRIES, ttl: CACHE_MS });
 
   constructor(
-    private readonly db: TenantDb,
+    private readonly ranking: RankingRepository,
     private readonly tenant: TenantContext,
   ) {}
 
@@ -40,11 +41,7 @@ export class VectorScanChoice {
     const cached = this.seen.get(key);
     if (cached !== undefined) return cached;
     const maxRows = exactScanRowLimit(model.dimensions);
-    const [row] = await this.db.query<{ n: number }>(
-      `SELECT count(*)::int AS n FROM (SELECT 1 FROM ${table} WHERE embedding_model = '${assertSafeModelId(model.id)}'
-       LIMIT ${maxRows + 1}) s`,
-    );
-    const exact = (row?.n ?? 0) <= maxRows;
+    const exact = (await this.ranking.countVectors(table, model, maxRows)) <= maxRows;
     this.seen.set(key, exact);
     return exact;
   }

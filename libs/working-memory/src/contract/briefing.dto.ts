@@ -1,7 +1,7 @@
 import { createZodDto } from 'nestjs-zod';
 import { z } from 'zod';
-import { BRIEFING_SECTIONS } from '../briefing.types';
-import { contextOptionsSchema } from '../working-memory.fields';
+import { BRIEFING_SECTIONS } from './briefing.types';
+import { contextOptionsSchema } from './working-memory.fields';
 
 export class BriefingRequestDto extends createZodDto(contextOptionsSchema) {}
 

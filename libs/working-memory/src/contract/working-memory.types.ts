@@ -2,6 +2,9 @@
 export const EVENT_KINDS = ['file_written', 'error', 'decision', 'session_start', 'session_end', 'custom'] as const;
 export type EventKind = (typeof EVENT_KINDS)[number];
 
+/** Most session events one listing returns. */
+export const EVENTS_MAX_LIMIT = 200;
+
 /** The working-memory key under which `session_summarize` keeps the latest summary. */
 export const LAST_SESSION_SUMMARY_KEY = 'last_session_summary';
 

@@ -2,9 +2,9 @@ import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
 import { CAIRN_CONFIG, type CairnConfig } from '@cairn/config';
 import { type JobHandler, JobHandlers, type JobPayload, JobQueue, type JobResult } from '@cairn/jobs';
 import { TenantContext, TenantsService, TenantTransaction, toTenantRef } from '@cairn/tenancy';
-import { EMBEDDER, type Embedder } from './embedding-model';
-import { EmbeddingRollout } from './embedding-rollout.service';
-import { EmbeddingTargets } from './embedding-targets';
+import { EMBEDDER, type Embedder } from '../embedding-model';
+import { EmbeddingRollout } from '../embedding-rollout.service';
+import { EmbeddingTargets } from '../embedding-targets.registry';
 
 const SCAN_LIMIT = 2_000;
 const PER_JOB = 100;

@@ -1,8 +1,7 @@
 import { createZodDto } from 'nestjs-zod';
 import { z } from 'zod';
-import { EVENTS_MAX_LIMIT } from '../session-events.service';
-import { recordEventSchema, summarizeSchema } from '../working-memory.fields';
-import { EVENT_KINDS, type SessionEvent } from '../working-memory.types';
+import { recordEventSchema, summarizeSchema } from './working-memory.fields';
+import { EVENT_KINDS, EVENTS_MAX_LIMIT, type SessionEvent } from './working-memory.types';
 import { entrySchema, evictedSchema } from './working-memory.dto';
 
 export class RecordSessionEventDto extends createZodDto(recordEventSchema) {}

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { TOOLSETS } from '@cairn/access';
 import { z } from 'zod';
 import { defineTool, McpTool, type McpToolHandler, SERVER_INFO, type ToolCall } from '@cairn/mcp';
-import { SearchStatusReader } from './search-status';
+import { SearchStatusReader } from '../search-status.service';
 
 const spec = defineTool({
   name: 'status',

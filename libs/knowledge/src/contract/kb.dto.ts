@@ -9,7 +9,7 @@ import {
   SOURCE_MAX_CHARS,
   SOURCE_TYPES,
   TITLE_MAX_CHARS,
-} from '../kb.types';
+} from './kb.types';
 
 /** Hard ceiling of the schema; KB_DOCUMENT_MAX_CHARS (checked after normalisation) is the real limit. */
 const TEXT_CEILING = 5_000_000;

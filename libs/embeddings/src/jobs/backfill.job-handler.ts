@@ -1,10 +1,10 @@
 import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
 import { type JobHandler, JobHandlers, type JobPayload, JobQueue, type JobResult } from '@cairn/jobs';
 import { TenantContext, TenantsService, TenantTransaction, toTenantRef } from '@cairn/tenancy';
-import { EmbeddingBackfillsRepository } from './embedding-backfills.repository';
-import { EMBEDDER, type Embedder } from './embedding-model';
-import { EmbeddingTargets } from './embedding-targets';
-import { EmbeddingProcessor } from './embedding.processor';
+import { EmbeddingBackfillsRepository } from '../embedding-backfills.repository';
+import { EMBEDDER, type Embedder } from '../embedding-model';
+import { EmbeddingTargets } from '../embedding-targets.registry';
+import { EmbeddingProcessor } from '../embedding.processor';
 
 const BATCH = 256;
 

@@ -86,7 +86,10 @@ export const contextOptionsSchema = z.strictObject({
 });
 export type ContextOptions = z.input<typeof contextOptionsSchema>;
 
+/** An IANA time zone name. */
 export function isTimeZone(value: string): boolean {
+  // Offsets such as "+09:00" are no IANA zone: Node 20's Intl refused them, Node 24's accepts them.
+  if (/^[+-]/.test(value)) return false;
   try {
     new Intl.DateTimeFormat('en-US', { timeZone: value });
     return true;

@@ -1,0 +1,37 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { quotedSchema } from '@cairn/tenancy';
+import { type DataSource } from 'typeorm';
+
+/**
+ * The partial HNSW indexes of tenant schemas, on the shared pool: CREATE INDEX CONCURRENTLY
+ * cannot run inside a transaction, so these statements are schema-qualified instead of relying
+ * on a tenant transaction's search_path. Identifiers come from VectorIndexes, never from input.
+ */
+@Injectable()
+export class VectorIndexesRepository {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  /** Whether the index exists and is valid; null when there is none. */
+  async validity(schema: string, name: string): Promise<{ valid: boolean } | null> {
+    const [existing] = await this.dataSource.query<{ valid: boolean }[]>(
+      `SELECT i.indisvalid AS valid FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid
+         JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = $1 AND c.relname = $2`,
+      [schema, name],
+    );
+    return existing ?? null;
+  }
+
+  async drop(schema: string, name: string): Promise<void> {
+    await this.dataSource.query(`DROP INDEX CONCURRENTLY IF EXISTS ${quotedSchema(schema)}."${name}"`);
+  }
+
+  /** On exactly the expression and predicate the semantic ranker uses. */
+  async create(schema: string, table: string, name: string, modelId: string, dims: number): Promise<void> {
+    await this.dataSource.query(
+      `CREATE INDEX CONCURRENTLY IF NOT EXISTS "${name}" ON ${quotedSchema(schema)}.${table}
+         USING hnsw ((embedding::public.vector(${dims})) public.vector_cosine_ops)
+         WHERE embedding_model = '${modelId}'`,
+    );
+  }
+}

@@ -1,0 +1,84 @@
+import { join } from 'node:path';
+import { SqlParams } from '@cairn/db';
+import { type EmbeddingModel, toVectorLiteral } from '@cairn/embeddings';
+import { expectCommittedFile } from '@cairn/testing';
+import { type Corpus } from './contract/corpus';
+import { candidatesPerList } from './ranking-sizes';
+import { rankingStatement, vectorRowCount } from './ranking.sql';
+import { type RankingPlan } from './ranking.types';
+import { exactScanRowLimit } from './vector-scan-choice.service';
+
+/**
+ * The statements search runs, rendered with fixed inputs and compared with the files committed
+ * under libs/search/sql/, so every change to the SQL HybridSearch sends shows in review as a
+ * diff of those files (`npm run snapshots` rewrites them). No database needed.
+ */
+const SQL_DIR = join(__dirname, '..', 'sql');
+
+/** A provider model as the statements see it: its id and dimensions are literals in the text. */
+const MODEL: EmbeddingModel = { id: 'nomic-embed-text', provider: 'ollama', dimensions: 768, builtIn: false };
+const QUERY = 'how are staging deploys triggered?';
+/** As HybridSearch.rank derives them for a result list of 10. */
+const LIMIT = 10;
+const PER_LIST = candidatesPerList(LIMIT);
+const KEYWORD = { query: QUERY, candidates: Math.max(400, PER_LIST * 4), limit: PER_LIST, maxTerms: 24 };
+
+/** A representative corpus: memories of one project and the tenant-wide ones, live only, as memory search filters them. */
+function corpus(params: SqlParams): Corpus {
+  const projects = params.add(['6f1c2f4e-3b1d-4c59-9a77-0d6c1f0e2a11']);
+  return {
+    table: 'memories',
+    where:
+      `c.deleted_at IS NULL AND (c.project_id = ANY(${projects}::uuid[]) OR c.project_id IS NULL)` +
+      ' AND c.archived_at IS NULL AND c.superseded_by IS NULL',
+    signals: 'c.importance, c.confidence, c.pinned, c.created_at',
+    fieldWeights: { A: 1.0, B: 0.7, C: 0.5, D: 0.3 },
+  };
+}
+
+const vector = Float32Array.from({ length: MODEL.dimensions }, (_, i) => (i % 2 === 0 ? 0.036 : -0.036));
+const semantic = (exact: boolean) => ({ model: MODEL, vector, limit: PER_LIST, exact });
+
+/**
+ * The header names the shape and the builder, the bound values follow, then the text as sent
+ * (trailing spaces at line ends dropped, so editors cannot break the comparison).
+ */
+function rendered(header: string, sql: string, values: readonly unknown[]): string {
+  const literal = toVectorLiteral(vector);
+  const shown = (value: unknown) =>
+    value === literal ? `<the query vector, ${MODEL.dimensions} dimensions>` : JSON.stringify(value);
+  const bound = values.map((value, index) => `-- $${index + 1} = ${shown(value)}`);
+  return [`-- ${header}`, ...bound, `${sql.trim().replace(/[ \t]+$/gm, '')};`].join('\n');
+}
+
+function ranking(plan: RankingPlan): { sql: string; values: unknown[] } {
+  const params = new SqlParams();
+  const sql = rankingStatement(corpus(params), params, plan);
+  return { sql, values: params.values };
+}
+
+const SHAPES: readonly { file: string; shape: string; plan: RankingPlan }[] = [
+  { file: 'ranking-keyword.sql', shape: 'keyword only', plan: { keyword: KEYWORD } },
+  { file: 'ranking-semantic-index.sql', shape: 'semantic only, HNSW index scan', plan: { semantic: semantic(false) } },
+  { file: 'ranking-semantic-exact.sql', shape: 'semantic only, exact scan', plan: { semantic: semantic(true) } },
+  {
+    file: 'ranking-hybrid.sql',
+    shape: 'hybrid (keyword + semantic, HNSW index scan)',
+    plan: { keyword: KEYWORD, semantic: semantic(false) },
+  },
+];
+
+describe('the committed search SQL', () => {
+  it.each(SHAPES)('renders the $shape ranking statement as committed in $file', ({ file, shape, plan }) => {
+    const { sql, values } = ranking(plan);
+    const header = `Ranking statement, ${shape}: rankingStatement (libs/search/src/ranking.sql.ts), run by RankingRepository.rank`;
+    expectCommittedFile(join(SQL_DIR, file), rendered(header, sql, values));
+  });
+
+  it('renders the scan-choice count as committed in vector-row-count.sql', () => {
+    const sql = vectorRowCount('memories', MODEL, exactScanRowLimit(MODEL.dimensions));
+    const header =
+      'Vector scan choice (exact or index scan?): vectorRowCount (libs/search/src/ranking.sql.ts), run by RankingRepository.countVectors';
+    expectCommittedFile(join(SQL_DIR, 'vector-row-count.sql'), rendered(header, sql, []));
+  });
+});

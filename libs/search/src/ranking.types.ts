@@ -1,0 +1,23 @@
+import { type EmbeddingModel } from '@cairn/embeddings';
+
+export interface KeywordOptions {
+  /** How many full-text matches, pre-ranked by ts_rank, are scored term by term. */
+  readonly candidates: number;
+  readonly limit: number;
+  /** Only the rarest this-many query terms are used: long queries stay cheap and focused. */
+  readonly maxTerms: number;
+}
+
+export interface SemanticOptions {
+  readonly model: EmbeddingModel;
+  readonly vector: ArrayLike<number>;
+  readonly limit: number;
+  /** Compare every vector instead of walking the HNSW index (VectorScanChoice decides). */
+  readonly exact: boolean;
+}
+
+/** Which rankers one ranking statement runs (at least one), with their sizes. */
+export interface RankingPlan {
+  readonly keyword?: KeywordOptions & { readonly query: string };
+  readonly semantic?: SemanticOptions;
+}
