@@ -5,10 +5,10 @@ import { SqlParams } from '@cairn/db';
 import { TenantDb } from '@cairn/tenancy';
 import { detectContradiction, prepareStatement } from './contradiction-detector';
 import { memoryCorpus } from './memory-corpus';
-import { type MemoryScope } from './memory-filter';
+import { type MemoryScope } from './contract/memory-filter';
 import { memoryEmbeddingText } from './memory-row';
 import { MemoryRelationsRepository } from './memory-relations.repository';
-import { type ContradictionWarning, type Memory } from './memory.types';
+import { type ContradictionWarning, type Memory } from './contract/memory.types';
 
 const CANDIDATES = 10;
 

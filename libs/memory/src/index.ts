@@ -1,15 +1,16 @@
-export { AccessRecorder } from './access-recorder';
+export { AccessRecorder } from './access-recorder.service';
 export { detectContradiction } from './contradiction-detector';
 export { MemoryHttpModule } from './http/memory-http.module';
-export { memoryContentSchema } from './http/memory-fields.schema';
-export { toMemoryView } from './http/memory.dto';
+export { memoryContentSchema } from './contract/memory-fields.schema';
+export { toMemoryView } from './contract/memory.dto';
 export { isAuthor, projectScope, visibleIn } from './memory-access';
 export { memoryCorpus } from './memory-corpus';
-export { type MemoryFilter, memoryFilterSql, type MemoryScope } from './memory-filter';
+export { type ListFilter, type MemoryFilter, type MemoryScope } from './contract/memory-filter';
+export { memoryFilterSql } from './memory-filter';
 export { MemoryReader } from './memory-reader.service';
 export { MemoryRecall, type RecallHit, type RecallInput } from './memory-recall.service';
 export { MemoryLinks } from './memory-relations.service';
-export { type MemoryRelation, MemoryRelationsRepository } from './memory-relations.repository';
+export { MemoryRelationsRepository } from './memory-relations.repository';
 export { memoryContentHash, memoryEmbeddingText } from './memory-row';
 export { MemoryVersionsRepository } from './memory-versions.repository';
 export { MemoryWriter, type StoreMemoryInput, type WriteResult } from './memory-writer.service';
@@ -19,9 +20,10 @@ export {
   MEMORY_CATEGORIES,
   type MemoryCategory,
   type MemoryFields,
+  type MemoryRelation,
   RELATION_TYPES,
   type RelationType,
-} from './memory.types';
+} from './contract/memory.types';
 export { MemoriesRepository, type NewMemory } from './memories.repository';
 export { MemoryModule } from './memory.module';
 export { MemoryHygiene } from './hygiene/memory-hygiene.service';

@@ -2,9 +2,10 @@ import { SqlParams } from '@cairn/db';
 import { Injectable } from '@nestjs/common';
 
 import { TenantDb } from '@cairn/tenancy';
-import { type MemoryFilter, memoryFilterSql } from './memory-filter';
+import { type MemoryFilter } from './contract/memory-filter';
+import { memoryFilterSql } from './memory-filter';
 import { MEMORY_COLUMNS, MEMORY_FROM, type MemoryRow, toMemory } from './memory-row';
-import { type Memory, type MemoryFields } from './memory.types';
+import { type Memory, type MemoryFields } from './contract/memory.types';
 
 export interface NewMemory extends MemoryFields {
   readonly id: string;

@@ -1,6 +1,7 @@
 import { type Corpus } from '@cairn/search';
 import { type SqlParams } from '@cairn/db';
-import { type MemoryFilter, memoryFilterSql } from './memory-filter';
+import { type MemoryFilter } from './contract/memory-filter';
+import { memoryFilterSql } from './memory-filter';
 
 /** Memories as the shared rankers see them. */
 export function memoryCorpus(filter: MemoryFilter, params: SqlParams): Corpus {

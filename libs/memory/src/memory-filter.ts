@@ -1,28 +1,5 @@
 import { type SqlParams } from '@cairn/db';
-import { type MemoryCategory } from './memory.types';
-
-/** Which memories a caller may see: some projects, and the tenant-wide ones. */
-export interface MemoryScope {
-  readonly projectIds: readonly string[];
-  readonly includeTenantWide: boolean;
-}
-
-/** Filters shared by list, search and export. */
-export interface MemoryFilter {
-  readonly scope: MemoryScope;
-  readonly categories?: readonly MemoryCategory[];
-  /** Memories carrying any of these tags. */
-  readonly tags?: readonly string[];
-  readonly authorAgentId?: string;
-  readonly authorUserId?: string;
-  readonly createdAfter?: Date;
-  readonly createdBefore?: Date;
-  /** `true`: only stale ones; `false`: hide stale ones; absent: include them (flagged). */
-  readonly stale?: boolean;
-  readonly pinned?: boolean;
-  readonly includeArchived?: boolean;
-  readonly includeSuperseded?: boolean;
-}
+import { type MemoryFilter } from './contract/memory-filter';
 
 /** Boolean SQL over `alias` for a filter; values go through `params`. Deleted rows never match. */
 export function memoryFilterSql(filter: MemoryFilter, params: SqlParams, alias: string): string {

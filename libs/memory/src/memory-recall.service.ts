@@ -10,10 +10,10 @@ import {
 } from '@cairn/search';
 import { SqlParams } from '@cairn/db';
 import { TenantContext, TenantTransaction } from '@cairn/tenancy';
-import { AccessRecorder } from './access-recorder';
+import { AccessRecorder } from './access-recorder.service';
 import { memoryCorpus } from './memory-corpus';
-import { type MemoryFilter, type MemoryScope } from './memory-filter';
-import { type Memory } from './memory.types';
+import { type MemoryFilter, type MemoryScope } from './contract/memory-filter';
+import { type Memory } from './contract/memory.types';
 import { MemoriesRepository } from './memories.repository';
 
 export interface RecallInput {

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { type Memory, type MemoryCategory } from './memory.types';
+import { type Memory, type MemoryCategory } from './contract/memory.types';
 
 /** Columns every memory read selects: never the tsvector or the vector itself. */
 export const MEMORY_COLUMNS = `

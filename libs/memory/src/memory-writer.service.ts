@@ -10,7 +10,7 @@ import { assertMayDelete, assertMayModify, assertMayWriteTenantWide, projectScop
 import { memoryContentHash } from './memory-row';
 import { MemoryRelationsRepository } from './memory-relations.repository';
 import { MemoryVersionsRepository } from './memory-versions.repository';
-import { type ContradictionWarning, type Memory, type MemoryFields } from './memory.types';
+import { type ContradictionWarning, type Memory, type MemoryFields } from './contract/memory.types';
 import { MemoriesRepository } from './memories.repository';
 
 export interface StoreMemoryInput extends MemoryFields {

@@ -1,8 +1,10 @@
 import { Module } from '@nestjs/common';
 import { ProjectsModule } from '@cairn/projects';
-import { AccessRecorder } from './access-recorder';
+import { AccessRecorder } from './access-recorder.service';
+import { ContentLimit } from './content-limit.service';
 import { ContradictionsService } from './contradictions.service';
 import { MemoryEmbeddingTarget } from './memory-embedding.target';
+import { MemoryLookup } from './memory-lookup.service';
 import { MemoryReader } from './memory-reader.service';
 import { MemoryRecall } from './memory-recall.service';
 import { MemoryLinks } from './memory-relations.service';
@@ -25,10 +27,12 @@ import { MemoryTransferRepository } from './sync/memory-transfer.repository';
   imports: [ProjectsModule],
   providers: [
     AccessRecorder,
+    ContentLimit,
     ContradictionsService,
     MemoriesRepository,
     MemoryEmbeddingTarget,
     MemoryLinks,
+    MemoryLookup,
     MemoryReader,
     MemoryRecall,
     MemoryRelationsRepository,
@@ -46,8 +50,10 @@ import { MemoryTransferRepository } from './sync/memory-transfer.repository';
   ],
   exports: [
     AccessRecorder,
+    ContentLimit,
     MemoriesRepository,
     MemoryLinks,
+    MemoryLookup,
     MemoryReader,
     MemoryRecall,
     MemoryRelationsRepository,

@@ -1,6 +1,5 @@
 import { Module } from '@nestjs/common';
 import { MemoryModule } from '../memory.module';
-import { ContentLimit } from './content-limit';
 import { MemoriesController } from './memories.controller';
 import { MemoryLinksController } from './memory-links.controller';
 import { MemoryRecallController } from './memory-recall.controller';
@@ -20,6 +19,6 @@ import { NdjsonBodyParser } from '../sync/ndjson-body.parser';
     MemoryHygieneController,
     MemoryTransferController,
   ],
-  providers: [ContentLimit, NdjsonBodyParser],
+  providers: [NdjsonBodyParser],
 })
 export class MemoryHttpModule {}

@@ -2,7 +2,7 @@ import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/com
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal, RequirePermission, type SessionPrincipal } from '@cairn/access';
 import { ZodResponse } from 'nestjs-zod';
-import { MemoryDto, MemoryParamsDto, ProjectParamDto, toMemoryView } from '../http/memory.dto';
+import { MemoryDto, MemoryParamsDto, ProjectParamDto, toMemoryView } from '../contract/memory.dto';
 import {
   DecayDto,
   DecayResultDto,

@@ -1,6 +1,6 @@
 import { createZodDto } from 'nestjs-zod';
 import { z } from 'zod';
-import { memorySchema } from '../http/memory.dto';
+import { memorySchema } from '../contract/memory.dto';
 
 const days = z.number().int().min(1).max(3650);
 const includeTenantWide = z

@@ -3,7 +3,8 @@ import { Injectable } from '@nestjs/common';
 import { assertSafeModelId, type EmbeddingModel } from '@cairn/embeddings';
 
 import { TenantDb } from '@cairn/tenancy';
-import { memoryFilterSql, type MemoryScope } from '../memory-filter';
+import { type MemoryScope } from '../contract/memory-filter';
+import { memoryFilterSql } from '../memory-filter';
 
 export interface DecayOptions {
   readonly olderThanDays: number;

@@ -5,8 +5,8 @@ import { ProjectResolver } from '@cairn/projects';
 import { vectorSearchSettings } from '@cairn/search';
 import { TenantTransaction } from '@cairn/tenancy';
 import { assertMayModify, assertMayWriteTenantWide, projectScope, visibleIn } from '../memory-access';
-import { type MemoryScope } from '../memory-filter';
-import { type Memory } from '../memory.types';
+import { type MemoryScope } from '../contract/memory-filter';
+import { type Memory } from '../contract/memory.types';
 import { MemoriesRepository } from '../memories.repository';
 import { DuplicateScanRepository } from './duplicate-scan.repository';
 import {

@@ -8,7 +8,7 @@ import { assertMayModify, visibleIn } from '../memory-access';
 import { memoryContentHash } from '../memory-row';
 import { MemoryRelationsRepository } from '../memory-relations.repository';
 import { MemoryVersionsRepository } from '../memory-versions.repository';
-import { type Memory } from '../memory.types';
+import { type Memory } from '../contract/memory.types';
 import { MemoriesRepository } from '../memories.repository';
 import { MemoryHygieneRepository } from './memory-hygiene.repository';
 import { mergedFields } from './merge-fields';

@@ -1,4 +1,4 @@
-import { type Memory } from '../memory.types';
+import { type Memory } from '../contract/memory.types';
 import { MAX_TAGS, mergedFields } from './merge-fields';
 
 function memory(overrides: Partial<Memory>): Memory {

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { defineTool, McpTool, type McpToolHandler, type ToolCall } from '@cairn/mcp';
 import { z } from 'zod';
-import { toMemoryView } from '../http/memory.dto';
+import { toMemoryView } from '../contract/memory.dto';
 import { DuplicatesDto } from '../hygiene/memory-hygiene.dto';
 import { MemoryHygiene } from '../hygiene/memory-hygiene.service';
 

@@ -1,13 +1,11 @@
 import { Module } from '@nestjs/common';
 import { MemoryModule } from '../memory.module';
-import { ContentLimit } from '../http/content-limit';
 import { MemoryDeleteTool } from './memory-delete.tool';
 import { MemoryDuplicatesTool } from './memory-duplicates.tool';
 import { MemoryGetTool } from './memory-get.tool';
 import { MemoryHistoryTool } from './memory-history.tool';
 import { MemoryLinkTool } from './memory-link.tool';
 import { MemoryListTool } from './memory-list.tool';
-import { MemoryLookup } from './memory-lookup.service';
 import { MemoryMergeTool } from './memory-merge.tool';
 import { MemoryRecallTool } from './memory-recall.tool';
 import { MemoryRelatedTool } from './memory-related.tool';
@@ -21,8 +19,6 @@ import { MemoryResource } from './memory.resource';
 @Module({
   imports: [MemoryModule],
   providers: [
-    ContentLimit,
-    MemoryLookup,
     // core
     MemoryStoreTool,
     MemoryRecallTool,

@@ -1,10 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { defineTool, McpTool, type McpToolHandler, type ToolCall } from '@cairn/mcp';
 import { type z } from 'zod';
-import { toMemoryView } from '../http/memory.dto';
+import { toMemoryView } from '../contract/memory.dto';
 import { MergeDto, MergeResultDto } from '../hygiene/memory-hygiene.dto';
 import { MemoryMerger } from '../hygiene/memory-merge.service';
-import { memoryIdSchema } from './memory-tool.schemas';
+import { memoryIdSchema } from '../contract/memory-tool.schemas';
 
 const spec = defineTool({
   name: 'memory_merge',

@@ -7,8 +7,8 @@ import {
   keywordsSchema,
   memoryContentSchema,
   tagsSchema,
-} from '../http/memory-fields.schema';
-import { type Memory, RELATION_TYPES } from '../memory.types';
+} from '../contract/memory-fields.schema';
+import { type Memory, RELATION_TYPES } from '../contract/memory.types';
 
 /**
  * The JSON Lines export format, version 1. Line 1 is a header:

@@ -1,4 +1,4 @@
-import { type Memory } from '../memory.types';
+import { type Memory } from '../contract/memory.types';
 import { exportHeaderLine, exportLine } from './export-format';
 import { parseImport } from './import-parser';
 

@@ -2,7 +2,7 @@ import { Controller, Get, Param, Query } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { RequirePermission } from '@cairn/access';
 import { ZodResponse } from 'nestjs-zod';
-import { ProjectParamDto, toMemoryView } from '../http/memory.dto';
+import { ProjectParamDto, toMemoryView } from '../contract/memory.dto';
 import { type ChangeItem, MemoryChanges } from './memory-changes.service';
 import { ChangesPageDto, ChangesQueryDto } from './memory-sync.dto';
 

@@ -3,7 +3,7 @@ import { Injectable } from '@nestjs/common';
 
 import { TenantDb } from '@cairn/tenancy';
 import { MEMORY_COLUMNS, MEMORY_FROM, type MemoryRow, toMemory } from '../memory-row';
-import { type Memory } from '../memory.types';
+import { type Memory } from '../contract/memory.types';
 import { type ChangeCursor } from './change-cursor';
 
 export interface ChangedMemory {

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { ProjectResolver } from '@cairn/projects';
 import { TenantTransaction } from '@cairn/tenancy';
-import { type Memory } from '../memory.types';
+import { type Memory } from '../contract/memory.types';
 import { type ChangeCursor, encodeCursor, laterCursor } from './change-cursor';
 import { MemoryChangesRepository } from './memory-changes.repository';
 

@@ -3,7 +3,7 @@ import { ApiBody, ApiConsumes, ApiOperation, ApiProduces, ApiTags } from '@nestj
 import { CurrentPrincipal, RequirePermission, type SessionPrincipal } from '@cairn/access';
 import { CairnError } from '@cairn/common';
 import { ZodResponse } from 'nestjs-zod';
-import { ProjectParamDto } from '../http/memory.dto';
+import { ProjectParamDto } from '../contract/memory.dto';
 import { NDJSON } from './export-format';
 import { MemoryExporter } from './memory-export.service';
 import { MemoryImporter } from './memory-import.service';

@@ -3,7 +3,7 @@ import { Injectable } from '@nestjs/common';
 import { type Author } from '@cairn/access';
 import { TenantDb } from '@cairn/tenancy';
 import { MEMORY_COLUMNS, MEMORY_FROM, memoryContentHash, type MemoryRow, toMemory } from '../memory-row';
-import { type Memory } from '../memory.types';
+import { type Memory } from '../contract/memory.types';
 import { type ExportedMemory, type ExportedRelation } from './export-format';
 
 /** Where a memory id already lives in the tenant, for import conflict checks. */

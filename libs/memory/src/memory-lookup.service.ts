@@ -2,8 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { canAccessProject, type SessionPrincipal } from '@cairn/access';
 import { NotFoundError } from '@cairn/common';
 import { TenantTransaction } from '@cairn/tenancy';
-import { type Memory } from '../memory.types';
-import { MemoriesRepository } from '../memories.repository';
+import { type Memory } from './contract/memory.types';
+import { MemoriesRepository } from './memories.repository';
 
 /**
  * A memory by id alone, as `cairn://memories/{id}` addresses it (no project in the URI):

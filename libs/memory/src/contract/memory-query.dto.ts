@@ -2,7 +2,7 @@ import { agentIdSchema, slugSchema } from '@cairn/common';
 import { SEARCH_MODES, searchQuerySchema } from '@cairn/search';
 import { createZodDto } from 'nestjs-zod';
 import { z } from 'zod';
-import { type ListFilter } from '../memory-reader.service';
+import { type ListFilter } from './memory-filter';
 import { categorySchema } from './memory-fields.schema';
 import { memorySchema } from './memory.dto';
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { type MemoryRelation } from '../memory-relations.repository';
-import { memorySchema, relationSchema } from '../http/memory.dto';
+import { memorySchema, relationSchema } from './memory.dto';
+import { type MemoryRelation } from './memory.types';
 
 /**
  * Schemas the memory tools share beyond the REST DTOs: the REST API carries ids in its path

@@ -1,6 +1,6 @@
 import { slugSchema, stripControlCharacters } from '@cairn/common';
 import { z } from 'zod';
-import { MEMORY_CATEGORIES } from '../memory.types';
+import { MEMORY_CATEGORIES } from './memory.types';
 
 /** Memory text: control characters removed (newlines and tabs kept), trimmed. */
 export const memoryContentSchema = z

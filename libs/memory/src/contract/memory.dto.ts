@@ -1,6 +1,6 @@
 import { createZodDto } from 'nestjs-zod';
 import { z } from 'zod';
-import { type Memory, RELATION_TYPES } from '../memory.types';
+import { type Memory, RELATION_TYPES } from './memory.types';
 import {
   categorySchema,
   confidenceSchema,

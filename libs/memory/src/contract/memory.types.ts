@@ -21,6 +21,17 @@ export const RELATION_TYPES = [
 ] as const;
 export type RelationType = (typeof RELATION_TYPES)[number];
 
+/** A typed link between two memories; one per (from, to, type). */
+export interface MemoryRelation {
+  readonly id: string;
+  readonly fromId: string;
+  readonly toId: string;
+  readonly type: RelationType;
+  readonly note: string | null;
+  readonly createdBy: { readonly userId: string | null; readonly agentId: string | null };
+  readonly createdAt: Date;
+}
+
 export interface SourceRef {
   readonly path: string;
   readonly line: number | null;
