@@ -4,14 +4,14 @@ export { MemoryHttpModule } from './http/memory-http.module';
 export { memoryContentSchema } from './contract/memory-fields.schema';
 export { toMemoryView } from './contract/memory.dto';
 export { isAuthor, projectScope, visibleIn } from './memory-access';
-export { memoryCorpus } from './memory-corpus';
+export { memoryCorpus } from './memory-corpus.sql';
 export { type ListFilter, type MemoryFilter, type MemoryScope } from './contract/memory-filter';
-export { memoryFilterSql } from './memory-filter';
+export { memoryFilterSql } from './memory-filter.sql';
 export { MemoryReader } from './memory-reader.service';
 export { MemoryRecall, type RecallHit, type RecallInput } from './memory-recall.service';
 export { MemoryLinks } from './memory-relations.service';
 export { MemoryRelationsRepository } from './memory-relations.repository';
-export { memoryContentHash, memoryEmbeddingText } from './memory-row';
+export { memoryContentHash, memoryEmbeddingText } from './memory-content';
 export { MemoryVersionsRepository } from './memory-versions.repository';
 export { MemoryWriter, type StoreMemoryInput, type WriteResult } from './memory-writer.service';
 export {

@@ -7,7 +7,7 @@ import { type ProjectRef, ProjectResolver } from '@cairn/projects';
 import { TenantContext, TenantTransaction } from '@cairn/tenancy';
 import { ContradictionsService } from './contradictions.service';
 import { assertMayDelete, assertMayModify, assertMayWriteTenantWide, projectScope, visibleIn } from './memory-access';
-import { memoryContentHash } from './memory-row';
+import { memoryContentHash } from './memory-content';
 import { MemoryRelationsRepository } from './memory-relations.repository';
 import { MemoryVersionsRepository } from './memory-versions.repository';
 import { type ContradictionWarning, type Memory, type MemoryFields } from './contract/memory.types';

@@ -2,8 +2,10 @@ import { Module } from '@nestjs/common';
 import { ProjectsModule } from '@cairn/projects';
 import { AccessRecorder } from './access-recorder.service';
 import { ContentLimit } from './content-limit.service';
+import { ContradictionCandidatesRepository } from './contradiction-candidates.repository';
 import { ContradictionsService } from './contradictions.service';
-import { MemoryEmbeddingTarget } from './memory-embedding.target';
+import { MemoryEmbeddingTarget } from './memory-embedding-target.service';
+import { MemoryEmbeddingsRepository } from './memory-embeddings.repository';
 import { MemoryLookup } from './memory-lookup.service';
 import { MemoryReader } from './memory-reader.service';
 import { MemoryRecall } from './memory-recall.service';
@@ -28,9 +30,11 @@ import { MemoryTransferRepository } from './sync/memory-transfer.repository';
   providers: [
     AccessRecorder,
     ContentLimit,
+    ContradictionCandidatesRepository,
     ContradictionsService,
     MemoriesRepository,
     MemoryEmbeddingTarget,
+    MemoryEmbeddingsRepository,
     MemoryLinks,
     MemoryLookup,
     MemoryReader,

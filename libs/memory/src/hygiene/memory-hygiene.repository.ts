@@ -4,7 +4,7 @@ import { assertSafeModelId, type EmbeddingModel } from '@cairn/embeddings';
 
 import { TenantDb } from '@cairn/tenancy';
 import { type MemoryScope } from '../contract/memory-filter';
-import { memoryFilterSql } from '../memory-filter';
+import { memoryFilterSql } from '../memory-filter.sql';
 
 export interface DecayOptions {
   readonly olderThanDays: number;

@@ -5,7 +5,7 @@ import { JobQueue } from '@cairn/jobs';
 import { ProjectResolver } from '@cairn/projects';
 import { TenantContext, TenantTransaction } from '@cairn/tenancy';
 import { assertMayModify, visibleIn } from '../memory-access';
-import { memoryContentHash } from '../memory-row';
+import { memoryContentHash } from '../memory-content';
 import { MemoryRelationsRepository } from '../memory-relations.repository';
 import { MemoryVersionsRepository } from '../memory-versions.repository';
 import { type Memory } from '../contract/memory.types';

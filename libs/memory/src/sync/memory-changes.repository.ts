@@ -2,7 +2,7 @@ import { SqlParams } from '@cairn/db';
 import { Injectable } from '@nestjs/common';
 
 import { TenantDb } from '@cairn/tenancy';
-import { MEMORY_COLUMNS, MEMORY_FROM, type MemoryRow, toMemory } from '../memory-row';
+import { MEMORY_COLUMNS, MEMORY_FROM, type MemoryRow, toMemory } from '../memory-row.sql';
 import { type Memory } from '../contract/memory.types';
 import { type ChangeCursor } from './change-cursor';
 

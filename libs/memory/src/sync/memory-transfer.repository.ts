@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { type Author } from '@cairn/access';
 import { TenantDb } from '@cairn/tenancy';
-import { MEMORY_COLUMNS, MEMORY_FROM, memoryContentHash, type MemoryRow, toMemory } from '../memory-row';
+import { MEMORY_COLUMNS, MEMORY_FROM, type MemoryRow, toMemory } from '../memory-row.sql';
+import { memoryContentHash } from '../memory-content';
 import { type Memory } from '../contract/memory.types';
 import { type ExportedMemory, type ExportedRelation } from './export-format';
 

@@ -1,7 +1,13 @@
 import { type Corpus } from '@cairn/search';
 import { type SqlParams } from '@cairn/db';
 import { type MemoryFilter } from './contract/memory-filter';
-import { memoryFilterSql } from './memory-filter';
+import { memoryFilterSql } from './memory-filter.sql';
+
+/** A corpus for HybridSearch.rank with the parameters its SQL has taken so far (the ranker adds its own). */
+export interface RankingCorpus {
+  readonly corpus: Corpus;
+  readonly params: SqlParams;
+}
 
 /** Memories as the shared rankers see them. */
 export function memoryCorpus(filter: MemoryFilter, params: SqlParams): Corpus {
