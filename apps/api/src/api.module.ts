@@ -7,7 +7,8 @@ import { EmbeddingsModule, EmbeddingTargetsModule } from '@cairn/embeddings';
 import { ExtractionHttpModule } from '@cairn/extraction';
 import { JobsHttpModule, JobsModule } from '@cairn/jobs';
 import { KnowledgeHttpModule } from '@cairn/knowledge';
-import { MemoryHttpModule } from '@cairn/memory';
+import { MemoryHttpModule, MemoryHygieneHttpModule } from '@cairn/memory';
+import { MemoryChangesHttpModule, MemoryTransferHttpModule } from '@cairn/memory-sync';
 import { ObservabilityModule } from '@cairn/observability';
 import { ProjectsHttpModule } from '@cairn/projects';
 import { RedisModule } from '@cairn/redis';
@@ -41,6 +42,9 @@ export class ApiModule {
         ProjectsHttpModule,
         AuditHttpModule,
         MemoryHttpModule,
+        MemoryChangesHttpModule,
+        MemoryHygieneHttpModule,
+        MemoryTransferHttpModule,
         JobsHttpModule,
         KnowledgeHttpModule,
         WorkingMemoryHttpModule,

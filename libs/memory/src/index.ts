@@ -1,19 +1,19 @@
-export { AccessRecorder } from './access-recorder.service';
-export { detectContradiction } from './contradiction-detector';
+// The capability module and its adapters' modules.
+export { MemoryModule } from './memory.module';
 export { MemoryHttpModule } from './http/memory-http.module';
-export { memoryContentSchema } from './contract/memory-fields.schema';
-export { toMemoryView } from './contract/memory.dto';
-export { isAuthor, projectScope, visibleIn } from './memory-access';
-export { memoryCorpus } from './memory-corpus.sql';
-export { type ListFilter, type MemoryFilter, type MemoryScope } from './contract/memory-filter';
-export { memoryFilterSql } from './memory-filter.sql';
+export { MemoryMcpModule } from './mcp/memory-mcp.module';
+export { MemoryHygieneHttpModule } from './hygiene/memory-hygiene-http.module';
+
+// Services other libraries use.
+export { AccessRecorder } from './access-recorder.service';
 export { MemoryReader } from './memory-reader.service';
 export { MemoryRecall, type RecallHit, type RecallInput } from './memory-recall.service';
 export { MemoryLinks } from './memory-relations.service';
-export { MemoryRelationsRepository } from './memory-relations.repository';
-export { memoryContentHash, memoryEmbeddingText } from './memory-content';
-export { MemoryVersionsRepository } from './memory-versions.repository';
 export { MemoryWriter, type StoreMemoryInput, type WriteResult } from './memory-writer.service';
+export { MemoryHygiene } from './hygiene/memory-hygiene.service';
+export { MemoryMerger } from './hygiene/memory-merge.service';
+
+// The contract: types, schemas, DTOs and views shared with other libraries.
 export {
   type ContradictionWarning,
   type Memory,
@@ -24,13 +24,34 @@ export {
   RELATION_TYPES,
   type RelationType,
 } from './contract/memory.types';
+export { type ListFilter, type MemoryFilter, type MemoryScope } from './contract/memory-filter';
+export {
+  categorySchema,
+  confidenceSchema,
+  importanceSchema,
+  keywordsSchema,
+  memoryContentSchema,
+  tagsSchema,
+} from './contract/memory-fields.schema';
+export {
+  MemoryDto,
+  MemoryParamsDto,
+  memorySchema,
+  type MemoryView,
+  ProjectParamDto,
+  toMemoryView,
+} from './contract/memory.dto';
+
+// Memory's rules, applied the same way by the libraries that extend it (memory-hygiene, memory-sync).
+export { assertMayModify, assertMayWriteTenantWide, isAuthor, projectScope, visibleIn } from './memory-access';
+export { memoryContentHash, memoryEmbeddingText } from './memory-content';
+export { detectContradiction } from './contradiction-detector';
+
+// Statement pieces for the repositories of memory-hygiene and memory-sync, which query the
+// memories table themselves: one definition of a memory row and of the filters.
+export { memoryFilterSql } from './memory-filter.sql';
+export { MEMORY_COLUMNS, MEMORY_FROM, type MemoryRow, toMemory } from './memory-row.sql';
+
+// For the benchmarks (bench/), which load and rank memories directly.
+export { memoryCorpus } from './memory-corpus.sql';
 export { MemoriesRepository, type NewMemory } from './memories.repository';
-export { MemoryModule } from './memory.module';
-export { MemoryHygiene } from './hygiene/memory-hygiene.service';
-export { MemoryMerger } from './hygiene/memory-merge.service';
-export { decodeCursor, encodeCursor } from './sync/change-cursor';
-export { EXPORT_FORMAT, EXPORT_VERSION } from './sync/export-format';
-export { MemoryChanges } from './sync/memory-changes.service';
-export { MemoryExporter } from './sync/memory-export.service';
-export { MemoryImporter } from './sync/memory-import.service';
-export { MemoryMcpModule } from './mcp/memory-mcp.module';

@@ -18,13 +18,8 @@ import { DuplicateScanRepository } from './hygiene/duplicate-scan.repository';
 import { MemoryHygieneRepository } from './hygiene/memory-hygiene.repository';
 import { MemoryHygiene } from './hygiene/memory-hygiene.service';
 import { MemoryMerger } from './hygiene/memory-merge.service';
-import { MemoryChangesRepository } from './sync/memory-changes.repository';
-import { MemoryChanges } from './sync/memory-changes.service';
-import { MemoryExporter } from './sync/memory-export.service';
-import { MemoryImporter } from './sync/memory-import.service';
-import { MemoryTransferRepository } from './sync/memory-transfer.repository';
 
-/** Long-term memories: services only; `MemoryHttpModule` mounts the REST API. */
+/** Long-term memories: services and repositories; `MemoryHttpModule` and `MemoryMcpModule` serve them. */
 @Module({
   imports: [ProjectsModule],
   providers: [
@@ -42,15 +37,10 @@ import { MemoryTransferRepository } from './sync/memory-transfer.repository';
     MemoryRelationsRepository,
     MemoryVersionsRepository,
     MemoryWriter,
-    MemoryChanges,
-    MemoryChangesRepository,
-    MemoryExporter,
     MemoryHygiene,
     MemoryHygieneRepository,
     DuplicateScanRepository,
-    MemoryImporter,
     MemoryMerger,
-    MemoryTransferRepository,
   ],
   exports: [
     AccessRecorder,
@@ -63,10 +53,7 @@ import { MemoryTransferRepository } from './sync/memory-transfer.repository';
     MemoryRelationsRepository,
     MemoryVersionsRepository,
     MemoryWriter,
-    MemoryChanges,
-    MemoryExporter,
     MemoryHygiene,
-    MemoryImporter,
     MemoryMerger,
   ],
 })

@@ -2,10 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { type Author } from '@cairn/access';
 import { TenantDb } from '@cairn/tenancy';
-import { MEMORY_COLUMNS, MEMORY_FROM, type MemoryRow, toMemory } from '../memory-row.sql';
-import { memoryContentHash } from '../memory-content';
-import { type Memory } from '../contract/memory.types';
-import { type ExportedMemory, type ExportedRelation } from './export-format';
+import { type Memory, MEMORY_COLUMNS, MEMORY_FROM, memoryContentHash, type MemoryRow, toMemory } from '@cairn/memory';
+import { type ExportedMemory, type ExportedRelation } from './contract/export-format';
 
 /** Where a memory id already lives in the tenant, for import conflict checks. */
 export interface ExistingMemory {

@@ -2,9 +2,9 @@ import { Controller, Get, Param, Query } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { RequirePermission } from '@cairn/access';
 import { ZodResponse } from 'nestjs-zod';
-import { ProjectParamDto, toMemoryView } from '../contract/memory.dto';
-import { type ChangeItem, MemoryChanges } from './memory-changes.service';
-import { ChangesPageDto, ChangesQueryDto } from './memory-sync.dto';
+import { ProjectParamDto, toMemoryView } from '@cairn/memory';
+import { type ChangeItem, MemoryChanges } from '../memory-changes.service';
+import { ChangesPageDto, ChangesQueryDto } from '../contract/memory-sync.dto';
 
 const toItemView = (item: ChangeItem) =>
   item.kind === 'memory'

@@ -5,10 +5,11 @@ import {
   confidenceSchema,
   importanceSchema,
   keywordsSchema,
+  type Memory,
   memoryContentSchema,
+  RELATION_TYPES,
   tagsSchema,
-} from '../contract/memory-fields.schema';
-import { type Memory, RELATION_TYPES } from '../contract/memory.types';
+} from '@cairn/memory';
 
 /**
  * The JSON Lines export format, version 1. Line 1 is a header:

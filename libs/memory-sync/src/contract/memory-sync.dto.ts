@@ -1,6 +1,6 @@
 import { createZodDto } from 'nestjs-zod';
 import { z } from 'zod';
-import { memorySchema } from '../contract/memory.dto';
+import { memorySchema } from '@cairn/memory';
 import { changeCursorSchema } from './change-cursor';
 
 const booleanFlag = z.enum(['true', 'false']).transform((value) => value === 'true');

@@ -5,9 +5,8 @@ import { CAIRN_CONFIG, type CairnConfig } from '@cairn/config';
 import { JobQueue } from '@cairn/jobs';
 import { type ProjectRef, ProjectResolver } from '@cairn/projects';
 import { TenantContext, TenantTransaction } from '@cairn/tenancy';
-import { assertMayWriteTenantWide } from '../memory-access';
-import { memoryContentHash } from '../memory-content';
-import { type ExportedMemory } from './export-format';
+import { assertMayWriteTenantWide, memoryContentHash } from '@cairn/memory';
+import { type ExportedMemory } from './contract/export-format';
 import { type ImportLine, invalidImport, type LineError, parseImport } from './import-parser';
 import { type ExistingMemory, MemoryTransferRepository } from './memory-transfer.repository';
 

@@ -2,7 +2,7 @@ import { Readable } from 'node:stream';
 import { Injectable } from '@nestjs/common';
 import { type ProjectRef, ProjectResolver } from '@cairn/projects';
 import { type TenantRef, TenantContext, TenantTransaction } from '@cairn/tenancy';
-import { exportHeaderLine, exportLine } from './export-format';
+import { exportHeaderLine, exportLine } from './contract/export-format';
 import { type ImportRelation, MemoryTransferRepository } from './memory-transfer.repository';
 
 const PAGE = 500;

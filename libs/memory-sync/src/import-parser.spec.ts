@@ -1,5 +1,5 @@
-import { type Memory } from '../contract/memory.types';
-import { exportHeaderLine, exportLine } from './export-format';
+import { type Memory } from '@cairn/memory';
+import { exportHeaderLine, exportLine } from './contract/export-format';
 import { parseImport } from './import-parser';
 
 const LIMITS = { maxContentChars: 200, maxLines: 5 };

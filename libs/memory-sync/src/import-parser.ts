@@ -1,6 +1,6 @@
 import { BadRequestError } from '@cairn/common';
 import { type z } from 'zod';
-import { EXPORT_FORMAT, type ExportedMemory, exportedMemorySchema, exportHeaderSchema } from './export-format';
+import { EXPORT_FORMAT, type ExportedMemory, exportedMemorySchema, exportHeaderSchema } from './contract/export-format';
 
 export interface ImportLine {
   /** 1-based line number in the uploaded file, for error messages. */

@@ -3,11 +3,11 @@ import { ApiBody, ApiConsumes, ApiOperation, ApiProduces, ApiTags } from '@nestj
 import { CurrentPrincipal, RequirePermission, type SessionPrincipal } from '@cairn/access';
 import { CairnError } from '@cairn/common';
 import { ZodResponse } from 'nestjs-zod';
-import { ProjectParamDto } from '../contract/memory.dto';
-import { NDJSON } from './export-format';
-import { MemoryExporter } from './memory-export.service';
-import { MemoryImporter } from './memory-import.service';
-import { ExportQueryDto, ImportQueryDto, ImportResultDto } from './memory-sync.dto';
+import { ProjectParamDto } from '@cairn/memory';
+import { NDJSON } from '../contract/export-format';
+import { MemoryExporter } from '../memory-export.service';
+import { MemoryImporter } from '../memory-import.service';
+import { ExportQueryDto, ImportQueryDto, ImportResultDto } from '../contract/memory-sync.dto';
 
 const FORMAT_NOTE =
   'JSON Lines: a header {"format":"cairn.memories","version":1,"project","exportedAt"}, then one memory per line ' +

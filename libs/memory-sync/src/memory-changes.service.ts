@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { ProjectResolver } from '@cairn/projects';
 import { TenantTransaction } from '@cairn/tenancy';
-import { type Memory } from '../contract/memory.types';
-import { type ChangeCursor, encodeCursor, laterCursor } from './change-cursor';
+import { type Memory } from '@cairn/memory';
+import { type ChangeCursor, encodeCursor, laterCursor } from './contract/change-cursor';
 import { MemoryChangesRepository } from './memory-changes.repository';
 
 export type ChangeItem =

@@ -1,7 +1,7 @@
 import { Injectable, type OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import { type FastifyInstance } from 'fastify';
-import { NDJSON } from './export-format';
+import { NDJSON } from '../contract/export-format';
 
 /**
  * Lets Fastify accept `application/x-ndjson` request bodies as one UTF-8 string (imports

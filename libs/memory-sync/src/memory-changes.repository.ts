@@ -2,9 +2,8 @@ import { SqlParams } from '@cairn/db';
 import { Injectable } from '@nestjs/common';
 
 import { TenantDb } from '@cairn/tenancy';
-import { MEMORY_COLUMNS, MEMORY_FROM, type MemoryRow, toMemory } from '../memory-row.sql';
-import { type Memory } from '../contract/memory.types';
-import { type ChangeCursor } from './change-cursor';
+import { type Memory, MEMORY_COLUMNS, MEMORY_FROM, type MemoryRow, toMemory } from '@cairn/memory';
+import { type ChangeCursor } from './contract/change-cursor';
 
 export interface ChangedMemory {
   /** xid8 of the transaction that last changed the row's content or state, as a decimal string. */
