@@ -2,7 +2,6 @@
 export { MemoryModule } from './memory.module';
 export { MemoryHttpModule } from './http/memory-http.module';
 export { MemoryMcpModule } from './mcp/memory-mcp.module';
-export { MemoryHygieneHttpModule } from './hygiene/memory-hygiene-http.module';
 
 // Services other libraries use.
 export { AccessRecorder } from './access-recorder.service';
@@ -10,8 +9,7 @@ export { MemoryReader } from './memory-reader.service';
 export { MemoryRecall, type RecallHit, type RecallInput } from './memory-recall.service';
 export { MemoryLinks } from './memory-relations.service';
 export { MemoryWriter, type StoreMemoryInput, type WriteResult } from './memory-writer.service';
-export { MemoryHygiene } from './hygiene/memory-hygiene.service';
-export { MemoryMerger } from './hygiene/memory-merge.service';
+export { MemoryRecords } from './memory-records.service';
 
 // The contract: types, schemas, DTOs and views shared with other libraries.
 export {
@@ -41,6 +39,8 @@ export {
   ProjectParamDto,
   toMemoryView,
 } from './contract/memory.dto';
+export { MemoryPageDto, memoryPageSchema } from './contract/memory-query.dto';
+export { cursorSchema, memoryIdSchema, pageLimitSchema } from './contract/memory-tool.schemas';
 
 // Memory's rules, applied the same way by the libraries that extend it (memory-hygiene, memory-sync).
 export { assertMayModify, assertMayWriteTenantWide, isAuthor, projectScope, visibleIn } from './memory-access';
@@ -51,6 +51,9 @@ export { detectContradiction } from './contradiction-detector';
 // memories table themselves: one definition of a memory row and of the filters.
 export { memoryFilterSql } from './memory-filter.sql';
 export { MEMORY_COLUMNS, MEMORY_FROM, type MemoryRow, toMemory } from './memory-row.sql';
+
+// MCP text renderers that memory-hygiene's tools share, so a memory reads the same in every tool.
+export { memoryLines, nextPageLine } from './mcp/memory-text';
 
 // For the benchmarks (bench/), which load and rank memories directly.
 export { memoryCorpus } from './memory-corpus.sql';

@@ -9,15 +9,12 @@ import { MemoryEmbeddingsRepository } from './memory-embeddings.repository';
 import { MemoryLookup } from './memory-lookup.service';
 import { MemoryReader } from './memory-reader.service';
 import { MemoryRecall } from './memory-recall.service';
+import { MemoryRecords } from './memory-records.service';
 import { MemoryLinks } from './memory-relations.service';
 import { MemoryRelationsRepository } from './memory-relations.repository';
 import { MemoryVersionsRepository } from './memory-versions.repository';
 import { MemoryWriter } from './memory-writer.service';
 import { MemoriesRepository } from './memories.repository';
-import { DuplicateScanRepository } from './hygiene/duplicate-scan.repository';
-import { MemoryHygieneRepository } from './hygiene/memory-hygiene.repository';
-import { MemoryHygiene } from './hygiene/memory-hygiene.service';
-import { MemoryMerger } from './hygiene/memory-merge.service';
 
 /** Long-term memories: services and repositories; `MemoryHttpModule` and `MemoryMcpModule` serve them. */
 @Module({
@@ -34,27 +31,20 @@ import { MemoryMerger } from './hygiene/memory-merge.service';
     MemoryLookup,
     MemoryReader,
     MemoryRecall,
+    MemoryRecords,
     MemoryRelationsRepository,
     MemoryVersionsRepository,
     MemoryWriter,
-    MemoryHygiene,
-    MemoryHygieneRepository,
-    DuplicateScanRepository,
-    MemoryMerger,
   ],
   exports: [
     AccessRecorder,
     ContentLimit,
-    MemoriesRepository,
     MemoryLinks,
     MemoryLookup,
     MemoryReader,
     MemoryRecall,
-    MemoryRelationsRepository,
-    MemoryVersionsRepository,
+    MemoryRecords,
     MemoryWriter,
-    MemoryHygiene,
-    MemoryMerger,
   ],
 })
 export class MemoryModule {}

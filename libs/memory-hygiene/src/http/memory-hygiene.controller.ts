@@ -2,7 +2,7 @@ import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/com
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal, RequirePermission, type SessionPrincipal } from '@cairn/access';
 import { ZodResponse } from 'nestjs-zod';
-import { MemoryDto, MemoryParamsDto, ProjectParamDto, toMemoryView } from '../contract/memory.dto';
+import { MemoryDto, MemoryParamsDto, ProjectParamDto, toMemoryView } from '@cairn/memory';
 import {
   DecayDto,
   DecayResultDto,
@@ -12,9 +12,9 @@ import {
   MergeResultDto,
   PruneDto,
   PruneResultDto,
-} from './memory-hygiene.dto';
-import { MemoryHygiene } from './memory-hygiene.service';
-import { MemoryMerger } from './memory-merge.service';
+} from '../contract/memory-hygiene.dto';
+import { MemoryHygiene } from '../memory-hygiene.service';
+import { MemoryMerger } from '../memory-merge.service';
 
 @ApiTags('memories')
 @Controller('v1/projects/:project/memories')

@@ -1,4 +1,4 @@
-import { type Memory } from '../contract/memory.types';
+import { type Memory } from '@cairn/memory';
 import { MAX_TAGS, mergedFields } from './merge-fields';
 
 function memory(overrides: Partial<Memory>): Memory {

@@ -4,25 +4,22 @@ import { EMBEDDER, type Embedder } from '@cairn/embeddings';
 import { ProjectResolver } from '@cairn/projects';
 import { vectorSearchSettings } from '@cairn/search';
 import { TenantTransaction } from '@cairn/tenancy';
-import { assertMayModify, assertMayWriteTenantWide, projectScope, visibleIn } from '../memory-access';
-import { type MemoryScope } from '../contract/memory-filter';
-import { type Memory } from '../contract/memory.types';
-import { MemoriesRepository } from '../memories.repository';
-import { DuplicateScanRepository } from './duplicate-scan.repository';
 import {
-  type CandidatePair,
-  type DecayOptions,
-  MemoryHygieneRepository,
-  type PruneOptions,
-} from './memory-hygiene.repository';
+  assertMayModify,
+  assertMayWriteTenantWide,
+  type Memory,
+  MemoryRecords,
+  type MemoryScope,
+  projectScope,
+  visibleIn,
+} from '@cairn/memory';
+import { type DuplicatePair } from './contract/memory-hygiene.types';
+import { DuplicateScanRepository } from './duplicate-scan.repository';
+import { type DecayOptions, MemoryHygieneRepository, type PruneOptions } from './memory-hygiene.repository';
 
 export interface ScopedMaintenance {
   /** Also maintain tenant-wide memories (needs a token scoped to every project). */
   readonly includeTenantWide: boolean;
-}
-
-export interface DuplicatePair extends CandidatePair {
-  readonly reason: 'same_content' | 'similar_vector';
 }
 
 /** Recent memories that look for vector neighbours, and neighbours per memory: bounded work. */
@@ -46,7 +43,7 @@ export class MemoryHygiene {
     private readonly tx: TenantTransaction,
     private readonly resolver: ProjectResolver,
     private readonly hygiene: MemoryHygieneRepository,
-    private readonly memories: MemoriesRepository,
+    private readonly memories: MemoryRecords,
     private readonly scans: DuplicateScanRepository,
   ) {}
 

@@ -1,4 +1,4 @@
-import { type Memory, type MemoryFields } from '../contract/memory.types';
+import { type Memory, type MemoryFields } from '@cairn/memory';
 
 /** The same caps the write API enforces, so a merged memory still exports and imports. */
 export const MAX_TAGS = 32;

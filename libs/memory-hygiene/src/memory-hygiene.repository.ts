@@ -3,8 +3,7 @@ import { Injectable } from '@nestjs/common';
 import { assertSafeModelId, type EmbeddingModel } from '@cairn/embeddings';
 
 import { TenantDb } from '@cairn/tenancy';
-import { type MemoryScope } from '../contract/memory-filter';
-import { memoryFilterSql } from '../memory-filter.sql';
+import { memoryFilterSql, type MemoryScope } from '@cairn/memory';
 
 export interface DecayOptions {
   readonly olderThanDays: number;

@@ -1,6 +1,6 @@
 import { createZodDto } from 'nestjs-zod';
 import { z } from 'zod';
-import { memorySchema } from '../contract/memory.dto';
+import { memorySchema } from '@cairn/memory';
 
 const days = z.number().int().min(1).max(3650);
 const includeTenantWide = z

@@ -1,10 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { defineTool, McpTool, type McpToolHandler, type ToolCall } from '@cairn/mcp';
 import { type z } from 'zod';
-import { toMemoryView } from '../contract/memory.dto';
-import { MergeDto, MergeResultDto } from '../hygiene/memory-hygiene.dto';
-import { MemoryMerger } from '../hygiene/memory-merge.service';
-import { memoryIdSchema } from '../contract/memory-tool.schemas';
+import { memoryIdSchema, toMemoryView } from '@cairn/memory';
+import { MergeDto, MergeResultDto } from '../contract/memory-hygiene.dto';
+import { MemoryMerger } from '../memory-merge.service';
 
 const spec = defineTool({
   name: 'memory_merge',

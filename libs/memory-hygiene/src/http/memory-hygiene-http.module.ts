@@ -1,10 +1,10 @@
 import { Module } from '@nestjs/common';
-import { MemoryModule } from '../memory.module';
+import { MemoryHygieneModule } from '../memory-hygiene.module';
 import { MemoryHygieneController } from './memory-hygiene.controller';
 
-/** Decay, prune, restore, duplicates and merge over REST. */
+/** Decay, prune, restore, duplicates and merge over REST (`/v1/projects/{project}/memories…`). */
 @Module({
-  imports: [MemoryModule],
+  imports: [MemoryHygieneModule],
   controllers: [MemoryHygieneController],
 })
 export class MemoryHygieneHttpModule {}

@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { defineTool, McpTool, type McpToolHandler, type ToolCall } from '@cairn/mcp';
 import { z } from 'zod';
-import { toMemoryView } from '../contract/memory.dto';
-import { DuplicatesDto } from '../hygiene/memory-hygiene.dto';
-import { MemoryHygiene } from '../hygiene/memory-hygiene.service';
+import { toMemoryView } from '@cairn/memory';
+import { DuplicatesDto } from '../contract/memory-hygiene.dto';
+import { MemoryHygiene } from '../memory-hygiene.service';
 
 const spec = defineTool({
   name: 'memory_duplicates',

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { TenantDb } from '@cairn/tenancy';
-import { type DuplicatePair } from './memory-hygiene.service';
+import { type DuplicatePair } from './contract/memory-hygiene.types';
 
 /** The latest periodic duplicate scan of each project, kept so listing it costs nothing. */
 @Injectable()

@@ -4,12 +4,7 @@ import { BadRequestError, ConflictError, NotFoundError } from '@cairn/common';
 import { JobQueue } from '@cairn/jobs';
 import { ProjectResolver } from '@cairn/projects';
 import { TenantContext, TenantTransaction } from '@cairn/tenancy';
-import { assertMayModify, visibleIn } from '../memory-access';
-import { memoryContentHash } from '../memory-content';
-import { MemoryRelationsRepository } from '../memory-relations.repository';
-import { MemoryVersionsRepository } from '../memory-versions.repository';
-import { type Memory } from '../contract/memory.types';
-import { MemoriesRepository } from '../memories.repository';
+import { assertMayModify, type Memory, memoryContentHash, MemoryRecords, visibleIn } from '@cairn/memory';
 import { MemoryHygieneRepository } from './memory-hygiene.repository';
 import { mergedFields } from './merge-fields';
 
@@ -36,9 +31,7 @@ export class MemoryMerger {
     private readonly tx: TenantTransaction,
     private readonly tenant: TenantContext,
     private readonly resolver: ProjectResolver,
-    private readonly memories: MemoriesRepository,
-    private readonly versions: MemoryVersionsRepository,
-    private readonly relations: MemoryRelationsRepository,
+    private readonly memories: MemoryRecords,
     private readonly hygiene: MemoryHygieneRepository,
     private readonly jobs: JobQueue,
   ) {}
@@ -76,11 +69,15 @@ export class MemoryMerger {
       const by = authorOf(principal);
       const fields = mergedFields(target, sources);
       const contentHash = memoryContentHash(fields.content, fields.keywords);
-      await this.versions.record(target, by, input.reason ?? `merged ${sourceIds.join(', ')}`);
+      await this.memories.recordVersion(target, by, input.reason ?? `merged ${sourceIds.join(', ')}`);
       await this.memories.update(target.id, fields, contentHash, false);
       for (const source of sources) {
-        await this.versions.record(source, by, `merged into ${target.id}${input.reason ? `: ${input.reason}` : ''}`);
-        await this.relations.link(target.id, source.id, 'supersedes', input.reason ?? null, by);
+        await this.memories.recordVersion(
+          source,
+          by,
+          `merged into ${target.id}${input.reason ? `: ${input.reason}` : ''}`,
+        );
+        await this.memories.link(target.id, source.id, 'supersedes', input.reason ?? null, by);
       }
       await this.memories.markSuperseded(sourceIds, target.id);
       return {

@@ -1,11 +1,15 @@
 import { Injectable } from '@nestjs/common';
 import { defineTool, McpTool, type McpToolHandler, type ToolCall } from '@cairn/mcp';
 import { z } from 'zod';
-import { memoryPageSchema } from '../contract/memory-query.dto';
-import { toMemoryView } from '../contract/memory.dto';
-import { MemoryReader } from '../memory-reader.service';
-import { memoryLines, nextPageLine } from './memory-text';
-import { cursorSchema, pageLimitSchema } from '../contract/memory-tool.schemas';
+import {
+  cursorSchema,
+  memoryLines,
+  memoryPageSchema,
+  MemoryReader,
+  nextPageLine,
+  pageLimitSchema,
+  toMemoryView,
+} from '@cairn/memory';
 
 const spec = defineTool({
   name: 'memory_stale',
