@@ -9,6 +9,8 @@ import { GenerationHttpModule } from '@cairn/generation';
 import { JobsHttpModule, JobsModule } from '@cairn/jobs';
 import { KnowledgeHttpModule } from '@cairn/knowledge';
 import { MemoryHttpModule } from '@cairn/memory';
+import { MemoryHygieneHttpModule } from '@cairn/memory-hygiene';
+import { MemoryChangesHttpModule, MemoryTransferHttpModule } from '@cairn/memory-sync';
 import { ObservabilityModule } from '@cairn/observability';
 import { ProjectsHttpModule } from '@cairn/projects';
 import { RedisModule } from '@cairn/redis';
@@ -42,6 +44,9 @@ export class ApiModule {
         ProjectsHttpModule,
         AuditHttpModule,
         MemoryHttpModule,
+        MemoryChangesHttpModule,
+        MemoryHygieneHttpModule,
+        MemoryTransferHttpModule,
         JobsHttpModule,
         KnowledgeHttpModule,
         WorkingMemoryHttpModule,

@@ -10,6 +10,7 @@ import { KnowledgeMcpModule } from '@cairn/knowledge';
 import { McpModule } from '@cairn/mcp';
 import { StatusMcpModule } from '@cairn/status';
 import { MemoryMcpModule } from '@cairn/memory';
+import { MemoryHygieneMcpModule } from '@cairn/memory-hygiene';
 import { ObservabilityModule } from '@cairn/observability';
 import { RedisModule } from '@cairn/redis';
 import { SearchModule } from '@cairn/search';
@@ -39,6 +40,7 @@ export class McpGatewayModule {
         SearchModule,
         McpModule,
         MemoryMcpModule,
+        MemoryHygieneMcpModule,
         StatusMcpModule,
         WorkingMemoryMcpModule,
         KnowledgeMcpModule,

@@ -1,14 +1,14 @@
 import { Module } from '@nestjs/common';
 import { TenantAuditLogModule } from '@cairn/audit';
 import { KnowledgeModule } from '@cairn/knowledge';
-import { MemoryModule } from '@cairn/memory';
+import { MemoryHygieneModule } from '@cairn/memory-hygiene';
 import { ProjectsModule } from '@cairn/projects';
 import { MaintenanceScheduler } from './maintenance-scheduler';
 import { TenantMaintenanceHandlers } from './tenant-maintenance.handlers';
 
 /** Repeatable maintenance, for the worker app only (the sweep lives with the embeddings). */
 @Module({
-  imports: [MemoryModule, KnowledgeModule, ProjectsModule, TenantAuditLogModule],
+  imports: [MemoryHygieneModule, KnowledgeModule, ProjectsModule, TenantAuditLogModule],
   providers: [MaintenanceScheduler, TenantMaintenanceHandlers],
 })
 export class MaintenanceModule {}

@@ -3,7 +3,7 @@ import { TenantAuditLog } from '@cairn/audit';
 import { CAIRN_CONFIG, type CairnConfig } from '@cairn/config';
 import { type JobHandler, JobHandlers, type JobPayload, type JobResult } from '@cairn/jobs';
 import { KnowledgeService } from '@cairn/knowledge';
-import { MemoryHygiene } from '@cairn/memory';
+import { MemoryHygiene } from '@cairn/memory-hygiene';
 import { ProjectResolver } from '@cairn/projects';
 import { TenantContext, type TenantRef, TenantsService, TenantTransaction, toTenantRef } from '@cairn/tenancy';
 

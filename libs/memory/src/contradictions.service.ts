@@ -1,14 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { type Author } from '@cairn/access';
 import { HybridSearch } from '@cairn/search';
-import { SqlParams } from '@cairn/db';
-import { TenantDb } from '@cairn/tenancy';
 import { detectContradiction, prepareStatement } from './contradiction-detector';
-import { memoryCorpus } from './memory-corpus';
-import { type MemoryScope } from './memory-filter';
-import { memoryEmbeddingText } from './memory-row';
+import { ContradictionCandidatesRepository } from './contradiction-candidates.repository';
+import { type MemoryScope } from './contract/memory-filter';
+import { memoryEmbeddingText } from './memory-content';
 import { MemoryRelationsRepository } from './memory-relations.repository';
-import { type ContradictionWarning, type Memory } from './memory.types';
+import { type ContradictionWarning, type Memory } from './contract/memory.types';
 
 const CANDIDATES = 10;
 
@@ -21,7 +19,7 @@ const CANDIDATES = 10;
 export class ContradictionsService {
   constructor(
     private readonly search: HybridSearch,
-    private readonly db: TenantDb,
+    private readonly candidateRows: ContradictionCandidatesRepository,
     private readonly relations: MemoryRelationsRepository,
   ) {}
 
@@ -45,10 +43,8 @@ export class ContradictionsService {
    * matches; a memory sharing only a tag has no words in common to contradict.
    */
   private async candidates(memory: Memory, scope: MemoryScope): Promise<{ id: string; content: string }[]> {
-    const params = new SqlParams();
-    const corpus = memoryCorpus({ scope }, params);
-    const self = params.add(memory.id);
-    const { ranked } = await this.search.rank({ ...corpus, where: `${corpus.where} AND c.id <> ${self}` }, params, {
+    const { corpus, params } = this.candidateRows.corpus(scope, memory.id);
+    const { ranked } = await this.search.rank(corpus, params, {
       query: memoryEmbeddingText(memory.content, [...memory.keywords, ...memory.tags]),
       mode: 'keyword',
       limit: CANDIDATES,
@@ -57,9 +53,6 @@ export class ContradictionsService {
       keywordCandidates: 100,
     });
     if (ranked.length === 0) return [];
-    return this.db.query<{ id: string; content: string }>(
-      `SELECT id, content FROM memories WHERE id = ANY($1::uuid[])`,
-      [ranked.map((hit) => hit.id)],
-    );
+    return this.candidateRows.contents(ranked.map((hit) => hit.id));
   }
 }

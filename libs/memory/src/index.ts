@@ -1,34 +1,60 @@
-export { AccessRecorder } from './access-recorder';
-export { detectContradiction } from './contradiction-detector';
+// The capability module and its adapters' modules.
+export { MemoryModule } from './memory.module';
 export { MemoryHttpModule } from './http/memory-http.module';
-export { memoryContentSchema } from './http/memory-fields.schema';
-export { toMemoryView } from './http/memory.dto';
-export { isAuthor, projectScope, visibleIn } from './memory-access';
-export { memoryCorpus } from './memory-corpus';
-export { type MemoryFilter, memoryFilterSql, type MemoryScope } from './memory-filter';
+export { MemoryMcpModule } from './mcp/memory-mcp.module';
+
+// Services other libraries use.
+export { AccessRecorder } from './access-recorder.service';
 export { MemoryReader } from './memory-reader.service';
 export { MemoryRecall, type RecallHit, type RecallInput } from './memory-recall.service';
 export { MemoryLinks } from './memory-relations.service';
-export { type MemoryRelation, MemoryRelationsRepository } from './memory-relations.repository';
-export { memoryContentHash, memoryEmbeddingText } from './memory-row';
-export { MemoryVersionsRepository } from './memory-versions.repository';
 export { MemoryWriter, type StoreMemoryInput, type WriteResult } from './memory-writer.service';
+export { MemoryRecords } from './memory-records.service';
+
+// The contract: types, schemas, DTOs and views shared with other libraries.
 export {
   type ContradictionWarning,
   type Memory,
   MEMORY_CATEGORIES,
   type MemoryCategory,
   type MemoryFields,
+  type MemoryRelation,
   RELATION_TYPES,
   type RelationType,
-} from './memory.types';
+} from './contract/memory.types';
+export { type ListFilter, type MemoryFilter, type MemoryScope } from './contract/memory-filter';
+export {
+  categorySchema,
+  confidenceSchema,
+  importanceSchema,
+  keywordsSchema,
+  memoryContentSchema,
+  tagsSchema,
+} from './contract/memory-fields.schema';
+export {
+  MemoryDto,
+  MemoryParamsDto,
+  memorySchema,
+  type MemoryView,
+  ProjectParamDto,
+  toMemoryView,
+} from './contract/memory.dto';
+export { MemoryPageDto, memoryPageSchema } from './contract/memory-query.dto';
+export { cursorSchema, memoryIdSchema, pageLimitSchema } from './contract/memory-tool.schemas';
+
+// Memory's rules, applied the same way by the libraries that extend it (memory-hygiene, memory-sync).
+export { assertMayModify, assertMayWriteTenantWide, isAuthor, projectScope, visibleIn } from './memory-access';
+export { memoryContentHash, memoryEmbeddingText } from './memory-content';
+export { detectContradiction } from './contradiction-detector';
+
+// Statement pieces for the repositories of memory-hygiene and memory-sync, which query the
+// memories table themselves: one definition of a memory row and of the filters.
+export { memoryFilterSql } from './memory-filter.sql';
+export { MEMORY_COLUMNS, MEMORY_FROM, type MemoryRow, toMemory } from './memory-row.sql';
+
+// MCP text renderers that memory-hygiene's tools share, so a memory reads the same in every tool.
+export { memoryLines, nextPageLine } from './mcp/memory-text';
+
+// For the benchmarks (bench/), which load and rank memories directly.
+export { memoryCorpus } from './memory-corpus.sql';
 export { MemoriesRepository, type NewMemory } from './memories.repository';
-export { MemoryModule } from './memory.module';
-export { MemoryHygiene } from './hygiene/memory-hygiene.service';
-export { MemoryMerger } from './hygiene/memory-merge.service';
-export { decodeCursor, encodeCursor } from './sync/change-cursor';
-export { EXPORT_FORMAT, EXPORT_VERSION } from './sync/export-format';
-export { MemoryChanges } from './sync/memory-changes.service';
-export { MemoryExporter } from './sync/memory-export.service';
-export { MemoryImporter } from './sync/memory-import.service';
-export { MemoryMcpModule } from './mcp/memory-mcp.module';

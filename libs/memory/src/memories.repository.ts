@@ -2,9 +2,11 @@ import { SqlParams } from '@cairn/db';
 import { Injectable } from '@nestjs/common';
 
 import { TenantDb } from '@cairn/tenancy';
-import { type MemoryFilter, memoryFilterSql } from './memory-filter';
-import { MEMORY_COLUMNS, MEMORY_FROM, type MemoryRow, toMemory } from './memory-row';
-import { type Memory, type MemoryFields } from './memory.types';
+import { type MemoryFilter } from './contract/memory-filter';
+import { memoryCorpus, type RankingCorpus } from './memory-corpus.sql';
+import { memoryFilterSql } from './memory-filter.sql';
+import { MEMORY_COLUMNS, MEMORY_FROM, type MemoryRow, toMemory } from './memory-row.sql';
+import { type Memory, type MemoryFields } from './contract/memory.types';
 
 export interface NewMemory extends MemoryFields {
   readonly id: string;
@@ -91,6 +93,12 @@ export class MemoriesRepository {
       params.values,
     );
     return rows.map(toMemory);
+  }
+
+  /** Memories matching `filter`, as HybridSearch.rank searches them (recall). */
+  rankingCorpus(filter: MemoryFilter): RankingCorpus {
+    const params = new SqlParams();
+    return { corpus: memoryCorpus(filter, params), params };
   }
 
   /** Replaces the writable fields; bumps the version and the change cursor. */

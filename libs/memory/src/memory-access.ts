@@ -1,8 +1,8 @@
 import { roleGrants, type SessionPrincipal } from '@cairn/access';
 import { ForbiddenError, NotFoundError } from '@cairn/common';
 import { type ProjectRef } from '@cairn/projects';
-import { type MemoryScope } from './memory-filter';
-import { type Memory } from './memory.types';
+import { type MemoryScope } from './contract/memory-filter';
+import { type Memory } from './contract/memory.types';
 
 /** Inside a project a caller sees that project's memories and the tenant-wide ones. */
 export function projectScope(project: ProjectRef): MemoryScope {

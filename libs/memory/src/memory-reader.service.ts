@@ -2,13 +2,11 @@ import { Injectable } from '@nestjs/common';
 import { ProjectResolver } from '@cairn/projects';
 import { TenantTransaction } from '@cairn/tenancy';
 import { visibleIn } from './memory-access';
-import { type MemoryFilter } from './memory-filter';
-import { type MemoryRelation, MemoryRelationsRepository } from './memory-relations.repository';
+import { type ListFilter } from './contract/memory-filter';
+import { MemoryRelationsRepository } from './memory-relations.repository';
 import { type MemoryVersion, MemoryVersionsRepository } from './memory-versions.repository';
-import { type Memory, type RelationType } from './memory.types';
+import { type Memory, type MemoryRelation, type RelationType } from './contract/memory.types';
 import { MemoriesRepository } from './memories.repository';
-
-export type ListFilter = Omit<MemoryFilter, 'scope'> & { readonly scope?: 'project' | 'tenant' | 'all' };
 
 export interface RelatedMemory {
   readonly relation: MemoryRelation;

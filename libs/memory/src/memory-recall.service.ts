@@ -8,12 +8,10 @@ import {
   type SearchReport,
   vectorSearchSettings,
 } from '@cairn/search';
-import { SqlParams } from '@cairn/db';
 import { TenantContext, TenantTransaction } from '@cairn/tenancy';
-import { AccessRecorder } from './access-recorder';
-import { memoryCorpus } from './memory-corpus';
-import { type MemoryFilter, type MemoryScope } from './memory-filter';
-import { type Memory } from './memory.types';
+import { AccessRecorder } from './access-recorder.service';
+import { type MemoryFilter, type MemoryScope } from './contract/memory-filter';
+import { type Memory } from './contract/memory.types';
 import { MemoriesRepository } from './memories.repository';
 
 export interface RecallInput {
@@ -76,8 +74,7 @@ export class MemoryRecall {
   }
 
   private async rankWithin(scope: MemoryScope, input: RecallInput): Promise<RecallResult> {
-    const params = new SqlParams();
-    const corpus = memoryCorpus({ ...input.filter, scope }, params);
+    const { corpus, params } = this.memories.rankingCorpus({ ...input.filter, scope });
     const { ranked, report } = await this.search.rank(corpus, params, {
       query: input.query,
       mode: input.mode,

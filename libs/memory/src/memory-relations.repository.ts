@@ -1,17 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { TenantDb } from '@cairn/tenancy';
-import { type RelationType } from './memory.types';
-
-export interface MemoryRelation {
-  readonly id: string;
-  readonly fromId: string;
-  readonly toId: string;
-  readonly type: RelationType;
-  readonly note: string | null;
-  readonly createdBy: { readonly userId: string | null; readonly agentId: string | null };
-  readonly createdAt: Date;
-}
+import { type MemoryRelation, type RelationType } from './contract/memory.types';
 
 interface RelationRow {
   id: string;

@@ -4,9 +4,9 @@ import { BadRequestError } from '@cairn/common';
 import { ProjectResolver } from '@cairn/projects';
 import { TenantTransaction } from '@cairn/tenancy';
 import { visibleIn } from './memory-access';
-import { type MemoryRelation, MemoryRelationsRepository } from './memory-relations.repository';
+import { MemoryRelationsRepository } from './memory-relations.repository';
 import { MemoryVersionsRepository } from './memory-versions.repository';
-import { type Memory, type RelationType } from './memory.types';
+import { type Memory, type MemoryRelation, type RelationType } from './contract/memory.types';
 import { MemoriesRepository } from './memories.repository';
 
 /** Typed links between memories, and source-file staleness checks. */

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { TenantDb } from '@cairn/tenancy';
-import { type Memory } from './memory.types';
+import { type Memory } from './contract/memory.types';
 
 export interface MemoryVersion {
   readonly version: number;

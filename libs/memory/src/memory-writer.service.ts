@@ -7,10 +7,10 @@ import { type ProjectRef, ProjectResolver } from '@cairn/projects';
 import { TenantContext, TenantTransaction } from '@cairn/tenancy';
 import { ContradictionsService } from './contradictions.service';
 import { assertMayDelete, assertMayModify, assertMayWriteTenantWide, projectScope, visibleIn } from './memory-access';
-import { memoryContentHash } from './memory-row';
+import { memoryContentHash } from './memory-content';
 import { MemoryRelationsRepository } from './memory-relations.repository';
 import { MemoryVersionsRepository } from './memory-versions.repository';
-import { type ContradictionWarning, type Memory, type MemoryFields } from './memory.types';
+import { type ContradictionWarning, type Memory, type MemoryFields } from './contract/memory.types';
 import { MemoriesRepository } from './memories.repository';
 
 export interface StoreMemoryInput extends MemoryFields {

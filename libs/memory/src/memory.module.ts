@@ -1,63 +1,50 @@
 import { Module } from '@nestjs/common';
 import { ProjectsModule } from '@cairn/projects';
-import { AccessRecorder } from './access-recorder';
+import { AccessRecorder } from './access-recorder.service';
+import { ContentLimit } from './content-limit.service';
+import { ContradictionCandidatesRepository } from './contradiction-candidates.repository';
 import { ContradictionsService } from './contradictions.service';
-import { MemoryEmbeddingTarget } from './memory-embedding.target';
+import { MemoryEmbeddingTarget } from './memory-embedding-target.service';
+import { MemoryEmbeddingsRepository } from './memory-embeddings.repository';
+import { MemoryLookup } from './memory-lookup.service';
 import { MemoryReader } from './memory-reader.service';
 import { MemoryRecall } from './memory-recall.service';
+import { MemoryRecords } from './memory-records.service';
 import { MemoryLinks } from './memory-relations.service';
 import { MemoryRelationsRepository } from './memory-relations.repository';
 import { MemoryVersionsRepository } from './memory-versions.repository';
 import { MemoryWriter } from './memory-writer.service';
 import { MemoriesRepository } from './memories.repository';
-import { DuplicateScanRepository } from './hygiene/duplicate-scan.repository';
-import { MemoryHygieneRepository } from './hygiene/memory-hygiene.repository';
-import { MemoryHygiene } from './hygiene/memory-hygiene.service';
-import { MemoryMerger } from './hygiene/memory-merge.service';
-import { MemoryChangesRepository } from './sync/memory-changes.repository';
-import { MemoryChanges } from './sync/memory-changes.service';
-import { MemoryExporter } from './sync/memory-export.service';
-import { MemoryImporter } from './sync/memory-import.service';
-import { MemoryTransferRepository } from './sync/memory-transfer.repository';
 
-/** Long-term memories: services only; `MemoryHttpModule` mounts the REST API. */
+/** Long-term memories: services and repositories; `MemoryHttpModule` and `MemoryMcpModule` serve them. */
 @Module({
   imports: [ProjectsModule],
   providers: [
     AccessRecorder,
+    ContentLimit,
+    ContradictionCandidatesRepository,
     ContradictionsService,
     MemoriesRepository,
     MemoryEmbeddingTarget,
+    MemoryEmbeddingsRepository,
     MemoryLinks,
+    MemoryLookup,
     MemoryReader,
     MemoryRecall,
+    MemoryRecords,
     MemoryRelationsRepository,
     MemoryVersionsRepository,
     MemoryWriter,
-    MemoryChanges,
-    MemoryChangesRepository,
-    MemoryExporter,
-    MemoryHygiene,
-    MemoryHygieneRepository,
-    DuplicateScanRepository,
-    MemoryImporter,
-    MemoryMerger,
-    MemoryTransferRepository,
   ],
   exports: [
     AccessRecorder,
-    MemoriesRepository,
+    ContentLimit,
     MemoryLinks,
+    MemoryLookup,
     MemoryReader,
     MemoryRecall,
-    MemoryRelationsRepository,
-    MemoryVersionsRepository,
+    MemoryRecords,
     MemoryWriter,
-    MemoryChanges,
-    MemoryExporter,
-    MemoryHygiene,
-    MemoryImporter,
-    MemoryMerger,
   ],
 })
 export class MemoryModule {}

@@ -4,8 +4,8 @@ import { CurrentPrincipal, RequirePermission, type SessionPrincipal } from '@cai
 import { ZodResponse } from 'nestjs-zod';
 import { MemoryReader } from '../memory-reader.service';
 import { MemoryWriter, type WriteResult } from '../memory-writer.service';
-import { ContentLimit } from './content-limit';
-import { ListMemoriesQueryDto, MemoryPageDto, toListFilter } from './memory-query.dto';
+import { ContentLimit } from '../content-limit.service';
+import { ListMemoriesQueryDto, MemoryPageDto, toListFilter } from '../contract/memory-query.dto';
 import {
   MemoryDto,
   MemoryParamsDto,
@@ -14,7 +14,7 @@ import {
   toMemoryView,
   UpdateMemoryDto,
   WriteResultDto,
-} from './memory.dto';
+} from '../contract/memory.dto';
 
 const toWriteView = (result: WriteResult) => ({ ...result, memory: toMemoryView(result.memory) });
 

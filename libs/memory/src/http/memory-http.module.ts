@@ -1,25 +1,15 @@
 import { Module } from '@nestjs/common';
 import { MemoryModule } from '../memory.module';
-import { ContentLimit } from './content-limit';
 import { MemoriesController } from './memories.controller';
 import { MemoryLinksController } from './memory-links.controller';
 import { MemoryRecallController } from './memory-recall.controller';
-import { MemoryHygieneController } from '../hygiene/memory-hygiene.controller';
-import { MemoryChangesController } from '../sync/memory-changes.controller';
-import { MemoryTransferController } from '../sync/memory-transfer.controller';
-import { NdjsonBodyParser } from '../sync/ndjson-body.parser';
 
-/** The memory REST API (`/v1/projects/{project}/memories…`); the api app mounts it. */
+/**
+ * The memory REST API (`/v1/projects/{project}/memories…`); the api app mounts it. Hygiene,
+ * the change feed and export/import have modules of their own (memory-hygiene, memory-sync).
+ */
 @Module({
   imports: [MemoryModule],
-  controllers: [
-    MemoryLinksController,
-    MemoryRecallController,
-    MemoriesController,
-    MemoryChangesController,
-    MemoryHygieneController,
-    MemoryTransferController,
-  ],
-  providers: [ContentLimit, NdjsonBodyParser],
+  controllers: [MemoryLinksController, MemoryRecallController, MemoriesController],
 })
 export class MemoryHttpModule {}

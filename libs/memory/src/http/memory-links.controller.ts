@@ -5,9 +5,8 @@ import { createZodDto, ZodResponse } from 'nestjs-zod';
 import { z } from 'zod';
 import { MemoryReader } from '../memory-reader.service';
 import { MemoryLinks } from '../memory-relations.service';
-import { type MemoryRelation } from '../memory-relations.repository';
-import { RELATION_TYPES } from '../memory.types';
-import { MemoryPageDto } from './memory-query.dto';
+import { type MemoryRelation, RELATION_TYPES } from '../contract/memory.types';
+import { MemoryPageDto } from '../contract/memory-query.dto';
 import {
   LinkDto,
   memorySchema,
@@ -17,7 +16,7 @@ import {
   relationSchema,
   toMemoryView,
   VerifyDto,
-} from './memory.dto';
+} from '../contract/memory.dto';
 
 const toRelationView = (relation: MemoryRelation) => ({
   id: relation.id,

@@ -3,8 +3,8 @@ import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal, RequirePermission, type SessionPrincipal } from '@cairn/access';
 import { ZodResponse } from 'nestjs-zod';
 import { MemoryRecall, type RecallResult } from '../memory-recall.service';
-import { RecallAcrossDto, RecallDto, RecallResultDto, toListFilter } from './memory-query.dto';
-import { ProjectParamDto, toMemoryView } from './memory.dto';
+import { RecallAcrossDto, RecallDto, RecallResultDto, toListFilter } from '../contract/memory-query.dto';
+import { ProjectParamDto, toMemoryView } from '../contract/memory.dto';
 
 const toRecallView = (result: RecallResult) => ({
   results: result.results.map((hit) => ({ ...hit, memory: toMemoryView(hit.memory) })),

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { defineTool, McpTool, type McpToolHandler, type ToolCall } from '@cairn/mcp';
 import { z } from 'zod';
 import { MemoryWriter } from '../memory-writer.service';
-import { deleteResultSchema, memoryIdSchema } from './memory-tool.schemas';
+import { deleteResultSchema, memoryIdSchema } from '../contract/memory-tool.schemas';
 
 const spec = defineTool({
   name: 'memory_delete',

@@ -1,10 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { defineTool, McpTool, type McpToolHandler, type ToolCall } from '@cairn/mcp';
 import { z } from 'zod';
-import { memorySchema, toMemoryView } from '../http/memory.dto';
+import { memorySchema, toMemoryView } from '../contract/memory.dto';
 import { MemoryReader } from '../memory-reader.service';
 import { memoryDetails, memoryLine } from './memory-text';
-import { memoryIdSchema } from './memory-tool.schemas';
+import { memoryIdSchema } from '../contract/memory-tool.schemas';
 
 const spec = defineTool({
   name: 'memory_get',

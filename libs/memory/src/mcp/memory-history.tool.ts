@@ -1,10 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { defineTool, McpTool, type McpToolHandler, type ToolCall } from '@cairn/mcp';
 import { z } from 'zod';
-import { toMemoryView } from '../http/memory.dto';
+import { toMemoryView } from '../contract/memory.dto';
 import { MemoryReader } from '../memory-reader.service';
 import { authorLabel, memoryLine } from './memory-text';
-import { historyResultSchema, memoryIdSchema } from './memory-tool.schemas';
+import { historyResultSchema, memoryIdSchema } from '../contract/memory-tool.schemas';
 
 const spec = defineTool({
   name: 'memory_history',

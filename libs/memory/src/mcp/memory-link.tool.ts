@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { defineTool, McpTool, type McpToolHandler, type ToolCall } from '@cairn/mcp';
 import { z } from 'zod';
-import { linkSchema } from '../http/memory.dto';
+import { linkSchema } from '../contract/memory.dto';
 import { MemoryLinks } from '../memory-relations.service';
-import { memoryIdSchema, relationViewSchema, toRelationView } from './memory-tool.schemas';
+import { memoryIdSchema, relationViewSchema, toRelationView } from '../contract/memory-tool.schemas';
 
 const spec = defineTool({
   name: 'memory_link',

@@ -1,11 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { defineTool, McpTool, type McpToolHandler, type ToolCall } from '@cairn/mcp';
 import { z } from 'zod';
-import { memoryPageSchema, searchFiltersSchema, toListFilter } from '../http/memory-query.dto';
-import { toMemoryView } from '../http/memory.dto';
+import { memoryPageSchema, searchFiltersSchema, toListFilter } from '../contract/memory-query.dto';
+import { toMemoryView } from '../contract/memory.dto';
 import { MemoryReader } from '../memory-reader.service';
 import { memoryLines, nextPageLine } from './memory-text';
-import { cursorSchema, pageLimitSchema } from './memory-tool.schemas';
+import { cursorSchema, pageLimitSchema } from '../contract/memory-tool.schemas';
 
 const spec = defineTool({
   name: 'memory_list',

@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { defineTool, McpTool, type McpToolHandler, type ToolCall } from '@cairn/mcp';
 import { type z } from 'zod';
-import { recallResultSchema, recallSchema, toListFilter } from '../http/memory-query.dto';
-import { toMemoryView } from '../http/memory.dto';
+import { recallResultSchema, recallSchema, toListFilter } from '../contract/memory-query.dto';
+import { toMemoryView } from '../contract/memory.dto';
 import { MemoryRecall } from '../memory-recall.service';
 import { memoryLine } from './memory-text';
 

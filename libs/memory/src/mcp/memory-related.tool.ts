@@ -1,11 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { defineTool, McpTool, type McpToolHandler, type ToolCall } from '@cairn/mcp';
 import { z } from 'zod';
-import { toMemoryView } from '../http/memory.dto';
+import { toMemoryView } from '../contract/memory.dto';
 import { MemoryReader } from '../memory-reader.service';
-import { RELATION_TYPES } from '../memory.types';
+import { RELATION_TYPES } from '../contract/memory.types';
 import { memoryLine } from './memory-text';
-import { memoryIdSchema, relatedResultSchema, toRelationView } from './memory-tool.schemas';
+import { memoryIdSchema, relatedResultSchema, toRelationView } from '../contract/memory-tool.schemas';
 
 const spec = defineTool({
   name: 'memory_related',

@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { defineTool, McpTool, type McpToolHandler, type ToolCall } from '@cairn/mcp';
 import { type z } from 'zod';
-import { ContentLimit } from '../http/content-limit';
-import { storeMemorySchema, toMemoryView, writeResultSchema } from '../http/memory.dto';
+import { ContentLimit } from '../content-limit.service';
+import { storeMemorySchema, toMemoryView, writeResultSchema } from '../contract/memory.dto';
 import { MemoryWriter } from '../memory-writer.service';
 
 const spec = defineTool({

@@ -1,4 +1,4 @@
-import { type MemoryView } from '../http/memory.dto';
+import { type MemoryView } from '../contract/memory.dto';
 
 /**
  * Compact text renderings for agents: one line per memory with what it takes to act on it

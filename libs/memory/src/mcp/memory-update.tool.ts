@@ -2,10 +2,10 @@ import { Injectable } from '@nestjs/common';
 import { BadRequestError } from '@cairn/common';
 import { defineTool, McpTool, type McpToolHandler, type ToolCall } from '@cairn/mcp';
 import { z } from 'zod';
-import { ContentLimit } from '../http/content-limit';
-import { toMemoryView, updateMemorySchema, writeResultSchema } from '../http/memory.dto';
+import { ContentLimit } from '../content-limit.service';
+import { toMemoryView, updateMemorySchema, writeResultSchema } from '../contract/memory.dto';
 import { MemoryWriter } from '../memory-writer.service';
-import { memoryIdSchema } from './memory-tool.schemas';
+import { memoryIdSchema } from '../contract/memory-tool.schemas';
 
 const spec = defineTool({
   name: 'memory_update',

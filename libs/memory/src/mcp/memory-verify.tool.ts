@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { defineTool, McpTool, type McpToolHandler, type ToolCall } from '@cairn/mcp';
 import { type z } from 'zod';
-import { toMemoryView, verifySchema } from '../http/memory.dto';
+import { toMemoryView, verifySchema } from '../contract/memory.dto';
 import { MemoryLinks } from '../memory-relations.service';
-import { memoryIdSchema, verifyResultSchema } from './memory-tool.schemas';
+import { memoryIdSchema, verifyResultSchema } from '../contract/memory-tool.schemas';
 
 const spec = defineTool({
   name: 'memory_verify',

@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { type SessionPrincipal } from '@cairn/access';
 import { McpResource, type McpResourceHandler, type ResourceContents } from '@cairn/mcp';
-import { toMemoryView } from '../http/memory.dto';
-import { MemoryLookup } from './memory-lookup.service';
+import { toMemoryView } from '../contract/memory.dto';
+import { MemoryLookup } from '../memory-lookup.service';
 import { authorLabel } from './memory-text';
 
 const TEMPLATE = 'cairn://memories/{id}';

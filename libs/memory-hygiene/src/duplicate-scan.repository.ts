@@ -1,0 +1,40 @@
+import { Injectable } from '@nestjs/common';
+import { TenantDb } from '@cairn/tenancy';
+import { type DuplicatePair } from './contract/memory-hygiene.types';
+
+/** The latest periodic duplicate scan of each project, kept so listing it costs nothing. */
+@Injectable()
+export class DuplicateScanRepository {
+  constructor(private readonly db: TenantDb) {}
+
+  /** Replaces the project's stored candidates with this scan's. */
+  async replace(projectId: string, pairs: readonly DuplicatePair[]): Promise<void> {
+    await this.db.query(`DELETE FROM memory_duplicate_candidates WHERE project_id = $1`, [projectId]);
+    if (pairs.length === 0) return;
+    await this.db.query(
+      `INSERT INTO memory_duplicate_candidates (project_id, a, b, similarity, reason)
+       SELECT $1, u.a, u.b, u.similarity, u.reason
+       FROM unnest($2::uuid[], $3::uuid[], $4::real[], $5::text[]) AS u(a, b, similarity, reason)
+       ON CONFLICT DO NOTHING`,
+      [
+        projectId,
+        pairs.map((p) => p.a),
+        pairs.map((p) => p.b),
+        pairs.map((p) => p.similarity),
+        pairs.map((p) => p.reason),
+      ],
+    );
+  }
+
+  /** Stored pairs whose two memories are both still live and unmerged. */
+  list(projectId: string, limit: number): Promise<(DuplicatePair & { foundAt: Date })[]> {
+    return this.db.query<DuplicatePair & { foundAt: Date }>(
+      `SELECT d.a, d.b, d.similarity::float8 AS similarity, d.reason, d.found_at AS "foundAt"
+       FROM memory_duplicate_candidates d
+       JOIN memories x ON x.id = d.a AND x.deleted_at IS NULL AND x.superseded_by IS NULL
+       JOIN memories y ON y.id = d.b AND y.deleted_at IS NULL AND y.superseded_by IS NULL
+       WHERE d.project_id = $1 ORDER BY d.similarity DESC, d.a, d.b LIMIT $2`,
+      [projectId, limit],
+    );
+  }
+}

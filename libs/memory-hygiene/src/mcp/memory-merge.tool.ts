@@ -1,0 +1,42 @@
+import { Injectable } from '@nestjs/common';
+import { defineTool, McpTool, type McpToolHandler, type ToolCall } from '@cairn/mcp';
+import { type z } from 'zod';
+import { memoryIdSchema, toMemoryView } from '@cairn/memory';
+import { MergeDto, MergeResultDto } from '../contract/memory-hygiene.dto';
+import { MemoryMerger } from '../memory-merge.service';
+
+const spec = defineTool({
+  name: 'memory_merge',
+  title: 'Merge duplicate memories',
+  toolset: 'maintenance',
+  permission: 'memory.maintain',
+  scope: 'project',
+  description: [
+    'Merge duplicate memories into one target: the target keeps its content and gains the union of their tags',
+    'and keywords and the best importance and confidence; the sources become superseded by it (out of default',
+    'recall, history kept). Use it on pairs found by memory_duplicates. Example:',
+    '{"id": "0b7e4c2a-5d1f-4e8a-9c3b-2f6d8e1a4b5c", "sourceIds": ["7f3d2a1b-8c4e-4f6a-b9d0-1e2c3a4b5d6e"], "reason": "same fact"}',
+  ].join(' '),
+  input: MergeDto.schema.extend({ id: memoryIdSchema.describe('The memory to keep (the merge target)') }),
+  output: MergeResultDto.schema,
+  // Destructive: the sources leave recall and no tool undoes a merge.
+  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false },
+});
+
+@Injectable()
+@McpTool(spec)
+export class MemoryMergeTool implements McpToolHandler<typeof spec.input, typeof spec.output> {
+  constructor(private readonly merger: MemoryMerger) {}
+
+  async run(input: z.output<typeof spec.input>, call: ToolCall) {
+    const result = await this.merger.merge(call.project!, call.principal, input.id, {
+      sourceIds: input.sourceIds,
+      reason: input.reason,
+    });
+    const memory = toMemoryView(result.memory);
+    return {
+      structured: { ...result, memory },
+      text: `Merged ${result.sources.join(', ')} into ${memory.id} (now v${memory.version}); the sources are superseded by it.`,
+    };
+  }
+}

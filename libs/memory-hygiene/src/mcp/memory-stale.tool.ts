@@ -1,0 +1,43 @@
+import { Injectable } from '@nestjs/common';
+import { defineTool, McpTool, type McpToolHandler, type ToolCall } from '@cairn/mcp';
+import { z } from 'zod';
+import {
+  cursorSchema,
+  memoryLines,
+  memoryPageSchema,
+  MemoryReader,
+  nextPageLine,
+  pageLimitSchema,
+  toMemoryView,
+} from '@cairn/memory';
+
+const spec = defineTool({
+  name: 'memory_stale',
+  title: 'Stale memories',
+  toolset: 'maintenance',
+  permission: 'memory.read',
+  scope: 'project',
+  description: [
+    'List memories marked stale because their source file changed since they were written (see memory_verify),',
+    'newest first. Use it to find facts to re-check, then memory_update or memory_delete them.',
+    'Example: {"limit": 20}',
+  ].join(' '),
+  input: z.strictObject({ limit: pageLimitSchema, cursor: cursorSchema }),
+  output: memoryPageSchema,
+  annotations: { readOnlyHint: true, idempotentHint: true },
+});
+
+@Injectable()
+@McpTool(spec)
+export class MemoryStaleTool implements McpToolHandler<typeof spec.input, typeof spec.output> {
+  constructor(private readonly reader: MemoryReader) {}
+
+  async run(input: z.output<typeof spec.input>, call: ToolCall) {
+    const page = await this.reader.stale(call.project!, input.limit, input.cursor);
+    const items = page.items.map(toMemoryView);
+    return {
+      structured: { items, nextCursor: page.nextCursor },
+      text: [memoryLines(items, 'No stale memories.'), nextPageLine(page.nextCursor)].filter(Boolean).join('\n'),
+    };
+  }
+}

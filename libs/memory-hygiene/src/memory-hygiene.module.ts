@@ -1,0 +1,19 @@
+import { Module } from '@nestjs/common';
+import { MemoryModule } from '@cairn/memory';
+import { ProjectsModule } from '@cairn/projects';
+import { DuplicateScanRepository } from './duplicate-scan.repository';
+import { MemoryHygieneRepository } from './memory-hygiene.repository';
+import { MemoryHygiene } from './memory-hygiene.service';
+import { MemoryMerger } from './memory-merge.service';
+
+/**
+ * Memory hygiene: confidence decay, pruning and restore, duplicate candidates and merging.
+ * Builds on @cairn/memory (its records, rules and contract); the HTTP and MCP modules serve it,
+ * the maintenance jobs call it.
+ */
+@Module({
+  imports: [MemoryModule, ProjectsModule],
+  providers: [MemoryHygiene, MemoryHygieneRepository, DuplicateScanRepository, MemoryMerger],
+  exports: [MemoryHygiene, MemoryMerger],
+})
+export class MemoryHygieneModule {}

@@ -1,0 +1,98 @@
+import { Injectable } from '@nestjs/common';
+import { authorOf, type SessionPrincipal } from '@cairn/access';
+import { BadRequestError, ConflictError, NotFoundError } from '@cairn/common';
+import { JobQueue } from '@cairn/jobs';
+import { ProjectResolver } from '@cairn/projects';
+import { TenantContext, TenantTransaction } from '@cairn/tenancy';
+import { assertMayModify, type Memory, memoryContentHash, MemoryRecords, visibleIn } from '@cairn/memory';
+import { MemoryHygieneRepository } from './memory-hygiene.repository';
+import { mergedFields } from './merge-fields';
+
+export interface MergeInput {
+  readonly sourceIds: readonly string[];
+  readonly reason?: string;
+}
+
+export interface MergeResult {
+  readonly memory: Memory;
+  readonly sources: string[];
+  readonly embedding: 'queued' | 'deferred' | 'unchanged';
+}
+
+/**
+ * Merges duplicates into a target in one transaction: the target takes the union of their
+ * tags and keywords and the best importance and confidence (a new version, the old one kept
+ * in history); each source is superseded by the target, with a version recorded and a
+ * `supersedes` relation, so it leaves default recall but keeps its history.
+ */
+@Injectable()
+export class MemoryMerger {
+  constructor(
+    private readonly tx: TenantTransaction,
+    private readonly tenant: TenantContext,
+    private readonly resolver: ProjectResolver,
+    private readonly memories: MemoryRecords,
+    private readonly hygiene: MemoryHygieneRepository,
+    private readonly jobs: JobQueue,
+  ) {}
+
+  async merge(
+    projectSlug: string,
+    principal: SessionPrincipal,
+    targetId: string,
+    input: MergeInput,
+  ): Promise<MergeResult> {
+    const sourceIds = [...new Set(input.sourceIds)];
+    if (sourceIds.includes(targetId)) {
+      throw new BadRequestError('A memory cannot be merged into itself', undefined, 'self_merge');
+    }
+    const { memory, changed } = await this.tx.run(async () => {
+      const project = await this.resolver.resolve(projectSlug);
+      // Row locks first (in id order, so concurrent merges cannot deadlock): the union below
+      // must be computed from the rows as they are when it is written.
+      await this.hygiene.lockForUpdate([targetId, ...sourceIds]);
+      const target = visibleIn(await this.memories.findById(targetId), project);
+      assertMayModify(principal, target);
+      if (target.supersededBy) {
+        throw new ConflictError(
+          `This memory was superseded by ${target.supersededBy}; merge into that one`,
+          'target_superseded',
+        );
+      }
+      const found = new Map((await this.memories.findManyById(sourceIds)).map((memory) => [memory.id, memory]));
+      const sources = sourceIds.map((id) => {
+        const source = found.get(id);
+        if (!source || (source.projectId !== null && source.projectId !== project.id))
+          throw new NotFoundError(`Memory ${id}`);
+        return source;
+      });
+      const by = authorOf(principal);
+      const fields = mergedFields(target, sources);
+      const contentHash = memoryContentHash(fields.content, fields.keywords);
+      await this.memories.recordVersion(target, by, input.reason ?? `merged ${sourceIds.join(', ')}`);
+      await this.memories.update(target.id, fields, contentHash, false);
+      for (const source of sources) {
+        await this.memories.recordVersion(
+          source,
+          by,
+          `merged into ${target.id}${input.reason ? `: ${input.reason}` : ''}`,
+        );
+        await this.memories.link(target.id, source.id, 'supersedes', input.reason ?? null, by);
+      }
+      await this.memories.markSuperseded(sourceIds, target.id);
+      return {
+        memory: (await this.memories.findById(target.id)) as Memory,
+        changed: contentHash !== target.contentHash,
+      };
+    });
+    return { memory, sources: sourceIds, embedding: changed ? await this.enqueue(memory) : 'unchanged' };
+  }
+
+  private async enqueue(memory: Memory): Promise<MergeResult['embedding']> {
+    const tenantId = this.tenant.require('MemoryMerger.enqueue').id;
+    const queued = await this.jobs.enqueueEmbedding(tenantId, 'memory', [
+      { id: memory.id, contentHash: memory.contentHash },
+    ]);
+    return queued ? 'queued' : 'deferred';
+  }
+}

@@ -1,0 +1,62 @@
+import { Readable } from 'node:stream';
+import { Injectable } from '@nestjs/common';
+import { type ProjectRef, ProjectResolver } from '@cairn/projects';
+import { type TenantRef, TenantContext, TenantTransaction } from '@cairn/tenancy';
+import { exportHeaderLine, exportLine } from './contract/export-format';
+import { type ImportRelation, MemoryTransferRepository } from './memory-transfer.repository';
+
+const PAGE = 500;
+
+export interface MemoryExport {
+  readonly project: ProjectRef;
+  /** JSON Lines, one chunk per page of memories. */
+  readonly stream: Readable;
+}
+
+/**
+ * Streams a project's memories as JSON Lines (format in export-format.ts). Each page is read
+ * in its own short transaction as the client consumes the stream, so a slow client holds no
+ * connection or snapshot; pages follow the id order, so every memory that exists throughout
+ * the export is written exactly once.
+ */
+@Injectable()
+export class MemoryExporter {
+  constructor(
+    private readonly tx: TenantTransaction,
+    private readonly tenant: TenantContext,
+    private readonly resolver: ProjectResolver,
+    private readonly transfer: MemoryTransferRepository,
+  ) {}
+
+  /** Resolves the project first, so a wrong slug is a 404 rather than a broken stream. */
+  async open(projectSlug: string, includeTenantWide: boolean): Promise<MemoryExport> {
+    const tenant = this.tenant.require('MemoryExporter.open');
+    const project = await this.tx.run(() => this.resolver.resolve(projectSlug));
+    const stream = Readable.from(this.lines(tenant, project, includeTenantWide, new Date()), { objectMode: false });
+    return { project, stream };
+  }
+
+  private async *lines(tenant: TenantRef, project: ProjectRef, includeTenantWide: boolean, exportedAt: Date) {
+    yield `${exportHeaderLine(project.slug, exportedAt)}\n`;
+    let after: string | null = null;
+    for (;;) {
+      // The stream is pulled from socket events, outside the request's async context: the
+      // tenant is carried explicitly.
+      const { memories, relations } = await this.tenant.run(tenant, () =>
+        this.tx.run(async () => {
+          const page = await this.transfer.exportPage(project.id, includeTenantWide, after, PAGE);
+          const ids = page.map((memory) => memory.id);
+          return { memories: page, relations: await this.transfer.exportRelations(ids, project.id, includeTenantWide) };
+        }),
+      );
+      const byFrom = new Map<string, ImportRelation[]>();
+      for (const relation of relations) byFrom.set(relation.fromId, [...(byFrom.get(relation.fromId) ?? []), relation]);
+      if (memories.length > 0) {
+        yield memories.map((memory) => `${exportLine(memory, byFrom.get(memory.id) ?? [])}\n`).join('');
+      }
+      const last = memories[memories.length - 1];
+      if (!last || memories.length < PAGE) return;
+      after = last.id;
+    }
+  }
+}

@@ -1,0 +1,141 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { authorOf, type SessionPrincipal } from '@cairn/access';
+import { CairnError } from '@cairn/common';
+import { CAIRN_CONFIG, type CairnConfig } from '@cairn/config';
+import { JobQueue } from '@cairn/jobs';
+import { type ProjectRef, ProjectResolver } from '@cairn/projects';
+import { TenantContext, TenantTransaction } from '@cairn/tenancy';
+import { assertMayWriteTenantWide, memoryContentHash } from '@cairn/memory';
+import { type ExportedMemory } from './contract/export-format';
+import { type ImportLine, invalidImport, type LineError, parseImport } from './import-parser';
+import { type ExistingMemory, MemoryTransferRepository } from './memory-transfer.repository';
+
+export interface ImportResult {
+  readonly imported: number;
+  readonly unchanged: string[];
+  readonly conflicts: { line: number; id: string }[];
+  readonly relations: number;
+  readonly embedding: 'queued' | 'deferred' | 'unchanged';
+}
+
+const MAX_LINES = 10_000;
+const EMBED_JOB_SIZE = 256;
+
+/**
+ * Imports a JSON Lines export into a project: everything is validated first (every line,
+ * then id collisions and references against the tenant), then written in one transaction
+ * with ids and timestamps preserved; vectors are queued after the commit.
+ */
+@Injectable()
+export class MemoryImporter {
+  constructor(
+    @Inject(CAIRN_CONFIG) private readonly config: CairnConfig,
+    private readonly tx: TenantTransaction,
+    private readonly tenant: TenantContext,
+    private readonly resolver: ProjectResolver,
+    private readonly transfer: MemoryTransferRepository,
+    private readonly jobs: JobQueue,
+  ) {}
+
+  async import(
+    projectSlug: string,
+    principal: SessionPrincipal,
+    text: string,
+    onConflict: 'fail' | 'skip',
+  ): Promise<ImportResult> {
+    const { lines } = parseImport(text, { maxContentChars: this.config.memory.contentMaxChars, maxLines: MAX_LINES });
+    if (lines.some((line) => line.memory.scope === 'tenant')) assertMayWriteTenantWide(principal);
+    const result = await this.tx.run(async () => {
+      const project = await this.resolver.resolve(projectSlug);
+      const existing = new Map((await this.transfer.findExisting(lines.map((l) => l.memory.id))).map((e) => [e.id, e]));
+      const fresh: ImportLine[] = [];
+      const unchanged: ImportLine[] = [];
+      const conflicts: { line: number; id: string }[] = [];
+      for (const line of lines) {
+        const found = existing.get(line.memory.id);
+        if (!found) fresh.push(line);
+        else if (sameMemory(found, line.memory, project)) unchanged.push(line);
+        else conflicts.push({ line: line.line, id: line.memory.id });
+      }
+      if (conflicts.length > 0 && onConflict === 'fail') {
+        throw new CairnError(
+          409,
+          'import_conflict',
+          `${conflicts.length} line(s) use ids that exist with other content or in another project; nothing was imported (onConflict=skip imports the rest)`,
+          conflicts.slice(0, 100),
+        );
+      }
+      const kept = [...fresh, ...unchanged];
+      await this.assertReferencesResolve(fresh, kept, project);
+      const written = await this.transfer.insertExported(
+        fresh.map((line) => line.memory),
+        project.id,
+        principal.tokenId,
+      );
+      if (written !== fresh.length) {
+        // Another import wrote some of these ids since we looked: roll back, the retry sorts them.
+        throw new CairnError(409, 'import_conflict', 'Memories with these ids were imported concurrently; retry');
+      }
+      await this.transfer.restoreSuperseded(
+        fresh.flatMap(({ memory }) => (memory.supersededBy ? [{ id: memory.id, by: memory.supersededBy }] : [])),
+      );
+      const relations = kept.flatMap(({ memory }) => memory.relations.map((r) => ({ ...r, fromId: memory.id })));
+      await this.transfer.insertRelations(relations, authorOf(principal));
+      return {
+        imported: fresh.length,
+        unchanged: unchanged.map((l) => l.memory.id),
+        conflicts,
+        relations: relations.length,
+        fresh,
+      };
+    });
+    const { fresh, ...counts } = result;
+    return { ...counts, embedding: await this.enqueue(fresh.map((line) => line.memory)) };
+  }
+
+  /**
+   * `supersededBy` and relation targets must name a memory of the file or one the project
+   * already sees; anything else would break a foreign key half-way through the insert.
+   */
+  private async assertReferencesResolve(fresh: ImportLine[], kept: ImportLine[], project: ProjectRef): Promise<void> {
+    const local = new Set(kept.map((line) => line.memory.id));
+    const refs: { line: number; path: string; id: string }[] = [];
+    for (const { line, memory } of fresh) {
+      if (memory.supersededBy) refs.push({ line, path: 'supersededBy', id: memory.supersededBy });
+    }
+    for (const { line, memory } of kept) {
+      memory.relations.forEach((relation, index) =>
+        refs.push({ line, path: `relations.${index}.toId`, id: relation.toId }),
+      );
+    }
+    const outside = [...new Set(refs.filter((ref) => !local.has(ref.id)).map((ref) => ref.id))];
+    const found = await this.transfer.idsInScope(outside, project.id);
+    const unresolved: LineError[] = refs
+      .filter((ref) => !local.has(ref.id) && !found.has(ref.id))
+      .map((ref) => ({
+        line: ref.line,
+        path: ref.path,
+        message: `memory ${ref.id} is neither in the file nor in this project`,
+      }));
+    if (unresolved.length > 0) throw invalidImport(unresolved);
+  }
+
+  private async enqueue(memories: readonly ExportedMemory[]): Promise<ImportResult['embedding']> {
+    if (memories.length === 0) return 'unchanged';
+    const tenantId = this.tenant.require('MemoryImporter.enqueue').id;
+    let queued = true;
+    for (let start = 0; start < memories.length; start += EMBED_JOB_SIZE) {
+      const items = memories
+        .slice(start, start + EMBED_JOB_SIZE)
+        .map((memory) => ({ id: memory.id, contentHash: memoryContentHash(memory.content, memory.keywords) }));
+      queued = (await this.jobs.enqueueEmbedding(tenantId, 'memory', items)) && queued;
+    }
+    return queued ? 'queued' : 'deferred';
+  }
+}
+
+/** Re-importing a line is a no-op when the memory is already here, in the same place, with the same text. */
+function sameMemory(found: ExistingMemory, line: ExportedMemory, project: ProjectRef): boolean {
+  const samePlace = line.scope === 'tenant' ? found.projectId === null : found.projectId === project.id;
+  return !found.deleted && samePlace && found.content === line.content;
+}

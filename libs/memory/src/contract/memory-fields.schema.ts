@@ -1,0 +1,45 @@
+import { slugSchema, stripControlCharacters } from '@cairn/common';
+import { z } from 'zod';
+import { MEMORY_CATEGORIES } from './memory.types';
+
+/** Memory text: control characters removed (newlines and tabs kept), trimmed. */
+export const memoryContentSchema = z
+  .string()
+  .max(100_000, 'must be at most 100000 characters')
+  .transform((value) => stripControlCharacters(value.normalize('NFC')).trim())
+  .pipe(z.string().min(1, 'must not be empty'));
+
+const label = z
+  .string()
+  .transform((value) => stripControlCharacters(value.normalize('NFKC')).trim())
+  .pipe(z.string().min(1).max(64, 'must be at most 64 characters'));
+
+export const tagsSchema = z
+  .array(label)
+  .max(32, 'at most 32 tags')
+  .transform((tags) => [...new Set(tags.map((tag) => tag.toLowerCase()))])
+  .describe('Short labels for filtering, e.g. ["deploy", "ci"]');
+
+export const keywordsSchema = z
+  .array(label)
+  .max(50, 'at most 50 keywords')
+  .transform((keywords) => [...new Map(keywords.map((k) => [k.toLowerCase(), k])).values()])
+  .describe('Search-expansion terms: synonyms and related words a future question might use');
+
+export const sourceSchema = z
+  .strictObject({
+    path: z.string().min(1).max(1024).describe('File path the fact comes from, relative to the repository root'),
+    line: z.number().int().min(1).max(10_000_000).optional(),
+    contentHash: z
+      .string()
+      .regex(/^[A-Za-z0-9:+/=_-]{8,128}$/, 'must be a content hash (8-128 characters of [A-Za-z0-9:+/=_-])')
+      .optional()
+      .describe("Hash of the file's content when the fact was written; verify compares against it"),
+  })
+  .nullable();
+
+export const categorySchema = z.enum(MEMORY_CATEGORIES);
+export const importanceSchema = z.number().int().min(1).max(5);
+export const confidenceSchema = z.number().min(0).max(1);
+export const projectParamSchema = z.strictObject({ project: slugSchema });
+export const memoryParamsSchema = z.strictObject({ project: slugSchema, id: z.uuid('must be a memory id') });

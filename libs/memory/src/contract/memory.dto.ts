@@ -1,0 +1,136 @@
+import { createZodDto } from 'nestjs-zod';
+import { z } from 'zod';
+import { type Memory, RELATION_TYPES } from './memory.types';
+import {
+  categorySchema,
+  confidenceSchema,
+  importanceSchema,
+  keywordsSchema,
+  memoryContentSchema,
+  memoryParamsSchema,
+  projectParamSchema,
+  sourceSchema,
+  tagsSchema,
+} from './memory-fields.schema';
+
+export class ProjectParamDto extends createZodDto(projectParamSchema) {}
+export class MemoryParamsDto extends createZodDto(memoryParamsSchema) {}
+
+export const storeMemorySchema = z.strictObject({
+  content: memoryContentSchema.describe('The fact, in one or a few sentences'),
+  category: categorySchema.default('fact'),
+  tags: tagsSchema.default([]),
+  keywords: keywordsSchema.default([]),
+  importance: importanceSchema.default(3).describe('1 (trivia) to 5 (critical)'),
+  confidence: confidenceSchema.default(0.8),
+  source: sourceSchema.optional().transform((value) => value ?? null),
+  pinned: z.boolean().default(false).describe('Pinned memories are exempt from decay and pruning'),
+  scope: z.enum(['project', 'tenant']).default('project'),
+  supersedes: z.array(z.uuid()).max(20).default([]).describe('Ids of older memories this one replaces'),
+});
+export class StoreMemoryDto extends createZodDto(storeMemorySchema) {}
+
+export const updateMemorySchema = z
+  .strictObject({
+    content: memoryContentSchema.optional(),
+    category: categorySchema.optional(),
+    tags: tagsSchema.optional(),
+    keywords: keywordsSchema.optional(),
+    importance: importanceSchema.optional(),
+    confidence: confidenceSchema.optional(),
+    source: sourceSchema.optional(),
+    pinned: z.boolean().optional(),
+    supersedes: z.array(z.uuid()).max(20).optional(),
+    reason: z.string().trim().min(1).max(500).optional().describe('Why it changed; kept in the history'),
+  })
+  .refine((body) => Object.keys(body).some((key) => key !== 'reason'), 'give at least one field to change');
+export class UpdateMemoryDto extends createZodDto(updateMemorySchema) {}
+
+export const memorySchema = z.object({
+  id: z.uuid(),
+  project: z.string().nullable().describe('Project slug; null for a tenant-wide memory'),
+  content: z.string(),
+  category: categorySchema,
+  tags: z.array(z.string()),
+  keywords: z.array(z.string()),
+  importance: z.number(),
+  confidence: z.number(),
+  source: z.object({ path: z.string(), line: z.number().nullable(), contentHash: z.string().nullable() }).nullable(),
+  stale: z.boolean(),
+  verifiedAt: z.iso.datetime().nullable(),
+  author: z.object({ userId: z.string().nullable(), agentId: z.string().nullable() }),
+  pinned: z.boolean(),
+  archived: z.boolean(),
+  supersededBy: z.string().nullable(),
+  version: z.number(),
+  accessCount: z.number(),
+  lastAccessedAt: z.iso.datetime().nullable(),
+  createdAt: z.iso.datetime(),
+  updatedAt: z.iso.datetime(),
+  embedded: z.boolean().describe('A vector of the active model exists for the current content'),
+});
+export type MemoryView = z.infer<typeof memorySchema>;
+export class MemoryDto extends createZodDto(memorySchema) {}
+
+export function toMemoryView(memory: Memory): MemoryView {
+  return {
+    id: memory.id,
+    project: memory.project,
+    content: memory.content,
+    category: memory.category,
+    tags: memory.tags,
+    keywords: memory.keywords,
+    importance: memory.importance,
+    confidence: Math.round(memory.confidence * 1000) / 1000,
+    source: memory.source,
+    stale: memory.stale,
+    verifiedAt: memory.verifiedAt?.toISOString() ?? null,
+    author: { userId: memory.author.userId, agentId: memory.author.agentId },
+    pinned: memory.pinned,
+    archived: memory.archivedAt !== null,
+    supersededBy: memory.supersededBy,
+    version: memory.version,
+    accessCount: memory.accessCount,
+    lastAccessedAt: memory.lastAccessedAt?.toISOString() ?? null,
+    createdAt: memory.createdAt.toISOString(),
+    updatedAt: memory.updatedAt.toISOString(),
+    embedded: memory.embedded,
+  };
+}
+
+const warningSchema = z.object({
+  memoryId: z.uuid(),
+  content: z.string(),
+  reason: z.string(),
+  strength: z.enum(['weak', 'strong']),
+  recorded: z.boolean().describe('A contradicts relation was recorded'),
+});
+
+export const writeResultSchema = z.object({
+  memory: memorySchema,
+  warnings: z.array(warningSchema).describe('Existing memories this one appears to contradict'),
+  embedding: z.enum(['queued', 'deferred', 'unchanged']),
+});
+export class WriteResultDto extends createZodDto(writeResultSchema) {}
+
+export const relationSchema = z.object({
+  id: z.uuid(),
+  fromId: z.uuid(),
+  toId: z.uuid(),
+  type: z.enum(RELATION_TYPES),
+  note: z.string().nullable(),
+  createdAt: z.iso.datetime(),
+});
+export class RelationDto extends createZodDto(relationSchema) {}
+
+export const linkSchema = z.strictObject({
+  toId: z.uuid(),
+  type: z.enum(RELATION_TYPES),
+  note: z.string().trim().max(500).optional(),
+});
+export class LinkDto extends createZodDto(linkSchema) {}
+
+export const verifySchema = z.strictObject({
+  contentHash: z.string().regex(/^[A-Za-z0-9:+/=_-]{8,128}$/, 'must be a content hash'),
+});
+export class VerifyDto extends createZodDto(verifySchema) {}

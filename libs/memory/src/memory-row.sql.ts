@@ -1,0 +1,72 @@
+import { type Memory, type MemoryCategory } from './contract/memory.types';
+
+/** Columns every memory read selects: never the tsvector or the vector itself. */
+export const MEMORY_COLUMNS = `
+  m.id, m.project_id, p.slug AS project_slug, m.content, m.content_hash, m.category, m.tags, m.keywords,
+  m.importance, m.confidence, m.source_path, m.source_line, m.source_hash, m.stale, m.verified_at,
+  m.author_user_id, m.author_agent_id, m.author_token_id, m.pinned, m.version, m.superseded_by,
+  m.access_count, m.last_accessed_at, m.archived_at, m.deleted_at, m.created_at, m.updated_at,
+  (m.embedded_hash IS NOT NULL AND m.embedded_hash = m.content_hash) AS embedded`;
+
+/** FROM clause matching MEMORY_COLUMNS. */
+export const MEMORY_FROM = `memories m LEFT JOIN projects p ON p.id = m.project_id`;
+
+export interface MemoryRow {
+  id: string;
+  project_id: string | null;
+  project_slug: string | null;
+  content: string;
+  content_hash: string;
+  category: MemoryCategory;
+  tags: string[];
+  keywords: string[];
+  importance: number;
+  confidence: number;
+  source_path: string | null;
+  source_line: number | null;
+  source_hash: string | null;
+  stale: boolean;
+  verified_at: Date | null;
+  author_user_id: string | null;
+  author_agent_id: string | null;
+  author_token_id: string | null;
+  pinned: boolean;
+  version: number;
+  superseded_by: string | null;
+  access_count: number;
+  last_accessed_at: Date | null;
+  archived_at: Date | null;
+  deleted_at: Date | null;
+  created_at: Date;
+  updated_at: Date;
+  embedded: boolean;
+}
+
+export function toMemory(row: MemoryRow): Memory {
+  return {
+    id: row.id,
+    project: row.project_slug,
+    projectId: row.project_id,
+    content: row.content,
+    category: row.category,
+    tags: row.tags,
+    keywords: row.keywords,
+    importance: row.importance,
+    confidence: Number(row.confidence),
+    source: row.source_path ? { path: row.source_path, line: row.source_line, contentHash: row.source_hash } : null,
+    stale: row.stale,
+    verifiedAt: row.verified_at,
+    author: { userId: row.author_user_id, agentId: row.author_agent_id, tokenId: row.author_token_id },
+    pinned: row.pinned,
+    version: row.version,
+    supersededBy: row.superseded_by,
+    accessCount: row.access_count,
+    lastAccessedAt: row.last_accessed_at,
+    archivedAt: row.archived_at,
+    deletedAt: row.deleted_at,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+    contentHash: row.content_hash,
+    embedded: row.embedded,
+  };
+}

@@ -1,0 +1,84 @@
+import { join } from 'node:path';
+import { SqlParams } from '@cairn/db';
+import { type Corpus } from '@cairn/search';
+import { expectCommittedFile } from '@cairn/testing';
+import { CANDIDATE_CONTENTS_SQL, contradictionCorpus } from './contradiction-candidates.sql';
+import { type MemoryFilter } from './contract/memory-filter';
+import { memoryCorpus } from './memory-corpus.sql';
+
+/**
+ * The statements behind the contradiction check and recall, rendered with fixed inputs and
+ * compared with the files committed under libs/memory/sql/, so every change to them shows in
+ * review (`npm run snapshots` rewrites them). The ranking statement itself is @cairn/search's
+ * (HybridSearch.rank); what memory contributes to it is the corpus: the table, the signals it
+ * selects, the field weights and the condition on alias `c`.
+ */
+const SQL_DIR = join(__dirname, '..', 'sql');
+const PROJECT = '00000000-0000-4000-8000-000000000001';
+const MEMORY = '00000000-0000-4000-8000-0000000000aa';
+
+function corpusText(title: string, corpus: Corpus, params: SqlParams): string {
+  const values = params.values.map((value, index) => `--   $${index + 1} = ${JSON.stringify(value)}`);
+  const weights = Object.entries(corpus.fieldWeights).map(([field, weight]) => `${field} ${weight}`);
+  return [
+    `-- ${title}`,
+    `-- corpus table: ${corpus.table} (alias c); field weights: ${weights.join(', ')}`,
+    `-- signals: ${corpus.signals}`,
+    '-- parameters:',
+    ...values,
+    `${corpus.where};`,
+  ].join('\n');
+}
+
+describe('memory SQL snapshots', () => {
+  it('renders the contradiction candidates as committed', () => {
+    const params = new SqlParams();
+    const corpus = contradictionCorpus({ projectIds: [PROJECT], includeTenantWide: true }, MEMORY, params);
+    const text = [
+      '-- Contradiction candidates (ContradictionsService, on store and on a content update): HybridSearch.rank',
+      "-- ranks this corpus by keyword with the memory's content, keywords and tags as the query; then the",
+      "-- candidates' text is read for the detector.",
+      '',
+      corpusText(
+        "the condition: live memories of the memory's project and tenant-wide ones, not itself",
+        corpus,
+        params,
+      ),
+      '',
+      "-- the ranked candidates' text; $1 = their ids",
+      `${CANDIDATE_CONTENTS_SQL};`,
+    ].join('\n');
+    expectCommittedFile(join(SQL_DIR, 'contradiction-candidates.sql'), text);
+  });
+
+  it('renders the recall corpus as committed', () => {
+    const shapes: [string, MemoryFilter][] = [
+      ['default: the project and tenant-wide memories', { scope: { projectIds: [PROJECT], includeTenantWide: true } }],
+      [
+        'every filter set',
+        {
+          scope: { projectIds: [PROJECT], includeTenantWide: false },
+          categories: ['decision', 'bug'],
+          tags: ['deploy', 'ci'],
+          authorAgentId: 'claude-code',
+          authorUserId: '00000000-0000-4000-8000-000000000002',
+          createdAfter: new Date('2026-01-01T00:00:00.000Z'),
+          createdBefore: new Date('2026-02-01T00:00:00.000Z'),
+          stale: false,
+          pinned: true,
+          includeArchived: true,
+          includeSuperseded: true,
+        },
+      ],
+    ];
+    const text = [
+      '-- Recall (MemoryRecall through MemoriesRepository.rankingCorpus): HybridSearch.rank runs its keyword and',
+      '-- vector rankers over this corpus.',
+      ...shapes.flatMap(([title, filter]) => {
+        const params = new SqlParams();
+        return ['', corpusText(title, memoryCorpus(filter, params), params)];
+      }),
+    ].join('\n');
+    expectCommittedFile(join(SQL_DIR, 'memory-corpus.sql'), text);
+  });
+});
