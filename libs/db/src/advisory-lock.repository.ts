@@ -1,4 +1,5 @@
 import { type DataSource } from 'typeorm';
+import { ADVISORY_LOCK_SQL } from './advisory-lock.sql';
 
 /** Advisory lock keys: (namespace, id). 0x43414952 is "CAIR". */
 export const LOCK_NAMESPACE = 0x43414952;
@@ -17,18 +18,18 @@ export async function withAdvisoryLock<T>(
   const runner = dataSource.createQueryRunner();
   await runner.connect();
   try {
-    const rows = (await runner.query(`SELECT pg_try_advisory_lock($1, $2) AS locked`, [LOCK_NAMESPACE, lockId])) as {
+    const rows = (await runner.query(ADVISORY_LOCK_SQL.tryLock, [LOCK_NAMESPACE, lockId])) as {
       locked: boolean;
     }[];
     const locked = rows[0]?.locked === true;
     if (!locked) {
       onWait();
-      await runner.query(`SELECT pg_advisory_lock($1, $2)`, [LOCK_NAMESPACE, lockId]);
+      await runner.query(ADVISORY_LOCK_SQL.lock, [LOCK_NAMESPACE, lockId]);
     }
     try {
       return await work();
     } finally {
-      await runner.query(`SELECT pg_advisory_unlock($1, $2)`, [LOCK_NAMESPACE, lockId]);
+      await runner.query(ADVISORY_LOCK_SQL.unlock, [LOCK_NAMESPACE, lockId]);
     }
   } finally {
     await runner.release();

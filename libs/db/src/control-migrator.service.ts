@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { type DataSource } from 'typeorm';
-import { CONTROL_MIGRATIONS } from './control-migrations';
+import { CONTROL_MIGRATIONS } from './migrations';
 import { assertMigrationSequence, type Migration } from './migration.types';
 
 export const CONTROL_SCHEMA = 'cairn';
