@@ -1,9 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { assertMigrationSequence, type Migration } from '@cairn/db';
-import { type DataSource, type EntityManager } from 'typeorm';
-import { TENANT_MIGRATIONS } from './tenant-migrations';
-import { tenantSearchPath } from './tenant-ref';
+import { type EntityManager } from 'typeorm';
+import { TENANT_MIGRATIONS } from './migrations';
+import { type MigratableTenant, TenantMigrationsRepository } from './tenant-migrations.repository';
 
 export interface TenantMigrationReport {
   readonly tenantId: string;
@@ -17,13 +16,6 @@ export interface TenantMigrationReport {
   readonly error?: { version: number; message: string };
 }
 
-interface TenantRow {
-  id: string;
-  slug: string;
-  schema_name: string;
-  schema_version: number;
-}
-
 /**
  * Brings tenant schemas to the latest version. Each version commits in its own
  * transaction, so a failure leaves the tenant at its last good version and a rerun resumes.
@@ -31,7 +23,7 @@ interface TenantRow {
 @Injectable()
 export class TenantMigrator {
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly repository: TenantMigrationsRepository,
     @Inject(TENANT_MIGRATIONS) private readonly migrations: readonly Migration[],
   ) {
     assertMigrationSequence('tenant', migrations);
@@ -44,17 +36,14 @@ export class TenantMigrator {
   /** Used at tenant creation, inside the caller's transaction, with the search path already set. */
   async applyAllWithin(manager: EntityManager, tenantId: string): Promise<number> {
     for (const migration of this.migrations) {
-      await this.applyOne(manager, tenantId, migration);
+      await this.repository.apply(manager, tenantId, migration);
     }
     return this.latestVersion;
   }
 
   /** Migrates every live tenant, oldest first, reporting each; one failure never stops the rest. */
   async migrateAll(onReport: (report: TenantMigrationReport) => void): Promise<TenantMigrationReport[]> {
-    const tenants = await this.dataSource.query<TenantRow[]>(
-      `SELECT id, slug, schema_name, schema_version FROM cairn.tenants
-       WHERE deleted_at IS NULL ORDER BY created_at, id`,
-    );
+    const tenants = await this.repository.liveTenants();
     const reports: TenantMigrationReport[] = [];
     for (const tenant of tenants) {
       const report = await this.migrateTenant(tenant);
@@ -64,7 +53,7 @@ export class TenantMigrator {
     return reports;
   }
 
-  private async migrateTenant(tenant: TenantRow): Promise<TenantMigrationReport> {
+  private async migrateTenant(tenant: MigratableTenant): Promise<TenantMigrationReport> {
     const started = performance.now();
     const base = {
       tenantId: tenant.id,
@@ -75,18 +64,7 @@ export class TenantMigrator {
     let version = tenant.schema_version;
     for (const migration of this.migrations.filter((m) => m.version > tenant.schema_version)) {
       try {
-        const applied = await this.dataSource.transaction(async (manager) => {
-          // The row lock serialises with anything else touching this tenant's version.
-          const [row] = await manager.query<{ schema_version: number }[]>(
-            `SELECT schema_version FROM cairn.tenants WHERE id = $1 AND deleted_at IS NULL FOR UPDATE`,
-            [tenant.id],
-          );
-          if (!row || row.schema_version >= migration.version) return false;
-          await manager.query(`SELECT set_config('search_path', $1, true)`, [tenantSearchPath(tenant.schema_name)]);
-          await this.applyOne(manager, tenant.id, migration);
-          return true;
-        });
-        if (applied) version = migration.version;
+        if (await this.repository.applyLocked(tenant, migration)) version = migration.version;
       } catch (error) {
         return {
           ...base,
@@ -103,15 +81,5 @@ export class TenantMigrator {
       status: version === tenant.schema_version ? 'up-to-date' : 'migrated',
       durationMs: Math.round(performance.now() - started),
     };
-  }
-
-  private async applyOne(manager: EntityManager, tenantId: string, migration: Migration): Promise<void> {
-    const started = performance.now();
-    await migration.up((sql, parameters) => manager.query(sql, parameters));
-    await manager.query(
-      `INSERT INTO cairn.tenant_migrations (tenant_id, version, name, duration_ms) VALUES ($1, $2, $3, $4)`,
-      [tenantId, migration.version, migration.name, Math.round(performance.now() - started)],
-    );
-    await manager.query(`UPDATE cairn.tenants SET schema_version = $2 WHERE id = $1`, [tenantId, migration.version]);
   }
 }

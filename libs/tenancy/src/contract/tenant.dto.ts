@@ -1,7 +1,6 @@
 import { displayText, slugSchema } from '@cairn/common';
 import { createZodDto } from 'nestjs-zod';
 import { z } from 'zod';
-import { type TenantEntity } from '../tenant.entity';
 
 export const createTenantSchema = z.strictObject({
   slug: slugSchema.describe('URL-safe tenant identifier, e.g. "acme"'),
@@ -31,7 +30,17 @@ export class TenantDto extends createZodDto(tenantSchema) {}
 export const tenantPageSchema = z.object({ items: z.array(tenantSchema), nextCursor: z.string().nullable() });
 export class TenantPageDto extends createZodDto(tenantPageSchema) {}
 
-export function toTenantDto(tenant: TenantEntity): z.infer<typeof tenantSchema> {
+/** The fields of a tenant record the view shows (a TenantEntity has them). */
+export interface TenantRecord {
+  readonly id: string;
+  readonly slug: string;
+  readonly name: string;
+  readonly schemaName: string;
+  readonly schemaVersion: number;
+  readonly createdAt: Date;
+}
+
+export function toTenantDto(tenant: TenantRecord): z.infer<typeof tenantSchema> {
   return {
     id: tenant.id,
     slug: tenant.slug,

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { type DataSource } from 'typeorm';
-import { TenantContext } from './tenant-context';
+import { TenantContext } from './tenant-context.service';
 import { tenantSearchPath } from './tenant-ref';
 
 /**

@@ -3,7 +3,7 @@ import { MissingTenantContextError } from '@cairn/common';
 import { statementName } from '@cairn/db';
 import { type PoolClient } from 'pg';
 import { type EntityManager, type EntityTarget, type ObjectLiteral, QueryFailedError, type Repository } from 'typeorm';
-import { TenantContext } from './tenant-context';
+import { TenantContext } from './tenant-context.service';
 
 /**
  * What tenant-scoped repositories use to reach the database. Outside a tenant
