@@ -5,7 +5,7 @@ import { EmbeddingsModule, EmbeddingTargetsModule, EmbeddingWorkerModule } from 
 import { ExtractionWorkerModule } from '@cairn/extraction';
 import { JobsModule, JobWorkersModule } from '@cairn/jobs';
 import { KnowledgeModule } from '@cairn/knowledge';
-import { MaintenanceModule } from '@cairn/maintenance';
+import { MaintenanceWorkerModule } from '@cairn/maintenance';
 import { MemoryModule } from '@cairn/memory';
 import { ObservabilityModule } from '@cairn/observability';
 import { RedisModule } from '@cairn/redis';
@@ -39,7 +39,7 @@ export class WorkerModule {
         EmbeddingWorkerModule,
         SummariesWorkerModule,
         ExtractionWorkerModule,
-        MaintenanceModule,
+        MaintenanceWorkerModule,
         JobWorkersModule,
       ],
     };

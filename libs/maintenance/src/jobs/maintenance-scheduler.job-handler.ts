@@ -9,7 +9,7 @@ import {
   MAINTENANCE_TASKS,
 } from '@cairn/jobs';
 import { TenantsService } from '@cairn/tenancy';
-import { taskIntervalMs } from './maintenance-schedule';
+import { taskIntervalMs } from '../maintenance-schedule';
 
 /**
  * One repeatable BullMQ job scheduler per maintenance task (idempotent across restarts and

@@ -1,5 +1,5 @@
 import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
-import { TenantAuditLog } from '@cairn/audit';
+import { AuditLogService } from '@cairn/audit';
 import { CAIRN_CONFIG, type CairnConfig } from '@cairn/config';
 import { type JobHandler, JobHandlers, type JobPayload, type JobResult } from '@cairn/jobs';
 import { KnowledgeService } from '@cairn/knowledge';
@@ -28,7 +28,7 @@ export class TenantMaintenanceHandlers implements OnModuleInit {
     private readonly projects: ProjectResolver,
     private readonly knowledge: KnowledgeService,
     private readonly hygiene: MemoryHygiene,
-    private readonly auditLog: TenantAuditLog,
+    private readonly auditLog: AuditLogService,
     @Inject(CAIRN_CONFIG) private readonly config: CairnConfig,
   ) {}
 
