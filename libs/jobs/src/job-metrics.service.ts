@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { MetricsService } from '@cairn/observability';
 import { Gauge, Histogram } from 'prom-client';
-import { QUEUE_NAMES } from './job-catalog';
+import { QUEUE_NAMES } from './contract/job-catalog';
 import { JobQueue, withTimeout } from './job-queue.service';
 
 const STATES = ['waiting', 'active', 'delayed', 'prioritized', 'failed', 'completed', 'paused'] as const;
