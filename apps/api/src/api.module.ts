@@ -8,7 +8,7 @@ import { ExtractionHttpModule } from '@cairn/extraction';
 import { JobsHttpModule, JobsModule } from '@cairn/jobs';
 import { KnowledgeHttpModule } from '@cairn/knowledge';
 import { MemoryHttpModule } from '@cairn/memory';
-import { ObservabilityModule } from '@cairn/observability';
+import { ObservabilityHttpModule, ObservabilityModule } from '@cairn/observability';
 import { ProjectsHttpModule } from '@cairn/projects';
 import { RedisModule } from '@cairn/redis';
 import { SearchModule } from '@cairn/search';
@@ -26,6 +26,7 @@ export class ApiModule {
       imports: [
         ConfigModule.forRoot(config),
         ObservabilityModule,
+        ObservabilityHttpModule,
         ServerModule,
         DatabaseModule,
         RedisModule,

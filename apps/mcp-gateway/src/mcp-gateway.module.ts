@@ -10,7 +10,7 @@ import { KnowledgeMcpModule } from '@cairn/knowledge';
 import { McpModule } from '@cairn/mcp';
 import { StatusMcpModule } from '@cairn/status';
 import { MemoryMcpModule } from '@cairn/memory';
-import { ObservabilityModule } from '@cairn/observability';
+import { ObservabilityHttpModule, ObservabilityModule } from '@cairn/observability';
 import { RedisModule } from '@cairn/redis';
 import { SearchModule } from '@cairn/search';
 import { ServerModule } from '@cairn/server';
@@ -27,6 +27,7 @@ export class McpGatewayModule {
       imports: [
         ConfigModule.forRoot(config),
         ObservabilityModule,
+        ObservabilityHttpModule,
         ServerModule,
         DatabaseModule,
         RedisModule,

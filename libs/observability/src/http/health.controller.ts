@@ -1,9 +1,9 @@
 import { Controller, Get, Header, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { type FastifyReply } from 'fastify';
-import { MetricsService } from './metrics.service';
-import { Public } from './public.decorator';
-import { ReadinessRegistry } from './readiness.registry';
+import { MetricsService } from '../metrics.service';
+import { Public } from '../public.decorator';
+import { ReadinessRegistry } from '../readiness.registry';
 
 /** `/healthz` (liveness, no dependencies), `/readyz` (dependencies), `/metrics` (Prometheus). */
 @ApiExcludeController()
