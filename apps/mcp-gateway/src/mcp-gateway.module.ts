@@ -7,7 +7,7 @@ import { EmbeddingsModule, EmbeddingTargetsModule } from '@cairn/embeddings';
 import { JobsModule } from '@cairn/jobs';
 import { ExtractionMcpModule } from '@cairn/extraction';
 import { KnowledgeMcpModule } from '@cairn/knowledge';
-import { McpModule } from '@cairn/mcp';
+import { McpHttpModule, McpModule } from '@cairn/mcp';
 import { StatusMcpModule } from '@cairn/status';
 import { MemoryMcpModule } from '@cairn/memory';
 import { ObservabilityHttpModule, ObservabilityModule } from '@cairn/observability';
@@ -39,6 +39,7 @@ export class McpGatewayModule {
         EmbeddingTargetsModule,
         SearchModule,
         McpModule,
+        McpHttpModule,
         MemoryMcpModule,
         StatusMcpModule,
         WorkingMemoryMcpModule,

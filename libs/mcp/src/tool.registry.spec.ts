@@ -1,7 +1,7 @@
 import { type DiscoveryService } from '@nestjs/core';
 import { z } from 'zod';
-import { defineTool, type McpToolHandler } from './mcp-tool';
-import { ToolRegistry } from './tool-registry';
+import { defineTool, type McpToolHandler } from './contract/mcp-tool';
+import { ToolRegistry } from './tool.registry';
 
 const spec = (overrides: Partial<Parameters<typeof defineTool>[0]> = {}) =>
   defineTool({

@@ -7,9 +7,9 @@ import { RequestContext } from '@cairn/observability';
 import { TenantContext } from '@cairn/tenancy';
 import { type CallToolResult, ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { type z } from 'zod';
-import { type ToolCall } from './mcp-tool';
-import { isEnabled, type RegisteredTool, ToolRegistry } from './tool-registry';
-import { ToolMetrics, type ToolOutcome } from './tool-metrics';
+import { type ToolCall } from './contract/mcp-tool';
+import { isEnabled, type RegisteredTool, ToolRegistry } from './tool.registry';
+import { ToolMetrics, type ToolOutcome } from './tool-metrics.service';
 
 /** A refusal the agent can act on; becomes an `isError` result, never a protocol error. */
 class ToolRefusal extends Error {

@@ -8,7 +8,7 @@ import {
   type McpPromptSpec,
   type McpResourceHandler,
   type McpResourceSpec,
-} from './mcp-resource';
+} from './contract/mcp-resource';
 
 export interface RegisteredResource {
   readonly spec: McpResourceSpec;

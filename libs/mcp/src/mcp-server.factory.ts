@@ -16,10 +16,10 @@ import {
   ReadResourceRequestSchema,
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
-import { ToolExecutor } from '../tools/tool-executor';
-import { ToolRegistry } from '../tools/tool-registry';
-import { McpCatalog } from './mcp-catalog';
-import { matchTemplate } from './mcp-resource';
+import { ToolExecutor } from './tool-executor.service';
+import { ToolRegistry } from './tool.registry';
+import { McpCatalog } from './mcp-catalog.registry';
+import { matchTemplate } from './resource-template';
 import { SERVER_INFO, SERVER_INSTRUCTIONS } from './server-info';
 
 /** The MCP specification's code for a resource that does not exist (or may not be seen). */

@@ -7,10 +7,10 @@ import { RequestContext } from '@cairn/observability';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
 import { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
-import { GATEWAY_ERROR, jsonRpcError, requestIdOf } from '../protocol/json-rpc-errors';
-import { McpServerFactory } from '../protocol/mcp-server.factory';
-import { invalidParamsOf } from '../protocol/request-params';
-import { type GateRefusal, McpRequestGate } from './request-gate';
+import { GATEWAY_ERROR, jsonRpcError, requestIdOf } from '../json-rpc-errors';
+import { McpServerFactory } from '../mcp-server.factory';
+import { invalidParamsOf } from '../request-params';
+import { type GateRefusal, McpRequestGate } from './mcp-request-gate.service';
 
 export const MCP_PATH = '/mcp';
 const METADATA_PATH = '/.well-known/oauth-protected-resource';

@@ -4,9 +4,9 @@ import { TokenVerifier } from '@cairn/auth';
 import { CairnError } from '@cairn/common';
 import { CAIRN_CONFIG, type CairnConfig } from '@cairn/config';
 import { type FastifyRequest } from 'fastify';
-import { GATEWAY_ERROR, jsonRpcError, type JsonRpcErrorBody } from '../protocol/json-rpc-errors';
-import { ToolRegistry } from '../tools/tool-registry';
-import { McpRateLimits } from './rate-limits';
+import { GATEWAY_ERROR, jsonRpcError, type JsonRpcErrorBody } from '../json-rpc-errors';
+import { ToolRegistry } from '../tool.registry';
+import { McpRateLimits } from './mcp-rate-limits.service';
 
 /** An HTTP-level refusal: status, headers and a JSON-RPC error body. */
 export interface GateRefusal {

@@ -3,7 +3,7 @@ import { DiscoveryService } from '@nestjs/core';
 import { PERMISSIONS, roleGrants, type SessionPrincipal } from '@cairn/access';
 import { slugSchema } from '@cairn/common';
 import { z } from 'zod';
-import { MCP_TOOL, type McpToolHandler, type McpToolSpec } from './mcp-tool';
+import { MCP_TOOL, type McpToolHandler, type McpToolSpec } from './contract/mcp-tool';
 
 const TOOL_NAME = /^[a-z][a-z0-9_]{1,63}$/;
 

@@ -1,4 +1,4 @@
-import { matchTemplate } from './mcp-resource';
+import { matchTemplate } from './resource-template';
 
 describe('matchTemplate', () => {
   it('extracts one path segment per variable', () => {
