@@ -11,7 +11,7 @@ import { KnowledgeHttpModule } from '@cairn/knowledge';
 import { MemoryHttpModule } from '@cairn/memory';
 import { MemoryHygieneHttpModule } from '@cairn/memory-hygiene';
 import { MemoryChangesHttpModule, MemoryTransferHttpModule } from '@cairn/memory-sync';
-import { ObservabilityModule } from '@cairn/observability';
+import { ObservabilityHttpModule, ObservabilityModule } from '@cairn/observability';
 import { ProjectsHttpModule } from '@cairn/projects';
 import { RedisModule } from '@cairn/redis';
 import { SearchModule } from '@cairn/search';
@@ -29,6 +29,7 @@ export class ApiModule {
       imports: [
         ConfigModule.forRoot(config),
         ObservabilityModule,
+        ObservabilityHttpModule,
         ServerModule,
         DatabaseModule,
         RedisModule,

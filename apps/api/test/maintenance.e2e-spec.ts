@@ -9,7 +9,7 @@ import {
 } from '@cairn/embeddings';
 import { JobHandlers, JobQueue, JobsModule } from '@cairn/jobs';
 import { KnowledgeModule } from '@cairn/knowledge';
-import { MaintenanceModule } from '@cairn/maintenance';
+import { MaintenanceWorkerModule } from '@cairn/maintenance';
 import { MemoryModule } from '@cairn/memory';
 import { ProjectsModule } from '@cairn/projects';
 import { SearchModule } from '@cairn/search';
@@ -60,7 +60,7 @@ describe('maintenance jobs', () => {
         MemoryModule,
         KnowledgeModule,
         EmbeddingWorkerModule,
-        MaintenanceModule,
+        MaintenanceWorkerModule,
       ],
     );
   });

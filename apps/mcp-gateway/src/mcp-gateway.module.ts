@@ -7,11 +7,11 @@ import { EmbeddingsModule, EmbeddingTargetsModule } from '@cairn/embeddings';
 import { JobsModule } from '@cairn/jobs';
 import { ExtractionMcpModule } from '@cairn/extraction';
 import { KnowledgeMcpModule } from '@cairn/knowledge';
-import { McpModule } from '@cairn/mcp';
+import { McpHttpModule, McpModule } from '@cairn/mcp';
 import { StatusMcpModule } from '@cairn/status';
 import { MemoryMcpModule } from '@cairn/memory';
 import { MemoryHygieneMcpModule } from '@cairn/memory-hygiene';
-import { ObservabilityModule } from '@cairn/observability';
+import { ObservabilityHttpModule, ObservabilityModule } from '@cairn/observability';
 import { RedisModule } from '@cairn/redis';
 import { SearchModule } from '@cairn/search';
 import { ServerModule } from '@cairn/server';
@@ -28,6 +28,7 @@ export class McpGatewayModule {
       imports: [
         ConfigModule.forRoot(config),
         ObservabilityModule,
+        ObservabilityHttpModule,
         ServerModule,
         DatabaseModule,
         RedisModule,
@@ -39,6 +40,7 @@ export class McpGatewayModule {
         EmbeddingTargetsModule,
         SearchModule,
         McpModule,
+        McpHttpModule,
         MemoryMcpModule,
         MemoryHygieneMcpModule,
         StatusMcpModule,

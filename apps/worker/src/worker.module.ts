@@ -5,9 +5,9 @@ import { EmbeddingsModule, EmbeddingTargetsModule, EmbeddingWorkerModule } from 
 import { ExtractionWorkerModule } from '@cairn/extraction';
 import { JobsModule, JobWorkersModule } from '@cairn/jobs';
 import { KnowledgeModule } from '@cairn/knowledge';
-import { MaintenanceModule } from '@cairn/maintenance';
+import { MaintenanceWorkerModule } from '@cairn/maintenance';
 import { MemoryModule } from '@cairn/memory';
-import { ObservabilityModule } from '@cairn/observability';
+import { ObservabilityHttpModule, ObservabilityModule } from '@cairn/observability';
 import { RedisModule } from '@cairn/redis';
 import { SearchModule } from '@cairn/search';
 import { ServerModule } from '@cairn/server';
@@ -26,6 +26,7 @@ export class WorkerModule {
       imports: [
         ConfigModule.forRoot(config),
         ObservabilityModule,
+        ObservabilityHttpModule,
         ServerModule,
         DatabaseModule,
         RedisModule,
@@ -39,7 +40,7 @@ export class WorkerModule {
         EmbeddingWorkerModule,
         SummariesWorkerModule,
         ExtractionWorkerModule,
-        MaintenanceModule,
+        MaintenanceWorkerModule,
         JobWorkersModule,
       ],
     };

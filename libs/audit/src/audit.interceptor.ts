@@ -12,7 +12,7 @@ import { actorOf, AUDIT_ACTION } from '@cairn/access';
 import { mapError } from '@cairn/server';
 import { type FastifyRequest } from 'fastify';
 import { catchError, concatMap, from, map, type Observable, throwError } from 'rxjs';
-import { AuditTrail } from './audit-trail';
+import { AuditTrail } from './audit-trail.service';
 import { type AuditOutcome } from './platform-audit.repository';
 
 /**

@@ -1,9 +1,10 @@
-export { AuditBuffer } from './audit-buffer';
+export { AuditBuffer } from './audit-buffer.service';
 export { AuditHttpModule } from './http/audit-http.module';
 export { AuditModule } from './audit.module';
+export { AuditLogService } from './audit-log.service';
 export { type AuditOutcome, type PlatformAuditEntry, PlatformAuditRepository } from './platform-audit.repository';
 export { GENESIS_HASH } from './audit-chain';
-export { AuditTrail } from './audit-trail';
+export { AuditTrail } from './audit-trail.service';
 export { TenantAuditLogModule } from './tenant-audit-log.module';
 export {
   type ChainVerification,

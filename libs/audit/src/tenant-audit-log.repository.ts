@@ -4,6 +4,7 @@ import { quotedSchema } from '@cairn/tenancy';
 import { type DataSource } from 'typeorm';
 import { chainHash, type ChainedAuditFields, GENESIS_HASH, storedDetails } from './audit-chain';
 import { type AuditOutcome, type PlatformAuditEntry } from './platform-audit.repository';
+import { tenantAuditAppendSql } from './tenant-audit-log.sql';
 
 /** One event for a tenant's audit log (no tenant id: the schema says whose); `at` defaults to when it is written. */
 export type TenantAuditEntry = Omit<PlatformAuditEntry, 'tenantId'> & { readonly at?: Date };
@@ -66,14 +67,10 @@ export class TenantAuditLog {
 
   async appendMany(schema: string, entries: readonly TenantAuditEntry[]): Promise<void> {
     if (entries.length === 0) return;
-    const table = `${quotedSchema(schema)}.audit_log`;
+    const sql = tenantAuditAppendSql(schema);
     await this.dataSource.transaction(async (manager) => {
-      await manager.query(`LOCK TABLE ${table} IN SHARE ROW EXCLUSIVE MODE`);
-      // The newest entry; when retention has pruned them all, the last pruned one.
-      const [last] = await manager.query<{ hash: Buffer | null }[]>(
-        `SELECT coalesce((SELECT hash FROM ${table} ORDER BY id DESC LIMIT 1),
-                         (SELECT hash FROM ${quotedSchema(schema)}.audit_log_checkpoint)) AS hash`,
-      );
+      await manager.query(sql.lock);
+      const [last] = await manager.query<{ hash: Buffer | null }[]>(sql.lastHash);
       let previous: Buffer = last?.hash ?? GENESIS_HASH;
       const now = new Date();
       const rows = entries.map((entry) => {
@@ -98,16 +95,7 @@ export class TenantAuditLog {
         previous = hash;
         return row;
       });
-      await manager.query(
-        `INSERT INTO ${table} (at, actor, action, target, outcome, status, request_id, details, prev_hash, hash)
-         SELECT r.at, r.actor, r.action, r.target, r.outcome, r.status, r."requestId", r.details,
-                decode(r.prev, 'hex'), decode(r.hash, 'hex')
-         FROM ROWS FROM (jsonb_to_recordset($1::jsonb) AS (at timestamptz, actor text, action text, target text,
-              outcome text, status integer, "requestId" text, details jsonb, prev text, hash text))
-         WITH ORDINALITY AS r(at, actor, action, target, outcome, status, "requestId", details, prev, hash, n)
-         ORDER BY r.n`,
-        [JSON.stringify(rows)],
-      );
+      await manager.query(sql.insert, [JSON.stringify(rows)]);
     });
   }
 

@@ -17,7 +17,7 @@ import { BadRequestError, CairnError, ForbiddenError, NotFoundError, SLUG_PATTER
 import { PUBLIC_ROUTE } from '@cairn/observability';
 import { type TenantRef, TenantsService, toTenantRef } from '@cairn/tenancy';
 import { type FastifyRequest } from 'fastify';
-import { TokenVerifier } from './token-verifier';
+import { TokenVerifier } from './token-verifier.service';
 
 /**
  * The one global guard. Deny by default: a route must be `@Public()` or declare a

@@ -4,7 +4,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { ProjectsModule } from '@cairn/projects';
 import { AccessGuard } from './access.guard';
 import { SessionTokenEntity } from './session-token.entity';
-import { TokenVerifier } from './token-verifier';
+import { TokenVerifier } from './token-verifier.service';
 import { TokensRepository } from './tokens.repository';
 import { TokensService } from './tokens.service';
 import { UserEntity } from './user.entity';

@@ -4,6 +4,7 @@ import { type Role } from '@cairn/access';
 import { PreparedStatements } from '@cairn/db';
 import { type DataSource, type Repository } from 'typeorm';
 import { SessionTokenEntity } from './session-token.entity';
+import { TOKEN_LOOKUP } from './tokens.sql';
 
 /** Everything verification needs, fetched in one indexed round trip. */
 export interface TokenLookup {
@@ -61,19 +62,7 @@ export class TokensRepository {
 
   /** Deliberately uncached: revocation must bite on every replica at the next request. */
   async lookup(hash: Buffer): Promise<TokenLookup | undefined> {
-    const rows = await this.prepared.query<LookupRow>(
-      'cairn_token_lookup_v2',
-      `SELECT t.id, t.tenant_id, tn.slug AS tenant_slug, tn.name AS tenant_name, tn.schema_name AS tenant_schema,
-              tn.deleted_at IS NOT NULL AS tenant_deleted, t.user_id, u.role AS user_role,
-              coalesce(u.disabled_at IS NOT NULL, false) AS user_disabled, t.agent_id, t.role, t.projects,
-              t.toolsets, t.default_project,
-              t.created_at, t.expires_at, t.revoked_at
-       FROM cairn.session_tokens t
-       JOIN cairn.tenants tn ON tn.id = t.tenant_id
-       LEFT JOIN cairn.users u ON u.id = t.user_id
-       WHERE t.token_hash = $1`,
-      [hash],
-    );
+    const rows = await this.prepared.query<LookupRow>(TOKEN_LOOKUP.name, TOKEN_LOOKUP.text, [hash]);
     const row = rows[0];
     if (!row) return undefined;
     return {

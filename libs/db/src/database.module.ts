@@ -3,8 +3,8 @@ import { InjectDataSource, TypeOrmModule } from '@nestjs/typeorm';
 import { CAIRN_CONFIG, type CairnConfig } from '@cairn/config';
 import { ReadinessRegistry } from '@cairn/observability';
 import { type DataSource } from 'typeorm';
-import { ControlMigrator } from './control-migrator';
-import { PreparedStatements } from './prepared-statements';
+import { ControlMigrator } from './control-migrator.service';
+import { PreparedStatements } from './prepared-statements.service';
 
 /**
  * One pg pool (through TypeORM) shared by every tenant. Schema changes only ever come

@@ -11,9 +11,10 @@ export {
   type MaintenanceTask,
   QUEUE_NAMES,
   type QueueName,
-} from './job-catalog';
-export { type JobHandler, JobHandlers, type JobInfo, type JobResult, PermanentJobError } from './job-handler';
-export { JobMetrics } from './job-metrics';
+} from './contract/job-catalog';
+export { type JobHandler, type JobInfo, type JobResult, PermanentJobError } from './contract/job-handler';
+export { JobHandlers } from './job-handlers.registry';
+export { JobMetrics } from './job-metrics.service';
 export { type EnqueueOptions, JobQueue, withTimeout } from './job-queue.service';
 export { JobsHttpModule } from './http/jobs-http.module';
 export { JobsModule, JobWorkersModule } from './jobs.module';

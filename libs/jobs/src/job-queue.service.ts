@@ -11,7 +11,7 @@ import {
   JOB_CATALOG,
   QUEUE_NAMES,
   type QueueName,
-} from './job-catalog';
+} from './contract/job-catalog';
 
 const ENQUEUE_TIMEOUT_MS = 2_000;
 

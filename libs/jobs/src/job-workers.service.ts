@@ -3,9 +3,10 @@ import { CAIRN_CONFIG, type CairnConfig } from '@cairn/config';
 import { type Job, UnrecoverableError, Worker } from 'bullmq';
 import { type Redis } from 'ioredis';
 import { createBullConnection } from './bullmq-connection';
-import { JOB_CATALOG, QUEUE_NAMES, type QueueName } from './job-catalog';
-import { type JobResult, JobHandlers, PermanentJobError } from './job-handler';
-import { JobMetrics } from './job-metrics';
+import { JOB_CATALOG, QUEUE_NAMES, type QueueName } from './contract/job-catalog';
+import { type JobResult, PermanentJobError } from './contract/job-handler';
+import { JobHandlers } from './job-handlers.registry';
+import { JobMetrics } from './job-metrics.service';
 import { withTimeout } from './job-queue.service';
 
 /**

@@ -4,8 +4,9 @@ import { type TestingModule } from '@nestjs/testing';
 import { MetricsService } from '@cairn/observability';
 import { createDbTestingModule, createTestDatabase, type TestDatabase, testConfig, testRedisUrl } from '@cairn/testing';
 import { QueueEvents } from 'bullmq';
-import { catalogEntries } from './job-catalog';
-import { type JobInfo, JobHandlers, type JobResult, PermanentJobError } from './job-handler';
+import { catalogEntries } from './contract/job-catalog';
+import { type JobInfo, type JobResult, PermanentJobError } from './contract/job-handler';
+import { JobHandlers } from './job-handlers.registry';
 import { JobQueue } from './job-queue.service';
 import { JobsModule, JobWorkersModule } from './jobs.module';
 

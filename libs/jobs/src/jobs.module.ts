@@ -1,6 +1,6 @@
 import { Global, Module } from '@nestjs/common';
-import { JobHandlers } from './job-handler';
-import { JobMetrics } from './job-metrics';
+import { JobHandlers } from './job-handlers.registry';
+import { JobMetrics } from './job-metrics.service';
 import { JobQueue } from './job-queue.service';
 import { JobWorkers } from './job-workers.service';
 

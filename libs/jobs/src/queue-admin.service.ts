@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { NotFoundError } from '@cairn/common';
 import { type Job } from 'bullmq';
-import { QUEUE_NAMES, type QueueName } from './job-catalog';
+import { QUEUE_NAMES, type QueueName } from './contract/job-catalog';
 import { JobQueue, withTimeout } from './job-queue.service';
 
 const STATES = ['waiting', 'active', 'delayed', 'prioritized', 'paused', 'failed', 'completed'] as const;

@@ -1,2 +1,2 @@
-export { MaintenanceModule } from './maintenance.module';
+export { MaintenanceWorkerModule } from './jobs/maintenance-worker.module';
 export { taskIntervalMs } from './maintenance-schedule';

@@ -1,6 +1,7 @@
 export { McpModule } from './mcp.module';
-export { MCP_PATH } from './http/mcp-http.routes';
-export { SERVER_INFO } from './protocol/server-info';
+export { McpHttpModule } from './http/mcp-http.module';
+export { MCP_PATH } from './http/mcp-http-routes.service';
+export { SERVER_INFO } from './server-info';
 export {
   defineTool,
   McpTool,
@@ -8,12 +9,12 @@ export {
   type McpToolSpec,
   type ToolAnswer,
   type ToolCall,
-} from './tools/mcp-tool';
-export { ToolRegistry, type RegisteredTool } from './tools/tool-registry';
+} from './contract/mcp-tool';
+export { ToolRegistry, type RegisteredTool } from './tool.registry';
 export {
   McpPrompt,
   type McpPromptHandler,
   McpResource,
   type McpResourceHandler,
   type ResourceContents,
-} from './protocol/mcp-resource';
+} from './contract/mcp-resource';

@@ -1,31 +1,19 @@
 import { Module } from '@nestjs/common';
 import { DiscoveryModule } from '@nestjs/core';
-import { McpHttpRoutes } from './http/mcp-http.routes';
-import { McpRateLimits } from './http/rate-limits';
-import { McpRequestGate } from './http/request-gate';
-import { McpCatalog } from './protocol/mcp-catalog';
-import { McpServerFactory } from './protocol/mcp-server.factory';
-import { ToolExecutor } from './tools/tool-executor';
-import { ToolMetrics } from './tools/tool-metrics';
-import { ToolRegistry } from './tools/tool-registry';
+import { McpCatalog } from './mcp-catalog.registry';
+import { McpServerFactory } from './mcp-server.factory';
+import { ToolExecutor } from './tool-executor.service';
+import { ToolMetrics } from './tool-metrics.service';
+import { ToolRegistry } from './tool.registry';
 
 /**
- * The MCP Streamable HTTP endpoint. Tools, resources and prompts are contributed by the
- * capability libraries (`@McpTool`, `@McpResource`, `@McpPrompt` providers) and discovered
- * at boot; this module only authenticates, limits, dispatches and records.
+ * The MCP server: tools, resources and prompts are contributed by the capability libraries
+ * (`@McpTool`, `@McpResource`, `@McpPrompt` providers) and discovered at boot; this module
+ * dispatches and records. The Streamable HTTP endpoint that serves it is McpHttpModule.
  */
 @Module({
   imports: [DiscoveryModule],
-  providers: [
-    ToolRegistry,
-    ToolMetrics,
-    ToolExecutor,
-    McpCatalog,
-    McpServerFactory,
-    McpRateLimits,
-    McpRequestGate,
-    McpHttpRoutes,
-  ],
-  exports: [ToolRegistry],
+  providers: [ToolRegistry, ToolMetrics, ToolExecutor, McpCatalog, McpServerFactory],
+  exports: [ToolRegistry, McpServerFactory],
 })
 export class McpModule {}

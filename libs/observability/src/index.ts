@@ -1,3 +1,4 @@
+export { ObservabilityHttpModule } from './http/observability-http.module';
 export { createRootLogger, PinoLoggerService } from './logger';
 export { MetricsService } from './metrics.service';
 export { ObservabilityModule } from './observability.module';

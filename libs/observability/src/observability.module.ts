@@ -1,11 +1,10 @@
 import { Global, Module } from '@nestjs/common';
-import { HealthController } from './health.controller';
 import { MetricsService } from './metrics.service';
 import { ReadinessRegistry } from './readiness.registry';
 
+/** Metrics and readiness checks, which every capability registers its own with. */
 @Global()
 @Module({
-  controllers: [HealthController],
   providers: [MetricsService, ReadinessRegistry],
   exports: [MetricsService, ReadinessRegistry],
 })

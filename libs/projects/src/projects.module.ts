@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { ProjectEntity } from './project.entity';
-import { ProjectResolver } from './project-resolver';
+import { ProjectResolver } from './project-resolver.service';
 import { ProjectsRepository } from './projects.repository';
 import { ProjectsService } from './projects.service';
 

@@ -1,8 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { type AppliedMigration, ControlMigrator, MIGRATION_LOCK_ID, withAdvisoryLock } from '@cairn/db';
-import { type DataSource } from 'typeorm';
-import { type TenantMigrationReport, TenantMigrator } from './tenant-migrator';
+import { type AppliedMigration, ControlSchemaRepository } from './control-schema.repository';
+import { type TenantMigrationReport, TenantMigrator } from './tenant-migrator.service';
 
 export interface MigrationRunReport {
   readonly control: { readonly fromVersion: number; readonly toVersion: number; readonly applied: AppliedMigration[] };
@@ -23,15 +21,12 @@ export interface MigrationListener {
 @Injectable()
 export class SchemaMigrationService {
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
-    private readonly control: ControlMigrator,
+    private readonly control: ControlSchemaRepository,
     private readonly tenants: TenantMigrator,
   ) {}
 
   run(listener: MigrationListener): Promise<MigrationRunReport> {
-    return withAdvisoryLock(
-      this.dataSource,
-      MIGRATION_LOCK_ID,
+    return this.control.withMigrationLock(
       () => listener.waiting(),
       async () => {
         const fromVersion = await this.control.currentVersion();

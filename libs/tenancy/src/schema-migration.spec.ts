@@ -3,7 +3,7 @@ import { LOCK_NAMESPACE, type Migration, MIGRATION_LOCK_ID } from '@cairn/db';
 import { createDbTestingModule, createTestDatabase, type TestDatabase, testConfig, testRedisUrl } from '@cairn/testing';
 import { DataSource } from 'typeorm';
 import { type MigrationListener, SchemaMigrationService } from './schema-migration.service';
-import { TENANT_MIGRATION_LIST, TENANT_MIGRATIONS } from './tenant-migrations';
+import { TENANT_MIGRATION_LIST, TENANT_MIGRATIONS } from './migrations';
 import { TenancyModule } from './tenancy.module';
 import { TenantsService } from './tenants.service';
 

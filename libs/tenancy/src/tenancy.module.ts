@@ -1,14 +1,16 @@
 import { Global, Module } from '@nestjs/common';
 import { APP_INTERCEPTOR } from '@nestjs/core';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { ControlSchemaRepository } from './control-schema.repository';
 import { TenantEntity } from './tenant.entity';
-import { TenantContext } from './tenant-context';
+import { TenantContext } from './tenant-context.service';
 import { TenantContextInterceptor } from './tenant-context.interceptor';
-import { TenantDb } from './tenant-db';
-import { TENANT_MIGRATION_LIST, TENANT_MIGRATIONS } from './tenant-migrations';
-import { TenantMigrator } from './tenant-migrator';
+import { TenantDb } from './tenant-db.service';
+import { TENANT_MIGRATION_LIST, TENANT_MIGRATIONS } from './migrations';
+import { TenantMigrationsRepository } from './tenant-migrations.repository';
+import { TenantMigrator } from './tenant-migrator.service';
 import { SchemaMigrationService } from './schema-migration.service';
-import { TenantTransaction } from './tenant-transaction';
+import { TenantTransaction } from './tenant-transaction.service';
 import { TenantsRepository } from './tenants.repository';
 import { TenantsService } from './tenants.service';
 
@@ -19,9 +21,11 @@ import { TenantsService } from './tenants.service';
   providers: [
     { provide: TENANT_MIGRATIONS, useValue: TENANT_MIGRATION_LIST },
     { provide: APP_INTERCEPTOR, useClass: TenantContextInterceptor },
+    ControlSchemaRepository,
     SchemaMigrationService,
     TenantContext,
     TenantDb,
+    TenantMigrationsRepository,
     TenantMigrator,
     TenantTransaction,
     TenantsRepository,

@@ -1,7 +1,7 @@
 import { type CallHandler, type ExecutionContext, Injectable, type NestInterceptor } from '@nestjs/common';
 import { type FastifyRequest } from 'fastify';
 import { Observable } from 'rxjs';
-import { TenantContext } from './tenant-context';
+import { TenantContext } from './tenant-context.service';
 
 /** Runs tenant-addressed handlers inside the tenant context the access guard resolved. */
 @Injectable()

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { type DataSource, type EntityManager } from 'typeorm';
 import { TenantEntity } from './tenant.entity';
-import { TenantMigrator } from './tenant-migrator';
+import { TenantMigrator } from './tenant-migrator.service';
 import { quotedSchema, tenantSearchPath } from './tenant-ref';
 
 const UNIQUE_VIOLATION = '23505';

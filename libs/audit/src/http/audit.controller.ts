@@ -4,8 +4,9 @@ import { RequirePermission } from '@cairn/access';
 import { CurrentTenant, SlugParamDto, type TenantRef } from '@cairn/tenancy';
 import { createZodDto, ZodResponse } from 'nestjs-zod';
 import { z } from 'zod';
-import { type PlatformAuditRow, PlatformAuditRepository } from '../platform-audit.repository';
-import { TenantAuditLog, type TenantAuditRow } from '../tenant-audit-log.repository';
+import { AuditLogService } from '../audit-log.service';
+import { type PlatformAuditRow } from '../platform-audit.repository';
+import { type TenantAuditRow } from '../tenant-audit-log.repository';
 
 const auditQuerySchema = z.strictObject({
   limit: z.coerce.number().int().min(1).max(500).default(100),
@@ -68,17 +69,14 @@ function toPage<T extends PlatformAuditRow | TenantAuditRow>(rows: T[], limit: n
 @ApiTags('audit')
 @Controller('v1')
 export class AuditController {
-  constructor(
-    private readonly audit: PlatformAuditRepository,
-    private readonly tenantLog: TenantAuditLog,
-  ) {}
+  constructor(private readonly audit: AuditLogService) {}
 
   @Get('audit')
   @RequirePermission('platform.audit.read')
   @ApiOperation({ summary: 'Platform audit log, newest first (platform admin)' })
   @ZodResponse({ status: 200, type: AuditPageDto })
   async platform(@Query() query: AuditQueryDto) {
-    return toPage(await this.audit.list({ limit: query.limit, beforeId: query.before }), query.limit);
+    return toPage(await this.audit.platformEntries({ limit: query.limit, beforeId: query.before }), query.limit);
   }
 
   @Get('tenants/:slug/audit')
@@ -88,7 +86,7 @@ export class AuditController {
   })
   @ZodResponse({ status: 200, type: TenantAuditPageDto })
   async tenant(@Param() _params: SlugParamDto, @Query() query: AuditQueryDto, @CurrentTenant() tenant: TenantRef) {
-    const rows = await this.tenantLog.list(tenant.schema, { limit: query.limit, beforeId: query.before });
+    const rows = await this.audit.tenantEntries(tenant.schema, { limit: query.limit, beforeId: query.before });
     return toPage(
       rows.map((row) => ({ ...row, tenantId: tenant.id })),
       query.limit,
@@ -100,6 +98,6 @@ export class AuditController {
   @ApiOperation({ summary: "Recomputes the tenant's audit chain and reports the first entry that breaks it" })
   @ZodResponse({ status: 200, type: ChainVerificationDto })
   async verify(@Param() _params: SlugParamDto, @CurrentTenant() tenant: TenantRef) {
-    return this.tenantLog.verify(tenant.schema);
+    return this.audit.verify(tenant.schema);
   }
 }

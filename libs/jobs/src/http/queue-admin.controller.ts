@@ -4,7 +4,7 @@ import { Audited, RequirePermission } from '@cairn/access';
 import { CurrentTenant, type TenantRef } from '@cairn/tenancy';
 import { createZodDto, ZodResponse } from 'nestjs-zod';
 import { z } from 'zod';
-import { QUEUE_NAMES, type QueueName } from '../job-catalog';
+import { QUEUE_NAMES, type QueueName } from '../contract/job-catalog';
 import { type FailedJob, QueueAdmin } from '../queue-admin.service';
 
 const queueSchema = z.enum(QUEUE_NAMES as [QueueName, ...QueueName[]]);

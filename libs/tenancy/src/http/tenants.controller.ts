@@ -3,7 +3,14 @@ import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Audited, RequirePermission } from '@cairn/access';
 import { ZodResponse } from 'nestjs-zod';
 import { TenantsService } from '../tenants.service';
-import { CreateTenantDto, PageQueryDto, SlugParamDto, TenantDto, TenantPageDto, toTenantDto } from './tenant.dto';
+import {
+  CreateTenantDto,
+  PageQueryDto,
+  SlugParamDto,
+  TenantDto,
+  TenantPageDto,
+  toTenantDto,
+} from '../contract/tenant.dto';
 
 @ApiTags('platform: tenants')
 @Controller('v1/tenants')

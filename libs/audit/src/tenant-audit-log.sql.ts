@@ -1,0 +1,25 @@
+import { quotedSchema } from '@cairn/tenancy';
+
+/**
+ * The tenant audit append (TenantAuditLog.appendMany), schema-qualified because it runs on
+ * the shared pool outside any tenant transaction. In one transaction: the table lock makes
+ * appenders queue (readers do not wait), the chain's newest hash is read, and the batch is
+ * inserted chained onto it, in the order given.
+ */
+export function tenantAuditAppendSql(schema: string): { lock: string; lastHash: string; insert: string } {
+  const table = `${quotedSchema(schema)}.audit_log`;
+  return {
+    lock: `LOCK TABLE ${table} IN SHARE ROW EXCLUSIVE MODE`,
+    // The newest entry; when retention has pruned them all, the last pruned one.
+    lastHash: `SELECT coalesce((SELECT hash FROM ${table} ORDER BY id DESC LIMIT 1),
+                         (SELECT hash FROM ${quotedSchema(schema)}.audit_log_checkpoint)) AS hash`,
+    // $1: the rows as a JSON array, hashes already computed in that order.
+    insert: `INSERT INTO ${table} (at, actor, action, target, outcome, status, request_id, details, prev_hash, hash)
+         SELECT r.at, r.actor, r.action, r.target, r.outcome, r.status, r."requestId", r.details,
+                decode(r.prev, 'hex'), decode(r.hash, 'hex')
+         FROM ROWS FROM (jsonb_to_recordset($1::jsonb) AS (at timestamptz, actor text, action text, target text,
+              outcome text, status integer, "requestId" text, details jsonb, prev text, hash text))
+         WITH ORDINALITY AS r(at, actor, action, target, outcome, status, "requestId", details, prev, hash, n)
+         ORDER BY r.n`,
+  };
+}

@@ -1,0 +1,198 @@
+import { Readable } from 'node:stream';
+import { Inject, Injectable, Logger, type OnModuleInit } from '@nestjs/common';
+import { HttpAdapterHost } from '@nestjs/core';
+import { PERMISSIONS } from '@cairn/access';
+import { CAIRN_CONFIG, type CairnConfig } from '@cairn/config';
+import { RequestContext } from '@cairn/observability';
+import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
+import { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import { GATEWAY_ERROR, jsonRpcError, requestIdOf } from '../json-rpc-errors';
+import { McpServerFactory } from '../mcp-server.factory';
+import { invalidParamsOf } from '../request-params';
+import { type GateRefusal, McpRequestGate } from './mcp-request-gate.service';
+
+export const MCP_PATH = '/mcp';
+const METADATA_PATH = '/.well-known/oauth-protected-resource';
+/** Request headers the SDK transport reads; nothing else is copied into its Request. */
+const FORWARDED_HEADERS = ['accept', 'content-type', 'mcp-protocol-version', 'last-event-id'];
+/**
+ * No tool argument is nested anywhere near this deep; past it, recursive code downstream
+ * (schema validation, the audit digest, log serialization) would overflow the stack.
+ */
+const MAX_JSON_DEPTH = 64;
+
+/**
+ * `POST /mcp` (Streamable HTTP, stateless: a fresh server and transport per request, so any
+ * replica answers any request), `GET`/`DELETE /mcp` → 405, and the RFC 9728 protected
+ * resource metadata. Registered as an encapsulated Fastify plugin so /mcp takes its body as
+ * raw text (the SDK answers malformed JSON with a JSON-RPC parse error) and every error it
+ * answers is JSON-RPC shaped.
+ */
+@Injectable()
+export class McpHttpRoutes implements OnModuleInit {
+  private readonly logger = new Logger('McpHttp');
+
+  constructor(
+    @Inject(CAIRN_CONFIG) private readonly config: CairnConfig,
+    private readonly adapterHost: HttpAdapterHost,
+    private readonly gate: McpRequestGate,
+    private readonly servers: McpServerFactory,
+  ) {}
+
+  onModuleInit(): void {
+    const fastify = this.adapterHost.httpAdapter.getInstance<FastifyInstance>();
+    void fastify.register((instance, _options, done) => {
+      instance.removeAllContentTypeParsers();
+      instance.addContentTypeParser(
+        '*',
+        { parseAs: 'string', bodyLimit: this.config.http.bodyLimitBytes },
+        (_r, body, next) => next(null, body),
+      );
+      instance.setErrorHandler((error: Error & { statusCode?: number }, request, reply) => {
+        const status = error.statusCode && error.statusCode < 500 ? error.statusCode : 500;
+        if (status === 500) this.logger.error({ msg: 'MCP request failed', correlationId: request.id, err: error });
+        const message = status === 500 ? `Internal error (correlation id ${request.id})` : error.message;
+        const code =
+          status === 500 ? GATEWAY_ERROR.internal : status === 400 ? GATEWAY_ERROR.parse : GATEWAY_ERROR.invalidRequest;
+        void reply.status(status).send(jsonRpcError(null, code, message));
+      });
+      instance.post(MCP_PATH, (request, reply) => this.handle(request, reply));
+      for (const method of ['GET', 'DELETE'] as const) {
+        instance.route({ method, url: MCP_PATH, handler: (_request, reply) => this.methodNotAllowed(reply) });
+      }
+      instance.get(METADATA_PATH, (request) => this.metadata(request));
+      instance.get(`${METADATA_PATH}${MCP_PATH}`, (request) => this.metadata(request));
+      done();
+    });
+  }
+
+  private async handle(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+    const metadataUrl = `${this.baseUrl(request)}${METADATA_PATH}${MCP_PATH}`;
+    const originRefusal = this.gate.checkOrigin(request);
+    if (originRefusal) return this.refuse(reply, originRefusal);
+    const auth = await this.gate.authenticate(request, metadataUrl);
+    if ('refusal' in auth) return this.refuse(reply, auth.refusal);
+    const { principal } = auth;
+    request.tenantId = principal.tenant.id;
+    const raw = typeof request.body === 'string' ? request.body : '';
+    const message = parseJson(raw);
+    const id = requestIdOf(message);
+    const limited = await this.gate.rateLimit(principal, id);
+    if (limited) return this.refuse(reply, limited);
+    if (nestedDeeperThan(message, MAX_JSON_DEPTH)) {
+      const error = jsonRpcError(
+        id,
+        GATEWAY_ERROR.invalidRequest,
+        `Invalid Request: JSON nested deeper than ${MAX_JSON_DEPTH} levels`,
+      );
+      return reply.status(400).send(error);
+    }
+    const invalid = invalidParamsOf(message);
+    if (invalid) return reply.status(200).send(jsonRpcError(id, ErrorCode.InvalidParams, invalid));
+    const forbidden = this.gate.checkToolPermission(principal, message, id, metadataUrl);
+    if (forbidden) return this.refuse(reply, forbidden);
+
+    const transport = new WebStandardStreamableHTTPServerTransport({
+      sessionIdGenerator: undefined,
+      enableJsonResponse: !wantsStream(request, message),
+    });
+    const server = this.servers.create(principal, request.id);
+    await server.connect(transport);
+    const headers = new Headers();
+    for (const name of FORWARDED_HEADERS) {
+      const value = request.headers[name];
+      if (typeof value === 'string') headers.set(name, value);
+    }
+    // A body that parsed is handed over parsed; one that did not goes raw, for the SDK's parse error.
+    const webRequest = new Request(`http://gateway${MCP_PATH}`, {
+      method: 'POST',
+      headers,
+      body: message === undefined ? raw : undefined,
+    });
+    const context = { correlationId: request.id, tenantId: principal.tenant.id };
+    const response = await RequestContext.run(context, () =>
+      transport.handleRequest(webRequest, message === undefined ? undefined : { parsedBody: message }),
+    );
+    await this.send(reply, response, () => void server.close());
+  }
+
+  private async send(reply: FastifyReply, response: Response, done: () => void): Promise<void> {
+    void reply.status(response.status);
+    response.headers.forEach((value, name) => void reply.header(name, value));
+    if (!response.body) {
+      done();
+      return reply.send();
+    }
+    if (response.headers.get('content-type')?.startsWith('text/event-stream')) {
+      const stream = Readable.fromWeb(response.body);
+      stream.once('close', done);
+      return reply.send(stream);
+    }
+    const text = await response.text();
+    done();
+    return reply.send(text);
+  }
+
+  private refuse(reply: FastifyReply, refusal: GateRefusal): FastifyReply {
+    return reply.status(refusal.status).headers(refusal.headers).send(refusal.body);
+  }
+
+  private methodNotAllowed(reply: FastifyReply): FastifyReply {
+    return reply
+      .status(405)
+      .header('Allow', 'POST')
+      .send(
+        jsonRpcError(
+          null,
+          GATEWAY_ERROR.methodNotAllowed,
+          'Method not allowed: this stateless endpoint answers POST only',
+        ),
+      );
+  }
+
+  /** RFC 9728 protected resource metadata: what the resource is and how to present a token. */
+  private metadata(request: FastifyRequest) {
+    return {
+      resource: `${this.baseUrl(request)}${MCP_PATH}`,
+      resource_name: 'Cairn MCP gateway',
+      bearer_methods_supported: ['header'],
+      scopes_supported: Object.entries(PERMISSIONS)
+        .filter(([, permission]) => permission.scope === 'project' || permission.scope === 'session')
+        .map(([name]) => name),
+      resource_documentation: 'https://github.com/cairn-dev/cairn#connect-an-agent',
+    };
+  }
+
+  private baseUrl(request: FastifyRequest): string {
+    return this.config.mcp.publicUrl ?? `${request.protocol}://${request.host}`;
+  }
+}
+
+function parseJson(raw: string): unknown {
+  try {
+    return raw === '' ? undefined : (JSON.parse(raw) as unknown);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Iterative (a recursive walk would overflow on exactly the bodies it is meant to catch). */
+function nestedDeeperThan(value: unknown, limit: number): boolean {
+  const stack: [unknown, number][] = [[value, 0]];
+  while (stack.length > 0) {
+    const [item, depth] = stack.pop()!;
+    if (typeof item !== 'object' || item === null) continue;
+    if (depth >= limit) return true;
+    for (const child of Array.isArray(item) ? item : Object.values(item)) stack.push([child, depth + 1]);
+  }
+  return false;
+}
+
+/** SSE when the client asks for it: progress notifications requested, or event-stream preferred. */
+function wantsStream(request: FastifyRequest, message: unknown): boolean {
+  const meta = (message as { params?: { _meta?: { progressToken?: unknown } } } | undefined)?.params?._meta;
+  if (meta?.progressToken !== undefined) return true;
+  const accept = request.headers.accept ?? '';
+  return accept.trim().toLowerCase().startsWith('text/event-stream');
+}

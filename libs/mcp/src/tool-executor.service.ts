@@ -1,0 +1,214 @@
+import { createHash } from 'node:crypto';
+import { Injectable, Logger } from '@nestjs/common';
+import { actorOf, canAccessProject, roleGrants, type SessionPrincipal } from '@cairn/access';
+import { AuditBuffer } from '@cairn/audit';
+import { CairnError } from '@cairn/common';
+import { RequestContext } from '@cairn/observability';
+import { TenantContext } from '@cairn/tenancy';
+import { type CallToolResult, ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { type z } from 'zod';
+import { type ToolCall } from './contract/mcp-tool';
+import { isEnabled, type RegisteredTool, ToolRegistry } from './tool.registry';
+import { ToolMetrics, type ToolOutcome } from './tool-metrics.service';
+
+/** A refusal the agent can act on; becomes an `isError` result, never a protocol error. */
+class ToolRefusal extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+    readonly outcome: ToolOutcome,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * Runs one `tools/call`: validates arguments, resolves the project, runs the handler in the
+ * caller's tenant context, checks the answer against the output schema, and records the
+ * call (metrics, log line, audit row with an argument digest, never the arguments).
+ */
+@Injectable()
+export class ToolExecutor {
+  private readonly logger = new Logger('McpTools');
+
+  constructor(
+    private readonly registry: ToolRegistry,
+    private readonly tenants: TenantContext,
+    private readonly metrics: ToolMetrics,
+    private readonly audit: AuditBuffer,
+  ) {}
+
+  /** The tool a principal may call by this name, or a JSON-RPC error as if it did not exist. */
+  find(name: string, principal: SessionPrincipal): RegisteredTool {
+    const tool = this.registry.get(name);
+    if (!tool || !isEnabled(tool, principal)) {
+      throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name.slice(0, 64)}`);
+    }
+    return tool;
+  }
+
+  async call(
+    tool: RegisteredTool,
+    args: Record<string, unknown> | undefined,
+    principal: SessionPrincipal,
+    correlationId: string,
+  ): Promise<CallToolResult> {
+    const started = performance.now();
+    const name = tool.spec.name;
+    let outcome: ToolOutcome = 'success';
+    let errorCode: string | undefined;
+    let project: string | null = null;
+    try {
+      if (!roleGrants(principal.role, tool.spec.permission)) {
+        throw new ToolRefusal('insufficient_role', `Role "${principal.role}" may not call ${name}`, 'denied');
+      }
+      const { project: named, ...input } = this.validate(tool, args ?? {});
+      // Handlers get the resolved project in `call`, and only their own arguments in `input`.
+      project = tool.spec.scope === 'project' ? this.projectOf(named, principal) : null;
+      const call: ToolCall = { principal, project, correlationId };
+      const answer = await RequestContext.run({ correlationId, tenantId: principal.tenant.id }, () =>
+        this.tenants.run(principal.tenant, () => tool.handler.run(input, call)),
+      );
+      const structured = tool.spec.output.parse(answer.structured);
+      return { structuredContent: structured, content: [{ type: 'text', text: answer.text }] };
+    } catch (error) {
+      const refusal = this.refusalOf(error, correlationId, name);
+      outcome = refusal.outcome;
+      errorCode = refusal.code;
+      return { isError: true, content: [{ type: 'text', text: `Error (${refusal.code}): ${refusal.message}` }] };
+    } finally {
+      const seconds = (performance.now() - started) / 1000;
+      this.metrics.calls.inc({ tool: name, outcome });
+      this.metrics.duration.observe({ tool: name }, seconds);
+      this.record({ principal, tool: name, project, outcome, correlationId, args, errorCode, seconds });
+    }
+  }
+
+  private validate(
+    tool: RegisteredTool,
+    args: Record<string, unknown>,
+  ): Record<string, unknown> & { project?: string } {
+    const parsed = tool.input.safeParse(args);
+    if (parsed.success) return parsed.data;
+    throw new ToolRefusal('invalid_arguments', describeIssues(parsed.error), 'invalid_arguments');
+  }
+
+  private projectOf(named: string | undefined, principal: SessionPrincipal): string {
+    const project = named ?? principal.defaultProject;
+    if (!project) {
+      const scope = principal.projects === '*' ? 'every project' : principal.projects.join(', ');
+      throw new ToolRefusal(
+        'project_required',
+        `Name a project: this token has no default project (it may use ${scope})`,
+        'invalid_arguments',
+      );
+    }
+    if (!canAccessProject(principal, project)) {
+      throw new ToolRefusal('project_forbidden', `This token may not use project "${project}"`, 'denied');
+    }
+    return project;
+  }
+
+  private refusalOf(error: unknown, correlationId: string, tool: string): ToolRefusal {
+    if (error instanceof ToolRefusal) return error;
+    if (error instanceof CairnError) {
+      const outcome: ToolOutcome = error.status === 403 ? 'denied' : 'tool_error';
+      const details = validationDetails(error.details);
+      return new ToolRefusal(error.code, details ? `${error.message}: ${details}` : error.message, outcome);
+    }
+    this.logger.error({ msg: 'tool failed', tool, correlationId, err: error });
+    return new ToolRefusal(
+      'internal_error',
+      `Internal error; nothing about it is shown here (correlation id ${correlationId})`,
+      'internal_error',
+    );
+  }
+
+  /** Logs the call and queues its audit entry; never throws, so recording cannot turn an answered call into a protocol error. */
+  private record(call: CallRecord): void {
+    try {
+      this.writeRecord(call);
+    } catch (error) {
+      this.logger.error({
+        msg: 'could not record a tool call',
+        tool: call.tool,
+        correlationId: call.correlationId,
+        err: error,
+      });
+    }
+  }
+
+  private writeRecord({
+    principal,
+    tool,
+    project,
+    outcome,
+    correlationId,
+    args,
+    errorCode,
+    seconds,
+  }: CallRecord): void {
+    const durationMs = Math.round(seconds * 10_000) / 10;
+    this.logger.log({
+      msg: 'tool call',
+      tool,
+      tenantId: principal.tenant.id,
+      project,
+      outcome,
+      correlationId,
+      durationMs,
+    });
+    this.audit.append(principal.tenant.schema, {
+      actor: actorOf(principal),
+      action: `mcp.${tool}`,
+      target: project,
+      outcome: outcome === 'success' ? 'success' : outcome === 'denied' ? 'denied' : 'failure',
+      status: null,
+      requestId: correlationId,
+      details: {
+        agentId: principal.agentId,
+        argsDigest: digest(args),
+        ...(errorCode ? { code: errorCode } : {}),
+      },
+    });
+  }
+}
+
+/** One answered tool call, as the log line and the audit entry describe it. */
+interface CallRecord {
+  readonly principal: SessionPrincipal;
+  readonly tool: string;
+  readonly project: string | null;
+  readonly outcome: ToolOutcome;
+  readonly correlationId: string;
+  readonly args: unknown;
+  readonly errorCode: string | undefined;
+  readonly seconds: number;
+}
+
+/** Identifies the arguments (same call, same digest) without storing any of their content. */
+function digest(args: unknown): string {
+  return createHash('sha256')
+    .update(JSON.stringify(args ?? {}))
+    .digest('hex')
+    .slice(0, 32);
+}
+
+function describeIssues(error: z.ZodError): string {
+  const issues = error.issues.slice(0, 5).map((issue) => {
+    const path = issue.path.map(String).join('.');
+    const keys = 'keys' in issue && Array.isArray(issue.keys) ? `unknown argument(s): ${issue.keys.join(', ')}` : '';
+    return `${path ? `${path}: ` : ''}${keys || issue.message}`;
+  });
+  const more = error.issues.length > 5 ? ` (and ${error.issues.length - 5} more)` : '';
+  return `Invalid arguments: ${issues.join('; ')}${more}`;
+}
+
+function validationDetails(details: unknown): string | undefined {
+  if (!Array.isArray(details)) return undefined;
+  const parts = details
+    .slice(0, 5)
+    .map((item: unknown) => (typeof item === 'object' && item && 'message' in item ? String(item.message) : undefined))
+    .filter(Boolean);
+  return parts.length > 0 ? parts.join('; ') : undefined;
+}

@@ -1,0 +1,94 @@
+import { Injectable, type OnModuleInit } from '@nestjs/common';
+import { DiscoveryService } from '@nestjs/core';
+import { PERMISSIONS, roleGrants, type SessionPrincipal } from '@cairn/access';
+import { slugSchema } from '@cairn/common';
+import { z } from 'zod';
+import { MCP_TOOL, type McpToolHandler, type McpToolSpec } from './contract/mcp-tool';
+
+const TOOL_NAME = /^[a-z][a-z0-9_]{1,63}$/;
+
+/** A tool ready to serve: its validators built and its JSON Schemas rendered once, at boot. */
+export interface RegisteredTool {
+  readonly spec: McpToolSpec;
+  readonly handler: McpToolHandler;
+  /** `spec.input` plus the `project` argument for project tools, strict (unknown keys refused). */
+  readonly input: z.ZodObject;
+  /** The `tools/list` entry, rendered once: listing tools costs no schema work per request. */
+  readonly listing: Readonly<Record<string, unknown>>;
+}
+
+const projectArgument = slugSchema.optional().describe("Project slug. Omit to use the token's default project.");
+
+/**
+ * Every `@McpTool` provider of the application, checked at boot: unique valid names, a
+ * known permission, JSON-Schema-renderable input and output. The gateway fails to start
+ * rather than serve a tool that could not be described or authorised.
+ */
+@Injectable()
+export class ToolRegistry implements OnModuleInit {
+  private readonly tools = new Map<string, RegisteredTool>();
+
+  constructor(private readonly discovery: DiscoveryService) {}
+
+  onModuleInit(): void {
+    for (const wrapper of this.discovery.getProviders()) {
+      const spec = wrapper.metatype
+        ? (Reflect.getMetadata(MCP_TOOL, wrapper.metatype) as McpToolSpec | undefined)
+        : undefined;
+      if (!spec) continue;
+      this.add(spec, wrapper.instance as McpToolHandler);
+    }
+  }
+
+  add(spec: McpToolSpec, handler: McpToolHandler): void {
+    if (!TOOL_NAME.test(spec.name)) throw new Error(`MCP tool name "${spec.name}" is not snake_case`);
+    if (this.tools.has(spec.name)) throw new Error(`MCP tool "${spec.name}" is registered twice`);
+    if (!(spec.permission in PERMISSIONS)) throw new Error(`MCP tool "${spec.name}" needs an unknown permission`);
+    if (typeof handler?.run !== 'function') throw new Error(`MCP tool "${spec.name}" has no run()`);
+    const input = (spec.scope === 'project' ? spec.input.extend({ project: projectArgument }) : spec.input).strict();
+    this.tools.set(spec.name, { spec, handler, input, listing: listingOf(spec, input) });
+  }
+
+  get(name: string): RegisteredTool | undefined {
+    return this.tools.get(name);
+  }
+
+  all(): RegisteredTool[] {
+    return [...this.tools.values()];
+  }
+
+  /** The tools a principal sees: in one of its token's toolsets, and granted by its role. */
+  visibleTo(principal: SessionPrincipal): RegisteredTool[] {
+    return this.all().filter((tool) => isEnabled(tool, principal) && roleGrants(principal.role, tool.spec.permission));
+  }
+}
+
+export function isEnabled(tool: RegisteredTool, principal: SessionPrincipal): boolean {
+  return principal.toolsets.includes(tool.spec.toolset);
+}
+
+function listingOf(spec: McpToolSpec, input: z.ZodObject): Record<string, unknown> {
+  return {
+    name: spec.name,
+    title: spec.title,
+    description: spec.description,
+    inputSchema: jsonSchema(input, 'input'),
+    outputSchema: jsonSchema(spec.output, 'output'),
+    annotations: {
+      title: spec.title,
+      readOnlyHint: spec.annotations.readOnlyHint,
+      destructiveHint: spec.annotations.destructiveHint ?? false,
+      idempotentHint: spec.annotations.idempotentHint ?? false,
+      // Cairn only touches its own database: never the open world.
+      openWorldHint: false,
+    },
+    _meta: { 'cairn/toolset': spec.toolset, 'cairn/permission': spec.permission },
+  };
+}
+
+function jsonSchema(schema: z.ZodObject, io: 'input' | 'output'): Record<string, unknown> {
+  const rendered = z.toJSONSchema(schema, { io, unrepresentable: 'throw' }) as Record<string, unknown>;
+  // MCP carries the schema inline; the meta-schema URI only costs the agent context.
+  delete rendered.$schema;
+  return rendered;
+}

@@ -1,0 +1,36 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { type AppliedMigration, ControlMigrator, MIGRATION_LOCK_ID, withAdvisoryLock } from '@cairn/db';
+import { type DataSource } from 'typeorm';
+
+export type { AppliedMigration } from '@cairn/db';
+
+/**
+ * The control schema's migrations and the cluster-wide migration lock, as the migration run
+ * (SchemaMigrationService) uses them: the database layer stays in @cairn/db.
+ */
+@Injectable()
+export class ControlSchemaRepository {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly control: ControlMigrator,
+  ) {}
+
+  /** Runs `work` holding the migration advisory lock; `onWait` first if another run holds it. */
+  withMigrationLock<T>(onWait: () => void, work: () => Promise<T>): Promise<T> {
+    return withAdvisoryLock(this.dataSource, MIGRATION_LOCK_ID, onWait, work);
+  }
+
+  get latestVersion(): number {
+    return this.control.latestVersion;
+  }
+
+  currentVersion(): Promise<number> {
+    return this.control.currentVersion();
+  }
+
+  /** Callers hold the migration lock. */
+  migrate(): Promise<AppliedMigration[]> {
+    return this.control.migrate();
+  }
+}

@@ -1,0 +1,57 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { type DataSource } from 'typeorm';
+import { TenantContext } from './tenant-context.service';
+import { tenantSearchPath } from './tenant-ref';
+
+/**
+ * Runs a unit of work in one transaction on the shared pool with the tenant's
+ * search_path set transaction-locally (`set_config(..., true)`), so a pooled connection
+ * never carries one tenant's path into another tenant's work. Nested calls join.
+ */
+@Injectable()
+export class TenantTransaction {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly context: TenantContext,
+  ) {}
+
+  /**
+   * `settings` are further transaction-local GUCs (e.g. pgvector's `hnsw.iterative_scan`),
+   * set in the same round trip as the search path. A nested call joins the outer
+   * transaction; its settings are then applied with one extra statement.
+   */
+  async run<T>(work: () => Promise<T>, settings: Readonly<Record<string, string>> = {}): Promise<T> {
+    const tenant = this.context.require('TenantTransaction.run');
+    const extra = Object.entries(settings);
+    const current = this.context.store()?.manager;
+    if (current) {
+      if (extra.length > 0) await current.query(setConfigSql(extra.length), extra.flat());
+      return work();
+    }
+    const afterCommit: (() => Promise<void>)[] = [];
+    const result = await this.dataSource.transaction(async (manager) => {
+      const all: [string, string][] = [['search_path', tenantSearchPath(tenant.schema)], ...extra];
+      await manager.query(setConfigSql(all.length), all.flat());
+      return this.context.withManager(manager, afterCommit, work);
+    });
+    for (const step of afterCommit) await step();
+    return result;
+  }
+
+  /**
+   * Runs `step` once the outermost transaction has committed, so a job never looks for rows
+   * that do not exist yet (or never will, after a rollback). Must be called inside `run`.
+   */
+  onCommit(step: () => Promise<void>): void {
+    const queue = this.context.store()?.afterCommit;
+    if (!queue) throw new Error('TenantTransaction.onCommit called outside a tenant transaction');
+    queue.push(step);
+  }
+}
+
+/** `SELECT set_config($1, $2, true), set_config($3, $4, true), …` for `count` settings. */
+function setConfigSql(count: number): string {
+  const calls = Array.from({ length: count }, (_, i) => `set_config($${i * 2 + 1}, $${i * 2 + 2}, true)`);
+  return `SELECT ${calls.join(', ')}`;
+}
