@@ -10,6 +10,7 @@ export {
   type ToolCall,
 } from './tools/mcp-tool';
 export { ToolRegistry, type RegisteredTool } from './tools/tool-registry';
+export { type JsonSchema, type ToolListingMeta, toolListing } from './tools/schema-compaction';
 export {
   McpPrompt,
   type McpPromptHandler,

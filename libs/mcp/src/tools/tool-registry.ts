@@ -4,6 +4,7 @@ import { PERMISSIONS, roleGrants, type SessionPrincipal } from '@cairn/access';
 import { slugSchema } from '@cairn/common';
 import { z } from 'zod';
 import { MCP_TOOL, type McpToolHandler, type McpToolSpec } from './mcp-tool';
+import { toolJsonSchema } from './schema-compaction';
 
 const TOOL_NAME = /^[a-z][a-z0-9_]{1,63}$/;
 
@@ -72,8 +73,8 @@ function listingOf(spec: McpToolSpec, input: z.ZodObject): Record<string, unknow
     name: spec.name,
     title: spec.title,
     description: spec.description,
-    inputSchema: jsonSchema(input, 'input'),
-    outputSchema: jsonSchema(spec.output, 'output'),
+    inputSchema: toolJsonSchema(input, 'input'),
+    outputSchema: toolJsonSchema(spec.output, 'output'),
     annotations: {
       title: spec.title,
       readOnlyHint: spec.annotations.readOnlyHint,
@@ -84,11 +85,4 @@ function listingOf(spec: McpToolSpec, input: z.ZodObject): Record<string, unknow
     },
     _meta: { 'cairn/toolset': spec.toolset, 'cairn/permission': spec.permission },
   };
-}
-
-function jsonSchema(schema: z.ZodObject, io: 'input' | 'output'): Record<string, unknown> {
-  const rendered = z.toJSONSchema(schema, { io, unrepresentable: 'throw' }) as Record<string, unknown>;
-  // MCP carries the schema inline; the meta-schema URI only costs the agent context.
-  delete rendered.$schema;
-  return rendered;
 }
