@@ -1,4 +1,11 @@
+import { toolListing } from '@cairn/mcp';
+import { searchResultSchema } from '../http/kb.dto';
 import { type KbSearchResult } from '../kb.types';
+
+// The tool list names the search diagnostics of kb_search and kb_search_global instead of listing their fields.
+toolListing.add(searchResultSchema.shape.results.element.shape.explain, {
+  summary: "With explain: each signal's rank and score, the boosts, the final score",
+});
 
 /**
  * Search hits for an agent: one line per chunk with where it comes from, its score and its

@@ -116,7 +116,7 @@ describe('tool schema compaction', () => {
           items: { type: 'array', items: { type: 'object', description: 'A memory, as memory_get returns it' } },
           other: {
             type: ['object', 'null'],
-            description: 'The memory at the other end: A memory, as memory_get returns it',
+            description: 'The memory at the other end',
           },
         },
         required: ['items', 'other'],

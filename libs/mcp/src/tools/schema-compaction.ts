@@ -18,8 +18,10 @@ export interface ToolListingMeta {
   /** Replaces the schema's description in the tool list; `''` drops it. */
   readonly description?: string;
   /**
-   * For a record another tool returns in full: wherever it is nested in an output schema,
-   * the list shows `{ type, description: summary }` instead of repeating its fields.
+   * For a record an agent need not read field by field in every tool that returns it (one
+   * tool returns it in full, or it is a diagnostic): wherever it is nested in an output
+   * schema, the list shows `{ type, description }` instead of its fields, the description
+   * being the occurrence's own if it has one, else this summary. At the root it is listed whole.
    */
   readonly summary?: string;
 }
@@ -91,8 +93,9 @@ export function compactSchema(schema: JsonSchema, io: 'input' | 'output'): JsonS
 function compact(node: JsonSchema, io: 'input' | 'output', root: boolean): JsonSchema {
   const summary = node[SUMMARY];
   if (io === 'output' && !root && typeof summary === 'string') {
-    const description = typeof node.description === 'string' && node.description ? node.description : undefined;
-    return { type: node.type, description: description ? `${description}: ${summary}` : summary };
+    // A description of this occurrence ("The memory at the other end") says more than the summary.
+    const description = typeof node.description === 'string' && node.description ? node.description : summary;
+    return { type: node.type, description };
   }
   const out: JsonSchema = {};
   for (const [keyword, value] of Object.entries(node)) {

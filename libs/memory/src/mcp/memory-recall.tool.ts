@@ -5,6 +5,8 @@ import { recallResultSchema, recallSchema, toListFilter } from '../http/memory-q
 import { toMemoryView } from '../http/memory.dto';
 import { MemoryRecall } from '../memory-recall.service';
 import { memoryLine } from './memory-text';
+// What the tool list shows of the shared schemas (a memory, a search explanation).
+import './memory-tool.schemas';
 
 const spec = defineTool({
   name: 'memory_recall',

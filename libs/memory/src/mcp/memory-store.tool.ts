@@ -4,6 +4,8 @@ import { type z } from 'zod';
 import { ContentLimit } from '../http/content-limit';
 import { storeMemorySchema, toMemoryView, writeResultSchema } from '../http/memory.dto';
 import { MemoryWriter } from '../memory-writer.service';
+// What the tool list shows of the shared schemas (a memory, a search explanation).
+import './memory-tool.schemas';
 
 const spec = defineTool({
   name: 'memory_store',

@@ -1,5 +1,7 @@
+import { toolListing } from '@cairn/mcp';
 import { z } from 'zod';
 import { type MemoryRelation } from '../memory-relations.repository';
+import { explanationSchema } from '../http/memory-query.dto';
 import { memorySchema, relationSchema } from '../http/memory.dto';
 
 /**
@@ -59,3 +61,16 @@ export const verifyResultSchema = z.object({
 });
 
 export const deleteResultSchema = z.object({ id: z.uuid(), deleted: z.literal(true) });
+
+/*
+ * What the tool list shows of these schemas (listing only: validation and the REST
+ * documentation keep theirs). memory_get lists a memory's fields; every other tool that
+ * returns one names it instead of repeating them.
+ */
+toolListing.add(memorySchema, { summary: 'A memory, as memory_get returns it' });
+toolListing.add(relatedResultSchema.shape.items.element.shape.memory, {
+  description: 'The memory at the other end, as memory_get returns it',
+});
+toolListing.add(explanationSchema, {
+  summary: "With explain: each signal's rank and score, the boosts, the final score",
+});
