@@ -1,16 +1,25 @@
 import { z } from 'zod';
-import { compactSchema, toolJsonSchema, toolListing } from './schema-compaction';
+import { compactSchema, type JsonSchema, toolJsonSchema, toolListing } from './schema-compaction';
 
-const memory = z.object({
-  id: z.uuid(),
-  content: z.string().min(1).max(100),
-  category: z.enum(['fact', 'decision']),
-  tags: z.array(z.string().max(64)).max(32),
-  createdAt: z.iso.datetime(),
-  verifiedAt: z.iso.datetime().nullable(),
-  source: z.object({ path: z.string(), line: z.number().int().min(1).nullable() }).nullable(),
-});
 const text = (schema: unknown) => JSON.stringify(schema);
+
+/** Every keyword used anywhere in a schema. */
+function keywordsOf(schema: JsonSchema): Set<string> {
+  const keywords = new Set<string>();
+  const walk = (node: unknown): void => {
+    if (Array.isArray(node)) return node.forEach(walk);
+    if (typeof node !== 'object' || node === null) return;
+    for (const [key, value] of Object.entries(node)) {
+      if (key === 'properties') Object.values(value as object).forEach(walk);
+      else {
+        keywords.add(key);
+        walk(value);
+      }
+    }
+  };
+  walk(schema);
+  return keywords;
+}
 
 describe('tool schema compaction', () => {
   describe('input', () => {
@@ -18,11 +27,18 @@ describe('tool schema compaction', () => {
       id: z.uuid().describe('Memory id'),
       after: z.iso.datetime({ offset: true }).optional(),
       email: z.email().optional(),
-      slug: z.string().regex(/^[a-z][a-z0-9-]{2,39}$/),
+      key: z.string().regex(/^[A-Za-z0-9._:/-]{1,128}$/),
+      content: z.string().min(1).max(100_000),
       limit: z.number().int().min(1).max(50).default(10),
       mode: z.enum(['hybrid', 'keyword']).default('hybrid'),
+      explain: z.boolean().default(false),
       note: z.string().max(500).nullable().optional(),
-      filters: z.strictObject({ tags: z.array(z.string().min(1).max(64)).max(32).optional() }).optional(),
+      filters: z
+        .strictObject({
+          tags: z.array(z.string().min(1).max(64)).max(32).optional(),
+          stale: z.boolean().optional().describe('true: only stale'),
+        })
+        .default({}),
     });
     const listed = toolJsonSchema(input, 'input');
 
@@ -31,79 +47,111 @@ describe('tool schema compaction', () => {
         id: { type: 'string', format: 'uuid', description: 'Memory id' },
         after: { type: 'string', format: 'date-time' },
         email: { type: 'string', format: 'email' },
-        slug: { type: 'string', pattern: '^[a-z][a-z0-9-]{2,39}$' },
+        key: { type: 'string', pattern: '^[A-Za-z0-9._:/-]{1,128}$' },
       });
-      const properties = listed.properties as Record<string, Record<string, unknown>>;
+      const properties = listed.properties as Record<string, JsonSchema>;
       for (const name of ['id', 'after', 'email']) expect(properties[name]).not.toHaveProperty('pattern');
       // zod's own rendering carries them: several hundred characters for a date-time.
       expect(text(z.toJSONSchema(input, { io: 'input' })).length - text(listed).length).toBeGreaterThan(600);
     });
 
-    it('keeps the shape, required, enums, defaults, limits and strictness', () => {
+    it('keeps the shape: types, required, enums, defaults, numeric ranges, descriptions, strictness', () => {
       expect(listed).toMatchObject({
         type: 'object',
-        required: ['id', 'slug'],
+        required: ['id', 'key', 'content'],
         additionalProperties: false,
         properties: {
           limit: { type: 'integer', minimum: 1, maximum: 50, default: 10 },
           mode: { type: 'string', enum: ['hybrid', 'keyword'], default: 'hybrid' },
-          note: { type: ['string', 'null'], maxLength: 500 },
+          note: { type: ['string', 'null'] },
           filters: {
             type: 'object',
             additionalProperties: false,
             properties: {
-              tags: { type: 'array', maxItems: 32, items: { type: 'string', minLength: 1, maxLength: 64 } },
+              tags: { type: 'array', items: { type: 'string' } },
+              stale: { description: 'true: only stale' },
             },
           },
         },
       });
     });
+
+    it('leaves string and array lengths and empty defaults to the server', () => {
+      const keywords = keywordsOf(listed);
+      for (const keyword of ['minLength', 'maxLength', 'minItems', 'maxItems']) expect(keywords).not.toContain(keyword);
+      const properties = listed.properties as Record<string, JsonSchema>;
+      expect(properties.explain).toEqual({ type: 'boolean' });
+      expect(properties.filters).not.toHaveProperty('default');
+      // The server still refuses what the listing no longer spells out.
+      expect(input.safeParse({ id: '0b7e4c2a-5d1f-4e8a-9c3b-2f6d8e1a4b5c', key: 'k', content: '' }).success).toBe(
+        false,
+      );
+      expect(input.safeParse({ id: 'not-a-uuid', key: 'k', content: 'x' }).success).toBe(false);
+      expect(input.safeParse({ id: '0b7e4c2a-5d1f-4e8a-9c3b-2f6d8e1a4b5c', key: 'k', content: 'x' }).success).toBe(
+        true,
+      );
+    });
   });
 
   describe('output', () => {
+    const memory = z.object({
+      id: z.uuid(),
+      content: z.string().min(1).max(100),
+      category: z.enum(['fact', 'decision']),
+      tags: z.array(z.string().max(64)).max(32),
+      createdAt: z.iso.datetime(),
+      verifiedAt: z.iso.datetime().nullable(),
+      source: z
+        .object({
+          path: z.string(),
+          line: z.number().int().min(1).nullable(),
+          origin: z.object({ repository: z.string() }).describe('Where the file lives'),
+        })
+        .nullable(),
+    });
     const listed = toolJsonSchema(memory, 'output');
 
-    it('describes the shape: types, properties, required, enums, formats', () => {
+    it('describes the shape: types, properties, required, enums, descriptions; records two levels deep', () => {
       expect(listed).toEqual({
         type: 'object',
         properties: {
-          id: { type: 'string', format: 'uuid' },
+          id: { type: 'string' },
           content: { type: 'string' },
           category: { type: 'string', enum: ['fact', 'decision'] },
           tags: { type: 'array', items: { type: 'string' } },
-          createdAt: { type: 'string', format: 'date-time' },
-          verifiedAt: { type: ['string', 'null'], format: 'date-time' },
+          createdAt: { type: 'string' },
+          verifiedAt: { type: ['string', 'null'] },
           source: {
             type: ['object', 'null'],
-            properties: { path: { type: 'string' }, line: { type: ['integer', 'null'] } },
-            required: ['path', 'line'],
+            properties: {
+              path: { type: 'string' },
+              line: { type: ['integer', 'null'] },
+              // Three levels down: named by its description, not spelled out.
+              origin: { type: 'object', description: 'Where the file lives' },
+            },
+            required: ['path', 'line', 'origin'],
           },
         },
         required: ['id', 'content', 'category', 'tags', 'createdAt', 'verifiedAt', 'source'],
       });
     });
 
-    it('is still true of every answer the zod schema accepts', () => {
-      const answer = {
-        id: '0b7e4c2a-5d1f-4e8a-9c3b-2f6d8e1a4b5c',
-        content: 'x',
-        category: 'fact',
-        tags: [],
-        createdAt: '2026-01-01T00:00:00.000Z',
-        verifiedAt: null,
-        source: { path: 'a.ts', line: null },
-      };
-      expect(memory.parse(answer)).toEqual(answer);
-      // The schema keeps no keyword that could refuse a value zod accepts.
-      const keywords = new Set<string>();
-      JSON.stringify(listed, (key: string, value: unknown) => (keywords.add(key), value));
-      for (const keyword of ['pattern', 'minLength', 'maxLength', 'minimum', 'maximum', 'maxItems']) {
+    it('is still true of every answer the zod schema accepts: no keyword that could refuse one', () => {
+      const keywords = keywordsOf(listed);
+      for (const keyword of [
+        'pattern',
+        'format',
+        'minLength',
+        'maxLength',
+        'minimum',
+        'maxItems',
+        'additionalProperties',
+      ]) {
         expect(keywords).not.toContain(keyword);
       }
-      expect(listed).not.toHaveProperty('additionalProperties');
     });
 
-    it('summarises a record another tool returns in full where it is nested, never at the root', () => {
+    it('summarises a registered record where it is nested, never at the root', () => {
       const registered = memory.extend({});
       toolListing.add(registered, { summary: 'A memory, as memory_get returns it' });
       const page = z.object({
@@ -114,10 +162,7 @@ describe('tool schema compaction', () => {
         type: 'object',
         properties: {
           items: { type: 'array', items: { type: 'object', description: 'A memory, as memory_get returns it' } },
-          other: {
-            type: ['object', 'null'],
-            description: 'The memory at the other end',
-          },
+          other: { type: ['object', 'null'], description: 'The memory at the other end' },
         },
         required: ['items', 'other'],
       });
@@ -126,20 +171,25 @@ describe('tool schema compaction', () => {
     });
   });
 
-  it('replaces or drops a description in the listing only', () => {
+  it('replaces or drops a description and summarises an argument in the listing only', () => {
     const query = z.string().max(4000).describe('A natural-language question or keywords, no operator syntax');
     const quiet = z.boolean().describe('Something obvious');
+    const filters = z.strictObject({ tags: z.array(z.string()).optional() }).optional();
     toolListing.add(query, { description: 'Question or keywords' });
     toolListing.add(quiet, { description: '' });
-    const input = z.strictObject({ query, quiet });
+    toolListing.add(filters, { summary: 'The same filters as memory_recall' });
+    const input = z.strictObject({ query, quiet, filters });
     expect(toolJsonSchema(input, 'input').properties).toEqual({
-      query: { type: 'string', maxLength: 4000, description: 'Question or keywords' },
+      query: { type: 'string', description: 'Question or keywords' },
       quiet: { type: 'boolean' },
+      filters: { type: 'object', description: 'The same filters as memory_recall' },
     });
     expect(z.toJSONSchema(input).properties).toMatchObject({
       query: { description: 'A natural-language question or keywords, no operator syntax' },
       quiet: { description: 'Something obvious' },
+      filters: { properties: { tags: { type: 'array' } } },
     });
+    expect(input.safeParse({ query: 'q', quiet: true, filters: { tags: ['a'], nope: 1 } }).success).toBe(false);
   });
 
   it('keeps an enum nullable when it folds anyOf [X, null], and leaves combinators alone', () => {

@@ -18,10 +18,11 @@ export interface ToolListingMeta {
   /** Replaces the schema's description in the tool list; `''` drops it. */
   readonly description?: string;
   /**
-   * For a record an agent need not read field by field in every tool that returns it (one
-   * tool returns it in full, or it is a diagnostic): wherever it is nested in an output
-   * schema, the list shows `{ type, description }` instead of its fields, the description
-   * being the occurrence's own if it has one, else this summary. At the root it is listed whole.
+   * For a record an agent need not read field by field here: one another tool lists in full
+   * (a memory, as memory_get returns it), a diagnostic, or an argument whose fields another
+   * tool of the same toolset describes. Wherever it is nested (never at the root) the list
+   * shows `{ type, description }` instead of its fields, the description being the
+   * occurrence's own if it has one, else this summary. The server still validates it whole.
    */
   readonly summary?: string;
 }
@@ -31,7 +32,16 @@ export const toolListing = z.registry<ToolListingMeta>();
 /** Marks a rendered record that has a summary, until compaction decides where it is nested. */
 const SUMMARY = 'x-cairn-summary';
 
-/** Keywords that describe what an answer looks like; everything else in an output schema is validation detail. */
+/**
+ * How deep an output schema spells out records: the answer's fields and the fields of the
+ * records in it. A record nested deeper is listed as an object with its description.
+ */
+const OUTPUT_DEPTH = 2;
+
+/**
+ * Keywords that describe what an answer looks like; everything else in an output schema is
+ * validation detail (`format` too: the type and the field's name say what an agent needs).
+ */
 const OUTPUT_KEYWORDS = new Set([
   'type',
   'properties',
@@ -46,12 +56,13 @@ const OUTPUT_KEYWORDS = new Set([
   'not',
   'description',
   'title',
-  'format',
   'additionalProperties',
   'propertyNames',
   '$ref',
   '$defs',
 ]);
+
+const LENGTHS = new Set(['minLength', 'maxLength', 'minItems', 'maxItems']);
 
 /** Keywords whose value is one subschema, or a map or list of them. */
 const ONE_SCHEMA = ['items', 'additionalProperties', 'propertyNames', 'not', 'contains', 'if', 'then', 'else'];
@@ -77,47 +88,60 @@ export function toolJsonSchema(schema: z.ZodType, io: 'input' | 'output'): JsonS
 }
 
 /**
- * Compacts a rendered JSON Schema without changing which values it accepts, except that an
- * output schema accepts more (it keeps the shape, not the validation).
+ * Compacts a rendered JSON Schema. What it leaves out is still checked by the server (the
+ * zod schema validates every call and every answer), so an input listing accepts at least
+ * what the server accepts and an output listing is true of every answer.
  *  - Both: no `pattern` where a `format` says the same (zod emits a regular expression of a
  *    few hundred characters for every uuid and date-time); `anyOf: [X, {type: null}]` becomes
  *    X with a nullable `type`; a `propertyNames` that only says "string" (JSON keys are) and an
- *    `additionalProperties` that allows anything (the default) are dropped.
+ *    `additionalProperties` that allows anything (the default) are dropped; a nested record
+ *    with a summary is listed as `{ type, description }`.
+ *  - Input: no string or array lengths (the server's message names the limit, and no agent
+ *    writes 100,000 characters by accident) and no default of false, '', [] or {} (what an
+ *    omitted optional argument means anyway); types, enums, required, other defaults,
+ *    numeric ranges, other patterns and strictness (`additionalProperties: false`) stay.
  *  - Output: only the keywords of {@link OUTPUT_KEYWORDS} (no lengths, bounds, patterns,
- *    `additionalProperties: false`, defaults); a record with a summary is summarised where nested.
+ *    formats, `additionalProperties: false`, defaults), and records {@link OUTPUT_DEPTH} deep: a record
+ *    nested deeper is listed as `{ type, description }`.
  */
 export function compactSchema(schema: JsonSchema, io: 'input' | 'output'): JsonSchema {
-  return compact(schema, io, true);
+  return compact(schema, io, 0);
 }
 
-function compact(node: JsonSchema, io: 'input' | 'output', root: boolean): JsonSchema {
-  const summary = node[SUMMARY];
-  if (io === 'output' && !root && typeof summary === 'string') {
-    // A description of this occurrence ("The memory at the other end") says more than the summary.
-    const description = typeof node.description === 'string' && node.description ? node.description : summary;
-    return { type: node.type, description };
-  }
+/** `depth`: how many records enclose this schema (the root's fields are at depth 1). */
+function compact(node: JsonSchema, io: 'input' | 'output', depth: number): JsonSchema {
   const out: JsonSchema = {};
   for (const [keyword, value] of Object.entries(node)) {
     if (keyword === SUMMARY) continue;
     if (io === 'output' && !OUTPUT_KEYWORDS.has(keyword)) continue;
     if (keyword === 'pattern' && typeof node.format === 'string') continue;
+    if (io === 'input' && LENGTHS.has(keyword)) continue;
+    if (keyword === 'default' && isEmpty(value)) continue;
     if (keyword === 'description' && value === '') continue;
     if (keyword === 'propertyNames' && isTrivialString(value)) continue;
     if (keyword === 'additionalProperties' && isAnything(value)) continue;
     if (keyword === 'additionalProperties' && io === 'output' && typeof value === 'boolean') continue;
-    out[keyword] = subschemas(keyword, value, io);
+    out[keyword] = subschemas(keyword, value, io, keyword === 'properties' ? depth + 1 : depth);
   }
-  return nullableType(out);
+  const compacted = nullableType(out);
+  const summary = node[SUMMARY];
+  const tooDeep = io === 'output' && depth >= OUTPUT_DEPTH && isSchema(compacted.properties);
+  if (depth === 0 || (typeof summary !== 'string' && !tooDeep)) return compacted;
+  // Named, not spelled out. A description of this occurrence ("The memory at the other end") says more than the summary.
+  const description = typeof compacted.description === 'string' ? compacted.description : summary;
+  return {
+    ...(compacted.type !== undefined && { type: compacted.type }),
+    ...(typeof description === 'string' && { description }),
+  };
 }
 
-function subschemas(keyword: string, value: unknown, io: 'input' | 'output'): unknown {
-  if (ONE_SCHEMA.includes(keyword) && isSchema(value)) return compact(value, io, false);
+function subschemas(keyword: string, value: unknown, io: 'input' | 'output', depth: number): unknown {
+  if (ONE_SCHEMA.includes(keyword) && isSchema(value)) return compact(value, io, depth);
   if (SCHEMA_LIST.includes(keyword) && Array.isArray(value))
-    return value.map((item: unknown) => (isSchema(item) ? compact(item, io, false) : item));
+    return value.map((item: unknown) => (isSchema(item) ? compact(item, io, depth) : item));
   if (SCHEMA_MAP.includes(keyword) && isSchema(value))
     return Object.fromEntries(
-      Object.entries(value).map(([name, item]) => [name, isSchema(item) ? compact(item, io, false) : item]),
+      Object.entries(value).map(([name, item]) => [name, isSchema(item) ? compact(item, io, depth) : item]),
     );
   return value;
 }
@@ -150,6 +174,13 @@ function isSchema(value: unknown): value is JsonSchema {
 function isOnly(schema: JsonSchema, expected: JsonSchema): boolean {
   const keys = Object.keys(schema);
   return keys.length === Object.keys(expected).length && keys.every((key) => schema[key] === expected[key]);
+}
+
+/** false, '', [] or {}: what an agent assumes of an optional argument it leaves out. */
+function isEmpty(value: unknown): boolean {
+  if (Array.isArray(value)) return value.length === 0;
+  if (isSchema(value)) return Object.keys(value).length === 0;
+  return value === false || value === '';
 }
 
 /** `{}` or `true`: what JSON Schema assumes when the keyword is absent. */
