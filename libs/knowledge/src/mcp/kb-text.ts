@@ -1,8 +1,12 @@
 import { toolListing } from '@cairn/mcp';
-import { searchResultSchema } from '../http/kb.dto';
+import { globalSearchSchema, searchResultSchema, searchSchema } from '../http/kb.dto';
 import { type KbSearchResult } from '../kb.types';
 
-// The tool list names the search diagnostics of kb_search and kb_search_global instead of listing their fields.
+// What the tool list shows of kb_search's and kb_search_global's schemas (listing only: the REST API keeps its own).
+toolListing.add(searchSchema.shape.query, { description: 'No operator syntax' });
+toolListing.add(searchSchema.shape.explain, { description: '' });
+toolListing.add(globalSearchSchema.shape.projects, { description: '' });
+toolListing.add(searchResultSchema.shape.report.shape.mode, { description: 'The mode that ran' });
 toolListing.add(searchResultSchema.shape.results.element.shape.explain, {
   summary: "With explain: each signal's rank and score, the boosts, the final score",
 });

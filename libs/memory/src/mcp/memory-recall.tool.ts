@@ -15,9 +15,9 @@ const spec = defineTool({
   permission: 'memory.read',
   scope: 'project',
   description: [
-    "Search the team's memories of this project (and tenant-wide ones) with a natural-language question or keywords;",
-    'hybrid keyword + semantic ranking, best first. Use it before answering from scratch or re-deriving a decision.',
-    'Example: {"query": "how do we deploy the API to staging?", "limit": 5}',
+    "Search this project's and tenant-wide memories by question or keywords, best first.",
+    'Use it before answering from scratch or re-deriving a decision.',
+    'Example: {"query": "how do we deploy to staging?", "limit": 5}',
   ].join(' '),
   input: recallSchema,
   output: recallResultSchema,
