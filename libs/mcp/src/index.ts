@@ -11,6 +11,7 @@ export {
   type ToolCall,
 } from './contract/mcp-tool';
 export { ToolRegistry, type RegisteredTool } from './tool.registry';
+export { type JsonSchema, type ToolListingMeta, toolListing } from './schema-compaction';
 export {
   McpPrompt,
   type McpPromptHandler,

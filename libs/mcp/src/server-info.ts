@@ -8,4 +8,5 @@ export const SERVER_INSTRUCTIONS = [
   'Before answering from scratch, check memory_recall (facts, decisions, conventions) and kb_search (indexed docs).',
   'Store durable, reusable facts with memory_store (one fact per call, with keywords an agent would search for);',
   'keep scratch notes for this task with remember/forget. Never store secrets.',
+  'Tools work in your token\'s default project: pass "project" (a project slug) only to reach another one.',
 ].join(' ');

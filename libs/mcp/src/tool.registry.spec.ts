@@ -35,6 +35,17 @@ describe('ToolRegistry', () => {
     expect(JSON.stringify(tool.listing)).not.toContain('$schema');
   });
 
+  it('lists the project argument as a bare string and still checks it as a slug', () => {
+    const tools = registry();
+    tools.add(spec(), handler);
+    const tool = tools.get('thing_get')!;
+    expect(tool.listing.inputSchema).toMatchObject({ properties: { project: { type: 'string' } } });
+    expect((tool.listing.inputSchema as { properties: { project: object } }).properties.project).toEqual({
+      type: 'string',
+    });
+    expect(tool.input.safeParse({ id: 'a', project: 'Not A Slug' }).success).toBe(false);
+  });
+
   it('refuses a duplicate name, a bad name and an unknown permission at boot', () => {
     const tools = registry();
     tools.add(spec(), handler);

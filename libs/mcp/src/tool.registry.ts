@@ -4,6 +4,7 @@ import { PERMISSIONS, roleGrants, type SessionPrincipal } from '@cairn/access';
 import { slugSchema } from '@cairn/common';
 import { z } from 'zod';
 import { MCP_TOOL, type McpToolHandler, type McpToolSpec } from './contract/mcp-tool';
+import { toolJsonSchema } from './schema-compaction';
 
 const TOOL_NAME = /^[a-z][a-z0-9_]{1,63}$/;
 
@@ -17,7 +18,14 @@ export interface RegisteredTool {
   readonly listing: Readonly<Record<string, unknown>>;
 }
 
-const projectArgument = slugSchema.optional().describe("Project slug. Omit to use the token's default project.");
+/** The argument every project tool takes, checked as a slug... */
+const projectArgument = slugSchema.optional();
+/**
+ * ...and listed as a bare optional string: the slug's pattern is the server's to check, and
+ * what it is for (another project than the token's default) the server instructions say once
+ * instead of every project tool's schema repeating it.
+ */
+const projectListed = z.string().optional();
 
 /**
  * Every `@McpTool` provider of the application, checked at boot: unique valid names, a
@@ -45,8 +53,10 @@ export class ToolRegistry implements OnModuleInit {
     if (this.tools.has(spec.name)) throw new Error(`MCP tool "${spec.name}" is registered twice`);
     if (!(spec.permission in PERMISSIONS)) throw new Error(`MCP tool "${spec.name}" needs an unknown permission`);
     if (typeof handler?.run !== 'function') throw new Error(`MCP tool "${spec.name}" has no run()`);
-    const input = (spec.scope === 'project' ? spec.input.extend({ project: projectArgument }) : spec.input).strict();
-    this.tools.set(spec.name, { spec, handler, input, listing: listingOf(spec, input) });
+    const withProject = (project: z.ZodType) =>
+      (spec.scope === 'project' ? spec.input.extend({ project }) : spec.input).strict();
+    const input = withProject(projectArgument);
+    this.tools.set(spec.name, { spec, handler, input, listing: listingOf(spec, withProject(projectListed)) });
   }
 
   get(name: string): RegisteredTool | undefined {
@@ -72,23 +82,18 @@ function listingOf(spec: McpToolSpec, input: z.ZodObject): Record<string, unknow
     name: spec.name,
     title: spec.title,
     description: spec.description,
-    inputSchema: jsonSchema(input, 'input'),
-    outputSchema: jsonSchema(spec.output, 'output'),
+    inputSchema: toolJsonSchema(input, 'input'),
+    outputSchema: toolJsonSchema(spec.output, 'output'),
+    // `title` once: annotations.title is only the older place for the same display name.
     annotations: {
-      title: spec.title,
       readOnlyHint: spec.annotations.readOnlyHint,
       destructiveHint: spec.annotations.destructiveHint ?? false,
       idempotentHint: spec.annotations.idempotentHint ?? false,
       // Cairn only touches its own database: never the open world.
       openWorldHint: false,
     },
-    _meta: { 'cairn/toolset': spec.toolset, 'cairn/permission': spec.permission },
+    // Which toolset a token enables to see it. (The permission is the server's business: a
+    // client cannot act on it, and every session would pay for it.)
+    _meta: { 'cairn/toolset': spec.toolset },
   };
-}
-
-function jsonSchema(schema: z.ZodObject, io: 'input' | 'output'): Record<string, unknown> {
-  const rendered = z.toJSONSchema(schema, { io, unrepresentable: 'throw' }) as Record<string, unknown>;
-  // MCP carries the schema inline; the meta-schema URI only costs the agent context.
-  delete rendered.$schema;
-  return rendered;
 }

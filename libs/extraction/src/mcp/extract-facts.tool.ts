@@ -19,10 +19,8 @@ const spec = defineTool({
   permission: 'memory.extract',
   scope: 'project',
   description: [
-    'Send a session transcript (or notes) to have durable facts extracted in the background: up to 20 candidate',
-    "memories, stored as proposals for review or directly as memories per the tenant's extraction mode. Returns a",
-    'requestId; call again with {"requestId"} to read the outcome (proposal or memory ids). Pass exactly one of',
-    '"transcript" or "requestId".',
+    'Extract durable facts from a transcript in the background: up to 20 memories, or proposals for review per',
+    'the tenant\'s extraction mode. Pass "transcript", then the returned "requestId" to read the outcome.',
     'Example: {"transcript": "User: we deploy with Helm now, not kubectl apply. Assistant: noted..."}',
   ].join(' '),
   input: z.strictObject({

@@ -1,5 +1,15 @@
+import { toolListing } from '@cairn/mcp';
 import { type z } from 'zod';
-import { type generationRequestSchema } from '../contract/generation-requests.dto';
+import { generationRequestSchema, requestAcceptedSchema } from '../contract/generation-requests.dto';
+
+// The tool list tells an agent what to do with the id (the REST documentation names its polling route).
+toolListing.add(requestAcceptedSchema.shape.requestId, { description: 'Pass it back as requestId for the result' });
+toolListing.add(requestAcceptedSchema.shape.reused, {
+  description: 'The same text was sent within a day: that request',
+});
+toolListing.add(generationRequestSchema, {
+  summary: 'id, kind, status (pending, done, failed), result when done, error when failed',
+});
 
 type RequestView = z.infer<typeof generationRequestSchema>;
 

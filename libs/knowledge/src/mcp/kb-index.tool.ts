@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { defineTool, McpTool, type McpToolHandler, type ToolCall } from '@cairn/mcp';
+import { defineTool, McpTool, type McpToolHandler, type ToolCall, toolListing } from '@cairn/mcp';
 import { z } from 'zod';
 import { indexDocumentSchema, indexResultSchema, toDocumentDto } from '../contract/kb.dto';
 import { KnowledgeService } from '../knowledge.service';
@@ -10,6 +10,20 @@ import { KnowledgeService } from '../knowledge.service';
  */
 const TEXT_MAX_CHARS = 1_000_000;
 
+// What the tool list says of the REST schema's arguments (listing only: the REST API keeps its own).
+toolListing.add(indexDocumentSchema.shape.source, {
+  description: 'URL, file path or "session:<id>"',
+});
+toolListing.add(indexDocumentSchema.shape.sourceType, { description: '' });
+toolListing.add(indexDocumentSchema.shape.retentionTier, { description: 'How long it is kept' });
+toolListing.add(indexResultSchema.shape.document, {
+  summary: 'The stored document: id, source, title, sourceType, retentionTier, chunkCount, expiresAt…',
+});
+toolListing.add(indexResultSchema.shape.duplicate, {
+  description: 'The same content was already indexed: nothing stored',
+});
+toolListing.add(indexResultSchema.shape.replaced, { description: 'Older versions of this source replaced' });
+
 const spec = defineTool({
   name: 'kb_index',
   title: 'Index text into the knowledge base',
@@ -17,18 +31,12 @@ const spec = defineTool({
   permission: 'kb.write',
   scope: 'project',
   description: [
-    "Add a document (design notes, a README, an API reference, a fetched web page) to the project's knowledge base so",
-    'kb_search finds its passages. Searchable by keyword at once, semantically once embedded. Indexing the same source',
-    'again with new text replaces the old version; identical text is a no-op. Mark fetched or pasted third-party',
-    'content sourceType "external": it is returned labelled untrusted.',
-    'Example: {"source": "docs/deploy.md", "title": "Deploying", "text": "# Deploying\\nStaging deploys run on merge..."}',
+    'Add a document (notes, README, fetched page) to the knowledge base for kb_search; the same source again',
+    'replaces it. Third-party content: sourceType "external".',
+    'Example: {"source": "docs/deploy.md", "text": "# Deploying\\nStaging deploys run on merge..."}',
   ].join(' '),
   input: indexDocumentSchema.extend({
-    text: z
-      .string()
-      .min(1)
-      .max(TEXT_MAX_CHARS)
-      .describe('Plain text or markdown; at most KB_DOCUMENT_MAX_CHARS (500,000 by default) after normalisation'),
+    text: z.string().min(1).max(TEXT_MAX_CHARS).describe('Plain text or markdown'),
   }),
   output: indexResultSchema,
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true },

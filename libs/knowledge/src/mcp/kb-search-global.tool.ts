@@ -1,9 +1,17 @@
 import { Injectable } from '@nestjs/common';
-import { defineTool, McpTool, type McpToolHandler, type ToolCall } from '@cairn/mcp';
-import { type z } from 'zod';
+import { defineTool, McpTool, type McpToolHandler, type ToolCall, toolListing } from '@cairn/mcp';
+import { z } from 'zod';
 import { globalSearchSchema, searchResultSchema } from '../contract/kb.dto';
 import { KbSearchService } from '../kb-search.service';
 import { searchText } from './kb-text';
+
+/**
+ * kb_search's answer. The passages are a copy of kb_search's (the same validation) that the
+ * tool list names instead of repeating kb_search's fields for them.
+ */
+const passageSchema = searchResultSchema.shape.results.element.clone();
+toolListing.add(passageSchema, { summary: 'A passage, as kb_search returns it' });
+const globalResultSchema = searchResultSchema.extend({ results: z.array(passageSchema) });
 
 const spec = defineTool({
   name: 'kb_search_global',
@@ -13,13 +21,11 @@ const spec = defineTool({
   // Session scope: the search covers the token's projects itself (never more), not one project.
   scope: 'session',
   description: [
-    'Search the knowledge bases of every project this token may read at once, e.g. to find how another repository',
-    'solved the same problem. Optional "projects" narrows the search; projects outside the token are never searched',
-    '(they are reported in the notes). Each passage names its project.',
-    'Example: {"query": "retry policy for webhook deliveries", "projects": ["billing-api", "notifications"], "limit": 8}',
+    'kb_search over every project this token may read, e.g. to see how another repository solved a problem;',
+    '"projects" narrows it. Example: {"query": "webhook retry policy", "projects": ["billing-api"]}',
   ].join(' '),
   input: globalSearchSchema,
-  output: searchResultSchema,
+  output: globalResultSchema,
   annotations: { readOnlyHint: true, idempotentHint: true },
 });
 

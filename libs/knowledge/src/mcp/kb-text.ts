@@ -1,4 +1,15 @@
+import { toolListing } from '@cairn/mcp';
+import { globalSearchSchema, searchResultSchema, searchSchema } from '../contract/kb.dto';
 import { type KbSearchResult } from '../contract/kb.types';
+
+// What the tool list shows of kb_search's and kb_search_global's schemas (listing only: the REST API keeps its own).
+toolListing.add(searchSchema.shape.query, { description: 'No operator syntax' });
+toolListing.add(searchSchema.shape.explain, { description: '' });
+toolListing.add(globalSearchSchema.shape.projects, { description: '' });
+toolListing.add(searchResultSchema.shape.report.shape.mode, { description: 'The mode that ran' });
+toolListing.add(searchResultSchema.shape.results.element.shape.explain, {
+  summary: "With explain: each signal's rank and score, the boosts, the final score",
+});
 
 /**
  * Search hits for an agent: one line per chunk with where it comes from, its score and its

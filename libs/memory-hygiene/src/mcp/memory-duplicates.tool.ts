@@ -12,9 +12,8 @@ const spec = defineTool({
   permission: 'memory.read',
   scope: 'project',
   description: [
-    'Find pairs of memories that look like duplicates: the same text, or embeddings at or above a cosine',
-    'similarity threshold; most similar first. Use it before memory_merge to tidy the memory.',
-    'source "scan" reads what the last periodic scan found (wider, cheaper). Example: {"threshold": 0.95, "limit": 10}',
+    'Pairs of memories that look like duplicates (same text, or similar embeddings), most similar first, to tidy',
+    'with memory_merge. Example: {"threshold": 0.95, "limit": 10}',
   ].join(' '),
   // The REST query's bounds, as typed JSON instead of coerced query strings.
   input: z.strictObject({

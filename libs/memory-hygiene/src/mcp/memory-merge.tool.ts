@@ -12,10 +12,9 @@ const spec = defineTool({
   permission: 'memory.maintain',
   scope: 'project',
   description: [
-    'Merge duplicate memories into one target: the target keeps its content and gains the union of their tags',
-    'and keywords and the best importance and confidence; the sources become superseded by it (out of default',
-    'recall, history kept). Use it on pairs found by memory_duplicates. Example:',
-    '{"id": "0b7e4c2a-5d1f-4e8a-9c3b-2f6d8e1a4b5c", "sourceIds": ["7f3d2a1b-8c4e-4f6a-b9d0-1e2c3a4b5d6e"], "reason": "same fact"}',
+    'Merge duplicates into the target memory: it gains their tags, keywords and best importance and confidence;',
+    'they become superseded by it (out of default recall, history kept).',
+    'Example: {"id": "<memory id>", "sourceIds": ["<duplicate id>"], "reason": "same fact"}',
   ].join(' '),
   input: MergeDto.schema.extend({ id: memoryIdSchema.describe('The memory to keep (the merge target)') }),
   output: MergeResultDto.schema,

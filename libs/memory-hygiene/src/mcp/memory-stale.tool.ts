@@ -18,9 +18,8 @@ const spec = defineTool({
   permission: 'memory.read',
   scope: 'project',
   description: [
-    'List memories marked stale because their source file changed since they were written (see memory_verify),',
-    'newest first. Use it to find facts to re-check, then memory_update or memory_delete them.',
-    'Example: {"limit": 20}',
+    'Memories marked stale because their source file changed (see memory_verify), newest first: facts to re-check,',
+    'then update or delete. Example: {"limit": 20}',
   ].join(' '),
   input: z.strictObject({ limit: pageLimitSchema, cursor: cursorSchema }),
   output: memoryPageSchema,

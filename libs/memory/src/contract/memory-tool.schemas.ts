@@ -6,16 +6,16 @@ import { type MemoryRelation } from './memory.types';
  * Schemas the memory tools share beyond the REST DTOs: the REST API carries ids in its path
  * and coerces query strings, a tool takes everything as typed JSON arguments.
  */
-export const memoryIdSchema = z
-  .uuid('must be a memory id (a UUID returned by memory_store, memory_recall or memory_list)')
-  .describe('Memory id, as returned by memory_store, memory_recall or memory_list');
+export const memoryIdSchema = z.uuid(
+  'must be a memory id (a UUID returned by memory_store, memory_recall or memory_list)',
+);
 
 /** Page size for list-like tools: the REST bounds, without query-string coercion. */
 export const pageLimitSchema = z.number().int().min(1).max(200).default(20).describe('Page size (1-200)');
 export const cursorSchema = z
   .uuid('must be the nextCursor of a previous page')
   .optional()
-  .describe("The previous page's nextCursor, to read the next page");
+  .describe("The previous page's nextCursor");
 
 export const relationViewSchema = relationSchema;
 

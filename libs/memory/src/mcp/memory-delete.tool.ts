@@ -11,10 +11,8 @@ const spec = defineTool({
   permission: 'memory.write',
   scope: 'project',
   description: [
-    'Delete a memory that is wrong or no longer useful; only its author or a tenant admin may.',
-    'It disappears from recall and lists for every agent. Prefer memory_update to correct a fact, or',
-    'memory_store with supersedes to replace it while keeping the trail.',
-    'Example: {"id": "0b7e4c2a-5d1f-4e8a-9c3b-2f6d8e1a4b5c"}',
+    'Delete a wrong or useless memory (yours; any as an admin). To fix it use memory_update; to replace it keeping',
+    'the trail, memory_store with supersedes. Example: {"id": "<memory id>"}',
   ].join(' '),
   input: z.strictObject({ id: memoryIdSchema }),
   output: deleteResultSchema,

@@ -13,9 +13,8 @@ const spec = defineTool({
   permission: 'memory.read',
   scope: 'project',
   description: [
-    'Read one memory by id with all its fields (tags, keywords, source, author, version, flags).',
-    'Use it when a recall or list result needs a closer look, or before updating it.',
-    'Example: {"id": "0b7e4c2a-5d1f-4e8a-9c3b-2f6d8e1a4b5c"}',
+    'Read one memory with all its fields, e.g. to look closer at a recall result or before updating it.',
+    'Example: {"id": "<memory id>"}',
   ].join(' '),
   input: z.strictObject({ id: memoryIdSchema }),
   output: memorySchema,

@@ -13,9 +13,8 @@ const spec = defineTool({
   permission: 'memory.read',
   scope: 'project',
   description: [
-    'The earlier versions of a memory, newest first: what it said, who changed it, when and why.',
-    'Use it to understand how a decision evolved or to recover wording an update replaced.',
-    'Example: {"id": "0b7e4c2a-5d1f-4e8a-9c3b-2f6d8e1a4b5c"}',
+    "A memory's earlier versions, newest first: what it said, who changed it, when and why.",
+    'Use it to see how a decision evolved. Example: {"id": "<memory id>"}',
   ].join(' '),
   input: z.strictObject({ id: memoryIdSchema }),
   output: historyResultSchema,

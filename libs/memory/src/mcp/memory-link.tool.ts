@@ -12,14 +12,12 @@ const spec = defineTool({
   permission: 'memory.write',
   scope: 'project',
   description: [
-    'Record a typed relation from one memory to another: depends_on, contradicts, elaborates, related_to,',
-    'part_of or supersedes (which also retires the target from default recall). Linking again is harmless.',
-    'Use it when two facts belong together, or a newer fact replaces an older one.',
-    'Example: {"id": "0b7e4c2a-5d1f-4e8a-9c3b-2f6d8e1a4b5c", "toId": "7f3d2a1b-8c4e-4f6a-b9d0-1e2c3a4b5d6e", "type": "elaborates"}',
+    'Relate one memory to another; linking again is harmless. supersedes also hides the target from default recall.',
+    'Example: {"id": "<newer memory id>", "toId": "<older memory id>", "type": "supersedes"}',
   ].join(' '),
   input: linkSchema.extend({
-    id: memoryIdSchema.describe('The relation source (e.g. the newer memory for supersedes)'),
-    toId: memoryIdSchema.describe('The relation target'),
+    id: memoryIdSchema.describe('For supersedes: the newer memory'),
+    toId: memoryIdSchema,
   }),
   output: relationViewSchema,
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true },

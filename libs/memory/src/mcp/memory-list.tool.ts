@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { defineTool, McpTool, type McpToolHandler, type ToolCall } from '@cairn/mcp';
+import { defineTool, McpTool, type McpToolHandler, type ToolCall, toolListing } from '@cairn/mcp';
 import { z } from 'zod';
 import { memoryPageSchema, searchFiltersSchema, toListFilter } from '../contract/memory-query.dto';
 import { toMemoryView } from '../contract/memory.dto';
@@ -14,10 +14,8 @@ const spec = defineTool({
   permission: 'memory.read',
   scope: 'project',
   description: [
-    "Browse the project's memories (and tenant-wide ones), newest first, with filters and cursor pagination.",
-    'Use it to review what is stored (e.g. every decision, or what one agent wrote); to answer a question use memory_recall.',
-    'Pass nextCursor back as cursor for the next page.',
-    'Example: {"filters": {"categories": ["decision"], "pinned": true}, "limit": 20}',
+    "Browse memories newest first, with memory_recall's filters (e.g. every decision); pass nextCursor back as",
+    'cursor for more. To answer a question, use memory_recall. Example: {"filters": {"categories": ["decision"]}}',
   ].join(' '),
   input: z.strictObject({
     filters: searchFiltersSchema.default({}).describe('The same filters as memory_recall'),
@@ -27,6 +25,9 @@ const spec = defineTool({
   output: memoryPageSchema,
   annotations: { readOnlyHint: true, idempotentHint: true },
 });
+
+// memory_recall's listing spells the filters out; this one names them (the server checks them all the same).
+toolListing.add(spec.input.shape.filters, { summary: 'The same filters as memory_recall' });
 
 @Injectable()
 @McpTool(spec)

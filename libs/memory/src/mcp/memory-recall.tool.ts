@@ -5,6 +5,8 @@ import { recallResultSchema, recallSchema, toListFilter } from '../contract/memo
 import { toMemoryView } from '../contract/memory.dto';
 import { MemoryRecall } from '../memory-recall.service';
 import { memoryLine } from './memory-text';
+// What the tool list shows of the shared schemas (a memory, a search explanation).
+import './memory-tool-listing';
 
 const spec = defineTool({
   name: 'memory_recall',
@@ -13,9 +15,9 @@ const spec = defineTool({
   permission: 'memory.read',
   scope: 'project',
   description: [
-    "Search the team's memories of this project (and tenant-wide ones) with a natural-language question or keywords;",
-    'hybrid keyword + semantic ranking, best first. Use it before answering from scratch or re-deriving a decision.',
-    'Example: {"query": "how do we deploy the API to staging?", "limit": 5}',
+    "Search this project's and tenant-wide memories by question or keywords, best first.",
+    'Use it before answering from scratch or re-deriving a decision.',
+    'Example: {"query": "how do we deploy to staging?", "limit": 5}',
   ].join(' '),
   input: recallSchema,
   output: recallResultSchema,

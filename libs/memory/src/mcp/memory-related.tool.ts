@@ -14,10 +14,8 @@ const spec = defineTool({
   permission: 'memory.read',
   scope: 'project',
   description: [
-    'The memories linked to one memory, in both directions, with the relation type',
-    '(depends_on, contradicts, elaborates, related_to, part_of, supersedes).',
-    'Use it to follow a decision to what it depends on, what contradicts it or what replaced it.',
-    'Example: {"id": "0b7e4c2a-5d1f-4e8a-9c3b-2f6d8e1a4b5c", "type": "contradicts"}',
+    'The memories linked to one memory, both ways, with the relation: follow a decision to what it depends on,',
+    'contradicts or replaced it. Example: {"id": "<memory id>", "type": "contradicts"}',
   ].join(' '),
   input: z.strictObject({
     id: memoryIdSchema,

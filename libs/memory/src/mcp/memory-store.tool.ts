@@ -4,6 +4,8 @@ import { type z } from 'zod';
 import { ContentLimit } from '../content-limit.service';
 import { storeMemorySchema, toMemoryView, writeResultSchema } from '../contract/memory.dto';
 import { MemoryWriter } from '../memory-writer.service';
+// What the tool list shows of the shared schemas (a memory, a search explanation).
+import './memory-tool-listing';
 
 const spec = defineTool({
   name: 'memory_store',
@@ -12,10 +14,8 @@ const spec = defineTool({
   permission: 'memory.write',
   scope: 'project',
   description: [
-    'Store one durable fact, decision, convention, bug or preference in the team memory so any agent can recall it later.',
-    'Use it when you learn something a future session would need (not for scratch notes: use remember).',
-    'One fact per call; add keywords a future question might use. Warns when it contradicts an existing memory.',
-    'Example: {"content": "The API uses Fastify, not Express", "category": "architecture", "keywords": ["web framework"], "importance": 4}',
+    'Store one durable fact, decision, bug or preference for the whole team (scratch notes: remember). One fact per',
+    'call; it warns of contradictions. Example: {"content": "The API uses Fastify, not Express", "keywords": ["web framework"]}',
   ].join(' '),
   input: storeMemorySchema,
   output: writeResultSchema,

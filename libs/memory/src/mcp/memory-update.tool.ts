@@ -14,10 +14,8 @@ const spec = defineTool({
   permission: 'memory.write',
   scope: 'project',
   description: [
-    'Change fields of an existing memory (its author, or a maintainer, may); fields left out stay as they are.',
-    'The previous version is kept in the history with your reason. Use it to correct or refine a fact',
-    'rather than storing a near-duplicate. Example:',
-    '{"id": "0b7e4c2a-5d1f-4e8a-9c3b-2f6d8e1a4b5c", "content": "Staging deploys run on merge to main", "reason": "pipeline changed"}',
+    "Change some fields of a memory (memory_store's); the old version stays in memory_history. Better than a",
+    'near-duplicate. Example: {"id": "<memory id>", "content": "Staging deploys run on merge", "reason": "pipeline changed"}',
   ].join(' '),
   // The REST body's refinement ("at least one field") is checked in run(): a refined object
   // cannot be extended with the `id` and `project` arguments.

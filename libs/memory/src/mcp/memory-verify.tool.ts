@@ -12,14 +12,11 @@ const spec = defineTool({
   permission: 'memory.write',
   scope: 'project',
   description: [
-    "Check a memory written from a source file: send the file's current content hash (you have the file, the",
-    'server does not); the memory is marked stale when it differs from the hash recorded with it, verified otherwise.',
-    'Use it when you touch a file that memories cite, or before trusting an old fact.',
-    'Example: {"id": "0b7e4c2a-5d1f-4e8a-9c3b-2f6d8e1a4b5c", "contentHash": "sha256:9f86d081884c7d65"}',
+    "Check a memory written from a file: send the file's current content hash (the server cannot read the file);",
+    'it is marked stale if the recorded hash differs. Example: {"id": "<memory id>", "contentHash": "sha256:9f86d081"}',
   ].join(' '),
   input: verifySchema.extend({
     id: memoryIdSchema,
-    contentHash: verifySchema.shape.contentHash.describe("The source file's current content hash"),
   }),
   output: verifyResultSchema,
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true },

@@ -11,10 +11,8 @@ const spec = defineTool({
   permission: 'auth.whoami',
   scope: 'session',
   description: [
-    'Who this token is (tenant, role, agent, projects, default project, enabled toolsets), whether search is hybrid',
-    '(semantic + keyword) or keyword-only and why, the embedding model, and the server version.',
-    'Use it when a tool refuses a project, when search results look purely lexical, or to learn your default project.',
-    'Example: {}',
+    'Who this token is (role, projects, default project, toolsets), whether search is semantic or keyword-only and',
+    'why, and the server version. Use it when a project is refused or search looks lexical. Example: {}',
   ].join(' '),
   input: z.strictObject({}),
   output: z.object({
@@ -31,12 +29,14 @@ const spec = defineTool({
     search: z.object({
       mode: z.enum(['hybrid', 'keyword']),
       reason: z.string(),
-      embedding: z.object({
-        provider: z.string(),
-        model: z.string(),
-        dimensions: z.number().int(),
-        builtIn: z.boolean(),
-      }),
+      embedding: z
+        .object({
+          provider: z.string(),
+          model: z.string(),
+          dimensions: z.number().int(),
+          builtIn: z.boolean(),
+        })
+        .describe('The embedding model: provider, model, dimensions, builtIn'),
       backfill: z
         .object({
           status: z.enum(['running', 'done']),
@@ -44,7 +44,8 @@ const spec = defineTool({
           startedAt: z.iso.datetime(),
           completedAt: z.iso.datetime().nullable(),
         })
-        .nullable(),
+        .nullable()
+        .describe('Re-embedding after a model change: status (running, done), embedded, startedAt, completedAt'),
       providerReachable: z.boolean().nullable().describe('null for the built-in embedder'),
     }),
     server: z.object({ name: z.string(), version: z.string() }),

@@ -12,11 +12,9 @@ const spec = defineTool({
   permission: 'files.summarize',
   scope: 'project',
   description: [
-    'Get a short summary of a file instead of reading it whole: L0 is one line (what the file is), L1 its structure',
-    '(≤ 1,500 characters). With "content", the file is sent to be summarized: an existing summary of that exact',
-    'content comes back at once, otherwise it is queued. Without "content", the stored summary of the path is read',
-    '("stale" when a newer version is still being summarized).',
-    'Example: {"path": "src/billing/invoice.service.ts", "content": "import ..."} then {"path": "src/billing/invoice.service.ts"}',
+    'A short summary of a file instead of reading it whole: L0 one line, L1 its structure. With "content" the file',
+    'is summarized (at once if that content already was, else queued); without, the stored summary is read.',
+    'Example: {"path": "src/billing/invoice.service.ts", "content": "import ..."}',
   ].join(' '),
   input: fileSummaryRequestSchema.extend({
     content: fileSummaryRequestSchema.shape.content.optional(),

@@ -9,7 +9,7 @@ import {
   toRequestView,
   transcriptSchema,
 } from '@cairn/generation';
-import { defineTool, McpTool, type McpToolHandler, type ToolCall } from '@cairn/mcp';
+import { defineTool, McpTool, type McpToolHandler, type ToolCall, toolListing } from '@cairn/mcp';
 import { SessionSummaryService, summarizeSchema } from '@cairn/working-memory';
 import { z } from 'zod';
 
@@ -20,11 +20,9 @@ const spec = defineTool({
   permission: 'events.write',
   scope: 'project',
   description: [
-    'At the end of a session, leave a summary for the next one: it is archived in the knowledge base and shown by',
-    'your next recall_context. Pass exactly one of: "summary" (your own summary, filed at once: what you did, decided',
-    'and left open), "transcript" (raw notes or transcript; the server summarizes it in the background and returns a',
-    'requestId) or "requestId" (read the result of an earlier transcript request).',
-    'Example: {"summary": "Moved billing routes to Fastify; decided to keep v1 webhooks; next: fix flaky retry test"}',
+    'Leave a summary for the next session (kept in the knowledge base, shown by recall_context): "summary" (what',
+    'you did, decided, left open), or "transcript" (summarized in the background: pass the returned requestId back',
+    'as "requestId" for the result). Example: {"summary": "Moved billing to Fastify; next: fix the flaky retry test"}',
   ].join(' '),
   input: z.strictObject({
     summary: summarizeSchema.shape.text.optional(),
@@ -45,6 +43,9 @@ const spec = defineTool({
   }),
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false },
 });
+
+// The description explains the three arguments: the list does not repeat it for each.
+for (const argument of Object.values(spec.input.shape)) toolListing.add(argument, { description: '' });
 
 type Input = z.output<typeof spec.input>;
 

@@ -11,9 +11,8 @@ const spec = defineTool({
   permission: 'working_memory.use',
   scope: 'project',
   description: [
-    'Delete one entry of your private working memory in this project, e.g. when a task is done or a note is wrong.',
-    'Fails with not_found when you hold no entry with that key. Long-term memories are not affected (see memory_delete).',
-    'Example: {"key": "current_task"}',
+    'Delete one entry of your working memory, e.g. when its task is done (not_found if there is none).',
+    'Long-term memories are not affected. Example: {"key": "current_task"}',
   ].join(' '),
   input: z.strictObject({ key: wmKeySchema }),
   output: z.object({ key: z.string(), forgotten: z.literal(true) }),

@@ -1,10 +1,23 @@
 import { Injectable } from '@nestjs/common';
-import { defineTool, McpTool, type McpToolHandler, type ToolCall } from '@cairn/mcp';
+import { defineTool, McpTool, type McpToolHandler, type ToolCall, toolListing } from '@cairn/mcp';
 import { type z } from 'zod';
 import { BriefingService } from '../briefing.service';
 import { BriefingDto } from '../contract/briefing.dto';
 import { contextOptionsSchema } from '../contract/working-memory.fields';
 import { compactBriefing } from './briefing-compact';
+
+// What the tool list says of the REST schema's arguments (listing only: the REST API keeps its own).
+toolListing.add(contextOptionsSchema.shape.timezone, { description: 'IANA time zone (default UTC)' });
+toolListing.add(contextOptionsSchema.shape.budgetTokens, { description: 'Briefing size limit, in estimated tokens' });
+// The briefing's text is what an agent reads; the list sketches its structured copy's larger sections.
+const briefing = BriefingDto.schema.shape;
+toolListing.add(briefing.timeAnchor, {
+  summary: 'now, timezone, local time, lastSeenAt (your previous briefing here) and the gap since',
+});
+toolListing.add(briefing.workingMemory, {
+  summary: 'Your notes: critical, normal and ephemeral entries (key, value, importance, updatedAt), total, cap',
+});
+toolListing.add(briefing.status, { summary: 'Search mode, embedding model, pending embedding jobs, notes' });
 
 const spec = defineTool({
   name: 'recall_context',
@@ -13,10 +26,9 @@ const spec = defineTool({
   permission: 'context.read',
   scope: 'project',
   description: [
-    'Call this FIRST in every session, before starting work: briefs you on the project in one call — what changed',
-    'since you were last here (new memories, events by other agents), your working memory, the last session summary',
-    'and whether search is semantic — within a token budget, most important first.',
-    'Example: {"timezone": "Europe/Berlin"} or {} (add "project" when the token has no default project).',
+    "Call this FIRST in every session: what changed since you were last here (new memories, other agents' events),",
+    'your working memory, the last session summary and the search mode, in one budgeted briefing.',
+    'Example: {} or {"timezone": "Europe/Berlin"}',
   ].join(' '),
   input: contextOptionsSchema,
   // The text rendering goes to the content block; the structured copy need not repeat it.

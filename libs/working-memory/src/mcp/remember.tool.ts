@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { defineTool, McpTool, type McpToolHandler, type ToolCall } from '@cairn/mcp';
+import { defineTool, McpTool, type McpToolHandler, type ToolCall, toolListing } from '@cairn/mcp';
 import { type z } from 'zod';
 import { RememberResultDto, toEntryView, toEvictedView } from '../contract/working-memory.dto';
 import { WorkingMemoryService } from '../working-memory.service';
@@ -12,15 +12,18 @@ const spec = defineTool({
   permission: 'working_memory.use',
   scope: 'project',
   description: [
-    'Keep a note in your private working memory for this project: the current task, a plan, a file you are in the',
-    'middle of. Writing a key again replaces its value. Only you (this agent) see it; recall_context shows it at the',
-    'start of your next session. At the cap, the least important entries move into long-term memory.',
-    'Use memory_store instead for facts the whole team should know.',
-    'Example: {"key": "current_task", "value": "Migrating the billing API to Fastify; routes done, tests next", "importance": 4}',
+    'Keep a private note for this project (task, plan); the same key replaces it. recall_context shows it next',
+    'session; at the cap the least important move to long-term memory.',
+    'Example: {"key": "current_task", "value": "Billing API to Fastify: tests next"}',
   ].join(' '),
   input: rememberSchema,
   output: RememberResultDto.schema,
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true },
+});
+
+// Listing only (the REST documentation keeps the long form).
+toolListing.add(RememberResultDto.schema.shape.evicted, {
+  description: 'Entries moved to long-term memory at the cap',
 });
 
 @Injectable()

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { defineTool, McpTool, type McpToolHandler, type ToolCall } from '@cairn/mcp';
+import { defineTool, McpTool, type McpToolHandler, type ToolCall, toolListing } from '@cairn/mcp';
 import { type z } from 'zod';
 import { SessionEventDto, toEventView } from '../contract/session.dto';
 import { SessionEventsService } from '../session-events.service';
@@ -12,14 +12,17 @@ const spec = defineTool({
   permission: 'events.write',
   scope: 'project',
   description: [
-    'Log what just happened in this session to the project timeline every agent sees in its next recall_context:',
-    'kind "file_written", "error", "decision", "session_start", "session_end" or "custom", a one-line summary',
-    '(≤ 500 characters) and optional structured details (≤ 8 KB). Record decisions and notable errors, not every step.',
-    'Example: {"kind": "decision", "summary": "Keep the v1 webhook format until clients migrate", "details": {"ticket": "BIL-42"}}',
+    'Log a decision, a notable error or another event to the project timeline other agents see in recall_context;',
+    'not every step. Example: {"kind": "decision", "summary": "Keep v1 webhooks until clients migrate"}',
   ].join(' '),
   input: recordEventSchema,
   output: SessionEventDto.schema,
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false },
+});
+
+// Listing only (the REST documentation keeps the long form).
+toolListing.add(SessionEventDto.schema.shape.agent, {
+  description: 'Who recorded it: agent:<id>, user:<id> or token:<id>',
 });
 
 @Injectable()

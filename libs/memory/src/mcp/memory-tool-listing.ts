@@ -1,0 +1,34 @@
+import { toolListing } from '@cairn/mcp';
+import { keywordsSchema, sourceSchema, tagsSchema } from '../contract/memory-fields.schema';
+import { explanationSchema, recallSchema } from '../contract/memory-query.dto';
+import { memorySchema, relationSchema, storeMemorySchema, updateMemorySchema } from '../contract/memory.dto';
+import { historyResultSchema, relatedResultSchema } from '../contract/memory-tool.schemas';
+
+/*
+ * What the tool list shows of the schemas the memory tools share with the REST API (listing
+ * only: validation and the REST documentation keep theirs). memory_get lists a memory's
+ * fields; every other tool that returns one names it instead of repeating them. Arguments the
+ * tool's description or name already explains carry no description of their own.
+ */
+toolListing.add(memorySchema, { summary: 'A memory, as memory_get returns it' });
+toolListing.add(relationSchema, { summary: 'A relation, as memory_link returns it' });
+toolListing.add(relatedResultSchema.shape.items.element.shape.memory, {
+  description: 'The memory at the other end, as memory_get returns it',
+});
+toolListing.add(explanationSchema, {
+  summary: "With explain: each signal's rank and score, the boosts, the final score",
+});
+toolListing.add(memorySchema.shape.embedded, { description: 'Has a vector of the active model' });
+toolListing.add(historyResultSchema.shape.versions.element.shape.version, {
+  description: 'Its version; memory.version is the current one',
+});
+toolListing.add(tagsSchema, { description: '' });
+toolListing.add(keywordsSchema, { description: 'Synonyms a future question might use' });
+toolListing.add(storeMemorySchema.shape.pinned, { description: 'Exempt from decay and pruning' });
+toolListing.add(sourceSchema.unwrap().shape.path, { description: 'Repository-relative path' });
+toolListing.add(sourceSchema.unwrap().shape.contentHash, { description: "The file's content hash, for memory_verify" });
+toolListing.add(recallSchema.shape.query, { description: '' });
+toolListing.add(recallSchema.shape.explain, { description: '' });
+// memory_update takes memory_store's fields, which memory_store's listing explains.
+toolListing.add(updateMemorySchema.shape.source, { summary: 'As in memory_store; null removes it' });
+toolListing.add(updateMemorySchema.shape.keywords, { description: '' });
