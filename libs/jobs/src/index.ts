@@ -12,7 +12,14 @@ export {
   QUEUE_NAMES,
   type QueueName,
 } from './contract/job-catalog';
-export { type JobHandler, type JobInfo, type JobResult, PermanentJobError } from './contract/job-handler';
+export {
+  type HandlesJob,
+  JobHandler,
+  type JobInfo,
+  type JobResult,
+  PermanentJobError,
+  type RegisteredJobHandler,
+} from './contract/job-handler';
 export { JobHandlers } from './job-handlers.registry';
 export { JobMetrics } from './job-metrics.service';
 export { type EnqueueOptions, JobQueue, withTimeout } from './job-queue.service';

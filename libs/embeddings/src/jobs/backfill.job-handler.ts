@@ -1,5 +1,5 @@
-import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
-import { type JobHandler, JobHandlers, type JobPayload, JobQueue, type JobResult } from '@cairn/jobs';
+import { Inject } from '@nestjs/common';
+import { type HandlesJob, JobHandler, type JobPayload, JobQueue, type JobResult } from '@cairn/jobs';
 import { TenantContext, TenantsService, TenantTransaction, toTenantRef } from '@cairn/tenancy';
 import { EmbeddingBackfillsRepository } from '../embedding-backfills.repository';
 import { EMBEDDER, type Embedder } from '../embedding-model';
@@ -13,14 +13,10 @@ const BATCH = 256;
  * next job, resuming after the last id: a chain that survives restarts (each link is a job
  * with a deterministic id) and stops by itself when nothing is missing.
  */
-@Injectable()
-export class BackfillJobHandler implements JobHandler<'embeddings', 'reembed-backfill'>, OnModuleInit {
-  readonly queue = 'embeddings' as const;
-  readonly name = 'reembed-backfill' as const;
-
+@JobHandler('embeddings', 'reembed-backfill')
+export class BackfillJobHandler implements HandlesJob<'embeddings', 'reembed-backfill'> {
   constructor(
     @Inject(EMBEDDER) private readonly embedder: Embedder,
-    private readonly handlers: JobHandlers,
     private readonly processor: EmbeddingProcessor,
     private readonly targets: EmbeddingTargets,
     private readonly tenants: TenantsService,
@@ -29,10 +25,6 @@ export class BackfillJobHandler implements JobHandler<'embeddings', 'reembed-bac
     private readonly backfills: EmbeddingBackfillsRepository,
     private readonly jobs: JobQueue,
   ) {}
-
-  onModuleInit(): void {
-    this.handlers.register(this);
-  }
 
   async handle(payload: JobPayload<'embeddings', 'reembed-backfill'>): Promise<JobResult> {
     const model = this.embedder.model;

@@ -1,24 +1,19 @@
-import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
-import { type EmbedJob, type JobHandler, JobHandlers, type JobResult } from '@cairn/jobs';
+import { Inject, type OnModuleInit } from '@nestjs/common';
+import { type EmbedJob, type HandlesJob, JobHandler, type JobResult } from '@cairn/jobs';
 import { ReadinessRegistry } from '@cairn/observability';
 import { EMBEDDER, type Embedder } from '../embedding-model';
 import { EmbeddingProcessor } from '../embedding.processor';
 
 /** The worker's handler for `embeddings/embed`, and its readiness report on the embedder. */
-@Injectable()
-export class EmbedJobHandler implements JobHandler<'embeddings', 'embed'>, OnModuleInit {
-  readonly queue = 'embeddings' as const;
-  readonly name = 'embed' as const;
-
+@JobHandler('embeddings', 'embed')
+export class EmbedJobHandler implements HandlesJob<'embeddings', 'embed'>, OnModuleInit {
   constructor(
     @Inject(EMBEDDER) private readonly embedder: Embedder,
     private readonly processor: EmbeddingProcessor,
-    private readonly handlers: JobHandlers,
     private readonly readiness: ReadinessRegistry,
   ) {}
 
   onModuleInit(): void {
-    this.handlers.register(this);
     const model = this.embedder.model;
     // Ready as long as the model can embed; the built-in embedder always can, but says what it is.
     this.readiness.register('embedder', () =>

@@ -1,6 +1,6 @@
-import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
+import { Inject } from '@nestjs/common';
 import { CAIRN_CONFIG, type CairnConfig } from '@cairn/config';
-import { type JobHandler, JobHandlers, type JobPayload, JobQueue, type JobResult } from '@cairn/jobs';
+import { type HandlesJob, JobHandler, type JobPayload, JobQueue, type JobResult } from '@cairn/jobs';
 import { TenantContext, TenantsService, TenantTransaction, toTenantRef } from '@cairn/tenancy';
 import { EMBEDDER, type Embedder } from '../embedding-model';
 import { EmbeddingRollout } from '../embedding-rollout.service';
@@ -16,15 +16,11 @@ const SETTLED_SECONDS = 120;
  * memory that is never embedded". Finds live rows without a current vector of the active
  * model and enqueues embed jobs for them; also keeps the model rolled out in the tenant.
  */
-@Injectable()
-export class SweepJobHandler implements JobHandler<'maintenance', 'stale-embedding-sweep'>, OnModuleInit {
-  readonly queue = 'maintenance' as const;
-  readonly name = 'stale-embedding-sweep' as const;
-
+@JobHandler('maintenance', 'stale-embedding-sweep')
+export class SweepJobHandler implements HandlesJob<'maintenance', 'stale-embedding-sweep'> {
   constructor(
     @Inject(CAIRN_CONFIG) private readonly config: CairnConfig,
     @Inject(EMBEDDER) private readonly embedder: Embedder,
-    private readonly handlers: JobHandlers,
     private readonly rollout: EmbeddingRollout,
     private readonly targets: EmbeddingTargets,
     private readonly tenants: TenantsService,
@@ -32,10 +28,6 @@ export class SweepJobHandler implements JobHandler<'maintenance', 'stale-embeddi
     private readonly tx: TenantTransaction,
     private readonly jobs: JobQueue,
   ) {}
-
-  onModuleInit(): void {
-    this.handlers.register(this);
-  }
 
   async handle(payload: JobPayload<'maintenance', 'stale-embedding-sweep'>): Promise<JobResult> {
     const found = await this.tenants.findLiveById(payload.tenantId);

@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { Injectable, type OnModuleInit } from '@nestjs/common';
 import { type SessionPrincipal } from '@cairn/access';
 import { GenerationJobRunner, type GenerationJobRow, requesterPrincipal } from '@cairn/generation';
-import { type JobHandler, JobHandlers, type JobInfo, type JobPayload, type JobResult } from '@cairn/jobs';
+import { type HandlesJob, JobHandler, type JobInfo, type JobPayload, type JobResult } from '@cairn/jobs';
 import { MemoryWriter } from '@cairn/memory';
 import { type Extraction, FactExtractor, RULES_FALLBACK } from '../fact-extractor.service';
 import { ProposalsRepository } from '../proposals.repository';
@@ -19,23 +18,15 @@ const RULES_CONFIDENCE = 0.6;
  * authored by the requester. Both happen in the runner's transaction with the request's
  * completion, so a rerun never stores them twice.
  */
-@Injectable()
-export class ExtractFactsJobHandler implements JobHandler<'extraction', 'extract-facts'>, OnModuleInit {
-  readonly queue = 'extraction' as const;
-  readonly name = 'extract-facts' as const;
-
+@JobHandler('extraction', 'extract-facts')
+export class ExtractFactsJobHandler implements HandlesJob<'extraction', 'extract-facts'> {
   constructor(
-    private readonly handlers: JobHandlers,
     private readonly runner: GenerationJobRunner,
     private readonly extractor: FactExtractor,
     private readonly settings: TenantSettingsService,
     private readonly proposals: ProposalsRepository,
     private readonly writer: MemoryWriter,
   ) {}
-
-  onModuleInit(): void {
-    this.handlers.register(this);
-  }
 
   handle(payload: JobPayload<'extraction', 'extract-facts'>, job: JobInfo): Promise<JobResult> {
     return this.runner.run<Extraction>(payload, job, 'fact_extraction', {

@@ -3,12 +3,23 @@ import { TenantAuditLogModule } from '@cairn/audit';
 import { KnowledgeModule } from '@cairn/knowledge';
 import { MemoryHygieneModule } from '@cairn/memory-hygiene';
 import { ProjectsModule } from '@cairn/projects';
-import { MaintenanceScheduler } from './maintenance-scheduler.job-handler';
-import { TenantMaintenanceHandlers } from './tenant-maintenance.job-handler';
+import { TenantMaintenance } from '../tenant-maintenance.service';
+import { ScheduleMaintenanceJobHandler } from './schedule-maintenance.job-handler';
+import {
+  ConfidenceDecayJobHandler,
+  DuplicateScanJobHandler,
+  RetentionPurgeJobHandler,
+} from './tenant-maintenance.job-handler';
 
 /** Repeatable maintenance, for the worker app only (the sweep lives with the embeddings). */
 @Module({
   imports: [MemoryHygieneModule, KnowledgeModule, ProjectsModule, TenantAuditLogModule],
-  providers: [MaintenanceScheduler, TenantMaintenanceHandlers],
+  providers: [
+    TenantMaintenance,
+    ScheduleMaintenanceJobHandler,
+    RetentionPurgeJobHandler,
+    ConfidenceDecayJobHandler,
+    DuplicateScanJobHandler,
+  ],
 })
 export class MaintenanceWorkerModule {}

@@ -1,76 +1,32 @@
-import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
-import { AuditLogService } from '@cairn/audit';
-import { CAIRN_CONFIG, type CairnConfig } from '@cairn/config';
-import { type JobHandler, JobHandlers, type JobPayload, type JobResult } from '@cairn/jobs';
-import { KnowledgeService } from '@cairn/knowledge';
-import { MemoryHygiene } from '@cairn/memory-hygiene';
-import { ProjectResolver } from '@cairn/projects';
-import { TenantContext, type TenantRef, TenantsService, TenantTransaction, toTenantRef } from '@cairn/tenancy';
+import { type HandlesJob, JobHandler, type JobPayload, type JobResult } from '@cairn/jobs';
+import { TenantMaintenance } from '../tenant-maintenance.service';
 
-type TenantTask = 'retention-purge' | 'confidence-decay' | 'duplicate-scan';
+/** `maintenance/retention-purge`: expired knowledge-base documents and audit entries. */
+@JobHandler('maintenance', 'retention-purge')
+export class RetentionPurgeJobHandler implements HandlesJob<'maintenance', 'retention-purge'> {
+  constructor(private readonly maintenance: TenantMaintenance) {}
 
-const DAY_MS = 86_400_000;
-/** Memories unused this long lose 5% of their confidence per daily run, down to 0.1. */
-const DECAY = { olderThanDays: 30, factor: 0.95, floor: 0.1 };
-
-/**
- * The per-tenant maintenance tasks that are the memory, knowledge and audit libraries' own
- * operations run on a schedule: retention purge by tier (and of audit entries past
- * AUDIT_RETENTION_DAYS), confidence decay (pinned memories exempt), and the duplicate scan whose candidates `GET …/memories/duplicates?source=scan` lists.
- */
-@Injectable()
-export class TenantMaintenanceHandlers implements OnModuleInit {
-  constructor(
-    private readonly handlers: JobHandlers,
-    private readonly tenants: TenantsService,
-    private readonly context: TenantContext,
-    private readonly tx: TenantTransaction,
-    private readonly projects: ProjectResolver,
-    private readonly knowledge: KnowledgeService,
-    private readonly hygiene: MemoryHygiene,
-    private readonly auditLog: AuditLogService,
-    @Inject(CAIRN_CONFIG) private readonly config: CairnConfig,
-  ) {}
-
-  onModuleInit(): void {
-    const task = <N extends TenantTask>(
-      name: N,
-      run: (tenant: TenantRef) => Promise<Record<string, number>>,
-    ): JobHandler<'maintenance', N> => ({
-      queue: 'maintenance',
-      name,
-      handle: (payload: JobPayload<'maintenance', N>) => this.forTenant(payload.tenantId, run),
-    });
-    this.handlers.register(task('retention-purge', (tenant) => this.purge(tenant)));
-    this.handlers.register(task('confidence-decay', () => this.decay()));
-    this.handlers.register(task('duplicate-scan', () => this.scanDuplicates()));
+  handle(payload: JobPayload<'maintenance', 'retention-purge'>): Promise<JobResult> {
+    return this.maintenance.purge(payload.tenantId);
   }
+}
 
-  private async forTenant(
-    tenantId: string,
-    run: (tenant: TenantRef) => Promise<Record<string, number>>,
-  ): Promise<JobResult> {
-    const found = await this.tenants.findLiveById(tenantId);
-    if (!found) return { status: 'skipped', detail: 'tenant no longer exists' };
-    const tenant = toTenantRef(found);
-    return { status: 'done', counts: await this.context.run(tenant, () => run(tenant)) };
+/** `maintenance/confidence-decay`: unused memories lose confidence, pinned ones never. */
+@JobHandler('maintenance', 'confidence-decay')
+export class ConfidenceDecayJobHandler implements HandlesJob<'maintenance', 'confidence-decay'> {
+  constructor(private readonly maintenance: TenantMaintenance) {}
+
+  handle(payload: JobPayload<'maintenance', 'confidence-decay'>): Promise<JobResult> {
+    return this.maintenance.decay(payload.tenantId);
   }
+}
 
-  private async purge(tenant: TenantRef): Promise<Record<string, number>> {
-    const result = await this.knowledge.purge();
-    const days = this.config.audit.retentionDays;
-    const auditEntries = days > 0 ? await this.auditLog.prune(tenant.schema, new Date(Date.now() - days * DAY_MS)) : 0;
-    return { ...result.documents, chunks: result.chunks, auditEntries };
-  }
+/** `maintenance/duplicate-scan`: records near-duplicate pairs per project for review. */
+@JobHandler('maintenance', 'duplicate-scan')
+export class DuplicateScanJobHandler implements HandlesJob<'maintenance', 'duplicate-scan'> {
+  constructor(private readonly maintenance: TenantMaintenance) {}
 
-  private async decay(): Promise<Record<string, number>> {
-    return { decayed: await this.hygiene.decayAll(DECAY) };
-  }
-
-  private async scanDuplicates(): Promise<Record<string, number>> {
-    const projects = await this.tx.run(() => this.projects.resolveMany('*'));
-    let pairs = 0;
-    for (const project of projects) pairs += await this.hygiene.recordScan(project.slug);
-    return { projects: projects.length, pairs };
+  handle(payload: JobPayload<'maintenance', 'duplicate-scan'>): Promise<JobResult> {
+    return this.maintenance.scanDuplicates(payload.tenantId);
   }
 }

@@ -1,7 +1,7 @@
-import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
+import { Inject } from '@nestjs/common';
 import { CAIRN_CONFIG, type CairnConfig } from '@cairn/config';
 import { failRowOnFinalAttempt, isFinalAttempt } from '@cairn/generation';
-import { type JobHandler, JobHandlers, type JobInfo, type JobPayload, type JobResult } from '@cairn/jobs';
+import { type HandlesJob, JobHandler, type JobInfo, type JobPayload, type JobResult } from '@cairn/jobs';
 import { TenantContext, TenantsService, TenantTransaction, toTenantRef } from '@cairn/tenancy';
 import { FileSummariesRepository } from '../file-summaries.repository';
 import { FileSummarizer } from '../file-summarizer.service';
@@ -11,24 +11,16 @@ import { FileSummarizer } from '../file-summarizer.service';
  * connection is held while the model works), then stores the result only if the row is still
  * pending, so a rerun or a duplicate job is a no-op.
  */
-@Injectable()
-export class SummarizeFileJobHandler implements JobHandler<'summaries', 'summarize-file'>, OnModuleInit {
-  readonly queue = 'summaries' as const;
-  readonly name = 'summarize-file' as const;
-
+@JobHandler('summaries', 'summarize-file')
+export class SummarizeFileJobHandler implements HandlesJob<'summaries', 'summarize-file'> {
   constructor(
     @Inject(CAIRN_CONFIG) private readonly config: CairnConfig,
-    private readonly handlers: JobHandlers,
     private readonly tenants: TenantsService,
     private readonly context: TenantContext,
     private readonly tx: TenantTransaction,
     private readonly summaries: FileSummariesRepository,
     private readonly summarizer: FileSummarizer,
   ) {}
-
-  onModuleInit(): void {
-    this.handlers.register(this);
-  }
 
   async handle(payload: JobPayload<'summaries', 'summarize-file'>, job: JobInfo): Promise<JobResult> {
     const tenant = await this.tenants.findLiveById(payload.tenantId);

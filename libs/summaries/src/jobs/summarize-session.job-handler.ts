@@ -1,6 +1,5 @@
-import { Injectable, type OnModuleInit } from '@nestjs/common';
 import { GenerationJobRunner, requesterPrincipal } from '@cairn/generation';
-import { type JobHandler, JobHandlers, type JobInfo, type JobPayload, type JobResult } from '@cairn/jobs';
+import { type HandlesJob, JobHandler, type JobInfo, type JobPayload, type JobResult } from '@cairn/jobs';
 import { SessionSummaryService } from '@cairn/working-memory';
 import { SessionSummarizer, type SessionSummaryText } from '../session-summarizer.service';
 
@@ -9,21 +8,13 @@ import { SessionSummarizer, type SessionSummaryText } from '../session-summarize
  * `POST session/summary` would for the requesting agent: archived in the knowledge base
  * (tier `summary`) and kept as that agent's `last_session_summary` working-memory entry.
  */
-@Injectable()
-export class SummarizeSessionJobHandler implements JobHandler<'summaries', 'summarize-session'>, OnModuleInit {
-  readonly queue = 'summaries' as const;
-  readonly name = 'summarize-session' as const;
-
+@JobHandler('summaries', 'summarize-session')
+export class SummarizeSessionJobHandler implements HandlesJob<'summaries', 'summarize-session'> {
   constructor(
-    private readonly handlers: JobHandlers,
     private readonly runner: GenerationJobRunner,
     private readonly summarizer: SessionSummarizer,
     private readonly sessionSummaries: SessionSummaryService,
   ) {}
-
-  onModuleInit(): void {
-    this.handlers.register(this);
-  }
 
   handle(payload: JobPayload<'summaries', 'summarize-session'>, job: JobInfo): Promise<JobResult> {
     return this.runner.run<SessionSummaryText>(payload, job, 'session_summary', {

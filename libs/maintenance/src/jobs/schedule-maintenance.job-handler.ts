@@ -1,13 +1,6 @@
-import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleInit } from '@nestjs/common';
+import { Inject, Logger, type OnApplicationBootstrap } from '@nestjs/common';
 import { CAIRN_CONFIG, type CairnConfig } from '@cairn/config';
-import {
-  type JobHandler,
-  JobHandlers,
-  type JobPayload,
-  JobQueue,
-  type JobResult,
-  MAINTENANCE_TASKS,
-} from '@cairn/jobs';
+import { type HandlesJob, JobHandler, type JobPayload, JobQueue, type JobResult, MAINTENANCE_TASKS } from '@cairn/jobs';
 import { TenantsService } from '@cairn/tenancy';
 import { taskIntervalMs } from '../maintenance-schedule';
 
@@ -17,24 +10,17 @@ import { taskIntervalMs } from '../maintenance-schedule';
  * out to one job per live tenant. Per-tenant job ids include the time window, so two ticks
  * in one window, or two workers, never run a task twice for a tenant.
  */
-@Injectable()
-export class MaintenanceScheduler
-  implements JobHandler<'maintenance', 'schedule-maintenance'>, OnModuleInit, OnApplicationBootstrap
+@JobHandler('maintenance', 'schedule-maintenance')
+export class ScheduleMaintenanceJobHandler
+  implements HandlesJob<'maintenance', 'schedule-maintenance'>, OnApplicationBootstrap
 {
-  readonly queue = 'maintenance' as const;
-  readonly name = 'schedule-maintenance' as const;
   private readonly logger = new Logger('MaintenanceScheduler');
 
   constructor(
     @Inject(CAIRN_CONFIG) private readonly config: CairnConfig,
-    private readonly handlers: JobHandlers,
     private readonly jobs: JobQueue,
     private readonly tenants: TenantsService,
   ) {}
-
-  onModuleInit(): void {
-    this.handlers.register(this);
-  }
 
   async onApplicationBootstrap(): Promise<void> {
     const queue = this.jobs.queue('maintenance');

@@ -1,0 +1,66 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { AuditLogService } from '@cairn/audit';
+import { CAIRN_CONFIG, type CairnConfig } from '@cairn/config';
+import { type JobResult } from '@cairn/jobs';
+import { KnowledgeService } from '@cairn/knowledge';
+import { MemoryHygiene } from '@cairn/memory-hygiene';
+import { ProjectResolver } from '@cairn/projects';
+import { TenantContext, type TenantRef, TenantsService, TenantTransaction, toTenantRef } from '@cairn/tenancy';
+
+const DAY_MS = 86_400_000;
+/** Memories unused this long lose 5% of their confidence per daily run, down to 0.1. */
+const DECAY = { olderThanDays: 30, factor: 0.95, floor: 0.1 };
+
+/**
+ * The per-tenant maintenance tasks that are the memory, knowledge and audit libraries' own
+ * operations run on a schedule: retention purge by tier (and of audit entries past
+ * AUDIT_RETENTION_DAYS), confidence decay (pinned memories exempt), and the duplicate scan
+ * whose candidates `GET …/memories/duplicates?source=scan` lists. Each runs in the tenant's
+ * context; a tenant deleted since the job was scheduled is skipped.
+ */
+@Injectable()
+export class TenantMaintenance {
+  constructor(
+    private readonly tenants: TenantsService,
+    private readonly context: TenantContext,
+    private readonly tx: TenantTransaction,
+    private readonly projects: ProjectResolver,
+    private readonly knowledge: KnowledgeService,
+    private readonly hygiene: MemoryHygiene,
+    private readonly auditLog: AuditLogService,
+    @Inject(CAIRN_CONFIG) private readonly config: CairnConfig,
+  ) {}
+
+  purge(tenantId: string): Promise<JobResult> {
+    return this.forTenant(tenantId, async (tenant) => {
+      const result = await this.knowledge.purge();
+      const days = this.config.audit.retentionDays;
+      const auditEntries =
+        days > 0 ? await this.auditLog.prune(tenant.schema, new Date(Date.now() - days * DAY_MS)) : 0;
+      return { ...result.documents, chunks: result.chunks, auditEntries };
+    });
+  }
+
+  decay(tenantId: string): Promise<JobResult> {
+    return this.forTenant(tenantId, async () => ({ decayed: await this.hygiene.decayAll(DECAY) }));
+  }
+
+  scanDuplicates(tenantId: string): Promise<JobResult> {
+    return this.forTenant(tenantId, async () => {
+      const projects = await this.tx.run(() => this.projects.resolveMany('*'));
+      let pairs = 0;
+      for (const project of projects) pairs += await this.hygiene.recordScan(project.slug);
+      return { projects: projects.length, pairs };
+    });
+  }
+
+  private async forTenant(
+    tenantId: string,
+    run: (tenant: TenantRef) => Promise<Record<string, number>>,
+  ): Promise<JobResult> {
+    const found = await this.tenants.findLiveById(tenantId);
+    if (!found) return { status: 'skipped', detail: 'tenant no longer exists' };
+    const tenant = toTenantRef(found);
+    return { status: 'done', counts: await this.context.run(tenant, () => run(tenant)) };
+  }
+}
