@@ -1,23 +1,18 @@
 import { type DynamicModule, Module } from '@nestjs/common';
-import { AuditHttpModule, AuditModule } from '@cairn/audit';
-import { AuthHttpModule, AuthModule } from '@cairn/auth';
-import { type CairnConfig, ConfigModule } from '@cairn/config';
-import { DatabaseModule } from '@cairn/db';
-import { EmbeddingsModule, EmbeddingTargetsModule } from '@cairn/embeddings';
+import { InfrastructureModule } from '@cairn/infrastructure';
+import { AuditHttpModule } from '@cairn/audit';
+import { AuthHttpModule } from '@cairn/auth';
+import { type CairnConfig } from '@cairn/config';
 import { ExtractionHttpModule } from '@cairn/extraction';
 import { GenerationHttpModule } from '@cairn/generation';
-import { JobsHttpModule, JobsModule } from '@cairn/jobs';
+import { JobsHttpModule } from '@cairn/jobs';
 import { KnowledgeHttpModule } from '@cairn/knowledge';
 import { MemoryHttpModule } from '@cairn/memory';
 import { MemoryHygieneHttpModule } from '@cairn/memory-hygiene';
 import { MemoryChangesHttpModule, MemoryTransferHttpModule } from '@cairn/memory-sync';
-import { ObservabilityHttpModule, ObservabilityModule } from '@cairn/observability';
 import { ProjectsHttpModule } from '@cairn/projects';
-import { RedisModule } from '@cairn/redis';
-import { SearchModule } from '@cairn/search';
-import { ServerModule } from '@cairn/server';
 import { SummariesHttpModule } from '@cairn/summaries';
-import { TenancyHttpModule, TenancyModule } from '@cairn/tenancy';
+import { TenancyHttpModule } from '@cairn/tenancy';
 import { WorkingMemoryHttpModule } from '@cairn/working-memory';
 
 /** The admin and memory REST API: wiring only, behaviour lives in libs/. */
@@ -27,19 +22,7 @@ export class ApiModule {
     return {
       module: ApiModule,
       imports: [
-        ConfigModule.forRoot(config),
-        ObservabilityModule,
-        ObservabilityHttpModule,
-        ServerModule,
-        DatabaseModule,
-        RedisModule,
-        TenancyModule,
-        AuditModule,
-        AuthModule,
-        JobsModule,
-        EmbeddingsModule,
-        EmbeddingTargetsModule,
-        SearchModule,
+        InfrastructureModule.forRoot(config, { serving: true }),
         TenancyHttpModule,
         AuthHttpModule,
         ProjectsHttpModule,

@@ -1,22 +1,13 @@
 import { type DynamicModule, Module } from '@nestjs/common';
-import { AuditModule } from '@cairn/audit';
-import { AuthModule } from '@cairn/auth';
-import { type CairnConfig, ConfigModule } from '@cairn/config';
-import { DatabaseModule } from '@cairn/db';
-import { EmbeddingsModule, EmbeddingTargetsModule } from '@cairn/embeddings';
-import { JobsModule } from '@cairn/jobs';
+import { InfrastructureModule } from '@cairn/infrastructure';
+import { type CairnConfig } from '@cairn/config';
 import { ExtractionMcpModule } from '@cairn/extraction';
 import { KnowledgeMcpModule } from '@cairn/knowledge';
 import { McpHttpModule, McpModule } from '@cairn/mcp';
 import { StatusMcpModule } from '@cairn/status';
 import { MemoryMcpModule } from '@cairn/memory';
 import { MemoryHygieneMcpModule } from '@cairn/memory-hygiene';
-import { ObservabilityHttpModule, ObservabilityModule } from '@cairn/observability';
-import { RedisModule } from '@cairn/redis';
-import { SearchModule } from '@cairn/search';
-import { ServerModule } from '@cairn/server';
 import { SummariesMcpModule } from '@cairn/summaries';
-import { TenancyModule } from '@cairn/tenancy';
 import { WorkingMemoryMcpModule } from '@cairn/working-memory';
 
 /** The MCP Streamable HTTP gateway: wiring only; tools live in the capability libraries. */
@@ -26,19 +17,7 @@ export class McpGatewayModule {
     return {
       module: McpGatewayModule,
       imports: [
-        ConfigModule.forRoot(config),
-        ObservabilityModule,
-        ObservabilityHttpModule,
-        ServerModule,
-        DatabaseModule,
-        RedisModule,
-        TenancyModule,
-        AuditModule,
-        AuthModule,
-        JobsModule,
-        EmbeddingsModule,
-        EmbeddingTargetsModule,
-        SearchModule,
+        InfrastructureModule.forRoot(config, { serving: true }),
         McpModule,
         McpHttpModule,
         MemoryMcpModule,

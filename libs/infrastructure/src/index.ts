@@ -1,0 +1,1 @@
+export { InfrastructureModule, type InfrastructureOptions } from './infrastructure.module';
