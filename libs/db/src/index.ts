@@ -1,6 +1,6 @@
 export { LOCK_NAMESPACE, MIGRATION_LOCK_ID, withAdvisoryLock } from './advisory-lock.repository';
 export { type AppliedMigration, CONTROL_SCHEMA, ControlMigrator } from './control-migrator.service';
 export { DatabaseModule } from './database.module';
-export { PreparedStatements, statementName } from './prepared-statements.service';
+export { PreparedStatements, queryPreparedIn, statementName } from './prepared-statements.service';
 export { assertMigrationSequence, type Migration, type SqlRunner } from './migration.types';
 export { SqlParams } from './sql-params';

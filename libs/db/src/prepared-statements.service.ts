@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { type Pool } from 'pg';
-import { type DataSource } from 'typeorm';
+import { type Pool, type PoolClient } from 'pg';
+import { type DataSource, type EntityManager, QueryFailedError } from 'typeorm';
 import { type PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
 
 /**
@@ -32,4 +32,27 @@ export class PreparedStatements {
  */
 export function statementName(text: string): string {
   return `cairn_${createHash('sha1').update(text).digest('hex')}`;
+}
+
+/**
+ * Runs `sql` as a named prepared statement on the connection of `manager`'s transaction:
+ * PostgreSQL parses and plans the text once per connection and then reuses the plan. For hot
+ * statements whose text depends only on their shape (every value a parameter). Outside a
+ * transaction (no query runner) it runs as a plain query. Errors surface as TypeORM's
+ * QueryFailedError, as every other query's do, so one error mapping serves both.
+ */
+export async function queryPreparedIn<T>(
+  manager: EntityManager,
+  sql: string,
+  parameters: readonly unknown[],
+): Promise<T[]> {
+  const runner = manager.queryRunner;
+  if (!runner) return manager.query<T[]>(sql, [...parameters]);
+  const client = (await runner.connect()) as PoolClient;
+  try {
+    const result = await client.query({ name: statementName(sql), text: sql, values: [...parameters] });
+    return result.rows as T[];
+  } catch (error) {
+    throw new QueryFailedError(sql, [...parameters], error as Error);
+  }
 }

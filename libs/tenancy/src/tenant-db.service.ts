@@ -1,8 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { MissingTenantContextError } from '@cairn/common';
-import { statementName } from '@cairn/db';
-import { type PoolClient } from 'pg';
-import { type EntityManager, type EntityTarget, type ObjectLiteral, QueryFailedError, type Repository } from 'typeorm';
+import { queryPreparedIn } from '@cairn/db';
+import { type EntityManager, type EntityTarget, type ObjectLiteral, type Repository } from 'typeorm';
 import { TenantContext } from './tenant-context.service';
 
 /**
@@ -36,15 +35,7 @@ export class TenantDb {
    * serves tenant after tenant stays correct (tested); the saving then comes from consecutive
    * calls for the same tenant on a connection.
    */
-  async queryPrepared<T = unknown>(sql: string, parameters: readonly unknown[]): Promise<T[]> {
-    const runner = this.manager().queryRunner;
-    if (!runner) return this.query<T>(sql, [...parameters]);
-    const client = (await runner.connect()) as PoolClient;
-    try {
-      const result = await client.query({ name: statementName(sql), text: sql, values: [...parameters] });
-      return result.rows as T[];
-    } catch (error) {
-      throw new QueryFailedError(sql, [...parameters], error as Error);
-    }
+  queryPrepared<T = unknown>(sql: string, parameters: readonly unknown[]): Promise<T[]> {
+    return queryPreparedIn<T>(this.manager(), sql, parameters);
   }
 }
