@@ -87,6 +87,8 @@ export const contextOptionsSchema = z.strictObject({
 export type ContextOptions = z.input<typeof contextOptionsSchema>;
 
 export function isTimeZone(value: string): boolean {
+  // Node 22+ (ICU) also takes UTC offsets such as "+09:00": not IANA names, refused as on Node 20.
+  if (/^[+\-\u2212]/.test(value)) return false;
   try {
     new Intl.DateTimeFormat('en-US', { timeZone: value });
     return true;
