@@ -8,6 +8,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { findRepoRoot } from './deps';
 import { loadOrCreateLocalSecrets } from './local-secrets';
+import { nodeVersionWarning } from './node-support';
 import { type LocalServices, MissingDependenciesError, startPersistentServices } from './services';
 
 const APPS = [
@@ -19,6 +20,8 @@ const APPS = [
 const say = (line: string) => process.stderr.write(`[cairn] ${line}\n`);
 
 async function main(): Promise<void> {
+  const nodeWarning = nodeVersionWarning();
+  if (nodeWarning) say(nodeWarning);
   const root = findRepoRoot() ?? process.cwd();
   const stateDir = join(root, '.cairn');
   mkdirSync(stateDir, { recursive: true, mode: 0o755 });
