@@ -12,7 +12,7 @@ const spec = defineTool({
   permission: 'memory.write',
   scope: 'project',
   description: [
-    'Store one durable fact, decision, convention, bug or preference in the team memory so any agent can recall it later.',
+    'Store one durable fact, decision, pattern, bug or preference in the team memory so any agent can recall it later.',
     'Use it when you learn something a future session would need (not for scratch notes: use remember).',
     'One fact per call; add keywords a future question might use. Warns when it contradicts an existing memory.',
     'Example: {"content": "The API uses Fastify, not Express", "category": "architecture", "keywords": ["web framework"], "importance": 4}',
