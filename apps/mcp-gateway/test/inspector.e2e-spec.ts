@@ -1,43 +1,16 @@
-import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { type GatewayWorld, startGatewayWorld, tenantWithProjects, tokenFor } from './gateway-harness';
-
-const REPO = resolve(__dirname, '../../..');
-/** The gateway URL the README's command names (what `npm start` serves). */
-const README_URL = 'http://127.0.0.1:8081/mcp';
+import { bash, README_MCP_URL, readmeBlock, REPO, type Run } from './readme-commands';
 
 /**
- * The MCP Inspector check exactly as README.md prints it ("Connect an agent"): the shell block
- * holding `npx … @modelcontextprotocol/inspector@<version> --cli …`, with its line continuations
- * joined. The tests run that text with bash from the repository root, only pointing it at the
- * test gateway and, for the other calls, replacing its trailing `--method tools/list`.
+ * The MCP Inspector check exactly as README.md prints it ("Connect an agent"), its line
+ * continuations joined, run with bash from the repository root: only pointed at the test
+ * gateway and, for the other calls, with its trailing `--method tools/list` replaced.
  */
-function readmeInspectorCommand(): string {
-  const readme = readFileSync(join(REPO, 'README.md'), 'utf8');
-  const blocks = [...readme.matchAll(/```bash\n([\s\S]*?)```/g)].map((match) => match[1]);
-  const block = blocks.find((text) => text.includes('@modelcontextprotocol/inspector'));
-  if (!block) throw new Error('README.md has no bash block with the MCP Inspector command');
-  return block.replace(/\\\n\s*/g, '').trim();
-}
-
-interface Run {
-  readonly code: number | null;
-  readonly stdout: string;
-  readonly stderr: string;
-}
-
-function bash(command: string, env: Record<string, string>): Promise<Run> {
-  return new Promise((done, fail) => {
-    const child = spawn('bash', ['-c', command], { cwd: REPO, env: { ...process.env, ...env }, timeout: 60_000 });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on('error', fail);
-    child.on('close', (code) => done({ code, stdout, stderr }));
-  });
-}
+const command = readmeBlock('@modelcontextprotocol/inspector')
+  .replace(/\\\n\s*/g, '')
+  .trim();
 
 function json(run: Run): any {
   if (run.code !== 0) throw new Error(`inspector exited ${run.code}: ${run.stderr.slice(-1_000)}`);
@@ -48,15 +21,14 @@ function json(run: Run): any {
 const quote = (word: string) => `'${word.replace(/'/g, `'\\''`)}'`;
 
 describe('the README MCP Inspector command against the gateway', () => {
-  const command = readmeInspectorCommand();
   let world: GatewayWorld;
   let token: string;
 
   /** The README command against the test gateway, with `--method tools/list` swapped for `method` when given. */
   const inspector = (bearer: string, method?: string[]) => {
-    const text = command.replace(README_URL, world.mcpUrl);
+    const text = command.replace(README_MCP_URL, world.mcpUrl);
     const run = method ? text.replace(/--method tools\/list$/, method.join(' ')) : text;
-    return bash(run, { CAIRN_TOKEN: bearer });
+    return bash(run, { env: { CAIRN_TOKEN: bearer } });
   };
 
   beforeAll(async () => {
@@ -78,7 +50,7 @@ describe('the README MCP Inspector command against the gateway', () => {
     expect(command).toMatch(
       new RegExp(`^npx -y @modelcontextprotocol/inspector@${pinned.replace(/\./g, '\\.')} --cli `),
     );
-    expect(command).toContain(` ${README_URL} `);
+    expect(command).toContain(` ${README_MCP_URL} `);
     expect(command).toContain('--header "Authorization: Bearer $CAIRN_TOKEN"');
     expect(command).toMatch(/--method tools\/list$/);
   });
