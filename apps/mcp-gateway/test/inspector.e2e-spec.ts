@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type GatewayWorld, startGatewayWorld, tenantWithProjects, tokenFor } from './gateway-harness';
-import { bash, README_MCP_URL, readmeBlock, REPO, type Run } from './readme-commands';
+import { bash, README_MCP_URL, readmeBlock, REPO, type Run, shellQuote } from './readme-commands';
 
 /**
  * The MCP Inspector check exactly as README.md prints it ("Connect an agent"), its line
@@ -16,9 +16,6 @@ function json(run: Run): any {
   if (run.code !== 0) throw new Error(`inspector exited ${run.code}: ${run.stderr.slice(-1_000)}`);
   return JSON.parse(run.stdout);
 }
-
-/** A shell word for a tool argument (`--tool-arg 'content=…'`). */
-const quote = (word: string) => `'${word.replace(/'/g, `'\\''`)}'`;
 
 describe('the README MCP Inspector command against the gateway', () => {
   let world: GatewayWorld;
@@ -69,7 +66,7 @@ describe('the README MCP Inspector command against the gateway', () => {
     const stored = json(
       await inspector(token, [
         '--method tools/call --tool-name memory_store --tool-arg',
-        quote(`content=${content}`),
+        shellQuote(`content=${content}`),
         'category=decision importance=4',
       ]),
     );
@@ -81,7 +78,7 @@ describe('the README MCP Inspector command against the gateway', () => {
     const recalled = json(
       await inspector(token, [
         '--method tools/call --tool-name memory_recall --tool-arg',
-        quote('query=which branch are releases cut from'),
+        shellQuote('query=which branch are releases cut from'),
       ]),
     );
     expect(recalled.isError).toBeFalsy();

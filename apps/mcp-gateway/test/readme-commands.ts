@@ -31,13 +31,11 @@ export interface Run {
   readonly stderr: string;
 }
 
+/** Runs `script` with bash (inheriting this environment), after exporting `options.env`. */
 export function bash(script: string, options: { cwd?: string; env?: Record<string, string> } = {}): Promise<Run> {
+  const exports = Object.entries(options.env ?? {}).map(([name, value]) => `export ${name}=${shellQuote(value)}\n`);
   return new Promise((done, fail) => {
-    const child = spawn('bash', ['-c', script], {
-      cwd: options.cwd ?? REPO,
-      env: { ...process.env, ...options.env },
-      timeout: 90_000,
-    });
+    const child = spawn('bash', ['-c', exports.join('') + script], { cwd: options.cwd ?? REPO, timeout: 90_000 });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
@@ -45,4 +43,9 @@ export function bash(script: string, options: { cwd?: string; env?: Record<strin
     child.on('error', fail);
     child.on('close', (code) => done({ code, stdout, stderr }));
   });
+}
+
+/** One shell word, single-quoted. */
+export function shellQuote(word: string): string {
+  return `'${word.replace(/'/g, `'\\''`)}'`;
 }
