@@ -2,6 +2,7 @@
 import 'tsconfig-paths/register';
 import 'reflect-metadata';
 import { prepareTemplateDatabase, TEST_ENV } from '@cairn/testing';
+import { nodeVersionWarning } from '../tools/local/node-support';
 import { startEphemeralServices } from '../tools/local/services';
 
 declare global {
@@ -15,6 +16,8 @@ declare global {
  * Then builds a migrated template database that every test file clones.
  */
 export default async function globalSetup(): Promise<void> {
+  const nodeWarning = nodeVersionWarning();
+  if (nodeWarning) process.stderr.write(`\n[cairn test] ${nodeWarning}\n`);
   let databaseUrl = process.env.TEST_DATABASE_URL;
   let redisUrl = process.env.TEST_REDIS_URL;
   if (!databaseUrl || !redisUrl) {

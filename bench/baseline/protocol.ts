@@ -1,6 +1,6 @@
 /**
- * What the search benchmark (Node 20, in the bench process) and the SQLite baseline (a Node 22
- * child process, for `node:sqlite`) exchange. Bulk data goes through files in a work
+ * What the search benchmark (in the bench process) and the SQLite baseline (a Node 22+ child
+ * process, for `node:sqlite`) exchange. Bulk data goes through files in a work
  * directory; commands and results are JSON lines on the child's stdin and stdout.
  */
 

@@ -1,6 +1,6 @@
 /**
  * The SQLite baseline as a child process of the search benchmark:
- *   node22 --experimental-sqlite dist/bench/baseline/sqlite-baseline.js <work directory>
+ *   node --experimental-sqlite dist/bench/baseline/sqlite-baseline.js <work directory>   (Node 22+)
  * Reads one JSON request per line on stdin, answers one JSON line each on stdout (see
  * protocol.ts). Everything is synchronous, as in the single-user seeds: one query at a time.
  */

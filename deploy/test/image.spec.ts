@@ -33,10 +33,17 @@ describe('docker/Dockerfile', () => {
     expect(build.from).toBe(runtime.from);
     const match = /^node:(\d+)\.(\d+)\.(\d+)-[a-z]+(-slim)?$/.exec(build.from);
     expect(match).not.toBeNull();
-    // The base satisfies package.json engines (>=major.minor).
-    const [, major, minor] = match!.map(Number);
-    const [, wantMajor, wantMinor] = /(\d+)\.(\d+)/.exec(pkg.engines.node)!.map(Number);
-    expect(major * 1000 + minor).toBeGreaterThanOrEqual(wantMajor * 1000 + wantMinor);
+    // The base is the newest supported major and satisfies package.json engines
+    // (a list of `^major.minor.patch` ranges joined by `||`).
+    const [, major, minor, patch] = match!.map(Number);
+    const ranges = pkg.engines.node.split('||').map((range) => {
+      const caret = /^\s*\^(\d+)\.(\d+)\.(\d+)\s*$/.exec(range);
+      expect(caret).not.toBeNull();
+      return caret!.slice(1).map(Number);
+    });
+    expect(major).toBe(Math.max(...ranges.map(([wantMajor]) => wantMajor)));
+    const [, wantMinor, wantPatch] = ranges.find(([wantMajor]) => wantMajor === major)!;
+    expect(minor * 1_000_000 + patch).toBeGreaterThanOrEqual(wantMinor * 1_000_000 + wantPatch);
   });
 
   it('installs from the lock file, builds, then prunes dev dependencies', () => {

@@ -6,8 +6,10 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { bannerLines } from './banner';
 import { findRepoRoot } from './deps';
 import { loadOrCreateLocalSecrets } from './local-secrets';
+import { nodeVersionWarning } from './node-support';
 import { type LocalServices, MissingDependenciesError, startPersistentServices } from './services';
 
 const APPS = [
@@ -19,6 +21,8 @@ const APPS = [
 const say = (line: string) => process.stderr.write(`[cairn] ${line}\n`);
 
 async function main(): Promise<void> {
+  const nodeWarning = nodeVersionWarning();
+  if (nodeWarning) say(nodeWarning);
   const root = findRepoRoot() ?? process.cwd();
   const stateDir = join(root, '.cairn');
   mkdirSync(stateDir, { recursive: true, mode: 0o755 });
@@ -46,25 +50,74 @@ async function main(): Promise<void> {
   if (migrated !== 0) throw new Error('migration failed; see the report above');
 
   const children = APPS.map((app) => spawn(process.execPath, [app.entry], { cwd: root, env, stdio: 'inherit' }));
-  const port = (name: string, fallback: number) => Number(env[name] ?? fallback);
-  say(`api          http://127.0.0.1:${port('API_PORT', 8080)}  (OpenAPI at /docs)`);
-  say(`mcp-gateway  http://127.0.0.1:${port('MCP_PORT', 8081)}`);
-  say(`worker       http://127.0.0.1:${port('WORKER_PORT', 8082)}/readyz`);
-  say(`database     ${redactPassword(env.DATABASE_URL)}`);
-  say(`redis        ${redactPassword(env.REDIS_URL)}`);
-  say(
-    generatedAdminToken
-      ? `admin token  ${env.CAIRN_ADMIN_TOKEN}  (kept in .cairn/secrets.json)`
-      : 'admin token  from CAIRN_ADMIN_TOKEN',
-  );
-  say(
-    'first tenant: curl -X POST http://127.0.0.1:8080/v1/tenants -H "Authorization: Bearer <admin token>" ' +
-      `-H 'content-type: application/json' -d '{"slug":"acme","name":"Acme"}'`,
+  const port = (app: (typeof APPS)[number]) => Number(env[app.portVar] ?? app.port);
+  // Printed once the apps answer, so it is not buried under their start-up logs.
+  void announceWhenReady(children, port, env, generatedAdminToken ? env.CAIRN_ADMIN_TOKEN : undefined).catch(
+    (error: Error) => say(`could not print the summary: ${error.message}`),
   );
 
   const code = await superviseUntilExit(children);
   if (services) await services.stop().catch((error: Error) => say(`stopping local services: ${error.message}`));
   process.exit(code);
+}
+
+const READY_TIMEOUT_MS = 120_000;
+
+async function announceWhenReady(
+  children: ChildProcess[],
+  port: (app: (typeof APPS)[number]) => number,
+  env: NodeJS.ProcessEnv,
+  generatedAdminToken: string | undefined,
+): Promise<void> {
+  const alive = () => children.every((child) => child.exitCode === null && child.signalCode === null);
+  const ready = await Promise.all(APPS.map((app) => waitReady(port(app), alive)));
+  if (!alive()) return;
+  const apiPort = port(APPS[0]);
+  const lines = bannerLines({
+    apiPort,
+    mcpPort: port(APPS[1]),
+    workerPort: port(APPS[2]),
+    databaseUrl: env.DATABASE_URL,
+    redisUrl: env.REDIS_URL,
+    generatedAdminToken,
+    tenantsExist: ready[0] ? await tenantsExist(apiPort, env.CAIRN_ADMIN_TOKEN!) : undefined,
+    notReady: APPS.filter((_, i) => !ready[i]).map((app) => app.name),
+  });
+  for (const line of lines) {
+    if (line.paste) process.stderr.write(`${line.text}\n`);
+    else say(line.text);
+  }
+}
+
+/** Polls `/readyz` until it answers 200, the timeout passes or an app exits. */
+async function waitReady(port: number, alive: () => boolean): Promise<boolean> {
+  const deadline = Date.now() + READY_TIMEOUT_MS;
+  while (Date.now() < deadline && alive()) {
+    try {
+      const response = await fetch(`http://127.0.0.1:${port}/readyz`, { signal: AbortSignal.timeout(2_000) });
+      await response.body?.cancel();
+      if (response.ok) return true;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+  return false;
+}
+
+/** Whether the platform has a tenant yet; undefined when the api could not say. */
+async function tenantsExist(apiPort: number, adminToken: string): Promise<boolean | undefined> {
+  try {
+    const response = await fetch(`http://127.0.0.1:${apiPort}/v1/tenants?limit=1`, {
+      headers: { authorization: `Bearer ${adminToken}` },
+      signal: AbortSignal.timeout(5_000),
+    });
+    if (!response.ok) return undefined;
+    const page = (await response.json()) as { items?: unknown[] };
+    return Array.isArray(page.items) ? page.items.length > 0 : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 function runToEnd(child: ChildProcess): Promise<number> {
@@ -93,17 +146,6 @@ function superviseUntilExit(children: ChildProcess[]): Promise<number> {
     process.on('SIGINT', stopAll);
     process.on('SIGTERM', stopAll);
   });
-}
-
-function redactPassword(url: string | undefined): string {
-  if (!url) return '(unset)';
-  try {
-    const parsed = new URL(url);
-    if (parsed.password) parsed.password = '***';
-    return parsed.toString();
-  } catch {
-    return '(unparseable URL)';
-  }
 }
 
 main().catch((error: unknown) => {

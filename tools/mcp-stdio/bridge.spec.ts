@@ -100,6 +100,8 @@ describe('cairn-mcp-stdio bridge', () => {
     expect(bad.logs.join('\n')).toMatch(/HTTP 401.*CAIRN_TOKEN/);
     expect(bad.logs.join('\n')).not.toContain('this-token-does-not-exist');
     await bad.bridge.close();
+    // Explained once: the SDK reports a failed POST to onerror as well as throwing it.
+    expect(bad.logs).toHaveLength(1);
 
     const reader = await tokenFor(world, slug, { role: 'reader', projects: [project] });
     const readOnly = await pipes({ token: reader });
@@ -108,6 +110,7 @@ describe('cairn-mcp-stdio bridge', () => {
     expect(await refused).toMatchObject({ id: 5, error: { code: -32003, data: { httpStatus: 403 } } });
     expect(readOnly.logs.join('\n')).toMatch(/HTTP 403.*role or project scope/);
     await readOnly.bridge.close();
+    expect(readOnly.logs).toHaveLength(1);
   });
 
   it('says so when the endpoint cannot be reached, without hanging the client', async () => {
@@ -116,6 +119,7 @@ describe('cairn-mcp-stdio bridge', () => {
     unreachable.stdin.write(line({ jsonrpc: '2.0', id: 1, method: 'initialize', params: initializeParams() }));
     expect(await answer).toMatchObject({ id: 1, error: { message: expect.stringMatching(/Cannot reach/) } });
     await unreachable.bridge.close();
+    expect(unreachable.logs).toEqual([expect.stringMatching(/^Cannot reach the remote MCP endpoint/)]);
   });
 
   it('delivers answers still in flight (JSON and SSE) when stdin ends right after the requests', async () => {
@@ -191,6 +195,17 @@ describe('cairn-mcp-stdio as a process (the built bin)', () => {
       .map((text) => JSON.parse(text) as { id: number; result: any });
     expect(answers.map((answer) => answer.id).sort()).toEqual([1, 2]);
     expect(answers.find((answer) => answer.id === 2)?.result.tools.length).toBeGreaterThan(0);
+  });
+
+  maybe('explains a refused token on stderr once, answers the request on stdout and exits 0', async () => {
+    const input = line({ jsonrpc: '2.0', id: 1, method: 'initialize', params: initializeParams() });
+    const result = await run(['--url', world.mcpUrl], { CAIRN_TOKEN: 'cairn_st_this-token-does-not-exist' }, input);
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.stdout)).toMatchObject({ id: 1, error: { code: -32001, data: { httpStatus: 401 } } });
+    const lines = result.stderr.trimEnd().split('\n');
+    expect(lines).toEqual([
+      expect.stringMatching(/^cairn-mcp-stdio: remote refused a request with HTTP 401: .*CAIRN_TOKEN/),
+    ]);
   });
 
   maybe('exits 2 with a usage message when the token is missing, writing nothing to stdout', async () => {

@@ -56,6 +56,12 @@ export async function startBridge(stdin: Readable, stdout: Writable, options: Br
   /** Requests relayed and not answered yet (an SSE answer can arrive after the POST resolved). */
   const unanswered = new Set<RequestId>();
   const initializeIds = new Set<RequestId>();
+  /**
+   * The SDK's send() hands its failure to `onerror` and then throws it; relayToRemote explains
+   * a thrown one (with a hint, and as a JSON-RPC error for the client), so `onerror` must not
+   * report the same failure a second time.
+   */
+  const explained = new WeakSet<object>();
   let closing: Promise<void> | undefined;
   let markClosed: () => void = () => undefined;
   const closed = new Promise<void>((resolve) => (markClosed = resolve));
@@ -68,6 +74,7 @@ export async function startBridge(stdin: Readable, stdout: Writable, options: Br
     try {
       await remote.send(message);
     } catch (error) {
+      if (typeof error === 'object' && error !== null) explained.add(error);
       const refusal = describeRefusal(error);
       log(refusal.explanation);
       if (isJSONRPCRequest(message)) {
@@ -98,7 +105,10 @@ export async function startBridge(stdin: Readable, stdout: Writable, options: Br
   remote.onerror = (error) => {
     // Closing aborts whatever the SDK still had open (its optional GET stream): not news.
     if (closing && error.name === 'AbortError') return;
-    log(`remote endpoint: ${errorText(error)}`);
+    // A failed send() throws right after this call: let relayToRemote's catch claim it first.
+    setImmediate(() => {
+      if (!explained.has(error)) log(`remote endpoint: ${errorText(error)}`);
+    });
   };
 
   const close = (): Promise<void> => {

@@ -125,11 +125,23 @@ describe('session tokens', () => {
     });
     expect(issued.status).toBe(201);
     expect(issued.body).toMatchObject({ defaultProject: other.slug, toolsets: ['core', 'harness'] });
+    // The default reported is the one the gateway uses: without one set, a single-project
+    // token defaults to its project, and a wider one has none.
     const plain = await issueToken(api.admin, tenant.slug, { role: 'agent', projects: [project.slug] });
+    expect(plain).toMatchObject({ defaultProject: project.slug });
+    const wide = await issueToken(api.admin, tenant.slug, { role: 'agent', projects: [project.slug, other.slug] });
+    expect(wide).toMatchObject({ defaultProject: null });
     const listed = await api.admin.get(`${tokensUrl()}?limit=100`);
     expect(listed.body.items.find((item: { id: string }) => item.id === plain.id)).toMatchObject({
       toolsets: null,
+      defaultProject: project.slug,
+    });
+    expect(listed.body.items.find((item: { id: string }) => item.id === wide.id)).toMatchObject({
       defaultProject: null,
+    });
+    expect((await api.client.as(plain.token).get('/v1/whoami')).body).toMatchObject({ defaultProject: project.slug });
+    expect((await api.admin.post('/v1/auth/introspect', { token: issued.body.token })).body).toMatchObject({
+      defaultProject: other.slug,
     });
     const refused: [unknown, number, string][] = [
       [{ role: 'agent', projects: [project.slug], defaultProject: other.slug }, 400, 'default_project_out_of_scope'],

@@ -1,62 +1,59 @@
-import { spawn } from 'node:child_process';
-import { dirname, join, resolve } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { type GatewayWorld, startGatewayWorld, tenantWithProjects, tokenFor } from './gateway-harness';
-
-const REPO = resolve(__dirname, '../../..');
-const INSPECTOR_BIN = join(REPO, 'node_modules/.bin/mcp-inspector-cli');
-const INSPECTOR_BUILD = dirname(require.resolve('@modelcontextprotocol/inspector-cli/build/cli.js'));
-
-interface Run {
-  readonly code: number | null;
-  readonly stdout: string;
-  readonly stderr: string;
-}
+import { bash, README_MCP_URL, readmeBlock, REPO, type Run, shellQuote } from './readme-commands';
 
 /**
- * The MCP Inspector CLI (a third-party client on its own copy of the SDK) against the
- * listening gateway, the way CI or an operator would run it by hand.
+ * The MCP Inspector check exactly as README.md prints it ("Connect an agent"), its line
+ * continuations joined, run with bash from the repository root: only pointed at the test
+ * gateway and, for the other calls, with its trailing `--method tools/list` replaced.
  */
-function inspector(url: string, token: string, args: string[]): Promise<Run> {
-  // `--cli` mode takes the server URL as its first argument; `--server-url` is for the web UI.
-  const argv = [INSPECTOR_BIN, '--cli', url, '--transport', 'http', '--header', `Authorization: Bearer ${token}`];
-  return new Promise((done, fail) => {
-    const child = spawn(process.execPath, [...argv, ...args], {
-      // inspector-cli 1.0.3 checks for `../package.json` relative to the working directory but
-      // imports it relative to its build folder: run it from there so both agree.
-      cwd: INSPECTOR_BUILD,
-      timeout: 30_000,
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on('error', fail);
-    child.on('close', (code) => done({ code, stdout, stderr }));
-  });
-}
+const command = readmeBlock('@modelcontextprotocol/inspector')
+  .replace(/\\\n\s*/g, '')
+  .trim();
 
 function json(run: Run): any {
   if (run.code !== 0) throw new Error(`inspector exited ${run.code}: ${run.stderr.slice(-1_000)}`);
   return JSON.parse(run.stdout);
 }
 
-describe('MCP Inspector CLI against the gateway', () => {
+describe('the README MCP Inspector command against the gateway', () => {
   let world: GatewayWorld;
-  let slug: string;
   let token: string;
+
+  /** The README command against the test gateway, with `--method tools/list` swapped for `method` when given. */
+  const inspector = (bearer: string, method?: string[]) => {
+    const text = command.replace(README_MCP_URL, world.mcpUrl);
+    const run = method ? text.replace(/--method tools\/list$/, method.join(' ')) : text;
+    return bash(run, { env: { CAIRN_TOKEN: bearer } });
+  };
 
   beforeAll(async () => {
     world = await startGatewayWorld();
     const { tenant, projects } = await tenantWithProjects(world, 1);
-    slug = tenant.slug;
-    token = await tokenFor(world, slug, { role: 'agent', projects, agentId: 'inspector:ci' });
+    token = await tokenFor(world, tenant.slug, { role: 'agent', projects, agentId: 'inspector:ci' });
   });
   afterAll(async () => {
     await world?.close();
   });
 
+  it('is the pinned, maintained Inspector the repository installs, run on the local gateway URL', () => {
+    const pkg = JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')) as {
+      devDependencies: Record<string, string>;
+    };
+    const pinned = pkg.devDependencies['@modelcontextprotocol/inspector'];
+    expect(pinned).toMatch(/^\d+\.\d+\.\d+$/);
+    // npx finds the exact version in node_modules: no download, and CI runs what a user runs.
+    expect(command).toMatch(
+      new RegExp(`^npx -y @modelcontextprotocol/inspector@${pinned.replace(/\./g, '\\.')} --cli `),
+    );
+    expect(command).toContain(` ${README_MCP_URL} `);
+    expect(command).toContain('--header "Authorization: Bearer $CAIRN_TOKEN"');
+    expect(command).toMatch(/--method tools\/list$/);
+  });
+
   it('lists the tools, stores a memory and recalls it', async () => {
-    const listed = json(await inspector(world.mcpUrl, token, ['--method', 'tools/list']));
+    const listed = json(await inspector(token));
     const names = (listed.tools as { name: string }[]).map((tool) => tool.name);
     expect(names).toEqual(expect.arrayContaining(['memory_store', 'memory_recall']));
     const store = (listed.tools as { name: string; inputSchema: any; annotations?: any }[]).find(
@@ -67,15 +64,10 @@ describe('MCP Inspector CLI against the gateway', () => {
 
     const content = `Inspector CI check ${Date.now()}: releases are cut from the main branch`;
     const stored = json(
-      await inspector(world.mcpUrl, token, [
-        '--method',
-        'tools/call',
-        '--tool-name',
-        'memory_store',
-        '--tool-arg',
-        `content=${content}`,
-        'category=decision',
-        'importance=4',
+      await inspector(token, [
+        '--method tools/call --tool-name memory_store --tool-arg',
+        shellQuote(`content=${content}`),
+        'category=decision importance=4',
       ]),
     );
     expect(stored.isError).toBeFalsy();
@@ -84,13 +76,9 @@ describe('MCP Inspector CLI against the gateway', () => {
     expect(stored.content[0].text).toContain(id);
 
     const recalled = json(
-      await inspector(world.mcpUrl, token, [
-        '--method',
-        'tools/call',
-        '--tool-name',
-        'memory_recall',
-        '--tool-arg',
-        'query=which branch are releases cut from',
+      await inspector(token, [
+        '--method tools/call --tool-name memory_recall --tool-arg',
+        shellQuote('query=which branch are releases cut from'),
       ]),
     );
     expect(recalled.isError).toBeFalsy();
@@ -98,23 +86,17 @@ describe('MCP Inspector CLI against the gateway', () => {
     expect(recalled.content[0].text).toContain('releases are cut from the main branch');
   }, 90_000);
 
-  it('shows a tool refusal as an error result and a bad token as a failed run', async () => {
-    const invalid = json(
-      await inspector(world.mcpUrl, token, [
-        '--method',
-        'tools/call',
-        '--tool-name',
-        'memory_store',
-        '--tool-arg',
-        'importance=9',
-      ]),
-    );
-    expect(invalid.isError).toBe(true);
-    expect(invalid.content[0].text).toMatch(/^Error \(invalid_arguments\)/);
+  it('shows a tool refusal as an error result and a bad token as a failed run naming the reason', async () => {
+    const invalid = await inspector(token, ['--method tools/call --tool-name memory_store --tool-arg importance=9']);
+    // The Inspector prints the error result and exits non-zero for it.
+    expect(invalid.code).not.toBe(0);
+    const result = JSON.parse(invalid.stdout);
+    expect(result.isError).toBe(true);
+    expect(result.content[0].text).toMatch(/^Error \(invalid_arguments\)/);
 
-    const refused = await inspector(world.mcpUrl, 'cairn_st_not-a-real-token', ['--method', 'tools/list']);
+    const refused = await inspector('cairn_st_not-a-real-token');
     expect(refused.code).not.toBe(0);
-    expect(refused.stderr).toMatch(/Failed to connect.*-32001.*(Malformed session token|not recognised)/);
     expect(refused.stdout).toBe('');
+    expect(refused.stderr).toMatch(/"auth_required".*-32001.*(Malformed session token|not recognised)/);
   }, 60_000);
 });

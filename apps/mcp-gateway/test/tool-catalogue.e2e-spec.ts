@@ -83,6 +83,28 @@ describe('the gateway tool catalogue', () => {
     expect(tool.listing.inputSchema).toMatchObject({ additionalProperties: false });
   });
 
+  it.each(CONTRACT)('%s: every JSON example in its description is valid input', (name) => {
+    const tool = registry.get(name)!;
+    const examples = jsonExamples(tool.spec.description);
+    expect(examples.length).toBeGreaterThan(0);
+    for (const example of examples) {
+      const parsed = tool.spec.input.safeParse(example);
+      expect({ example, issues: parsed.success ? [] : parsed.error.issues }).toEqual({ example, issues: [] });
+    }
+  });
+
+  it.each(CONTRACT)('%s: a list in its description that names memory categories names only accepted ones', (name) => {
+    const tool = registry.get(name)!;
+    const accepted = categoryEnum(tool.listing.inputSchema);
+    if (!accepted) return;
+    // "Store one durable fact, decision, pattern, bug or preference …": prose an agent copies from.
+    for (const [list] of tool.spec.description.matchAll(/\b[a-z]+(?:, [a-z]+)+,? (?:or|and) [a-z]+\b/g)) {
+      const words = list.split(/,? (?:or|and) |, /);
+      if (!words.some((word) => accepted.includes(word))) continue;
+      expect({ list, refused: words.filter((word) => !accepted.includes(word)) }).toEqual({ list, refused: [] });
+    }
+  });
+
   it.each(ROLES)('shows role %s only tools its permissions grant, and a reader no write tool', (role) => {
     const visible = registry.visibleTo(principal(role));
     for (const tool of visible) expect(roleGrants(role, tool.spec.permission)).toBe(true);
@@ -96,3 +118,52 @@ describe('the gateway tool catalogue', () => {
     expect(coreOnly.map((tool) => tool.spec.name)).toContain('status');
   });
 });
+
+/** The JSON objects written after "Example" in a tool description (`Example: {…} then {…}`). */
+function jsonExamples(description: string): unknown[] {
+  const text = description.slice(Math.max(0, description.search(/example/i)));
+  const examples: unknown[] = [];
+  for (let start = text.indexOf('{'); start >= 0; start = text.indexOf('{', start + 1)) {
+    const end = closingBrace(text, start);
+    if (end < 0) continue;
+    try {
+      examples.push(JSON.parse(text.slice(start, end + 1)));
+      start = end;
+    } catch {
+      // prose between braces, not an example
+    }
+  }
+  return examples;
+}
+
+/** Index of the brace closing the one at `start`, skipping JSON strings; -1 when unbalanced. */
+function closingBrace(text: string, start: number): number {
+  let depth = 0;
+  let inString = false;
+  for (let i = start; i < text.length; i += 1) {
+    const char = text[i];
+    if (inString) {
+      if (char === '\\') i += 1;
+      else if (char === '"') inString = false;
+    } else if (char === '"') inString = true;
+    else if (char === '{') depth += 1;
+    else if (char === '}' && (depth -= 1) === 0) return i;
+  }
+  return -1;
+}
+
+/** The accepted values of a `category` / `categories` property anywhere in a JSON schema. */
+function categoryEnum(schema: unknown): string[] | undefined {
+  if (!schema || typeof schema !== 'object') return undefined;
+  const node = schema as { properties?: Record<string, any>; [key: string]: unknown };
+  for (const key of ['category', 'categories']) {
+    const property = node.properties?.[key];
+    const values: unknown = property?.enum ?? property?.items?.enum;
+    if (Array.isArray(values)) return values as string[];
+  }
+  for (const child of Object.values(node)) {
+    const found = categoryEnum(child);
+    if (found) return found;
+  }
+  return undefined;
+}

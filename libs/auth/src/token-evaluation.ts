@@ -15,6 +15,11 @@ export function effectiveRole(tokenRole: Role, userRole: Role | null): Role {
   return roleWithin(userRole, tokenRole) ? userRole : 'reader';
 }
 
+/** The project tool calls use when they name none: the one set at issue, else the only one in scope. */
+export function effectiveDefaultProject(projects: '*' | readonly string[], set: string | null): string | null {
+  return set ?? (projects !== '*' && projects.length === 1 ? projects[0] : null);
+}
+
 /** Decides whether a looked-up token is usable right now, and as whom. */
 export function evaluateToken(lookup: TokenLookup | undefined, now: Date): TokenEvaluation {
   if (!lookup) return { active: false, code: 'invalid_token', message: 'Token is not recognised' };
@@ -38,7 +43,7 @@ export function evaluateToken(lookup: TokenLookup | undefined, now: Date): Token
       userId: lookup.userId,
       agentId: lookup.agentId,
       projects,
-      defaultProject: lookup.defaultProject ?? (projects !== '*' && projects.length === 1 ? projects[0] : null),
+      defaultProject: effectiveDefaultProject(projects, lookup.defaultProject),
       // Names a later release dropped are ignored rather than failing the token.
       toolsets: lookup.toolsets ? lookup.toolsets.filter(isToolset) : DEFAULT_TOOLSETS,
       expiresAt: lookup.expiresAt,

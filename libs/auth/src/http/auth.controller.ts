@@ -14,6 +14,7 @@ const introspectionSchema = z.object({
   role: z.enum(ROLES).optional(),
   agentId: z.string().nullable().optional(),
   projects: z.union([z.literal('*'), z.array(z.string())]).optional(),
+  defaultProject: z.string().nullable().optional().describe('Project MCP tool calls use when they name none'),
   expiresAt: z.iso.datetime().optional(),
   sub: z.string().optional().describe('User id, absent for service tokens'),
   token_type: z.literal('session').optional(),
@@ -30,6 +31,7 @@ const whoamiSchema = z.object({
   userId: z.string().nullable().optional(),
   agentId: z.string().nullable().optional(),
   projects: z.union([z.literal('*'), z.array(z.string())]).optional(),
+  defaultProject: z.string().nullable().optional().describe('Project MCP tool calls use when they name none'),
   expiresAt: z.iso.datetime().optional(),
   permissions: z.array(z.string()),
 });
@@ -60,6 +62,7 @@ export class AuthController {
       role: principal.role,
       agentId: principal.agentId,
       projects: principal.projects === '*' ? ('*' as const) : [...principal.projects],
+      defaultProject: principal.defaultProject,
       expiresAt: principal.expiresAt.toISOString(),
       ...(principal.userId ? { sub: principal.userId } : {}),
       token_type: 'session' as const,
@@ -82,6 +85,7 @@ export class AuthController {
       userId: principal.userId,
       agentId: principal.agentId,
       projects: principal.projects === '*' ? ('*' as const) : [...principal.projects],
+      defaultProject: principal.defaultProject,
       expiresAt: principal.expiresAt.toISOString(),
       permissions: [...ROLE_PERMISSIONS[principal.role]],
     };

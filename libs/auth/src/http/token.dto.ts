@@ -3,6 +3,7 @@ import { agentIdSchema, displayText, slugSchema } from '@cairn/common';
 import { createZodDto } from 'nestjs-zod';
 import { z } from 'zod';
 import { type SessionTokenEntity } from '../session-token.entity';
+import { effectiveDefaultProject } from '../token-evaluation';
 
 export const projectScopeSchema = z
   .union([z.literal('*'), z.array(slugSchema).min(1).max(100)])
@@ -38,7 +39,10 @@ const tokenFields = {
   agentId: z.string().nullable(),
   role: z.enum(ROLES),
   projects: z.union([z.literal('*'), z.array(z.string())]),
-  defaultProject: z.string().nullable(),
+  defaultProject: z
+    .string()
+    .nullable()
+    .describe('Project MCP tool calls use when they name none (the one set, else the only project); null: none'),
   toolsets: z.array(z.enum(TOOLSETS)).nullable().describe('null: the default toolsets'),
   createdBy: z.string(),
   createdAt: z.iso.datetime(),
@@ -76,7 +80,7 @@ function common(token: SessionTokenEntity) {
     agentId: token.agentId,
     role: token.role,
     projects: scopeOf(token.projects),
-    defaultProject: token.defaultProject,
+    defaultProject: effectiveDefaultProject(scopeOf(token.projects), token.defaultProject),
     toolsets: token.toolsets ? token.toolsets.filter(isToolset) : null,
     createdBy: token.createdBy,
     createdAt: token.createdAt.toISOString(),

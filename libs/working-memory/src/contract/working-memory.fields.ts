@@ -88,8 +88,8 @@ export type ContextOptions = z.input<typeof contextOptionsSchema>;
 
 /** An IANA time zone name. */
 export function isTimeZone(value: string): boolean {
-  // Offsets such as "+09:00" are no IANA zone: Node 20's Intl refused them, Node 24's accepts them.
-  if (/^[+-]/.test(value)) return false;
+  // Node 22+ (ICU) also takes UTC offsets such as "+09:00": not IANA names, refused as on Node 20.
+  if (/^[+\-\u2212]/.test(value)) return false;
   try {
     new Intl.DateTimeFormat('en-US', { timeZone: value });
     return true;

@@ -1,0 +1,69 @@
+/**
+ * What `npm start` prints once the apps answer: where they listen, the admin token as a line
+ * to paste into a shell (the README's examples read `$CAIRN_ADMIN_TOKEN`), and, only while
+ * there is no tenant yet, how to create the first one on the api's actual port.
+ */
+export interface BannerInput {
+  readonly apiPort: number;
+  readonly mcpPort: number;
+  readonly workerPort: number;
+  readonly databaseUrl: string | undefined;
+  readonly redisUrl: string | undefined;
+  /** The token when `npm start` generated it (kept in .cairn/secrets.json); undefined when it came from the environment. */
+  readonly generatedAdminToken: string | undefined;
+  /** Whether a tenant exists; undefined when that could not be asked (the hint is then shown). */
+  readonly tenantsExist: boolean | undefined;
+  /** Apps that did not answer /readyz in time. */
+  readonly notReady: readonly string[];
+}
+
+/** Lines without the `[cairn] ` prefix; `paste` lines are meant to be copied as they are. */
+export interface BannerLine {
+  readonly text: string;
+  readonly paste?: boolean;
+}
+
+export function bannerLines(input: BannerInput): BannerLine[] {
+  const api = `http://127.0.0.1:${input.apiPort}`;
+  const lines: BannerLine[] = [
+    { text: `api          ${api}  (OpenAPI at /docs)` },
+    { text: `mcp-gateway  http://127.0.0.1:${input.mcpPort}/mcp` },
+    { text: `worker       http://127.0.0.1:${input.workerPort}/readyz` },
+    { text: `database     ${redactPassword(input.databaseUrl)}` },
+    { text: `redis        ${redactPassword(input.redisUrl)}` },
+  ];
+  if (input.generatedAdminToken) {
+    lines.push(
+      { text: 'admin token  kept in .cairn/secrets.json; for the README examples, run this in your shell:' },
+      { text: `export CAIRN_ADMIN_TOKEN=${input.generatedAdminToken}`, paste: true },
+    );
+  } else {
+    lines.push({ text: 'admin token  from CAIRN_ADMIN_TOKEN' });
+  }
+  if (input.notReady.length > 0) {
+    lines.push({ text: `not ready yet: ${input.notReady.join(', ')} (see the logs above)` });
+  }
+  if (input.tenantsExist !== true) {
+    lines.push(
+      { text: 'no tenant yet; create the first one (README: "First tenant, user and token"):' },
+      {
+        text:
+          `curl -s -X POST ${api}/v1/tenants -H "Authorization: Bearer $CAIRN_ADMIN_TOKEN" ` +
+          `-H 'content-type: application/json' -d '{"slug":"acme","name":"Acme"}'`,
+        paste: true,
+      },
+    );
+  }
+  return lines;
+}
+
+export function redactPassword(url: string | undefined): string {
+  if (!url) return '(unset)';
+  try {
+    const parsed = new URL(url);
+    if (parsed.password) parsed.password = '***';
+    return parsed.toString();
+  } catch {
+    return '(unparseable URL)';
+  }
+}
