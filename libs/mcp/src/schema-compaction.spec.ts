@@ -76,10 +76,12 @@ describe('tool schema compaction', () => {
       });
     });
 
-    it('leaves string and array lengths and empty defaults to the server', () => {
-      const keywords = keywordsOf(listed);
-      for (const keyword of ['minLength', 'maxLength', 'minItems', 'maxItems']) expect(keywords).not.toContain(keyword);
+    it('leaves short string and array lengths and empty defaults to the server, and lists a long text limit', () => {
       const properties = listed.properties as Record<string, JsonSchema>;
+      // An agent can reach 100,000 characters with a pasted file: that limit is worth its context.
+      expect(properties.content).toEqual({ type: 'string', maxLength: 100_000 });
+      const keywords = keywordsOf({ ...listed, properties: { ...properties, content: {} } });
+      for (const keyword of ['minLength', 'maxLength', 'minItems', 'maxItems']) expect(keywords).not.toContain(keyword);
       expect(properties.explain).toEqual({ type: 'boolean' });
       expect(properties.filters).not.toHaveProperty('default');
       // The server still refuses what the listing no longer spells out.

@@ -64,6 +64,13 @@ const OUTPUT_KEYWORDS = new Set([
 
 const LENGTHS = new Set(['minLength', 'maxLength', 'minItems', 'maxItems']);
 
+/**
+ * A text limit this long stays in an input listing: an agent pasting a transcript, a file or
+ * a long note can reach it, and knowing it beforehand saves a refused call (DESIGN §7: schemas
+ * with limits). Shorter limits (names, tags, ids) only cost context.
+ */
+const LONG_TEXT_LIMIT = 10_000;
+
 /** Keywords whose value is one subschema, or a map or list of them. */
 const ONE_SCHEMA = ['items', 'additionalProperties', 'propertyNames', 'not', 'contains', 'if', 'then', 'else'];
 const SCHEMA_MAP = ['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas'];
@@ -96,8 +103,8 @@ export function toolJsonSchema(schema: z.ZodType, io: 'input' | 'output'): JsonS
  *    X with a nullable `type`; a `propertyNames` that only says "string" (JSON keys are) and an
  *    `additionalProperties` that allows anything (the default) are dropped; a nested record
  *    with a summary is listed as `{ type, description }`.
- *  - Input: no string or array lengths (the server's message names the limit, and no agent
- *    writes 100,000 characters by accident) and no default of false, '', [] or {} (what an
+ *  - Input: no string or array lengths (the server's message names the limit) except the
+ *    maximum length of long texts ({@link LONG_TEXT_LIMIT} characters or more) and no default of false, '', [] or {} (what an
  *    omitted optional argument means anyway); types, enums, required, other defaults,
  *    numeric ranges, other patterns and strictness (`additionalProperties: false`) stay.
  *  - Output: only the keywords of {@link OUTPUT_KEYWORDS} (no lengths, bounds, patterns,
@@ -115,7 +122,7 @@ function compact(node: JsonSchema, io: 'input' | 'output', depth: number): JsonS
     if (keyword === SUMMARY) continue;
     if (io === 'output' && !OUTPUT_KEYWORDS.has(keyword)) continue;
     if (keyword === 'pattern' && typeof node.format === 'string') continue;
-    if (io === 'input' && LENGTHS.has(keyword)) continue;
+    if (io === 'input' && LENGTHS.has(keyword) && !isLongTextLimit(keyword, value)) continue;
     if (keyword === 'default' && isEmpty(value)) continue;
     if (keyword === 'description' && value === '') continue;
     if (keyword === 'propertyNames' && isTrivialString(value)) continue;
@@ -165,6 +172,10 @@ function nullableType(node: JsonSchema): JsonSchema {
   const values: unknown = other.enum;
   if (Array.isArray(values)) merged.enum = values.includes(null) ? values : [...(values as unknown[]), null];
   return merged;
+}
+
+function isLongTextLimit(keyword: string, value: unknown): boolean {
+  return keyword === 'maxLength' && typeof value === 'number' && value >= LONG_TEXT_LIMIT;
 }
 
 function isSchema(value: unknown): value is JsonSchema {
