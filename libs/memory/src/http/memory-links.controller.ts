@@ -5,7 +5,8 @@ import { createZodDto, ZodResponse } from 'nestjs-zod';
 import { z } from 'zod';
 import { MemoryReader } from '../memory-reader.service';
 import { MemoryLinks } from '../memory-relations.service';
-import { type MemoryRelation, RELATION_TYPES } from '../contract/memory.types';
+import { RELATION_TYPES } from '../contract/memory.types';
+import { toRelationView } from '../contract/memory-tool.schemas';
 import { MemoryPageDto } from '../contract/memory-query.dto';
 import {
   LinkDto,
@@ -17,15 +18,6 @@ import {
   toMemoryView,
   VerifyDto,
 } from '../contract/memory.dto';
-
-const toRelationView = (relation: MemoryRelation) => ({
-  id: relation.id,
-  fromId: relation.fromId,
-  toId: relation.toId,
-  type: relation.type,
-  note: relation.note,
-  createdAt: relation.createdAt.toISOString(),
-});
 
 class RelatedQueryDto extends createZodDto(z.strictObject({ type: z.enum(RELATION_TYPES).optional() })) {}
 class StaleQueryDto extends createZodDto(
