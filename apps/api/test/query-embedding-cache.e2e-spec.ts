@@ -80,4 +80,33 @@ describe('query embeddings', () => {
       );
     }
   });
+
+  it('embeds the question before taking a database connection, so a slow model blocks no one', async () => {
+    // One pooled connection: a search that held it while the model answered would stall every request.
+    const single = await startApi({
+      EMBEDDING_PROVIDER: 'ollama',
+      EMBEDDING_MODEL: 'nomic-embed-text',
+      EMBEDDING_DIMENSIONS: '64',
+      OLLAMA_URL: server.url,
+      DATABASE_POOL_MAX: '1',
+    });
+    try {
+      const world = await memoryWorld(single);
+      const query = 'which service renders the monthly statements?';
+      server.options.latencyMs = 1_500;
+      let searchDone = false;
+      const searching = world.agent
+        .post(memoriesUrl(world.project, '/search'), { query, mode: 'hybrid' })
+        .finally(() => (searchDone = true));
+      while (embedCallsFor(query) === 0) await new Promise((resolve) => setTimeout(resolve, 10));
+      // The model is still thinking; a request that needs the database gets the connection now.
+      const listed = await world.agent.get(memoriesUrl(world.project));
+      expect(listed.status).toBe(200);
+      expect(searchDone).toBe(false);
+      expect((await searching).body.report.mode).toBe('hybrid');
+    } finally {
+      server.options.latencyMs = 0;
+      await single.close();
+    }
+  });
 });

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { type SessionPrincipal } from '@cairn/access';
 import { BadRequestError } from '@cairn/common';
 import { type ProjectRef, ProjectResolver } from '@cairn/projects';
-import { HybridSearch, normaliseQuery, QUERY_MAX_CHARS, vectorSearchSettings } from '@cairn/search';
+import { HybridSearch, normaliseQuery, QUERY_MAX_CHARS, type QueryVector, vectorSearchSettings } from '@cairn/search';
 import { TenantTransaction } from '@cairn/tenancy';
 import { KbChunksRepository } from './kb-chunks.repository';
 import {
@@ -30,19 +30,22 @@ export class KbSearchService {
     private readonly hybrid: HybridSearch,
   ) {}
 
-  search(projectSlug: string, principal: SessionPrincipal, request: KbSearchRequest): Promise<KbSearchResult> {
+  async search(projectSlug: string, principal: SessionPrincipal, request: KbSearchRequest): Promise<KbSearchResult> {
     assertProjectAccess(principal, projectSlug);
     const clean = cleanRequest(request);
+    // The model call comes first, outside the transaction: it holds no pooled connection.
+    const queryVector = await this.hybrid.embedQuery(clean.query, clean.mode);
     return this.tx.run(async () => {
       const project = await this.projects.resolve(projectSlug);
-      return this.rank([project], clean, []);
+      return this.rank([project], { ...clean, queryVector }, []);
     }, vectorSearchSettings(clean.limit));
   }
 
   /** Covers exactly the projects the token may read; `projects` only narrows that set. */
-  searchGlobal(principal: SessionPrincipal, request: KbGlobalSearchRequest): Promise<KbSearchResult> {
+  async searchGlobal(principal: SessionPrincipal, request: KbGlobalSearchRequest): Promise<KbSearchResult> {
     const clean = cleanRequest(request);
     const { scope, ignored } = searchScope(principal, request.projects);
+    const queryVector = await this.hybrid.embedQuery(clean.query, clean.mode);
     const notes = ignored > 0 ? [`${ignored} requested project(s) outside this token's scope were not searched`] : [];
     return this.tx.run(async () => {
       const projects = scope === '*' || scope.length > 0 ? await this.projects.resolveMany(scope) : [];
@@ -58,11 +61,15 @@ export class KbSearchService {
           },
         };
       }
-      return this.rank(projects, clean, notes);
+      return this.rank(projects, { ...clean, queryVector }, notes);
     }, vectorSearchSettings(clean.limit));
   }
 
-  private async rank(projects: ProjectRef[], request: KbSearchRequest, notes: string[]): Promise<KbSearchResult> {
+  private async rank(
+    projects: ProjectRef[],
+    request: KbSearchRequest & { queryVector: QueryVector },
+    notes: string[],
+  ): Promise<KbSearchResult> {
     const { corpus, params } = this.chunks.corpus(projects.map((project) => project.id));
     const { ranked, report } = await this.hybrid.rank(corpus, params, request);
     const rows = new Map((await this.chunks.hydrate(ranked.map((hit) => hit.id))).map((row) => [row.chunkId, row]));

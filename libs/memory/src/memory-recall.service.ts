@@ -4,6 +4,7 @@ import { type ProjectRef, ProjectResolver } from '@cairn/projects';
 import {
   type Explanation,
   HybridSearch,
+  type QueryVector,
   type SearchMode,
   type SearchReport,
   vectorSearchSettings,
@@ -47,38 +48,43 @@ export class MemoryRecall {
     private readonly tenant: TenantContext,
   ) {}
 
-  recall(projectSlug: string, input: RecallInput): Promise<RecallResult> {
+  async recall(projectSlug: string, input: RecallInput): Promise<RecallResult> {
+    // The model call comes first, outside the transaction: it holds no pooled connection.
+    const queryVector = await this.search.embedQuery(input.query, input.mode);
     return this.tx.run(async () => {
       const project = await this.resolver.resolve(projectSlug);
       const which = input.filter.scope ?? 'all';
       const scope = { projectIds: which === 'tenant' ? [] : [project.id], includeTenantWide: which !== 'project' };
-      return this.rankWithin(scope, input);
+      return this.rankWithin(scope, input, queryVector);
     }, vectorSearchSettings(input.limit));
   }
 
   /** Across every project the token may read (optionally narrowed), plus tenant-wide memories. */
-  recallAcross(
+  async recallAcross(
     principal: SessionPrincipal,
     projects: readonly string[] | undefined,
     input: RecallInput,
   ): Promise<RecallResult & { projects: ProjectRef[] }> {
+    const queryVector = await this.search.embedQuery(input.query, input.mode);
     return this.tx.run(async () => {
       const allowed = await this.resolver.resolveMany(principal.projects);
       const chosen = projects ? allowed.filter((project) => projects.includes(project.slug)) : allowed;
       const result = await this.rankWithin(
         { projectIds: chosen.map((project) => project.id), includeTenantWide: true },
         input,
+        queryVector,
       );
       return { ...result, projects: chosen };
     }, vectorSearchSettings(input.limit));
   }
 
-  private async rankWithin(scope: MemoryScope, input: RecallInput): Promise<RecallResult> {
+  private async rankWithin(scope: MemoryScope, input: RecallInput, queryVector: QueryVector): Promise<RecallResult> {
     const { corpus, params } = this.memories.rankingCorpus({ ...input.filter, scope });
     const { ranked, report } = await this.search.rank(corpus, params, {
       query: input.query,
       mode: input.mode,
       limit: input.limit,
+      queryVector,
     });
     const ids = ranked.map((hit) => hit.id);
     const byId = new Map((await this.memories.findManyById(ids)).map((m) => [m.id, m]));

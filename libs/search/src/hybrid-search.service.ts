@@ -19,6 +19,18 @@ export interface RankRequest {
   readonly maxTerms?: number;
   /** Full-text matches pre-ranked before term-by-term scoring (default: 4 × candidates per list, at least 400). */
   readonly keywordCandidates?: number;
+  /**
+   * The query's vector from {@link HybridSearch.embedQuery}, made before the caller opened its
+   * transaction (DESIGN §11.3: no model call holds a connection). Without it, `rank` embeds.
+   */
+  readonly queryVector?: QueryVector;
+}
+
+/** A query embedded ahead of ranking: its vector, or why there is none. */
+export interface QueryVector {
+  readonly query: string;
+  readonly vector: Float32Array | undefined;
+  readonly notes: readonly string[];
 }
 
 /**
@@ -32,9 +44,10 @@ const BACKFILL_CACHE_MS = 30_000;
 const DEFAULT_MAX_TERMS = 24;
 
 /**
- * The one ranking implementation for memories and the knowledge base: embeds the query, picks
- * the rankers and the scan, runs them in a single statement (RankingRepository), then fuses.
- * Call inside a tenant transaction opened with `vectorSearchSettings`.
+ * The one ranking implementation for memories and the knowledge base: picks the rankers and
+ * the scan, runs them in a single statement (RankingRepository), then fuses. Embed the query
+ * first with `embedQuery`, outside any transaction; call `rank` inside a tenant transaction
+ * opened with `vectorSearchSettings`.
  */
 @Injectable()
 export class HybridSearch {
@@ -61,13 +74,12 @@ export class HybridSearch {
     params: RankingParams,
     request: RankRequest,
   ): Promise<{ ranked: RankedId[]; report: SearchReport }> {
-    const notes: string[] = [];
     let mode = request.mode;
-    let vector: Float32Array | undefined;
-    if (mode !== 'keyword') {
-      vector = await this.embedQuery(request.query, notes);
-      if (!vector) mode = 'keyword';
-    }
+    const prepared =
+      request.queryVector?.query === request.query ? request.queryVector : await this.embedQuery(request.query, mode);
+    const notes = [...prepared.notes];
+    const vector = prepared.vector;
+    if (mode !== 'keyword' && !vector) mode = 'keyword';
     if (this.embedder.model.builtIn && mode !== 'keyword') {
       notes.push('vectors come from the built-in hash embedder: lexical similarity, not semantic');
     }
@@ -117,13 +129,18 @@ export class HybridSearch {
     return running;
   }
 
-  private async embedQuery(query: string, notes: string[]): Promise<Float32Array | undefined> {
+  /**
+   * The query's vector for `mode` (none for keyword search). Call it before opening the tenant
+   * transaction and pass the result as `queryVector`, so the model call holds no connection.
+   * A provider failure is not an error: the search then runs by keyword and says why.
+   */
+  async embedQuery(query: string, mode: SearchMode): Promise<QueryVector> {
+    if (mode === 'keyword') return { query, vector: undefined, notes: [] };
     try {
-      return await this.queryEmbeddings.embed(query);
+      return { query, vector: await this.queryEmbeddings.embed(query), notes: [] };
     } catch (error) {
       this.logger.warn({ msg: 'query embedding failed; searching by keyword only', err: error });
-      notes.push('the embedding provider is unavailable: searched by keyword only');
-      return undefined;
+      return { query, vector: undefined, notes: ['the embedding provider is unavailable: searched by keyword only'] };
     }
   }
 }

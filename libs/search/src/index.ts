@@ -12,7 +12,7 @@ export {
   type SignalExplain,
 } from './contract/search.types';
 export { boostsFor, DEFAULT_RRF_K, fuse } from './fusion';
-export { HybridSearch, type RankRequest } from './hybrid-search.service';
+export { HybridSearch, type QueryVector, type RankRequest } from './hybrid-search.service';
 export { QueryEmbeddings } from './query-embeddings.service';
 export { candidatesPerList, vectorSearchSettings } from './ranking-sizes';
 // The ranker builders, for diagnostics that EXPLAIN the exact statement HybridSearch runs (bench/search).
