@@ -13,6 +13,7 @@ export default tseslint.config(
       'coverage/**',
       'eslint.config.mjs',
       'jest.config.js',
+      'test/node-environment.js',
       'deploy/jest.config.js',
       '.tools/**',
       'tools/lint/*.cjs',

@@ -6,7 +6,7 @@
 /** @type {import('jest').Config} */
 module.exports = {
   rootDir: '.',
-  testEnvironment: 'node',
+  testEnvironment: '<rootDir>/test/node-environment.js',
   // Transpile only (types are checked by `npm run typecheck`), with decorator metadata for Nest.
   transform: {
     '^.+\\.(ts|js)$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.jest.json' }],

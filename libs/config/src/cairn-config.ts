@@ -28,13 +28,16 @@ export interface CairnConfig {
   readonly log: { readonly level: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent' };
   readonly tokens: { readonly defaultTtlSeconds: number; readonly maxTtlSeconds: number };
   readonly embeddings: {
-    readonly provider: 'hash' | 'ollama' | 'openai';
-    /** Provider model name; undefined for the built-in hash embedder. */
+    readonly provider: 'hash' | 'local' | 'ollama' | 'openai';
+    /** Provider model name; undefined for the built-in hash embedder (and optional for local). */
     readonly model: string | undefined;
     readonly dimensions: number | undefined;
     readonly batchSize: number;
     /** Provider requests the worker keeps in flight; texts of concurrent jobs share them. */
     readonly maxInFlight: number;
+    /** Absolute path of the models directory the local provider loads from. */
+    readonly modelsDir: string;
+    readonly threads: number;
   };
   readonly chat: { readonly provider: 'none' | 'ollama' | 'openai'; readonly model: string | undefined };
   readonly providers: {

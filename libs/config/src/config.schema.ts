@@ -42,11 +42,15 @@ export const environmentSchema = z.object({
   SHUTDOWN_TIMEOUT_MS: positiveInt(25_000, 600_000),
   TOKEN_DEFAULT_TTL_SECONDS: positiveInt(30 * 86_400, 365 * 86_400),
   TOKEN_MAX_TTL_SECONDS: positiveInt(90 * 86_400, 365 * 86_400),
-  EMBEDDING_PROVIDER: z.enum(['hash', 'ollama', 'openai']).default('hash'),
+  EMBEDDING_PROVIDER: z.enum(['hash', 'local', 'ollama', 'openai']).default('hash'),
   EMBEDDING_MODEL: modelName.optional(),
   EMBEDDING_DIMENSIONS: z.coerce.number().int().min(1).max(2_000).optional(),
   EMBEDDING_BATCH_SIZE: positiveInt(32, 1_024),
   EMBEDDING_MAX_IN_FLIGHT: positiveInt(2, 64),
+  /** Where `npm run models` puts the local model, and where the `local` provider loads it from. */
+  EMBEDDING_MODELS_DIR: z.string().min(1).max(4_096).default('.cairn/models'),
+  /** Threads ONNX Runtime uses for one local inference. */
+  EMBEDDING_THREADS: positiveInt(1, 64),
   CHAT_PROVIDER: z.enum(['none', 'ollama', 'openai']).default('none'),
   CHAT_MODEL: modelName.optional(),
   OLLAMA_URL: httpUrl.default('http://127.0.0.1:11434'),

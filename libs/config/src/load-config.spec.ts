@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { ConfigurationError, loadConfig } from './load-config';
 
@@ -85,6 +86,19 @@ describe('loadConfig', () => {
     });
     expect(config.embeddings).toMatchObject({ provider: 'ollama', model: 'nomic-embed-text', dimensions: 768 });
     expect(config.providers.ollama.url).toBe('http://ollama:11434');
+  });
+
+  it('runs the local model with no model settings, and refuses another name or size for it', () => {
+    const config = loadConfig('worker', { ...valid, EMBEDDING_PROVIDER: 'local', EMBEDDING_THREADS: '2' });
+    expect(config.embeddings).toMatchObject({ provider: 'local', threads: 2, modelsDir: resolve('.cairn/models') });
+    const wrong = problemsOf({
+      ...valid,
+      EMBEDDING_PROVIDER: 'local',
+      EMBEDDING_MODEL: 'bge-m3',
+      EMBEDDING_DIMENSIONS: '1024',
+    });
+    expect(wrong).toContain('EMBEDDING_MODEL must be all-minilm-l6-v2 (or unset) with EMBEDDING_PROVIDER=local');
+    expect(wrong).toContain('EMBEDDING_DIMENSIONS must be 384 (or unset) with EMBEDDING_PROVIDER=local');
   });
 
   it('refuses a default token lifetime above the maximum', () => {

@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import { type AppName, type Environment, environmentSchema, requiredByApp } from './config.schema';
 import { type CairnConfig } from './cairn-config';
 
@@ -62,6 +63,8 @@ export function loadConfig(app: AppName, env: EnvSource): CairnConfig {
       dimensions: values.EMBEDDING_DIMENSIONS,
       batchSize: values.EMBEDDING_BATCH_SIZE,
       maxInFlight: values.EMBEDDING_MAX_IN_FLIGHT,
+      modelsDir: resolve(values.EMBEDDING_MODELS_DIR),
+      threads: values.EMBEDDING_THREADS,
     },
     chat: { provider: values.CHAT_PROVIDER, model: values.CHAT_MODEL },
     providers: {
@@ -120,7 +123,15 @@ function crossFieldProblems(values: Environment): string[] {
   if (values.TOKEN_DEFAULT_TTL_SECONDS > values.TOKEN_MAX_TTL_SECONDS) {
     problems.push('TOKEN_DEFAULT_TTL_SECONDS must not exceed TOKEN_MAX_TTL_SECONDS');
   }
-  if (values.EMBEDDING_PROVIDER !== 'hash') {
+  if (values.EMBEDDING_PROVIDER === 'local') {
+    // One model runs in the process; its name and size are fixed (LOCAL_MODEL in @cairn/embeddings).
+    if (values.EMBEDDING_MODEL && values.EMBEDDING_MODEL !== 'all-minilm-l6-v2') {
+      problems.push('EMBEDDING_MODEL must be all-minilm-l6-v2 (or unset) with EMBEDDING_PROVIDER=local');
+    }
+    if (values.EMBEDDING_DIMENSIONS && values.EMBEDDING_DIMENSIONS !== 384) {
+      problems.push('EMBEDDING_DIMENSIONS must be 384 (or unset) with EMBEDDING_PROVIDER=local');
+    }
+  } else if (values.EMBEDDING_PROVIDER !== 'hash') {
     if (!values.EMBEDDING_MODEL)
       problems.push(`EMBEDDING_MODEL is required with EMBEDDING_PROVIDER=${values.EMBEDDING_PROVIDER}`);
     if (!values.EMBEDDING_DIMENSIONS) {

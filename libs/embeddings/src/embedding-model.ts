@@ -2,7 +2,7 @@
 export interface EmbeddingModel {
   /** Stored with every vector and used in partial index predicates: `^[a-z0-9][a-z0-9._:-]*$`. */
   readonly id: string;
-  readonly provider: 'hash' | 'ollama' | 'openai';
+  readonly provider: 'hash' | 'local' | 'ollama' | 'openai';
   readonly dimensions: number;
   /** True for the deterministic built-in embedder: lexical, not semantic; reported as such. */
   readonly builtIn: boolean;

@@ -18,4 +18,12 @@ export { contentWords, HASH_MODEL, HashEmbedder } from './hash-embedder';
 export { createEmbedder } from './embeddings.module';
 export { EmbeddingMetrics } from './embedding-metrics.service';
 export { MeasuredEmbedder } from './measured-embedder';
+export {
+  LocalEmbedder,
+  type LocalEmbedderOptions,
+  LocalModelUnavailableError,
+  sha256File,
+  verifyModelFiles,
+} from './local-embedder';
+export { LOCAL_MODEL, type ModelFile, type ModelWheel } from './local-model';
 export { OllamaEmbedder, OpenAiEmbedder, type ProviderEmbedderOptions, providerModelId } from './provider-embedders';

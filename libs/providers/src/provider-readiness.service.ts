@@ -19,7 +19,8 @@ export class ProviderReadiness implements OnModuleInit {
 
   onModuleInit(): void {
     const { embeddings, chat } = this.config;
-    if (embeddings.provider !== 'hash' && embeddings.model) {
+    // The local model reports itself (it is loaded in the process, or the process does not start).
+    if ((embeddings.provider === 'ollama' || embeddings.provider === 'openai') && embeddings.model) {
       this.register('embedding-provider', this.clients.for(embeddings.provider), embeddings.model, 'embeddings');
     }
     if (chat.provider !== 'none' && chat.model) {

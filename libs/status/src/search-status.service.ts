@@ -38,7 +38,7 @@ export class SearchStatusReader {
     const { provider, model } = config.embeddings;
     // One probe per process, cached 30 s (5 s after a failure): status calls never hammer the provider.
     this.presence =
-      provider === 'hash' || !model
+      provider === 'hash' || provider === 'local' || !model
         ? null
         : new ModelPresenceCheck(clients.for(provider), model, { purpose: 'embeddings' });
   }
