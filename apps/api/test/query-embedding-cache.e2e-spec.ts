@@ -109,4 +109,27 @@ describe('query embeddings', () => {
       await single.close();
     }
   });
+
+  it('runs a search by keyword, saying why, when the provider stalls past the query budget', async () => {
+    const impatient = await startApi({
+      EMBEDDING_PROVIDER: 'ollama',
+      EMBEDDING_MODEL: 'nomic-embed-text',
+      EMBEDDING_DIMENSIONS: '64',
+      OLLAMA_URL: server.url,
+      QUERY_EMBEDDING_TIMEOUT_MS: '200',
+    });
+    try {
+      const world = await memoryWorld(impatient);
+      await store(world.agent, world.project, { content: 'Refunds are approved by the finance lead' });
+      server.options.latencyMs = 2_000;
+      const found = await world.agent.post(memoriesUrl(world.project, '/search'), { query: 'who approves refunds?' });
+      expect(found.status).toBe(200);
+      expect(found.body.report.mode).toBe('keyword');
+      expect(found.body.report.notes.join(' ')).toContain('did not answer within 200 ms');
+      expect(found.body.results[0].memory.content).toContain('Refunds are approved');
+    } finally {
+      server.options.latencyMs = 0;
+      await impatient.close();
+    }
+  });
 });

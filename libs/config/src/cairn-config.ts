@@ -38,6 +38,8 @@ export interface CairnConfig {
     /** Absolute path of the models directory the local provider loads from. */
     readonly modelsDir: string;
     readonly threads: number;
+    /** A search's wait for its query vector; past it the search runs by keyword and says so. */
+    readonly queryTimeoutMs: number;
   };
   readonly chat: { readonly provider: 'none' | 'ollama' | 'openai'; readonly model: string | undefined };
   readonly providers: {

@@ -49,6 +49,8 @@ export const environmentSchema = z.object({
   EMBEDDING_MAX_IN_FLIGHT: positiveInt(2, 64),
   /** Where `npm run models` puts the local model, and where the `local` provider loads it from. */
   EMBEDDING_MODELS_DIR: z.string().min(1).max(4_096).default('.cairn/models'),
+  /** How long a search waits for its query vector before it runs by keyword alone. */
+  QUERY_EMBEDDING_TIMEOUT_MS: positiveInt(2_000, 60_000),
   /** Threads ONNX Runtime uses for one local inference. */
   EMBEDDING_THREADS: positiveInt(1, 64),
   CHAT_PROVIDER: z.enum(['none', 'ollama', 'openai']).default('none'),

@@ -65,6 +65,7 @@ export function loadConfig(app: AppName, env: EnvSource): CairnConfig {
       maxInFlight: values.EMBEDDING_MAX_IN_FLIGHT,
       modelsDir: resolve(values.EMBEDDING_MODELS_DIR),
       threads: values.EMBEDDING_THREADS,
+      queryTimeoutMs: values.QUERY_EMBEDDING_TIMEOUT_MS,
     },
     chat: { provider: values.CHAT_PROVIDER, model: values.CHAT_MODEL },
     providers: {

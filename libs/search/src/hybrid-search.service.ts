@@ -1,4 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
+import { CAIRN_CONFIG, type CairnConfig } from '@cairn/config';
 import { EMBEDDER, type Embedder, EmbeddingBackfills } from '@cairn/embeddings';
 import { TenantContext } from '@cairn/tenancy';
 import { LRUCache } from 'lru-cache';
@@ -58,6 +59,7 @@ export class HybridSearch {
 
   constructor(
     @Inject(EMBEDDER) private readonly embedder: Embedder,
+    @Inject(CAIRN_CONFIG) private readonly config: CairnConfig,
     private readonly ranking: RankingRepository,
     private readonly backfills: EmbeddingBackfills,
     private readonly tenant: TenantContext,
@@ -136,11 +138,27 @@ export class HybridSearch {
    */
   async embedQuery(query: string, mode: SearchMode): Promise<QueryVector> {
     if (mode === 'keyword') return { query, vector: undefined, notes: [] };
+    const timeoutMs = this.config.embeddings.queryTimeoutMs;
+    let timer: NodeJS.Timeout | undefined;
+    // A stalled provider must not stall searches: past the budget they run by keyword. The call
+    // itself goes on, and its vector is remembered for the next search with the same text.
+    const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), timeoutMs)));
     try {
-      return { query, vector: await this.queryEmbeddings.embed(query), notes: [] };
+      const vector = await Promise.race([this.queryEmbeddings.embed(query), late]);
+      if (vector === 'late') {
+        this.logger.warn({ msg: 'query embedding timed out; searching by keyword only', timeoutMs });
+        return {
+          query,
+          vector: undefined,
+          notes: [`the embedding provider did not answer within ${timeoutMs} ms: searched by keyword only`],
+        };
+      }
+      return { query, vector, notes: [] };
     } catch (error) {
       this.logger.warn({ msg: 'query embedding failed; searching by keyword only', err: error });
       return { query, vector: undefined, notes: ['the embedding provider is unavailable: searched by keyword only'] };
+    } finally {
+      clearTimeout(timer);
     }
   }
 }
