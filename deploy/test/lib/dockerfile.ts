@@ -104,6 +104,8 @@ export interface RunOptions {
   readonly log?: (line: string) => void;
   /** Added to RUN's environment; only for knobs that change no result (npm's cache policy). */
   readonly runEnv?: Record<string, string>;
+  /** `docker build --build-arg NAME=value`: a value for an ARG the Dockerfile declares. */
+  readonly buildArgs?: Record<string, string>;
 }
 
 export function stageRoot(staging: string, stage: string): string {
@@ -125,6 +127,8 @@ export function runDockerfile(parsed: ParsedDockerfile, options: RunOptions) {
     mkdirSync(root, { recursive: true });
     const env: Record<string, string> = {};
     const buildArgs: Record<string, string> = { ...parsed.args };
+    // As in Docker, the ARGs a stage declares are in its RUN steps' environment when they have a value.
+    const declared = new Set<string>();
     let workdir = '/';
     let entrypoint: string[] = [];
     let cmd: string[] = [];
@@ -135,7 +139,8 @@ export function runDockerfile(parsed: ParsedDockerfile, options: RunOptions) {
         case 'ARG':
           for (const a of step.args) {
             const [name, value] = a.split('=');
-            buildArgs[name] = value ?? buildArgs[name] ?? '';
+            buildArgs[name] = options.buildArgs?.[name] ?? value ?? buildArgs[name] ?? '';
+            declared.add(name);
           }
           break;
         case 'WORKDIR':
@@ -165,11 +170,12 @@ export function runDockerfile(parsed: ParsedDockerfile, options: RunOptions) {
           }
           break;
         }
-        case 'RUN':
+        case 'RUN': {
+          const args = Object.fromEntries([...declared].filter((n) => buildArgs[n]).map((n) => [n, buildArgs[n]]));
           try {
             execFileSync('/bin/sh', ['-c', step.raw], {
               cwd: join(root, workdir),
-              env: { PATH: process.env.PATH, HOME: process.env.HOME, ...options.runEnv, ...env },
+              env: { PATH: process.env.PATH, HOME: process.env.HOME, ...options.runEnv, ...args, ...env },
               stdio: ['ignore', 'pipe', 'pipe'],
               maxBuffer: 256 << 20,
             });
@@ -183,6 +189,7 @@ export function runDockerfile(parsed: ParsedDockerfile, options: RunOptions) {
             );
           }
           break;
+        }
         case 'ENTRYPOINT':
           entrypoint = step.json ?? ['/bin/sh', '-c', step.raw];
           break;
