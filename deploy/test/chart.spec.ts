@@ -1,3 +1,4 @@
+import { CAIRN_APPS, cairnWorkloads, containerEnvironment } from './lib/environment';
 import { CHART_DIR, helmArgs, type K8sObject, nameOf, renderChart, run, tool, valueSets } from './lib/manifests';
 import { KUBERNETES_VERSIONS, KubernetesSchemas, validateAll } from './lib/schema';
 
@@ -53,6 +54,30 @@ describe('the Helm chart', () => {
       'v1/Pod',
     ]) {
       expect(kinds).toContain(kind);
+    }
+  });
+
+  it('by default embeds with the model the image carries, with memory for it in every app', () => {
+    const objects = render('default');
+    const workloads = cairnWorkloads(objects);
+    // Resident set measured with the model loaded, plus what embedding adds at the chart's batch
+    // size: one query in api and gateway, batches of 8 texts of 256 word pieces in the worker.
+    const needMiB = { api: 415 + 30, 'mcp-gateway': 384 + 30, worker: 387 + 290 };
+    const mebibytes = (quantity: string) => {
+      const match = /^(\d+)(Mi|Gi)$/.exec(quantity);
+      expect(match).not.toBeNull();
+      return Number(match![1]) * (match![2] === 'Gi' ? 1024 : 1);
+    };
+    for (const app of CAIRN_APPS) {
+      const { env } = containerEnvironment(objects, workloads[app]);
+      expect(env).toMatchObject({
+        EMBEDDING_PROVIDER: 'local',
+        EMBEDDING_MODELS_DIR: '/app/models',
+        EMBEDDING_BATCH_SIZE: '8',
+      });
+      const { resources } = workloads[app].spec.template.spec.containers[0];
+      expect(mebibytes(resources.requests.memory)).toBeGreaterThanOrEqual(needMiB[app]);
+      expect(mebibytes(resources.limits.memory)).toBeGreaterThanOrEqual(needMiB[app] + 256);
     }
   });
 

@@ -61,7 +61,11 @@ describe('overlay specifics', () => {
     expect(spec.initContainers[0].name).toBe('pull-models');
     const config = objects.find((o) => o.kind === 'ConfigMap')!;
     expect(config.data).toEqual(
-      expect.objectContaining({ EMBEDDING_PROVIDER: 'ollama', OLLAMA_URL: 'http://cairn-ollama:11434' }),
+      expect.objectContaining({
+        EMBEDDING_PROVIDER: 'ollama',
+        EMBEDDING_BATCH_SIZE: '32',
+        OLLAMA_URL: 'http://cairn-ollama:11434',
+      }),
     );
   });
 });

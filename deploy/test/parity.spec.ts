@@ -3,7 +3,13 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { environmentSchema, requiredByApp } from '@cairn/config';
-import { createTestDatabase, startFakeModelServer, type TestDatabase, testRedisUrl } from '@cairn/testing';
+import {
+  createTestDatabase,
+  startFakeModelServer,
+  TEST_MODELS_DIR,
+  type TestDatabase,
+  testRedisUrl,
+} from '@cairn/testing';
 import { APP_ENTRY, ChildApp, childEnvironment, freePort, MIGRATE_ENTRY, PORT_VARIABLE } from '@cairn/process-harness';
 import { CAIRN_APPS, cairnWorkloads, containerEnvironment } from './lib/environment';
 import { type K8sObject, renderChart, valueSets } from './lib/manifests';
@@ -58,19 +64,25 @@ async function bootUntilReady(app: (typeof CAIRN_APPS)[number], env: Record<stri
   );
   const deadline = Date.now() + 30_000;
   let last = 'no answer';
+  let ready: string | undefined;
   try {
-    while (Date.now() < deadline) {
+    while (ready === undefined && Date.now() < deadline) {
       if (!child.alive) throw new Error(`${app} exited: ${JSON.stringify(child.exitStatus)}\n${child.output()}`);
       try {
         const response = await fetch(`http://127.0.0.1:${port}/readyz`, { signal: AbortSignal.timeout(2_000) });
-        last = `${response.status} ${await response.text()}`;
-        if (response.status === 200) return await expectServing(app, port);
+        const body = await response.text();
+        last = `${response.status} ${body}`;
+        if (response.status === 200) ready = body;
       } catch (error) {
         last = String(error);
       }
-      await new Promise((wake) => setTimeout(wake, 200));
+      if (ready === undefined) await new Promise((wake) => setTimeout(wake, 200));
     }
-    throw new Error(`${app} not ready within 30 s (last: ${last})\n${child.output()}`);
+    if (ready === undefined) throw new Error(`${app} not ready within 30 s (last: ${last})\n${child.output()}`);
+    // With the embedder the rendered environment names (the local model is loaded before ready).
+    const { checks } = JSON.parse(ready) as { checks: { embedder?: { info?: { provider?: string } } } };
+    expect(checks.embedder?.info?.provider).toBe(env.EMBEDDING_PROVIDER);
+    await expectServing(app, port);
   } finally {
     child.signal('SIGTERM');
     await child.waitForExit(30_000).catch(() => child.kill());
@@ -126,14 +138,15 @@ describe('the apps boot with the environment the rendered manifests give them', 
 
   it.each([
     ['production (existingSecret, OpenAI-compatible embeddings)', 'production'],
-    ['minimal (chart-made Secret)', 'minimal'],
+    ['minimal (chart-made Secret, the local model by default)', 'minimal'],
   ])('%s', async (_label, set) => {
-    // Only addresses differ from the CI value set: the test PostgreSQL, Redis and model server.
+    // Only addresses differ from the CI value set: the test PostgreSQL, Redis and model server, and
+    // where the local model is (the image has it in /app/models; image.spec boots from that layout).
     const overrides = join(work, `${set}.yaml`);
     writeFileSync(
       overrides,
       JSON.stringify({
-        config: { OPENAI_BASE_URL: `${models.url}/v1` },
+        config: { OPENAI_BASE_URL: `${models.url}/v1`, EMBEDDING_MODELS_DIR: TEST_MODELS_DIR },
         secrets: set === 'minimal' ? { databaseUrl: database.url, redisUrl: testRedisUrl() } : {},
       }),
     );
