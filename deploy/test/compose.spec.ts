@@ -84,6 +84,18 @@ describe('docker/compose.yaml', () => {
       expect(services[dependency].healthcheck.test.length).toBeGreaterThan(1);
   });
 
+  it('embeds with the model in the image unless .env names a model server', () => {
+    const { services } = compose();
+    for (const app of ['api', 'mcp-gateway', 'worker']) {
+      expect(services[app].environment).toMatchObject({
+        EMBEDDING_PROVIDER: '${EMBEDDING_PROVIDER:-local}',
+        EMBEDDING_BATCH_SIZE: '${EMBEDDING_BATCH_SIZE:-8}',
+      });
+      // The image's model folder is the default; compose does not move it.
+      expect(services[app].environment.EMBEDDING_MODELS_DIR).toBeUndefined();
+    }
+  });
+
   it('has Ollama as an optional profile with a GPU reservation that pulls its models', () => {
     const { ollama } = compose().services;
     expect(ollama.profiles).toEqual(['ollama']);
