@@ -1,18 +1,17 @@
 /**
  * EXPLAIN (ANALYZE, BUFFERS) of the ranker statements for one query, assembled from the same
  * exported builders HybridSearch.rank uses (keywordCtes / vectorCte over memoryCorpus, with the
- * candidate counts it derives for limit 10), inside a tenant transaction with the same
+ * sizes it derives for limit 10), inside a tenant transaction with the same
  * vectorSearchSettings. Diagnostics only: what the measured numbers are made of.
  */
 import { memoryCorpus } from '@cairn/memory';
-import { keywordCtes, vectorCte, vectorSearchSettings } from '@cairn/search';
+import { DEFAULT_MATCH_BUDGET, keywordCtes, vectorCte, vectorSearchSettings } from '@cairn/search';
 import { SqlParams } from '@cairn/db';
 import { type SearchApp, type SearchTenant } from './fixture';
 import { LIMIT } from './operations';
 
 /** As HybridSearch.rank derives them for `LIMIT`. */
 const PER_LIST = Math.max(50, LIMIT * 4);
-const KEYWORD_CANDIDATES = Math.max(400, PER_LIST * 4);
 
 export interface ExplainedQuery {
   readonly ranker: 'keyword' | 'semantic';
@@ -35,7 +34,7 @@ export async function explainRanker(
   let sql: string;
   if (ranker === 'keyword') {
     const ctes = keywordCtes(corpus, params, query, {
-      candidates: KEYWORD_CANDIDATES,
+      matchBudget: DEFAULT_MATCH_BUDGET,
       limit: PER_LIST,
       maxTerms: 24,
     });

@@ -7,11 +7,12 @@ import { JobWorkersModule } from '@cairn/jobs';
 import { KnowledgeModule } from '@cairn/knowledge';
 import { MaintenanceWorkerModule } from '@cairn/maintenance';
 import { MemoryModule } from '@cairn/memory';
+import { SearchWorkerModule } from '@cairn/search';
 import { SummariesWorkerModule } from '@cairn/summaries';
 
 /**
- * Background jobs: embeddings, file and session summaries, fact extraction and maintenance,
- * each library's `jobs/` handlers. Serves only health, readiness and metrics over HTTP.
+ * Background jobs: embeddings, file and session summaries, fact extraction, maintenance and
+ * the keyword ranker's term statistics, each library's `jobs/` handlers. Serves only health, readiness and metrics over HTTP.
  */
 @Module({})
 export class WorkerModule {
@@ -26,6 +27,7 @@ export class WorkerModule {
         SummariesWorkerModule,
         ExtractionWorkerModule,
         MaintenanceWorkerModule,
+        SearchWorkerModule,
         JobWorkersModule,
       ],
     };

@@ -63,8 +63,7 @@ export class KbChunksRepository {
   /**
    * Chunks as the shared rankers see them, limited to live documents of the given projects,
    * with the statement parameters the filter binds (HybridSearch adds its own after them).
-   * Chunks have a single tsvector weight class (the default, D), so every weight is 1. A
-   * chunk's text never changes, so any vector of the active model is current.
+   * Term statistics are per project, like the filter. A chunk's text never changes, so any vector of the active model is current.
    */
   corpus(projectIds: readonly string[]): { corpus: Corpus; params: SqlParams } {
     const params = new SqlParams();
@@ -73,7 +72,7 @@ export class KbChunksRepository {
       table: 'kb_chunks',
       where: `c.project_id = ANY(${projects}::uuid[]) AND ${LIVE_DOCUMENT}`,
       signals: 'NULL::smallint AS importance, NULL::real AS confidence, false AS pinned, c.created_at',
-      fieldWeights: { A: 1, B: 1, C: 1, D: 1 },
+      termScopes: projectIds,
     };
     return { corpus, params };
   }

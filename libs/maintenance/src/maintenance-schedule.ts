@@ -5,11 +5,13 @@ const DAY_MS = 86_400_000;
 
 /**
  * How often each task runs for every tenant. Decay is daily because its factor is a daily
- * step; the sweep is frequent because it is what guarantees every row gets its vector.
+ * step; the sweep is frequent because it is what guarantees every row gets its vector, and
+ * the term-statistics fold keeps pace with writes so keyword ranking reads few rows per term.
  */
 export function taskIntervalMs(task: MaintenanceTask, config: CairnConfig): number {
   switch (task) {
     case 'stale-embedding-sweep':
+    case 'term-statistics-fold':
       return config.worker.sweepIntervalSeconds * 1000;
     case 'retention-purge':
       return config.worker.maintenanceIntervalSeconds * 1000;

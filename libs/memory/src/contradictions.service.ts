@@ -48,9 +48,10 @@ export class ContradictionsService {
       query: memoryEmbeddingText(memory.content, [...memory.keywords, ...memory.tags]),
       mode: 'keyword',
       limit: CANDIDATES,
-      // A contradiction shares most of its subject words: a short pre-ranked list suffices.
+      // A contradiction shares the subject's rarest words: the rows holding those suffice, and
+      // they keep the check cheap inside the write transaction at any project size.
       maxTerms: 12,
-      keywordCandidates: 100,
+      matchBudget: 200,
     });
     if (ranked.length === 0) return [];
     return this.candidateRows.contents(ranked.map((hit) => hit.id));

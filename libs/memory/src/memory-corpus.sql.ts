@@ -9,14 +9,22 @@ export interface RankingCorpus {
   readonly params: SqlParams;
 }
 
-/** Memories as the shared rankers see them. */
+/** The term-statistics scope of memories without a project (tenant migration 8). */
+const TENANT_WIDE_SCOPE = '00000000-0000-0000-0000-000000000000';
+
+/** Whose term statistics weigh a search over `filter`: its projects, and tenant-wide rows when included. */
+function termScopesOf(filter: MemoryFilter): string[] {
+  const { projectIds, includeTenantWide } = filter.scope;
+  return includeTenantWide ? [...projectIds, TENANT_WIDE_SCOPE] : [...projectIds];
+}
+
+/** Memories as the shared rankers see them. Every field of a memory is searched as one text. */
 export function memoryCorpus(filter: MemoryFilter, params: SqlParams): Corpus {
   return {
     table: 'memories',
     where: memoryFilterSql(filter, params, 'c'),
     signals: 'c.importance, c.confidence, c.pinned, c.created_at',
-    // Content counts most; the agent's expansion keywords next; tags and category a little.
-    fieldWeights: { A: 1.0, B: 0.7, C: 0.5, D: 0.3 },
+    termScopes: termScopesOf(filter),
     // No vector-currency condition: an edit clears the old vector (MemoriesRepository.update),
     // so a row carrying this model's vector is current, and the planner keeps its HNSW path.
   };

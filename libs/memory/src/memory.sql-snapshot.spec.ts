@@ -11,7 +11,7 @@ import { memoryCorpus } from './memory-corpus.sql';
  * compared with the files committed under libs/memory/sql/, so every change to them shows in
  * review (`npm run snapshots` rewrites them). The ranking statement itself is @cairn/search's
  * (HybridSearch.rank); what memory contributes to it is the corpus: the table, the signals it
- * selects, the field weights and the condition on alias `c`.
+ * selects, the term-statistics scopes and the condition on alias `c`.
  */
 const SQL_DIR = join(__dirname, '..', 'sql');
 const PROJECT = '00000000-0000-4000-8000-000000000001';
@@ -19,10 +19,9 @@ const MEMORY = '00000000-0000-4000-8000-0000000000aa';
 
 function corpusText(title: string, corpus: Corpus, params: SqlParams): string {
   const values = params.values.map((value, index) => `--   $${index + 1} = ${JSON.stringify(value)}`);
-  const weights = Object.entries(corpus.fieldWeights).map(([field, weight]) => `${field} ${weight}`);
   return [
     `-- ${title}`,
-    `-- corpus table: ${corpus.table} (alias c); field weights: ${weights.join(', ')}`,
+    `-- corpus table: ${corpus.table} (alias c); term statistics of the scopes ${JSON.stringify(corpus.termScopes)}`,
     `-- signals: ${corpus.signals}`,
     '-- parameters:',
     ...values,

@@ -1,62 +1,65 @@
 -- Ranking statement, hybrid (keyword + semantic, HNSW index scan): rankingStatement (libs/search/src/ranking.sql.ts), run by RankingRepository.rank
 -- $1 = ["6f1c2f4e-3b1d-4c59-9a77-0d6c1f0e2a11"]
--- $2 = "how are staging deploys triggered?"
--- $3 = 24
--- $4 = 400
--- $5 = 50
--- $6 = <the query vector, 768 dimensions>
--- $7 = 50
+-- $2 = ["6f1c2f4e-3b1d-4c59-9a77-0d6c1f0e2a11","00000000-0000-0000-0000-000000000000"]
+-- $3 = "how are staging deploys triggered?"
+-- $4 = 24
+-- $5 = 1500
+-- $6 = 50
+-- $7 = <the query vector, 768 dimensions>
+-- $8 = 50
 WITH
   kw_lexemes AS (
-    SELECT DISTINCT u.lexeme FROM unnest(to_tsvector('english', $2)) u
+    SELECT DISTINCT u.lexeme FROM unnest(to_tsvector('english', $3)) u
   ),
-  kw_stats AS MATERIALIZED (
-    SELECT s.most_common_elems::text::text[] AS elems, s.most_common_elem_freqs AS freqs
-    FROM pg_stats s
-    WHERE s.schemaname = current_schema() AND s.tablename = 'memories' AND s.attname = 'tsv'
+  kw_counts AS MATERIALIZED (
+    SELECT s.lexeme, sum(s.docs)::float8 AS docs, sum(s.tokens)::float8 AS tokens
+    FROM (
+      SELECT lexeme, docs, tokens FROM term_counts
+      WHERE corpus = 'memories' AND scope = ANY($2::uuid[])
+        AND lexeme = ANY(ARRAY(SELECT lexeme FROM kw_lexemes) || ''::text) UNION ALL
+      SELECT lexeme, docs, tokens FROM term_count_deltas
+      WHERE corpus = 'memories' AND scope = ANY($2::uuid[])
+        AND lexeme = ANY(ARRAY(SELECT lexeme FROM kw_lexemes) || ''::text)) s
+    GROUP BY s.lexeme
   ),
-  kw_terms AS (
-    SELECT l.lexeme, plainto_tsquery('simple', l.lexeme)::text AS term,
-           coalesce(st.freqs[array_position(st.elems, l.lexeme)], st.freqs[array_length(st.elems, 1) + 1] / 2, 0.01) AS share
-    FROM kw_lexemes l LEFT JOIN kw_stats st ON true
+  kw_corpus AS MATERIALIZED (
+    SELECT greatest(coalesce(max(docs) FILTER (WHERE lexeme = ''), 0), 1) AS n,
+           greatest(coalesce(max(tokens / nullif(docs, 0)) FILTER (WHERE lexeme = ''), 1), 1) AS avgdl
+    FROM kw_counts
   ),
-  kw_weights AS MATERIALIZED (
-    SELECT lexeme, term, term::tsquery AS lexeme_query, share,
-           ln(1 + (1 - least(share, 0.99)) / greatest(share, 0.0001)) AS idf
-    FROM kw_terms WHERE term <> ''
-    ORDER BY share, lexeme
-    LIMIT $3
-  ),
-  kw_query AS (
-    SELECT coalesce(
-      (string_agg(term, ' | ') FILTER (WHERE share < 0.05))::tsquery,
-      string_agg(term, ' | ')::tsquery
-    ) AS q
-    FROM kw_weights
-  ),
-  kw_candidates AS (
-    SELECT c.id, c.tsv, c.importance, c.confidence, c.pinned, c.created_at
-    FROM memories c, kw_query
-    WHERE c.tsv @@ kw_query.q AND c.deleted_at IS NULL AND (c.project_id = ANY($1::uuid[]) OR c.project_id IS NULL) AND c.archived_at IS NULL AND c.superseded_by IS NULL
-    ORDER BY ts_rank(c.tsv, kw_query.q) DESC, c.id
+  kw_terms AS MATERIALIZED (
+    SELECT l.lexeme, f.df, ln(1 + (k.n - f.df + 0.5) / (f.df + 0.5)) AS idf, ('''' || replace(replace(l.lexeme, '\', '\\'), '''', '''''') || '''')::tsquery AS q
+    FROM kw_lexemes l LEFT JOIN kw_counts c ON c.lexeme = l.lexeme CROSS JOIN kw_corpus k
+    CROSS JOIN LATERAL (SELECT least(greatest(coalesce(c.docs, 0), 0), k.n) AS df) f
+    ORDER BY f.df, l.lexeme
     LIMIT $4
   ),
+  kw_query AS (
+    SELECT string_agg(s.q::text, ' | ')::tsquery AS q
+    FROM (SELECT q, sum(df) OVER (ORDER BY df, lexeme) AS running,
+                 row_number() OVER (ORDER BY df, lexeme) AS i
+          FROM kw_terms) s
+    WHERE s.running <= $5 OR s.i = 1
+  ),
   kw_scored AS (
-    SELECT k.id, sum(wt.idf * ts_rank('{0.3, 0.5, 0.7, 1}'::float4[], k.tsv, wt.lexeme_query, 1)) AS score
-    FROM kw_candidates k JOIN kw_weights wt ON k.tsv @@ wt.lexeme_query
-    GROUP BY k.id
+    SELECT c.id, c.importance, c.confidence, c.pinned, c.created_at,
+           (SELECT sum(t.idf * f.tf * 2.2 / (f.tf + 1.2 * (0.25 + 0.75 * c.tsv_tokens / k.avgdl)))
+            FROM kw_terms t CROSS JOIN LATERAL (SELECT greatest(1, round(1 / (1.6449340668482264 - ts_rank('{1,1,1,1}', c.tsv, t.q, 0) * 1.6449340668482264) - 0.5)) AS tf) f
+            WHERE c.tsv @@ t.q) AS score
+    FROM memories c, kw_query, kw_corpus k
+    WHERE c.tsv @@ kw_query.q AND c.deleted_at IS NULL AND (c.project_id = ANY($1::uuid[]) OR c.project_id IS NULL) AND c.archived_at IS NULL AND c.superseded_by IS NULL
   ),
   kw_out AS (
-    SELECT 'keyword'::text AS list, k.id, s.score::float8 AS score, k.importance, k.confidence, k.pinned, k.created_at
-    FROM kw_scored s JOIN kw_candidates k USING (id)
-    ORDER BY s.score DESC, k.id
-    LIMIT $5
+    SELECT 'keyword'::text AS list, s.id, s.score::float8 AS score, s.importance, s.confidence, s.pinned, s.created_at
+    FROM kw_scored s
+    ORDER BY s.score DESC, s.id
+    LIMIT $6
   ),
   vec_out AS (
-    SELECT 'semantic'::text AS list, c.id, (1 - (c.embedding::vector(768) <=> $6::vector(768)))::float8 AS score,
+    SELECT 'semantic'::text AS list, c.id, (1 - (c.embedding::vector(768) <=> $7::vector(768)))::float8 AS score,
            c.importance, c.confidence, c.pinned, c.created_at
     FROM memories c
     WHERE c.embedding_model = 'nomic-embed-text' AND c.deleted_at IS NULL AND (c.project_id = ANY($1::uuid[]) OR c.project_id IS NULL) AND c.archived_at IS NULL AND c.superseded_by IS NULL
-    ORDER BY c.embedding::vector(768) <=> $6::vector(768)
-    LIMIT $7
+    ORDER BY c.embedding::vector(768) <=> $7::vector(768)
+    LIMIT $8
   ) SELECT * FROM kw_out UNION ALL SELECT * FROM vec_out;

@@ -8,42 +8,67 @@ import {
   type SignalName,
 } from './contract/search.types';
 
+/**
+ * How the keyword and semantic lists become one. `rrf`: reciprocal rank fusion, each ranker
+ * contributing weight / (k + rank). `score`: a convex combination of each ranker's scores
+ * normalised to its list (BM25 divided by the list's best; cosine min-max scaled over the
+ * list), a ranker that did not return a candidate contributing 0. Score fusion keeps how far
+ * apart candidates are, which rank fusion throws away: when one ranker is much stronger on a
+ * question (exact names and numbers for BM25), its clear winner stays on top.
+ */
+export type FusionMethod =
+  | { readonly kind: 'rrf'; readonly k: number; readonly keywordWeight: number }
+  | { readonly kind: 'score'; readonly keywordWeight: number };
+
 export interface FusionOptions {
-  /** RRF constant: larger flattens the difference between ranks. */
-  readonly k: number;
+  readonly method: FusionMethod;
   readonly now: Date;
-  /** Per-ranker weight (default 1): a ranker known to be weak counts for less. */
-  readonly weights?: Partial<Record<SignalName, number>>;
 }
 
 export const DEFAULT_RRF_K = 60;
 const DAY_MS = 86_400_000;
 const RECENCY_HALF_LIFE_DAYS = 30;
 
+/** Each candidate's share of the fused score from one list, by the fusion method. */
+function contributions(list: readonly Candidate[], method: FusionMethod, weight: number, name: SignalName) {
+  const sorted = [...list].sort((a, b) => b.score - a.score);
+  const best = sorted[0]?.score ?? 0;
+  const worst = sorted[sorted.length - 1]?.score ?? 0;
+  let rank = 0;
+  let previous = Number.NaN;
+  return sorted.map((candidate, index) => {
+    // Equal scores share a rank, so ties are broken by the boosts, not by chance.
+    if (candidate.score !== previous) rank = index + 1;
+    previous = candidate.score;
+    const relative =
+      name === 'keyword'
+        ? Math.max(0, candidate.score) / Math.max(best, Number.EPSILON)
+        : best > worst
+          ? (candidate.score - worst) / (best - worst)
+          : 1;
+    const contribution = method.kind === 'rrf' ? weight / (method.k + rank) : weight * relative;
+    return { candidate, explain: { rank, score: candidate.score, relative, contribution } };
+  });
+}
+
 /**
- * Reciprocal rank fusion in which each ranker's contribution is also weighted by the
- * candidate's score relative to that ranker's best: rank order decides, as in plain RRF,
- * but a vague match far below a precise one cannot overtake it through boosts. Candidates
- * with equal scores share a rank, so ties are broken by the boosts, not by chance.
+ * One ranked list from the rankers' candidates (see FusionMethod), each result multiplied by
+ * bounded boosts for importance, recency, confidence and pinning.
  */
 export function fuse(lists: Partial<Record<SignalName, readonly Candidate[]>>, options: FusionOptions): RankedId[] {
   const entries = new Map<string, { signals: RankingSignals; explain: Partial<Record<SignalName, SignalExplain>> }>();
+  const weights: Record<SignalName, number> = {
+    keyword: options.method.keywordWeight,
+    semantic: 1 - options.method.keywordWeight,
+  };
   for (const name of ['keyword', 'semantic'] as const) {
     const list = lists[name];
     if (!list || list.length === 0) continue;
-    const sorted = [...list].sort((a, b) => b.score - a.score);
-    const best = Math.max(sorted[0]?.score ?? 0, Number.EPSILON);
-    let rank = 0;
-    let previous = Number.NaN;
-    sorted.forEach((candidate, index) => {
-      if (candidate.score !== previous) rank = index + 1;
-      previous = candidate.score;
-      const relative = Math.max(0, candidate.score) / best;
-      const contribution = ((options.weights?.[name] ?? 1) * relative) / (options.k + rank);
+    for (const { candidate, explain } of contributions(list, options.method, weights[name], name)) {
       const entry = entries.get(candidate.id) ?? { signals: candidate.signals, explain: {} };
-      entry.explain[name] = { rank, score: candidate.score, relative, contribution };
+      entry.explain[name] = explain;
       entries.set(candidate.id, entry);
-    });
+    }
   }
   const ranked: RankedId[] = [];
   for (const [id, entry] of entries) {

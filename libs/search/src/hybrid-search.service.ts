@@ -5,7 +5,7 @@ import { TenantContext } from '@cairn/tenancy';
 import { LRUCache } from 'lru-cache';
 import { type Corpus } from './contract/corpus';
 import { type RankedId, type SearchMode, type SearchReport } from './contract/search.types';
-import { DEFAULT_RRF_K, fuse } from './fusion';
+import { fuse, type FusionMethod } from './fusion';
 import { QueryEmbeddings } from './query-embeddings.service';
 import { candidatesPerList } from './ranking-sizes';
 import { RankingRepository, type RankingParams } from './ranking.repository';
@@ -18,8 +18,8 @@ export interface RankRequest {
   readonly limit: number;
   /** Rarest query terms the keyword ranker uses (default 24). */
   readonly maxTerms?: number;
-  /** Full-text matches pre-ranked before term-by-term scoring (default: 4 × candidates per list, at least 400). */
-  readonly keywordCandidates?: number;
+  /** Rows the rarest query terms may select as keyword candidates (default {@link DEFAULT_MATCH_BUDGET}). */
+  readonly matchBudget?: number;
   /**
    * The query's vector from {@link HybridSearch.embedQuery}, made before the caller opened its
    * transaction (DESIGN §11.3: no model call holds a connection). Without it, `rank` embeds.
@@ -35,14 +35,27 @@ export interface QueryVector {
 }
 
 /**
- * The built-in hash embedder measures word overlap, much as the keyword ranker does but
- * noisier, so in hybrid fusion it only nudges; a real embedding model counts fully.
+ * Fusion with a real embedding model, chosen on LongMemEval with bench/eval/fusion-study.ts
+ * (figures in docs/retrieval.md).
  */
-const BUILT_IN_SEMANTIC_WEIGHT = 0.35;
+const MODEL_FUSION: FusionMethod = { kind: 'score', keywordWeight: 0.5 };
+/**
+ * The built-in hash embedder measures word overlap, much as the keyword ranker does but
+ * noisier, so in hybrid fusion it only nudges.
+ */
+const BUILT_IN_FUSION: FusionMethod = { kind: 'score', keywordWeight: 0.8 };
 const BACKFILL_CACHE_MS = 30_000;
 
 /** Plenty for any question; long texts (a memory checked for contradictions) keep their rarest words. */
 const DEFAULT_MAX_TERMS = 24;
+
+/**
+ * Candidate rows the keyword ranker reads at most through its rarer terms (the rarest term's
+ * matches are always read). Each costs a few microseconds to score; at this size a keyword
+ * ranking stays under 10 ms at 100k memories, and in a corpus of tens of thousands of
+ * conversation turns nearly every question's terms fit (see bench/eval).
+ */
+export const DEFAULT_MATCH_BUDGET = 1500;
 
 /**
  * The one ranking implementation for memories and the knowledge base: picks the rankers and
@@ -99,16 +112,15 @@ export class HybridSearch {
           ? undefined
           : {
               query: request.query,
-              candidates: request.keywordCandidates ?? Math.max(400, perList * 4),
+              matchBudget: request.matchBudget ?? DEFAULT_MATCH_BUDGET,
               limit: perList,
               maxTerms: request.maxTerms ?? DEFAULT_MAX_TERMS,
             },
       semantic: vector ? { model: this.embedder.model, vector, limit: perList, exact } : undefined,
     });
     const ranked = fuse(lists, {
-      k: DEFAULT_RRF_K,
+      method: this.embedder.model.builtIn ? BUILT_IN_FUSION : MODEL_FUSION,
       now: new Date(),
-      weights: { semantic: this.embedder.model.builtIn ? BUILT_IN_SEMANTIC_WEIGHT : 1 },
     }).slice(0, request.limit);
     return {
       ranked,

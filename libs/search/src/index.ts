@@ -11,11 +11,14 @@ export {
   type SearchReport,
   type SignalExplain,
 } from './contract/search.types';
-export { boostsFor, DEFAULT_RRF_K, fuse } from './fusion';
-export { HybridSearch, type QueryVector, type RankRequest } from './hybrid-search.service';
+export { boostsFor, DEFAULT_RRF_K, fuse, type FusionMethod } from './fusion';
+export { DEFAULT_MATCH_BUDGET, HybridSearch, type QueryVector, type RankRequest } from './hybrid-search.service';
 export { QueryEmbeddings } from './query-embeddings.service';
 export { candidatesPerList, vectorSearchSettings } from './ranking-sizes';
 // The ranker builders, for diagnostics that EXPLAIN the exact statement HybridSearch runs (bench/search).
-export { keywordCtes, vectorCte } from './ranking.sql';
+export { BM25, keywordCtes, lexemeQuerySql, termFrequencySql } from './keyword-ranking.sql';
+export { vectorCte } from './ranking.sql';
+export { SearchWorkerModule } from './jobs/search-worker.module';
 export { SearchModule } from './search.module';
+export { TermStatistics } from './term-statistics.service';
 export { EXACT_SCAN_BUDGET, exactScanRowLimit, VectorScanChoice } from './vector-scan-choice.service';

@@ -3,6 +3,7 @@ import { SqlParams } from '@cairn/db';
 import { type EmbeddingModel, toVectorLiteral } from '@cairn/embeddings';
 import { expectCommittedFile } from '@cairn/testing';
 import { type Corpus } from './contract/corpus';
+import { DEFAULT_MATCH_BUDGET } from './hybrid-search.service';
 import { candidatesPerList } from './ranking-sizes';
 import { rankingStatement, vectorRowCount } from './ranking.sql';
 import { type RankingPlan } from './ranking.types';
@@ -21,7 +22,7 @@ const QUERY = 'how are staging deploys triggered?';
 /** As HybridSearch.rank derives them for a result list of 10. */
 const LIMIT = 10;
 const PER_LIST = candidatesPerList(LIMIT);
-const KEYWORD = { query: QUERY, candidates: Math.max(400, PER_LIST * 4), limit: PER_LIST, maxTerms: 24 };
+const KEYWORD = { query: QUERY, matchBudget: DEFAULT_MATCH_BUDGET, limit: PER_LIST, maxTerms: 24 };
 
 /** A representative corpus: memories of one project and the tenant-wide ones, live only, as memory search filters them. */
 function corpus(params: SqlParams): Corpus {
@@ -32,7 +33,7 @@ function corpus(params: SqlParams): Corpus {
       `c.deleted_at IS NULL AND (c.project_id = ANY(${projects}::uuid[]) OR c.project_id IS NULL)` +
       ' AND c.archived_at IS NULL AND c.superseded_by IS NULL',
     signals: 'c.importance, c.confidence, c.pinned, c.created_at',
-    fieldWeights: { A: 1.0, B: 0.7, C: 0.5, D: 0.3 },
+    termScopes: ['6f1c2f4e-3b1d-4c59-9a77-0d6c1f0e2a11', '00000000-0000-0000-0000-000000000000'],
   };
 }
 

@@ -1,10 +1,8 @@
 import { assertSafeModelId, type EmbeddingModel, toVectorLiteral } from '@cairn/embeddings';
 import { type SqlParams } from '@cairn/db';
 import { type Corpus } from './contract/corpus';
-import { type KeywordOptions, type RankingPlan } from './ranking.types';
-
-/** Terms in more than this share of rows select no candidates on their own (they still score). */
-const COMMON_TERM_SHARE = 0.05;
+import { keywordCtes } from './keyword-ranking.sql';
+import { type RankingPlan } from './ranking.types';
 
 /**
  * The whole ranking statement of a plan: the keyword and/or the semantic ranker's CTEs, their
@@ -26,73 +24,6 @@ export function rankingStatement(corpus: Corpus, params: SqlParams, plan: Rankin
     parts.push('SELECT * FROM vec_out');
   }
   return `WITH ${ctes.join(',')} ${parts.join(' UNION ALL ')}`;
-}
-
-/**
- * Keyword ranker: the query's lexemes (English stemming, stop words dropped) OR-ed together,
- * so a natural-language question needs no exact phrase; candidates pre-ranked by ts_rank,
- * then scored BM25-style: the sum over matched query terms of inverse document frequency
- * times that term's own ts_rank (saturating in term frequency, weighted by field, normalised
- * by document length). Document frequencies come from the planner's statistics
- * (`most_common_elems` of the tsvector column), so rare terms count most without a separate
- * term index. Ties are broken by id, so the result never depends on the plan. Returns CTEs named `kw_*` and a final
- * `kw_out(list, id, score, importance, confidence, pinned, created_at)`.
- */
-export function keywordCtes(corpus: Corpus, params: SqlParams, query: string, options: KeywordOptions): string {
-  const queryParam = params.add(query);
-  // Sizes are parameters too: one statement text per corpus and filter shape, prepared once per connection.
-  const [maxTerms, candidates, limit] = [options.maxTerms, options.candidates, options.limit].map((n) =>
-    params.add(Math.trunc(n)),
-  );
-  const w = corpus.fieldWeights;
-  // ts_rank takes weights in the order {D, C, B, A}.
-  const weightsArray = `'{${w.D}, ${w.C}, ${w.B}, ${w.A}}'::float4[]`;
-  return `
-  kw_lexemes AS (
-    SELECT DISTINCT u.lexeme FROM unnest(to_tsvector('english', ${queryParam})) u
-  ),
-  kw_stats AS MATERIALIZED (
-    SELECT s.most_common_elems::text::text[] AS elems, s.most_common_elem_freqs AS freqs
-    FROM pg_stats s
-    WHERE s.schemaname = current_schema() AND s.tablename = '${corpus.table}' AND s.attname = 'tsv'
-  ),
-  kw_terms AS (
-    SELECT l.lexeme, plainto_tsquery('simple', l.lexeme)::text AS term,
-           coalesce(st.freqs[array_position(st.elems, l.lexeme)], st.freqs[array_length(st.elems, 1) + 1] / 2, 0.01) AS share
-    FROM kw_lexemes l LEFT JOIN kw_stats st ON true
-  ),
-  kw_weights AS MATERIALIZED (
-    SELECT lexeme, term, term::tsquery AS lexeme_query, share,
-           ln(1 + (1 - least(share, 0.99)) / greatest(share, 0.0001)) AS idf
-    FROM kw_terms WHERE term <> ''
-    ORDER BY share, lexeme
-    LIMIT ${maxTerms}
-  ),
-  kw_query AS (
-    SELECT coalesce(
-      (string_agg(term, ' | ') FILTER (WHERE share < ${COMMON_TERM_SHARE}))::tsquery,
-      string_agg(term, ' | ')::tsquery
-    ) AS q
-    FROM kw_weights
-  ),
-  kw_candidates AS (
-    SELECT c.id, c.tsv, ${corpus.signals}
-    FROM ${corpus.table} c, kw_query
-    WHERE c.tsv @@ kw_query.q AND ${corpus.where}
-    ORDER BY ts_rank(c.tsv, kw_query.q) DESC, c.id
-    LIMIT ${candidates}
-  ),
-  kw_scored AS (
-    SELECT k.id, sum(wt.idf * ts_rank(${weightsArray}, k.tsv, wt.lexeme_query, 1)) AS score
-    FROM kw_candidates k JOIN kw_weights wt ON k.tsv @@ wt.lexeme_query
-    GROUP BY k.id
-  ),
-  kw_out AS (
-    SELECT 'keyword'::text AS list, k.id, s.score::float8 AS score, k.importance, k.confidence, k.pinned, k.created_at
-    FROM kw_scored s JOIN kw_candidates k USING (id)
-    ORDER BY s.score DESC, k.id
-    LIMIT ${limit}
-  )`;
 }
 
 /**

@@ -1,8 +1,11 @@
 import { type EmbeddingModel } from '@cairn/embeddings';
 
 export interface KeywordOptions {
-  /** How many full-text matches, pre-ranked by ts_rank, are scored term by term. */
-  readonly candidates: number;
+  /**
+   * Rows the rarest query terms may select as candidates, by their document frequencies
+   * (the rarest term always selects): what bounds the keyword ranker's cost at any corpus size.
+   */
+  readonly matchBudget: number;
   readonly limit: number;
   /** Only the rarest this-many query terms are used: long queries stay cheap and focused. */
   readonly maxTerms: number;

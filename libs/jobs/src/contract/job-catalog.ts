@@ -13,6 +13,7 @@ export const MAINTENANCE_TASKS = [
   'confidence-decay',
   'stale-embedding-sweep',
   'duplicate-scan',
+  'term-statistics-fold',
 ] as const;
 export type MaintenanceTask = (typeof MAINTENANCE_TASKS)[number];
 
@@ -42,6 +43,8 @@ export const JOB_CATALOG = {
     'confidence-decay': z.strictObject({ tenantId }),
     'stale-embedding-sweep': z.strictObject({ tenantId }),
     'duplicate-scan': z.strictObject({ tenantId }),
+    /** Folds the keyword ranker's appended term-count deltas into their totals. */
+    'term-statistics-fold': z.strictObject({ tenantId }),
     /**
      * The one platform-level job: a repeatable tick that fans a maintenance task out to one
      * job per live tenant. It carries no tenant because it works for all of them.

@@ -9,6 +9,9 @@ export interface Corpus {
   readonly where: string;
   /** Columns over alias `c` returned as the ranking signals, aliased importance, confidence, pinned, created_at. */
   readonly signals: string;
-  /** Weight of a term occurrence by tsvector weight class (content A, keywords B, tags C, category D). */
-  readonly fieldWeights: Readonly<Record<'A' | 'B' | 'C' | 'D', number>>;
+  /**
+   * The term-statistics scopes the filter covers (project ids; the nil uuid for tenant-wide
+   * rows): the keyword ranker sums its document frequencies over them.
+   */
+  readonly termScopes: readonly string[];
 }

@@ -1,0 +1,148 @@
+import { BM25, TermStatistics, termFrequencySql } from '@cairn/search';
+import { TenantContext } from '@cairn/tenancy';
+import { DataSource } from 'typeorm';
+import { type ApiHarness, startApi } from './api-harness';
+import { memoriesUrl, type MemoryWorld, memoryWorld, store } from './memory-fixtures';
+
+interface Hit {
+  memory: { id: string };
+  explain: { keyword?: { score: number } };
+}
+
+/** A two-person chat: the other person's name is in most turns, as in any conversation log. */
+const CHAT = [
+  'Maria said the staging cluster runs Kubernetes 1.29 since the upgrade in March',
+  'Maria prefers squash merges so main keeps one commit per pull request',
+  'Maria asked whether the Grafana alert for checkout latency pages the on-call engineer',
+  'I told Maria the nightly backup job writes to the eu-west bucket',
+  'Maria mentioned that the payments service retries a charge three times before failing',
+  'We agreed with Maria that feature flags live in LaunchDarkly, not in env files',
+  'Maria reported the flaky login test is caused by a clock skew in CI runners',
+  'The release train leaves every Tuesday; Maria owns the changelog',
+  'I reminded myself to rotate the Stripe webhook secret next sprint',
+  'Maria says the search index is rebuilt from scratch every Sunday night',
+];
+
+describe('keyword ranking statistics (BM25 kept by the write path)', () => {
+  let api: ApiHarness;
+  let w: MemoryWorld;
+  let data: DataSource;
+  const schema = () => `"${w.tenant.schema}"`;
+  const keyword = async (query: string, project = w.project): Promise<[string, number][]> => {
+    const response = await w.wideAgent.post(memoriesUrl(project, '/search'), {
+      query,
+      mode: 'keyword',
+      limit: 10,
+      explain: true,
+    });
+    expect(response.status).toBe(200);
+    return (response.body.results as Hit[]).map((hit) => [hit.memory.id, hit.explain.keyword?.score ?? 0]);
+  };
+  /** A ranking as the scores it gave (the order of equal scores is the boosts', not the ranker's). */
+  const scores = async (query: string, project = w.project): Promise<Record<string, number>> => {
+    return Object.fromEntries(await keyword(query, project));
+  };
+  /** Per project, every lexeme's live-row count and the row count/length under '', from the rows themselves. */
+  const recount = (corpusTable: string) =>
+    data.query<{ scope: string; lexeme: string; docs: number; tokens: number }[]>(
+      `SELECT scope::text, lexeme, docs::int, tokens::int FROM (
+         SELECT coalesce(project_id, '00000000-0000-0000-0000-000000000000') AS scope, u.lexeme, count(*) AS docs, 0 AS tokens
+         FROM ${schema()}.${corpusTable} m, unnest(m.tsv) u ${corpusTable === 'memories' ? 'WHERE m.deleted_at IS NULL' : ''} GROUP BY 1, 2
+         UNION ALL
+         SELECT coalesce(project_id, '00000000-0000-0000-0000-000000000000'), '', count(*), sum(tsv_tokens)
+         FROM ${schema()}.${corpusTable} m ${corpusTable === 'memories' ? 'WHERE m.deleted_at IS NULL' : ''} GROUP BY 1
+       ) s WHERE docs <> 0 ORDER BY 1, 2`,
+    );
+  const kept = (corpusTable: string) =>
+    data.query<{ scope: string; lexeme: string; docs: number; tokens: number }[]>(
+      `SELECT scope::text, lexeme, sum(docs)::int AS docs, sum(tokens)::int AS tokens FROM (
+         SELECT scope, lexeme, docs, tokens FROM ${schema()}.term_counts WHERE corpus = $1
+         UNION ALL SELECT scope, lexeme, docs, tokens FROM ${schema()}.term_count_deltas WHERE corpus = $1
+       ) s GROUP BY 1, 2 HAVING sum(docs) <> 0 ORDER BY 1, 2`,
+      [corpusTable],
+    );
+  const fold = () => api.app.get(TenantContext).run(w.tenant, () => api.app.get(TermStatistics).fold());
+
+  beforeAll(async () => {
+    api = await startApi();
+    w = await memoryWorld(api);
+    data = api.app.get(DataSource);
+    for (const content of CHAT) await store(w.agent, w.project, { content, tags: ['chat'] });
+  });
+  afterAll(() => api.close());
+
+  it('recovers a term frequency from ts_rank: exactly up to 128 occurrences, within one up to 256', async () => {
+    const rows = await data.query<{ n: number; tf: number }[]>(
+      `SELECT n, ${termFrequencySql('v.tsv', `'word'::tsquery`)}::int AS tf
+       FROM generate_series(1, 256) n, LATERAL (SELECT to_tsvector('simple', repeat('word other ', n)) AS tsv) v`,
+    );
+    expect(rows.filter((row) => row.n <= 128 && row.tf !== row.n)).toEqual([]);
+    expect(rows.filter((row) => Math.abs(row.tf - row.n) > 1)).toEqual([]);
+  });
+
+  it('scores a match with Okapi BM25 over the project statistics', async () => {
+    const [top] = await keyword('Which bucket does the nightly backup write to?');
+    expect(top).toBeDefined();
+    const [id, score] = top;
+    // The textbook formula over the project's rows, counted here from the rows themselves.
+    const terms = await data.query<{ tf: number; df: number; n: number; dl: number; avgdl: number }[]>(
+      `WITH project AS (SELECT * FROM ${schema()}.memories
+                        WHERE project_id = (SELECT project_id FROM ${schema()}.memories WHERE id = $1) AND deleted_at IS NULL),
+            q AS (SELECT DISTINCT lexeme FROM unnest(to_tsvector('english', $2)))
+       SELECT array_length(u.positions, 1) AS tf,
+              (SELECT count(*) FROM project p, unnest(p.tsv) x WHERE x.lexeme = u.lexeme)::int AS df,
+              (SELECT count(*) FROM project)::int AS n, m.tsv_tokens AS dl,
+              (SELECT avg(tsv_tokens) FROM project)::float8 AS avgdl
+       FROM ${schema()}.memories m, unnest(m.tsv) u WHERE m.id = $1 AND u.lexeme IN (SELECT lexeme FROM q)`,
+      [id, 'Which bucket does the nightly backup write to?'],
+    );
+    expect(terms.length).toBe(4);
+    const { k1, b } = BM25;
+    const expected = terms.reduce((sum, { tf, df, n, dl, avgdl }) => {
+      const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5));
+      return sum + (idf * tf * (k1 + 1)) / (tf + k1 * (1 - b + (b * dl) / avgdl));
+    }, 0);
+    expect(score).toBeCloseTo(expected, 6);
+  });
+
+  it('keeps the statistics equal to a recount through stores, edits, moves and deletes', async () => {
+    const { memory: edited } = await store(w.agent, w.project, { content: 'Temporary note about Redis eviction' });
+    const { memory: deleted } = await store(w.agent, w.project, { content: 'Temporary note about HAProxy timeouts' });
+    const patched = await w.agent.patch(memoriesUrl(w.project, `/${edited.id}`), {
+      content: 'Redis uses allkeys-lru eviction in production',
+    });
+    expect(patched.status).toBe(200);
+    expect((await w.agent.delete(memoriesUrl(w.project, `/${deleted.id}`))).status).toBe(204);
+    await store(w.wideAgent, w.otherProject, { content: 'Maria is not in this project; Redis is' });
+    expect(await kept('memories')).toEqual(await recount('memories'));
+    await fold();
+    expect(await data.query(`SELECT count(*)::int AS n FROM ${schema()}.term_count_deltas`)).toEqual([{ n: 0 }]);
+    expect(await kept('memories')).toEqual(await recount('memories'));
+  });
+
+  it('ranks a fresh project the same before and after ANALYZE and after folding', async () => {
+    const questions = ['What does Maria prefer for merges?', 'when is the search index rebuilt', 'Maria Stripe secret'];
+    const before = await Promise.all(questions.map((q) => scores(q)));
+    expect(before.every((ranking) => Object.keys(ranking).length > 0)).toBe(true);
+    await data.query(`ANALYZE ${schema()}.memories`);
+    expect(await Promise.all(questions.map((q) => scores(q)))).toEqual(before);
+    await fold();
+    expect(await Promise.all(questions.map((q) => scores(q)))).toEqual(before);
+  });
+
+  it("does not weigh one project's terms by another project's vocabulary", async () => {
+    const before = await scores('Maria changelog release train');
+    for (let i = 0; i < 30; i += 1) {
+      await store(w.wideAgent, w.otherProject, {
+        content: `Changelog entry ${i}: the release train shipped build ${i}`,
+      });
+    }
+    expect(await scores('Maria changelog release train')).toEqual(before);
+  });
+
+  it('still finds a turn by the name most turns share', async () => {
+    // "maria" is in 9 of 10 turns: rare terms select candidates first, the name still scores.
+    const ranking = await keyword('Maria');
+    expect(ranking.length).toBeGreaterThanOrEqual(9);
+  });
+});

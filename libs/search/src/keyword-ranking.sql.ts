@@ -1,0 +1,97 @@
+import { type SqlParams } from '@cairn/db';
+import { type Corpus } from './contract/corpus';
+import { type KeywordOptions } from './ranking.types';
+
+/** Okapi BM25's term-frequency saturation and length normalisation, at their textbook values. */
+export const BM25 = { k1: 1.2, b: 0.75 } as const;
+
+/** π²/6, the limit of Σ 1/i². */
+const ZETA_2 = '1.6449340668482264';
+
+/**
+ * A lexeme's frequency in a row, in SQL. ts_rank of a one-lexeme query with every weight 1 and
+ * no normalisation is H(tf) / (π²/6), where H(tf) = Σ 1/i² for i = 1..tf (PostgreSQL's
+ * calc_rank_or), and the tail π²/6 − H(tf) is 1/(tf + ½) to well within ½, so the frequency
+ * comes back exactly (the SQL snapshot spec checks it against the positions, 1 to 256) from
+ * one call over the stored tsvector; unnesting the tsvector instead costs ten times more.
+ */
+export function termFrequencySql(tsv: string, lexemeQuery: string): string {
+  return `greatest(1, round(1 / (${ZETA_2} - ts_rank('{1,1,1,1}', ${tsv}, ${lexemeQuery}, 0) * ${ZETA_2}) - 0.5))`;
+}
+
+/** A lexeme as a one-term tsquery, quoted so that no character in it acts as an operator. */
+export function lexemeQuerySql(lexeme: string): string {
+  return `('''' || replace(replace(${lexeme}, '\\', '\\\\'), '''', '''''') || '''')::tsquery`;
+}
+
+/**
+ * Keyword ranker: Okapi BM25 over the query's lexemes (English stemming, stop words dropped),
+ * any of which may match, so a natural-language question needs no exact phrase. Document
+ * frequencies, the row count and the average row length come from the term statistics the
+ * write path keeps per project (`term_counts` plus the deltas not folded in yet; tenant
+ * migration 8), so a fresh project ranks the same before and after ANALYZE, and one project's
+ * vocabulary is not weighed by another's. A row's length is its number of indexed words
+ * (`tsv_tokens`).
+ *
+ * Candidates are the rows matching the rarest query terms whose document frequencies add up to
+ * at most `matchBudget` (always at least the rarest term): that bounds the rows read at any
+ * corpus size, and a row matching only common terms rarely outscores one matching a rare term.
+ * Each candidate is scored on all the terms (the `maxTerms` rarest). Ties are broken by id, so
+ * the result never depends on the plan. Returns CTEs named `kw_*` and a final
+ * `kw_out(list, id, score, importance, confidence, pinned, created_at)`.
+ */
+export function keywordCtes(corpus: Corpus, params: SqlParams, query: string, options: KeywordOptions): string {
+  const queryParam = params.add(query);
+  const scopes = params.add(corpus.termScopes);
+  // Sizes are parameters too: one statement text per corpus and filter shape, prepared once per connection.
+  const [maxTerms, matchBudget, limit] = [options.maxTerms, options.matchBudget, options.limit].map((n) =>
+    params.add(Math.trunc(n)),
+  );
+  const counted = (table: string) => `
+      SELECT lexeme, docs, tokens FROM ${table}
+      WHERE corpus = '${corpus.table}' AND scope = ANY(${scopes}::uuid[])
+        AND lexeme = ANY(ARRAY(SELECT lexeme FROM kw_lexemes) || ''::text)`;
+  const { k1, b } = BM25;
+  return `
+  kw_lexemes AS (
+    SELECT DISTINCT u.lexeme FROM unnest(to_tsvector('english', ${queryParam})) u
+  ),
+  kw_counts AS MATERIALIZED (
+    SELECT s.lexeme, sum(s.docs)::float8 AS docs, sum(s.tokens)::float8 AS tokens
+    FROM (${counted('term_counts')} UNION ALL ${counted('term_count_deltas')}) s
+    GROUP BY s.lexeme
+  ),
+  kw_corpus AS MATERIALIZED (
+    SELECT greatest(coalesce(max(docs) FILTER (WHERE lexeme = ''), 0), 1) AS n,
+           greatest(coalesce(max(tokens / nullif(docs, 0)) FILTER (WHERE lexeme = ''), 1), 1) AS avgdl
+    FROM kw_counts
+  ),
+  kw_terms AS MATERIALIZED (
+    SELECT l.lexeme, f.df, ln(1 + (k.n - f.df + 0.5) / (f.df + 0.5)) AS idf, ${lexemeQuerySql('l.lexeme')} AS q
+    FROM kw_lexemes l LEFT JOIN kw_counts c ON c.lexeme = l.lexeme CROSS JOIN kw_corpus k
+    CROSS JOIN LATERAL (SELECT least(greatest(coalesce(c.docs, 0), 0), k.n) AS df) f
+    ORDER BY f.df, l.lexeme
+    LIMIT ${maxTerms}
+  ),
+  kw_query AS (
+    SELECT string_agg(s.q::text, ' | ')::tsquery AS q
+    FROM (SELECT q, sum(df) OVER (ORDER BY df, lexeme) AS running,
+                 row_number() OVER (ORDER BY df, lexeme) AS i
+          FROM kw_terms) s
+    WHERE s.running <= ${matchBudget} OR s.i = 1
+  ),
+  kw_scored AS (
+    SELECT c.id, ${corpus.signals},
+           (SELECT sum(t.idf * f.tf * ${k1 + 1} / (f.tf + ${k1} * (${1 - b} + ${b} * c.tsv_tokens / k.avgdl)))
+            FROM kw_terms t CROSS JOIN LATERAL (SELECT ${termFrequencySql('c.tsv', 't.q')} AS tf) f
+            WHERE c.tsv @@ t.q) AS score
+    FROM ${corpus.table} c, kw_query, kw_corpus k
+    WHERE c.tsv @@ kw_query.q AND ${corpus.where}
+  ),
+  kw_out AS (
+    SELECT 'keyword'::text AS list, s.id, s.score::float8 AS score, s.importance, s.confidence, s.pinned, s.created_at
+    FROM kw_scored s
+    ORDER BY s.score DESC, s.id
+    LIMIT ${limit}
+  )`;
+}

@@ -1,0 +1,29 @@
+import { Injectable } from '@nestjs/common';
+import { TenantDb } from '@cairn/tenancy';
+import { DROP_EMPTY_SQL, FOLD_BATCH, FOLD_DELTAS_SQL, FOLD_LOCK_SQL } from './term-statistics.sql';
+
+/**
+ * The keyword ranker's term statistics (tenant migration 8): writers append deltas through
+ * triggers; this folds them into the totals, so a ranking reads one row per term and scope
+ * however many writes came before. Exact at every moment either way: folding only makes
+ * reading them cheaper.
+ */
+@Injectable()
+export class TermStatisticsRepository {
+  constructor(private readonly db: TenantDb) {}
+
+  /**
+   * One batch of deltas folded, inside the caller's tenant transaction: how many were moved
+   * into how many totals and whether more are waiting, or null when another fold of this
+   * tenant is running.
+   */
+  async foldBatch(): Promise<{ moved: number; folded: number; more: boolean } | null> {
+    const [lock] = await this.db.query<{ locked: boolean }>(FOLD_LOCK_SQL);
+    if (!lock?.locked) return null;
+    const [row] = await this.db.query<{ moved: number; folded: number }>(FOLD_DELTAS_SQL, [FOLD_BATCH]);
+    const moved = row?.moved ?? 0;
+    const more = moved >= FOLD_BATCH;
+    if (!more) await this.db.query(DROP_EMPTY_SQL);
+    return { moved, folded: row?.folded ?? 0, more };
+  }
+}
