@@ -6,6 +6,7 @@ import { workerPipeline } from './0004-worker-pipeline';
 import { duplicateScan } from './0005-duplicate-scan';
 import { auditLog } from './0006-audit-log';
 import { auditRetention } from './0007-audit-retention';
+import { occurredAt } from './0009-occurred-at';
 
 /**
  * Tenant-schema migrations in order, run with the tenant's schema first on the search
@@ -19,6 +20,7 @@ export const TENANT_MIGRATION_LIST: readonly Migration[] = [
   duplicateScan,
   auditLog,
   auditRetention,
+  occurredAt,
 ];
 
 /** Injection token so tests can run the migrator over a list with a failing step. */
