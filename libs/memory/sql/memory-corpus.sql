@@ -19,6 +19,8 @@ c.deleted_at IS NULL AND (c.project_id = ANY($1::uuid[]) OR c.project_id IS NULL
 --   $5 = "00000000-0000-4000-8000-000000000002"
 --   $6 = "2026-01-01T00:00:00.000Z"
 --   $7 = "2026-02-01T00:00:00.000Z"
---   $8 = false
---   $9 = true
-c.deleted_at IS NULL AND c.project_id = ANY($1::uuid[]) AND c.category = ANY($2::text[]) AND c.tags && $3::text[] AND c.author_agent_id = $4 AND c.author_user_id = $5::uuid AND c.created_at >= $6 AND c.created_at < $7 AND c.stale = $8 AND c.pinned = $9;
+--   $8 = "2023-05-01T00:00:00.000Z"
+--   $9 = "2023-06-01T00:00:00.000Z"
+--   $10 = false
+--   $11 = true
+c.deleted_at IS NULL AND c.project_id = ANY($1::uuid[]) AND c.category = ANY($2::text[]) AND c.tags && $3::text[] AND c.author_agent_id = $4 AND c.author_user_id = $5::uuid AND c.created_at >= $6 AND c.created_at < $7 AND c.occurred_at >= $8 AND c.occurred_at < $9 AND c.stale = $10 AND c.pinned = $11;
