@@ -150,6 +150,35 @@ describe('fact extraction without a model', () => {
     }
   });
 
+  it('dates the facts by when the conversation took place (occurredAt), in either mode', async () => {
+    const occurredAt = '2024-02-29T16:00:00+01:00';
+    const posted = await p.w.agent.post(url('/extract'), {
+      transcript: 'User: We decided to keep the invoices in Parquet files.',
+      occurredAt,
+    });
+    expect(posted.status).toBe(202);
+    const done = await waitForRequest(p.w.agent, project(), posted.body.requestId);
+    const [proposalId] = done.body.result.proposalIds;
+    const proposal = (await p.w.reader.get(url('/proposals'))).body.items.find((item: any) => item.id === proposalId);
+    expect(proposal.occurredAt).toBe('2024-02-29T15:00:00.000Z');
+    const accepted = await p.w.member.post(url(`/proposals/${proposalId}/accept`), {});
+    const memory = await p.w.reader.get(url(`/memories/${accepted.body.proposal.memoryId}`));
+    expect(memory.body.occurredAt).toBe('2024-02-29T15:00:00.000Z');
+
+    // Without one, the facts occurred when the transcript was sent; in "memories" mode alike.
+    await p.w.admin.patch(settingsUrl(), { extractionMode: 'memories' });
+    try {
+      const direct = await extract(p.w.agent, 'User: We decided to archive invoices after seven years.');
+      const stored = await p.w.reader.get(url(`/memories/${direct.result.memoryIds[0]}`));
+      expect(stored.body.occurredAt).toBe(new Date(direct.createdAt).toISOString());
+    } finally {
+      await p.w.admin.patch(settingsUrl(), { extractionMode: 'proposals' });
+    }
+    const bad = await p.w.agent.post(url('/extract'), { transcript: 'User: hi', occurredAt: '2999-01-01T00:00:00Z' });
+    expect(bad.status).toBe(400);
+    expect(JSON.stringify(bad.body.error)).toMatch(/occurredAt: must not be more than a day in the future/);
+  });
+
   it('keeps tenant settings to tenant admins and the platform admin, audited', async () => {
     for (const client of [p.w.member, p.w.agent, p.w.reader]) {
       const denied = await client.patch(settingsUrl(), { extractionMode: 'memories' });

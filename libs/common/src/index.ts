@@ -8,4 +8,5 @@ export {
   type UnauthenticatedCode,
   UnauthenticatedError,
 } from './cairn-error';
+export { pastInstantSchema } from './time';
 export { agentIdSchema, displayText, SLUG_PATTERN, slugSchema, stripControlCharacters } from './text';

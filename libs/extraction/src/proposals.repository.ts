@@ -8,7 +8,7 @@ const COLUMNS = `p.id, p.project_id AS "projectId", p.request_id AS "requestId",
   p.confidence, p.tags, p.keywords, p.status, p.memory_id AS "memoryId",
   CASE WHEN p.decided_at IS NULL THEN NULL
     ELSE json_build_object('userId', p.decided_by_user_id, 'agentId', p.decided_by_agent_id) END AS "decidedBy",
-  p.created_at AS "createdAt", p.decided_at AS "decidedAt"`;
+  p.occurred_at AS "occurredAt", p.created_at AS "createdAt", p.decided_at AS "decidedAt"`;
 
 /** Memory proposals of the current tenant; every call runs inside a tenant transaction. */
 @Injectable()
@@ -24,6 +24,8 @@ export class ProposalsRepository {
     projectId: string,
     requestId: string,
     candidates: readonly (FactCandidate & { id: string; confidence: number })[],
+    /** When the transcript's conversation took place: the memories made from these occurred then. */
+    occurredAt: Date,
   ): Promise<string[]> {
     if (candidates.length === 0) return [];
     const existing = await this.db.query<{ key: string }>(
@@ -37,8 +39,8 @@ export class ProposalsRepository {
     for (const candidate of fresh) {
       await this.db.query(
         `INSERT INTO memory_proposals (id, project_id, request_id, content, category, importance, confidence, tags,
-           keywords, status)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8::text[], $9::text[], 'pending')`,
+           keywords, status, occurred_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8::text[], $9::text[], 'pending', $10)`,
         [
           candidate.id,
           projectId,
@@ -49,6 +51,7 @@ export class ProposalsRepository {
           candidate.confidence,
           candidate.tags,
           candidate.keywords,
+          occurredAt,
         ],
       );
     }

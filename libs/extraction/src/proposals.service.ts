@@ -18,6 +18,7 @@ export interface ProposalEdits {
   readonly importance?: number;
   readonly keywords?: readonly string[];
   readonly tags?: readonly string[];
+  readonly occurredAt?: Date;
 }
 
 export interface ProposalPage {
@@ -73,6 +74,7 @@ export class ProposalsService {
         pinned: false,
         scope: 'project',
         supersedes: [],
+        occurredAt: edits.occurredAt ?? proposal.occurredAt ?? undefined,
       });
       const decided = await this.proposals.decide(proposal.id, {
         status: 'accepted',

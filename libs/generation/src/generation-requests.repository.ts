@@ -28,11 +28,12 @@ export class GenerationRequestsRepository {
     input: string;
     inputHash: string;
     requestedBy: Author;
+    occurredAt?: Date;
   }): Promise<GenerationRequestRow> {
     const rows = await this.db.query<GenerationRequestRow>(
       `INSERT INTO generation_requests AS r (id, project_id, kind, input, input_hash, status,
-         requested_by_user_id, requested_by_agent_id, requested_by_token_id)
-       VALUES ($1, $2, $3, $4, $5, 'pending', $6, $7, $8)
+         requested_by_user_id, requested_by_agent_id, requested_by_token_id, occurred_at)
+       VALUES ($1, $2, $3, $4, $5, 'pending', $6, $7, $8, $9)
        RETURNING ${COLUMNS}`,
       [
         row.id,
@@ -43,6 +44,7 @@ export class GenerationRequestsRepository {
         row.requestedBy.userId,
         row.requestedBy.agentId,
         row.requestedBy.tokenId,
+        row.occurredAt ?? null,
       ],
     );
     return rows[0];
@@ -58,6 +60,7 @@ export class GenerationRequestsRepository {
     kind: GenerationKind,
     inputHash: string,
     requester: Author,
+    occurredAt?: Date,
   ): Promise<GenerationRequestRow | undefined> {
     await this.db.query('SELECT pg_advisory_xact_lock(hashtext($1), hashtext($2))', [
       projectId,
@@ -68,9 +71,9 @@ export class GenerationRequestsRepository {
        WHERE r.project_id = $1 AND r.kind = $2 AND r.input_hash = $3 AND r.status IN ('pending', 'done')
          AND r.created_at > now() - ${REUSE_WINDOW}
          AND r.requested_by_user_id IS NOT DISTINCT FROM $4 AND r.requested_by_agent_id IS NOT DISTINCT FROM $5
-         AND r.requested_by_token_id IS NOT DISTINCT FROM $6
+         AND r.requested_by_token_id IS NOT DISTINCT FROM $6 AND r.occurred_at IS NOT DISTINCT FROM $7
        ORDER BY r.created_at DESC LIMIT 1`,
-      [projectId, kind, inputHash, requester.userId, requester.agentId, requester.tokenId],
+      [projectId, kind, inputHash, requester.userId, requester.agentId, requester.tokenId, occurredAt ?? null],
     );
     return rows[0];
   }
@@ -86,7 +89,7 @@ export class GenerationRequestsRepository {
   /** For a job: the row with its input and project slug; `lock` holds it until the transaction ends. */
   async findForJob(id: string, lock = false): Promise<GenerationJobRow | undefined> {
     const rows = await this.db.query<GenerationJobRow>(
-      `SELECT ${COLUMNS}, r.input, p.slug AS "projectSlug"
+      `SELECT ${COLUMNS}, r.input, p.slug AS "projectSlug", r.occurred_at AS "occurredAt"
        FROM generation_requests r JOIN projects p ON p.id = r.project_id
        WHERE r.id = $1 ${lock ? 'FOR UPDATE OF r' : ''}`,
       [id],

@@ -38,6 +38,8 @@ export class GenerationRequests {
     principal: SessionPrincipal,
     kind: GenerationKind,
     transcript: string,
+    /** When the conversation took place (fact extraction dates its memories so). */
+    occurredAt?: Date,
   ): Promise<SubmittedRequest> {
     // The HTTP layer validates too; other callers (MCP tools) get the same rules here.
     const input = stripControlCharacters(transcript).trim();
@@ -53,10 +55,18 @@ export class GenerationRequests {
     const requestedBy = authorOf(principal);
     return this.tx.run(async () => {
       const project = await this.projects.resolve(projectSlug);
-      const existing = await this.requests.findReusable(project.id, kind, inputHash, requestedBy);
+      const existing = await this.requests.findReusable(project.id, kind, inputHash, requestedBy, occurredAt);
       const row =
         existing ??
-        (await this.requests.insert({ id: randomUUID(), projectId: project.id, kind, input, inputHash, requestedBy }));
+        (await this.requests.insert({
+          id: randomUUID(),
+          projectId: project.id,
+          kind,
+          input,
+          inputHash,
+          requestedBy,
+          occurredAt,
+        }));
       // A pending request is (re-)enqueued: the deterministic job id makes that harmless, and it
       // recovers a request whose first enqueue was lost while Redis was away.
       if (row.status === 'pending') {

@@ -12,6 +12,8 @@ export {
   TRANSCRIPT_MAX_CHARS,
 } from './contract/generation-request.types';
 export {
+  ExtractionInputDto,
+  extractionInputSchema,
   GenerationRequestDto,
   generationRequestSchema,
   RequestAcceptedDto,

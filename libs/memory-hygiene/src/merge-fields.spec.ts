@@ -23,6 +23,7 @@ function memory(overrides: Partial<Memory>): Memory {
     lastAccessedAt: null,
     archivedAt: null,
     deletedAt: null,
+    occurredAt: new Date(0),
     createdAt: new Date(0),
     updatedAt: new Date(0),
     contentHash: 'h',

@@ -28,6 +28,7 @@ function memory(overrides: Partial<Memory> = {}): Memory {
     lastAccessedAt: new Date('2025-01-02T03:04:05.678Z'),
     archivedAt: null,
     deletedAt: null,
+    occurredAt: new Date('2024-11-30T18:00:00.000Z'),
     createdAt: new Date('2024-12-01T00:00:00.000Z'),
     updatedAt: new Date('2025-01-01T00:00:00.000Z'),
     contentHash: 'x',

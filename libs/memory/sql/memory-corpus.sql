@@ -2,15 +2,14 @@
 -- vector rankers over this corpus.
 
 -- default: the project and tenant-wide memories
--- corpus table: memories (alias c); term statistics of the scopes in $2
+-- corpus table: memories (alias c); term statistics of the scopes ["00000000-0000-4000-8000-000000000001","00000000-0000-0000-0000-000000000000"]
 -- signals: c.importance, c.confidence, c.pinned, c.created_at
 -- parameters:
 --   $1 = ["00000000-0000-4000-8000-000000000001"]
---   $2 = ["00000000-0000-4000-8000-000000000001","00000000-0000-0000-0000-000000000000"]
 c.deleted_at IS NULL AND (c.project_id = ANY($1::uuid[]) OR c.project_id IS NULL) AND c.archived_at IS NULL AND c.superseded_by IS NULL;
 
 -- every filter set
--- corpus table: memories (alias c); term statistics of the scopes in $10
+-- corpus table: memories (alias c); term statistics of the scopes ["00000000-0000-4000-8000-000000000001"]
 -- signals: c.importance, c.confidence, c.pinned, c.created_at
 -- parameters:
 --   $1 = ["00000000-0000-4000-8000-000000000001"]
@@ -20,7 +19,8 @@ c.deleted_at IS NULL AND (c.project_id = ANY($1::uuid[]) OR c.project_id IS NULL
 --   $5 = "00000000-0000-4000-8000-000000000002"
 --   $6 = "2026-01-01T00:00:00.000Z"
 --   $7 = "2026-02-01T00:00:00.000Z"
---   $8 = false
---   $9 = true
---   $10 = ["00000000-0000-4000-8000-000000000001"]
-c.deleted_at IS NULL AND c.project_id = ANY($1::uuid[]) AND c.category = ANY($2::text[]) AND c.tags && $3::text[] AND c.author_agent_id = $4 AND c.author_user_id = $5::uuid AND c.created_at >= $6 AND c.created_at < $7 AND c.stale = $8 AND c.pinned = $9;
+--   $8 = "2023-05-01T00:00:00.000Z"
+--   $9 = "2023-06-01T00:00:00.000Z"
+--   $10 = false
+--   $11 = true
+c.deleted_at IS NULL AND c.project_id = ANY($1::uuid[]) AND c.category = ANY($2::text[]) AND c.tags && $3::text[] AND c.author_agent_id = $4 AND c.author_user_id = $5::uuid AND c.created_at >= $6 AND c.created_at < $7 AND c.occurred_at >= $8 AND c.occurred_at < $9 AND c.stale = $10 AND c.pinned = $11;

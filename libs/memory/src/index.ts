@@ -29,6 +29,7 @@ export {
   importanceSchema,
   keywordsSchema,
   memoryContentSchema,
+  occurredAtSchema,
   tagsSchema,
 } from './contract/memory-fields.schema';
 export {

@@ -4,6 +4,7 @@ import { Injectable } from '@nestjs/common';
 import { TenantDb } from '@cairn/tenancy';
 import { type MemoryFilter } from './contract/memory-filter';
 import { memoryCorpus, type RankingCorpus } from './memory-corpus.sql';
+import { datedCandidatesSql, type OccurredWindow } from './memory-dated.sql';
 import { memoryFilterSql } from './memory-filter.sql';
 import { MEMORY_COLUMNS, MEMORY_FROM, type MemoryRow, toMemory } from './memory-row.sql';
 import { type Memory, type MemoryFields } from './contract/memory.types';
@@ -26,9 +27,9 @@ export class MemoriesRepository {
       `WITH m AS (
          INSERT INTO memories (id, project_id, content, content_hash, category, tags, keywords, importance, confidence,
            source_path, source_line, source_hash, pinned, author_user_id, author_agent_id, author_token_id,
-           created_at, updated_at)
+           created_at, updated_at, occurred_at)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16,
-           coalesce($17, now()), coalesce($17, now()))
+           coalesce($17, now()), coalesce($17, now()), coalesce($18, $17, now()))
          RETURNING *
        )
        SELECT ${MEMORY_COLUMNS} FROM m LEFT JOIN projects p ON p.id = m.project_id`,
@@ -50,6 +51,7 @@ export class MemoriesRepository {
         memory.author.agentId,
         memory.author.tokenId,
         memory.createdAt ?? null,
+        memory.occurredAt ?? null,
       ],
     );
     return toMemory(rows[0]);
@@ -101,12 +103,27 @@ export class MemoriesRepository {
     return { corpus: memoryCorpus(filter, params), params };
   }
 
+  /** Ids of memories matching `filter` dated within `window`, nearest to `core` first (recall of dated questions). */
+  async datedCandidates(
+    filter: MemoryFilter,
+    window: OccurredWindow,
+    core: OccurredWindow,
+    limit: number,
+  ): Promise<string[]> {
+    const params = new SqlParams();
+    const rows = await this.db.query<{ id: string }>(
+      datedCandidatesSql(filter, window, core, limit, params),
+      params.values,
+    );
+    return rows.map((row) => row.id);
+  }
+
   /** Replaces the writable fields; bumps the version and the change cursor. */
   async update(id: string, fields: MemoryFields, contentHash: string, sourceChanged: boolean): Promise<Memory> {
     await this.db.query(
       `UPDATE memories SET content = $2, content_hash = $3, category = $4, tags = $5, keywords = $6, importance = $7,
          confidence = $8, source_path = $9, source_line = $10, source_hash = $11, pinned = $12,
-         stale = CASE WHEN $13 THEN false ELSE stale END,
+         stale = CASE WHEN $13 THEN false ELSE stale END, occurred_at = coalesce($14, occurred_at),
          -- A vector of old content must never rank the new content: drop it until re-embedded.
          embedding = CASE WHEN content_hash = $3 THEN embedding END,
          embedding_model = CASE WHEN content_hash = $3 THEN embedding_model END,
@@ -128,6 +145,7 @@ export class MemoriesRepository {
         fields.source?.contentHash ?? null,
         fields.pinned,
         sourceChanged,
+        fields.occurredAt ?? null,
       ],
     );
     return (await this.findById(id)) as Memory;

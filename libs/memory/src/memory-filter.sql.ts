@@ -19,6 +19,8 @@ export function memoryFilterSql(filter: MemoryFilter, params: SqlParams, alias: 
   if (filter.authorUserId) clauses.push(`${a}.author_user_id = ${params.add(filter.authorUserId)}::uuid`);
   if (filter.createdAfter) clauses.push(`${a}.created_at >= ${params.add(filter.createdAfter)}`);
   if (filter.createdBefore) clauses.push(`${a}.created_at < ${params.add(filter.createdBefore)}`);
+  if (filter.occurredFrom) clauses.push(`${a}.occurred_at >= ${params.add(filter.occurredFrom)}`);
+  if (filter.occurredBefore) clauses.push(`${a}.occurred_at < ${params.add(filter.occurredBefore)}`);
   if (filter.stale !== undefined) clauses.push(`${a}.stale = ${params.add(filter.stale)}`);
   if (filter.pinned !== undefined) clauses.push(`${a}.pinned = ${params.add(filter.pinned)}`);
   return clauses.join(' AND ');

@@ -2,18 +2,26 @@ import { Injectable } from '@nestjs/common';
 import { type SessionPrincipal } from '@cairn/access';
 import { type ProjectRef, ProjectResolver } from '@cairn/projects';
 import {
-  type Explanation,
   HybridSearch,
   type QueryVector,
   type SearchMode,
   type SearchReport,
   vectorSearchSettings,
 } from '@cairn/search';
+import {
+  type ReferenceTime,
+  type ResolvedWhen,
+  resolveTemporal,
+  searchWindow,
+  type TemporalResolution,
+} from '@cairn/temporal';
 import { TenantContext, TenantTransaction } from '@cairn/tenancy';
 import { AccessRecorder } from './access-recorder.service';
+import { type TemporalReport } from './contract/memory-query.dto';
 import { type MemoryFilter, type MemoryScope } from './contract/memory-filter';
 import { type Memory } from './contract/memory.types';
 import { MemoriesRepository } from './memories.repository';
+import { rankByTime, type RecallExplanation } from './temporal-ranking';
 
 export interface RecallInput {
   readonly query: string;
@@ -21,6 +29,8 @@ export interface RecallInput {
   readonly limit: number;
   readonly explain: boolean;
   readonly filter: Omit<MemoryFilter, 'scope'> & { readonly scope?: 'project' | 'tenant' | 'all' };
+  /** What dates in the query are read against ("last Saturday" of when); default now, UTC. */
+  readonly asOf?: ReferenceTime;
   /** Count this as use of the results (access count, confidence; written within a second). Default true; false for a peek. */
   readonly recordAccess?: boolean;
 }
@@ -28,15 +38,29 @@ export interface RecallInput {
 export interface RecallHit {
   readonly memory: Memory;
   readonly score: number;
-  readonly explain?: Explanation;
+  readonly explain?: RecallExplanation;
 }
 
 export interface RecallResult {
   readonly results: RecallHit[];
-  readonly report: SearchReport;
+  readonly report: SearchReport & { readonly temporal?: TemporalReport };
 }
 
-/** Memory search: hybrid by default, every result flagged stale where it is. */
+/** A question's dates, and the text the rankers get (none when it names nothing but dates). */
+interface Temporal extends TemporalResolution {
+  readonly textQuery: string | undefined;
+}
+
+/** Candidates fused before re-ranking by date: deep enough that a dated match below the first page can rise. */
+const datedPool = (limit: number) => Math.min(100, Math.max(30, limit * 3));
+const searchSettings = (temporal: Temporal, limit: number) =>
+  vectorSearchSettings(temporal.when || temporal.order ? datedPool(limit) : limit);
+
+/**
+ * Memory search: hybrid by default, every result flagged stale where it is. Dates in the
+ * question (`@cairn/temporal`) filter by `occurred_at` in SQL when they name a clear calendar
+ * range, otherwise boost memories that occurred near them after fusion (rankByTime).
+ */
 @Injectable()
 export class MemoryRecall {
   constructor(
@@ -49,14 +73,18 @@ export class MemoryRecall {
   ) {}
 
   async recall(projectSlug: string, input: RecallInput): Promise<RecallResult> {
+    const temporal = readDates(input);
     // The model call comes first, outside the transaction: it holds no pooled connection.
-    const queryVector = await this.search.embedQuery(input.query, input.mode);
-    return this.tx.run(async () => {
-      const project = await this.resolver.resolve(projectSlug);
-      const which = input.filter.scope ?? 'all';
-      const scope = { projectIds: which === 'tenant' ? [] : [project.id], includeTenantWide: which !== 'project' };
-      return this.rankWithin(scope, input, queryVector);
-    }, vectorSearchSettings(input.limit));
+    const queryVector = await this.embed(temporal, input.mode);
+    return this.tx.run(
+      async () => {
+        const project = await this.resolver.resolve(projectSlug);
+        const which = input.filter.scope ?? 'all';
+        const scope = { projectIds: which === 'tenant' ? [] : [project.id], includeTenantWide: which !== 'project' };
+        return this.rankWithin(scope, input, temporal, queryVector);
+      },
+      searchSettings(temporal, input.limit),
+    );
   }
 
   /** Across every project the token may read (optionally narrowed), plus tenant-wide memories. */
@@ -65,29 +93,126 @@ export class MemoryRecall {
     projects: readonly string[] | undefined,
     input: RecallInput,
   ): Promise<RecallResult & { projects: ProjectRef[] }> {
-    const queryVector = await this.search.embedQuery(input.query, input.mode);
-    return this.tx.run(async () => {
-      const allowed = await this.resolver.resolveMany(principal.projects);
-      const chosen = projects ? allowed.filter((project) => projects.includes(project.slug)) : allowed;
-      const result = await this.rankWithin(
-        { projectIds: chosen.map((project) => project.id), includeTenantWide: true },
-        input,
-        queryVector,
-      );
-      return { ...result, projects: chosen };
-    }, vectorSearchSettings(input.limit));
+    const temporal = readDates(input);
+    const queryVector = await this.embed(temporal, input.mode);
+    return this.tx.run(
+      async () => {
+        const allowed = await this.resolver.resolveMany(principal.projects);
+        const chosen = projects ? allowed.filter((project) => projects.includes(project.slug)) : allowed;
+        const result = await this.rankWithin(
+          { projectIds: chosen.map((project) => project.id), includeTenantWide: true },
+          input,
+          temporal,
+          queryVector,
+        );
+        return { ...result, projects: chosen };
+      },
+      searchSettings(temporal, input.limit),
+    );
   }
 
-  private async rankWithin(scope: MemoryScope, input: RecallInput, queryVector: QueryVector): Promise<RecallResult> {
-    const { corpus, params } = this.memories.rankingCorpus({ ...input.filter, scope });
-    const { ranked, report } = await this.search.rank(corpus, params, {
-      query: input.query,
+  private embed(temporal: Temporal, mode: SearchMode): Promise<QueryVector | undefined> {
+    return temporal.textQuery === undefined
+      ? Promise.resolve(undefined)
+      : this.search.embedQuery(temporal.textQuery, mode);
+  }
+
+  private async rankWithin(
+    scope: MemoryScope,
+    input: RecallInput,
+    temporal: Temporal,
+    queryVector: QueryVector | undefined,
+  ): Promise<RecallResult> {
+    const filter: MemoryFilter = { ...input.filter, scope };
+    if (!temporal.when && !temporal.order) {
+      const { ranked, report } = await this.rankText(filter, input.query, input, input.limit, queryVector);
+      return this.results(ranked, report, input);
+    }
+    const notes: string[] = [];
+    let when = temporal.when?.anchor ? await this.placeAnchor(filter, temporal.when, notes) : temporal.when;
+    const pool = datedPool(input.limit);
+    const candidates = async (range: ResolvedWhen['range'] | undefined) => {
+      const within: MemoryFilter = {
+        ...filter,
+        ...(range && { occurredFrom: range.from ?? undefined, occurredBefore: range.to ?? undefined }),
+      };
+      // "What did I do last Saturday?": nothing but dates to rank by, so no text ranking at all.
+      const text =
+        temporal.textQuery === undefined || (temporal.contentless && when?.range)
+          ? undefined
+          : await this.rankText(within, temporal.textQuery, input, pool, queryVector);
+      const dated = when?.range
+        ? await this.memories.datedCandidates(within, range ?? searchWindow(when.range), when.range, pool)
+        : [];
+      return { text, dated };
+    };
+    let found = await candidates(when?.use === 'filter' ? when.range : undefined);
+    if (when?.use === 'filter' && (found.text?.ranked.length ?? 0) === 0 && found.dated.length === 0) {
+      notes.push(`no memory occurred in ${when.expression}: applied it as a boost instead of a filter`);
+      when = { ...when, use: 'boost', weight: 0.6 };
+      found = await candidates(undefined);
+    }
+    const report = found.text?.report ?? {
+      requestedMode: input.mode,
       mode: input.mode,
-      limit: input.limit,
-      queryVector,
-    });
+      notes: ['the query names only dates: ranked by when memories occurred'],
+      embeddingModel: null,
+    };
+    const ranked = found.text?.ranked ?? [];
+    const byId = new Map(
+      (await this.memories.findManyById([...new Set([...ranked.map((h) => h.id), ...found.dated])])).map((m) => [
+        m.id,
+        m,
+      ]),
+    );
+    const hits = rankByTime(ranked, found.dated, byId, when, temporal.order, new Date()).slice(0, input.limit);
+    return this.results(hits, { ...report, temporal: temporalReport(temporal, when, notes) }, input, byId);
+  }
+
+  private rankText(
+    filter: MemoryFilter,
+    query: string,
+    input: RecallInput,
+    limit: number,
+    queryVector: QueryVector | undefined,
+  ) {
+    const { corpus, params } = this.memories.rankingCorpus(filter);
+    return this.search.rank(corpus, params, { query, mode: input.mode, limit, queryVector });
+  }
+
+  /**
+   * "Two weeks before the trip": the trip is the memory that best matches it by keyword; the
+   * window is centred on its occurredAt plus the offset. Unplaced, the dates are left out.
+   */
+  private async placeAnchor(
+    filter: MemoryFilter,
+    when: ResolvedWhen,
+    notes: string[],
+  ): Promise<ResolvedWhen | undefined> {
+    const anchor = when.anchor!;
+    const { corpus, params } = this.memories.rankingCorpus(filter);
+    const { ranked } = await this.search.rank(corpus, params, { query: anchor.event, mode: 'keyword', limit: 1 });
+    const [event] = ranked[0] ? await this.memories.findManyById([ranked[0].id]) : [];
+    if (!event) {
+      notes.push(`could not place "${anchor.event}": no memory mentions it`);
+      return undefined;
+    }
+    const centre = event.occurredAt.getTime() + anchor.offsetMs;
+    notes.push(`placed "${anchor.event}" at ${event.occurredAt.toISOString()} (memory ${event.id})`);
+    return {
+      ...when,
+      range: { from: new Date(centre - anchor.halfWidthMs), to: new Date(centre + anchor.halfWidthMs) },
+    };
+  }
+
+  private async results(
+    ranked: readonly { readonly id: string; readonly score: number; readonly explain: RecallExplanation }[],
+    report: RecallResult['report'],
+    input: RecallInput,
+    loaded?: ReadonlyMap<string, Memory>,
+  ): Promise<RecallResult> {
     const ids = ranked.map((hit) => hit.id);
-    const byId = new Map((await this.memories.findManyById(ids)).map((m) => [m.id, m]));
+    const byId = loaded ?? new Map((await this.memories.findManyById(ids)).map((m) => [m.id, m]));
     if (input.recordAccess !== false) this.access.record(this.tenant.require('MemoryRecall'), ids);
     const results = ranked.flatMap((hit) => {
       const memory = byId.get(hit.id);
@@ -96,4 +221,32 @@ export class MemoryRecall {
     });
     return { results, report };
   }
+}
+
+function readDates(input: RecallInput): Temporal {
+  const resolution = resolveTemporal(input.query, input.asOf ?? { instant: new Date(), offsetMinutes: 0 });
+  const { when, contentless, rankedQuery } = resolution;
+  // With nothing left but an event to place ("3 days after the launch"), its words are the text to rank.
+  const textQuery = !contentless ? rankedQuery : when?.anchor ? input.query : undefined;
+  return { ...resolution, textQuery };
+}
+
+function temporalReport(temporal: Temporal, when: ResolvedWhen | undefined, notes: string[]): TemporalReport {
+  const found = temporal.when;
+  return {
+    reference: temporal.reference.instant.toISOString(),
+    rankedQuery: temporal.textQuery ?? '',
+    ...(found && {
+      range: {
+        expression: found.expression,
+        kind: found.kind,
+        from: when?.range?.from?.toISOString() ?? null,
+        to: when?.range?.to?.toISOString() ?? null,
+        applied: when?.range ? when.use : 'none',
+        weight: when?.range ? when.weight : 0,
+      },
+    }),
+    ...(temporal.order && { order: { expression: temporal.order.expression, direction: temporal.order.direction } }),
+    notes,
+  };
 }

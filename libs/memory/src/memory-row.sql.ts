@@ -5,7 +5,7 @@ export const MEMORY_COLUMNS = `
   m.id, m.project_id, p.slug AS project_slug, m.content, m.content_hash, m.category, m.tags, m.keywords,
   m.importance, m.confidence, m.source_path, m.source_line, m.source_hash, m.stale, m.verified_at,
   m.author_user_id, m.author_agent_id, m.author_token_id, m.pinned, m.version, m.superseded_by,
-  m.access_count, m.last_accessed_at, m.archived_at, m.deleted_at, m.created_at, m.updated_at,
+  m.access_count, m.last_accessed_at, m.archived_at, m.deleted_at, m.occurred_at, m.created_at, m.updated_at,
   (m.embedded_hash IS NOT NULL AND m.embedded_hash = m.content_hash) AS embedded`;
 
 /** FROM clause matching MEMORY_COLUMNS. */
@@ -37,6 +37,7 @@ export interface MemoryRow {
   last_accessed_at: Date | null;
   archived_at: Date | null;
   deleted_at: Date | null;
+  occurred_at: Date;
   created_at: Date;
   updated_at: Date;
   embedded: boolean;
@@ -64,6 +65,7 @@ export function toMemory(row: MemoryRow): Memory {
     lastAccessedAt: row.last_accessed_at,
     archivedAt: row.archived_at,
     deletedAt: row.deleted_at,
+    occurredAt: row.occurred_at,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
     contentHash: row.content_hash,

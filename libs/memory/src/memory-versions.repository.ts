@@ -40,6 +40,7 @@ export class MemoryVersionsRepository {
       source: before.source,
       pinned: before.pinned,
       supersededBy: before.supersededBy,
+      occurredAt: before.occurredAt.toISOString(),
       updatedAt: before.updatedAt.toISOString(),
     };
     await this.db.query(

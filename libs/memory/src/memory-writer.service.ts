@@ -160,5 +160,6 @@ function mergeFields(before: Memory, input: UpdateMemoryInput): MemoryFields {
           }
         : input.source,
     pinned: input.pinned ?? before.pinned,
+    occurredAt: input.occurredAt,
   };
 }

@@ -5,6 +5,7 @@ import { expectCommittedFile } from '@cairn/testing';
 import { CANDIDATE_CONTENTS_SQL, contradictionCorpus } from './contradiction-candidates.sql';
 import { type MemoryFilter } from './contract/memory-filter';
 import { memoryCorpus } from './memory-corpus.sql';
+import { datedCandidatesSql, type OccurredWindow } from './memory-dated.sql';
 
 /**
  * The statements behind the contradiction check and recall, rendered with fixed inputs and
@@ -63,6 +64,8 @@ describe('memory SQL snapshots', () => {
           authorUserId: '00000000-0000-4000-8000-000000000002',
           createdAfter: new Date('2026-01-01T00:00:00.000Z'),
           createdBefore: new Date('2026-02-01T00:00:00.000Z'),
+          occurredFrom: new Date('2023-05-01T00:00:00.000Z'),
+          occurredBefore: new Date('2023-06-01T00:00:00.000Z'),
           stale: false,
           pinned: true,
           includeArchived: true,
@@ -79,5 +82,42 @@ describe('memory SQL snapshots', () => {
       }),
     ].join('\n');
     expectCommittedFile(join(SQL_DIR, 'memory-corpus.sql'), text);
+  });
+
+  it('renders the dated candidates of a question with dates as committed', () => {
+    const scope = { projectIds: [PROJECT], includeTenantWide: true };
+    const saturday = { from: new Date('2024-06-08T00:00:00.000Z'), to: new Date('2024-06-09T00:00:00.000Z') };
+    type Shape = [MemoryFilter, OccurredWindow, OccurredWindow, number];
+    const shapes: [string, Shape][] = [
+      [
+        'a boost ("last Saturday"): the range widened to where closeness falls to a quarter',
+        [
+          { scope },
+          { from: new Date('2024-06-06T00:00:00.000Z'), to: new Date('2024-06-11T00:00:00.000Z') },
+          saturday,
+          30,
+        ],
+      ],
+      [
+        'an open range ("before June 2024")',
+        [
+          { scope },
+          { from: null, to: new Date('2024-08-01T00:00:00.000Z') },
+          { from: null, to: new Date('2024-06-01T00:00:00.000Z') },
+          30,
+        ],
+      ],
+    ];
+    const text = [
+      '-- Dated candidates (MemoryRecall through MemoriesRepository.datedCandidates): memories that occurred near a',
+      "-- question's date range, nearest first, added to what the rankers found; memories_project_occurred serves it.",
+      ...shapes.flatMap(([title, [filter, window, core, limit]]) => {
+        const params = new SqlParams();
+        const sql = datedCandidatesSql(filter, window, core, limit, params);
+        const values = params.values.map((value, index) => `--   $${index + 1} = ${JSON.stringify(value)}`);
+        return ['', `-- ${title}`, '-- parameters:', ...values, `${sql};`];
+      }),
+    ].join('\n');
+    expectCommittedFile(join(SQL_DIR, 'memory-dated.sql'), text);
   });
 });

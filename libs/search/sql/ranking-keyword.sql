@@ -1,22 +1,22 @@
 -- Ranking statement, keyword only: rankingStatement (libs/search/src/ranking.sql.ts), run by RankingRepository.rank
 -- $1 = ["6f1c2f4e-3b1d-4c59-9a77-0d6c1f0e2a11"]
--- $2 = ["6f1c2f4e-3b1d-4c59-9a77-0d6c1f0e2a11","00000000-0000-0000-0000-000000000000"]
--- $3 = "how are staging deploys triggered?"
+-- $2 = "how are staging deploys triggered?"
+-- $3 = ["6f1c2f4e-3b1d-4c59-9a77-0d6c1f0e2a11","00000000-0000-0000-0000-000000000000"]
 -- $4 = 24
 -- $5 = 1500
 -- $6 = 50
 WITH
   kw_lexemes AS (
-    SELECT DISTINCT u.lexeme FROM unnest(to_tsvector('english', $3)) u
+    SELECT DISTINCT u.lexeme FROM unnest(to_tsvector('english', $2)) u
   ),
   kw_counts AS MATERIALIZED (
     SELECT s.lexeme, sum(s.docs)::float8 AS docs, sum(s.tokens)::float8 AS tokens
     FROM (
       SELECT lexeme, docs, tokens FROM term_counts
-      WHERE corpus = 'memories' AND scope = ANY($2::uuid[])
+      WHERE corpus = 'memories' AND scope = ANY($3::uuid[])
         AND lexeme = ANY(ARRAY(SELECT lexeme FROM kw_lexemes) || ''::text) UNION ALL
       SELECT lexeme, docs, tokens FROM term_count_deltas
-      WHERE corpus = 'memories' AND scope = ANY($2::uuid[])
+      WHERE corpus = 'memories' AND scope = ANY($3::uuid[])
         AND lexeme = ANY(ARRAY(SELECT lexeme FROM kw_lexemes) || ''::text)) s
     GROUP BY s.lexeme
   ),

@@ -16,6 +16,8 @@ export interface Proposal {
   readonly status: ProposalStatus;
   readonly memoryId: string | null;
   readonly decidedBy: { readonly userId: string | null; readonly agentId: string | null } | null;
+  /** When the conversation it came from took place (null for proposals older than the field). */
+  readonly occurredAt: Date | null;
   readonly createdAt: Date;
   readonly decidedAt: Date | null;
 }

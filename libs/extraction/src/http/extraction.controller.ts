@@ -1,7 +1,7 @@
 import { Body, Controller, Get, Param, Post, Query } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Audited, CurrentPrincipal, RequirePermission, type SessionPrincipal } from '@cairn/access';
-import { GenerationRequests, RequestAcceptedDto, TranscriptDto } from '@cairn/generation';
+import { ExtractionInputDto, GenerationRequests, RequestAcceptedDto } from '@cairn/generation';
 import { ZodResponse } from 'nestjs-zod';
 import { ProposalsService } from '../proposals.service';
 import {
@@ -35,10 +35,11 @@ export class ExtractionController {
   @ZodResponse({ status: 202, type: RequestAcceptedDto })
   extract(
     @Param() params: ProjectParamDto,
-    @Body() body: TranscriptDto,
+    @Body() body: ExtractionInputDto,
     @CurrentPrincipal() principal: SessionPrincipal,
   ) {
-    return this.requests.submit(params.project, principal, 'fact_extraction', body.transcript);
+    const occurredAt = body.occurredAt === undefined ? undefined : new Date(body.occurredAt);
+    return this.requests.submit(params.project, principal, 'fact_extraction', body.transcript, occurredAt);
   }
 
   @Get('proposals')

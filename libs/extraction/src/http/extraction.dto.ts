@@ -1,5 +1,5 @@
 import { slugSchema, stripControlCharacters } from '@cairn/common';
-import { MEMORY_CATEGORIES, memoryContentSchema } from '@cairn/memory';
+import { MEMORY_CATEGORIES, memoryContentSchema, occurredAtSchema } from '@cairn/memory';
 import { createZodDto } from 'nestjs-zod';
 import { z } from 'zod';
 import { PROPOSAL_STATUSES, type Proposal } from '../contract/proposal.types';
@@ -36,6 +36,7 @@ export const acceptProposalSchema = z
       .max(32, 'at most 32 tags')
       .transform((tags) => [...new Set(tags.map((tag) => tag.toLowerCase()))])
       .optional(),
+    occurredAt: occurredAtSchema.optional(),
   })
   .default({});
 export class AcceptProposalDto extends createZodDto(acceptProposalSchema) {}
@@ -55,6 +56,7 @@ export const proposalSchema = z.object({
   status: z.enum(PROPOSAL_STATUSES),
   memoryId: z.uuid().nullable().describe('The memory made from it, once accepted'),
   decidedBy: z.object({ userId: z.string().nullable(), agentId: z.string().nullable() }).nullable(),
+  occurredAt: z.iso.datetime().nullable().describe('When the conversation took place; the memory occurs then'),
   createdAt: z.iso.datetime(),
   decidedAt: z.iso.datetime().nullable(),
 });
@@ -94,6 +96,7 @@ export function toProposalView(proposal: Proposal): z.infer<typeof proposalSchem
     status: proposal.status,
     memoryId: proposal.memoryId,
     decidedBy: proposal.decidedBy,
+    occurredAt: proposal.occurredAt === null ? null : new Date(proposal.occurredAt).toISOString(),
     createdAt: new Date(proposal.createdAt).toISOString(),
     decidedAt: proposal.decidedAt === null ? null : new Date(proposal.decidedAt).toISOString(),
   };

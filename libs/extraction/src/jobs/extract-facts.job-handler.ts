@@ -34,13 +34,16 @@ export class ExtractFactsJobHandler implements HandlesJob<'extraction', 'extract
       store: async (extraction, request, tenant) => {
         const { extractionMode: mode } = await this.settings.get();
         const confidence = extraction.generatedBy === RULES_FALLBACK ? RULES_CONFIDENCE : MODEL_CONFIDENCE;
+        // The facts occurred when the conversation did: as the requester said, else when it was sent.
+        const occurredAt = request.occurredAt ?? request.createdAt;
         const ids =
           mode === 'memories'
-            ? await this.storeMemories(extraction, request, requesterPrincipal(tenant, request), confidence)
+            ? await this.storeMemories(extraction, request, requesterPrincipal(tenant, request), confidence, occurredAt)
             : await this.proposals.insertNew(
                 request.projectId,
                 request.id,
                 extraction.candidates.map((candidate) => ({ ...candidate, id: randomUUID(), confidence })),
+                occurredAt,
               );
         return {
           result: {
@@ -65,6 +68,7 @@ export class ExtractFactsJobHandler implements HandlesJob<'extraction', 'extract
     request: GenerationJobRow,
     author: SessionPrincipal,
     confidence: number,
+    occurredAt: Date,
   ): Promise<string[]> {
     const ids: string[] = [];
     for (const candidate of extraction.candidates) {
@@ -79,6 +83,7 @@ export class ExtractFactsJobHandler implements HandlesJob<'extraction', 'extract
         pinned: false,
         scope: 'project',
         supersedes: [],
+        occurredAt,
       });
       ids.push(memory.id);
     }

@@ -8,7 +8,7 @@ import {
   requestAcceptedSchema,
   requestText,
   toRequestView,
-  transcriptSchema,
+  extractionInputSchema,
 } from '@cairn/generation';
 import { z } from 'zod';
 
@@ -24,7 +24,8 @@ const spec = defineTool({
     'Example: {"transcript": "User: we deploy with Helm now, not kubectl apply. Assistant: noted..."}',
   ].join(' '),
   input: z.strictObject({
-    transcript: transcriptSchema.shape.transcript.optional(),
+    transcript: extractionInputSchema.shape.transcript.optional(),
+    occurredAt: extractionInputSchema.shape.occurredAt,
     requestId: z.uuid('must be a request id').optional().describe('A requestId returned by an earlier call'),
   }),
   output: z.object({
@@ -48,7 +49,14 @@ export class ExtractFactsTool implements McpToolHandler<typeof spec.input, typeo
     const project = call.project!;
     if (input.transcript !== undefined) {
       // The same transcript from the same caller within a day returns that request (reused).
-      const accepted = await this.requests.submit(project, call.principal, 'fact_extraction', input.transcript);
+      const occurredAt = input.occurredAt === undefined ? undefined : new Date(input.occurredAt);
+      const accepted = await this.requests.submit(
+        project,
+        call.principal,
+        'fact_extraction',
+        input.transcript,
+        occurredAt,
+      );
       return {
         structured: { outcome: 'queued' as const, accepted },
         text: acceptedText(accepted, 'fact extraction', spec.name),

@@ -30,4 +30,6 @@ export interface GenerationRequestRow {
 export interface GenerationJobRow extends GenerationRequestRow {
   readonly input: string | null;
   readonly projectSlug: string;
+  /** When the transcript's conversation took place, if the requester said so. */
+  readonly occurredAt: Date | null;
 }

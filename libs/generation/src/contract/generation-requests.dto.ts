@@ -1,4 +1,4 @@
-import { slugSchema, stripControlCharacters } from '@cairn/common';
+import { pastInstantSchema, slugSchema, stripControlCharacters } from '@cairn/common';
 import { createZodDto } from 'nestjs-zod';
 import { z } from 'zod';
 import {
@@ -24,6 +24,14 @@ export const transcriptSchema = z.strictObject({
     .describe('The session transcript or notes, as plain text'),
 });
 export class TranscriptDto extends createZodDto(transcriptSchema) {}
+
+/** A transcript to extract facts from, and when the conversation took place (the facts' `occurredAt`). */
+export const extractionInputSchema = transcriptSchema.extend({
+  occurredAt: pastInstantSchema
+    .optional()
+    .describe('When the conversation took place, so when its facts occurred (default: now)'),
+});
+export class ExtractionInputDto extends createZodDto(extractionInputSchema) {}
 
 export const requestAcceptedSchema = z.object({
   requestId: z.uuid().describe('Poll GET /v1/projects/{project}/requests/{requestId} for the result'),

@@ -21,7 +21,7 @@ const spec = defineTool({
   // Session scope: the search covers the token's projects itself (never more), not one project.
   scope: 'session',
   description: [
-    'kb_search over every project this token may read, e.g. to see how another repository solved a problem;',
+    'kb_search over every project this token may read, e.g. how another repository solved a problem;',
     '"projects" narrows it. Example: {"query": "webhook retry policy", "projects": ["billing-api"]}',
   ].join(' '),
   input: globalSearchSchema,

@@ -1,4 +1,4 @@
-import { agentIdSchema } from '@cairn/common';
+import { agentIdSchema, pastInstantSchema } from '@cairn/common';
 import { z } from 'zod';
 import {
   categorySchema,
@@ -18,7 +18,8 @@ import {
  * relations to other memories of the same export. Lines carry no project: a file imports into
  * any project, and exporting the imported project again gives the same lines. Not carried:
  * version history, vectors (re-made after import) and the token that wrote a memory.
- * Timestamps keep millisecond precision. `supersededBy` is written as stored, so it may name a
+ * Timestamps keep millisecond precision. `occurredAt` (when the fact happened) is optional on
+ * import, for files written before it existed: it then defaults to `createdAt`. `supersededBy` is written as stored, so it may name a
  * memory outside the file (tenant-wide, or deleted since); an import resolves it against the
  * file and the target project, and refuses the line (400, with its number) when it cannot.
  */
@@ -72,6 +73,7 @@ export const exportedMemorySchema = z
     version: count.min(1),
     accessCount: count,
     lastAccessedAt: timestamp.nullable(),
+    occurredAt: pastInstantSchema.optional(),
     createdAt: timestamp,
     updatedAt: timestamp,
     author: z.strictObject({ userId: z.uuid().nullable(), agentId: agentIdSchema.nullable() }),
@@ -125,6 +127,7 @@ export function exportLine(memory: Memory, relations: readonly ExportedRelation[
     version: memory.version,
     accessCount: memory.accessCount,
     lastAccessedAt: memory.lastAccessedAt?.toISOString() ?? null,
+    occurredAt: memory.occurredAt.toISOString(),
     createdAt: memory.createdAt.toISOString(),
     updatedAt: memory.updatedAt.toISOString(),
     author: { userId: memory.author.userId, agentId: memory.author.agentId },

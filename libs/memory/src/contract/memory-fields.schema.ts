@@ -1,4 +1,4 @@
-import { slugSchema, stripControlCharacters } from '@cairn/common';
+import { pastInstantSchema, slugSchema, stripControlCharacters } from '@cairn/common';
 import { z } from 'zod';
 import { MEMORY_CATEGORIES } from './memory.types';
 
@@ -37,6 +37,12 @@ export const sourceSchema = z
       .describe("Hash of the file's content when the fact was written; verify compares against it"),
   })
   .nullable();
+
+export const occurredAtSchema = pastInstantSchema
+  .transform((value) => new Date(value))
+  .describe(
+    'When the fact happened or was said (default: when it is stored). Dated questions ("last Saturday") use it',
+  );
 
 export const categorySchema = z.enum(MEMORY_CATEGORIES);
 export const importanceSchema = z.number().int().min(1).max(5);

@@ -16,6 +16,9 @@ export interface MemoryFilter {
   readonly authorUserId?: string;
   readonly createdAfter?: Date;
   readonly createdBefore?: Date;
+  /** When the fact happened, from (inclusive) and before (exclusive): a question's dates, as a filter. */
+  readonly occurredFrom?: Date;
+  readonly occurredBefore?: Date;
   /** `true`: only stale ones; `false`: hide stale ones; absent: include them (flagged). */
   readonly stale?: boolean;
   readonly pinned?: boolean;

@@ -1,5 +1,6 @@
-import { agentIdSchema, slugSchema } from '@cairn/common';
+import { agentIdSchema, pastInstantSchema, slugSchema } from '@cairn/common';
 import { SEARCH_MODES, searchQuerySchema } from '@cairn/search';
+import { referenceTimeOf } from '@cairn/temporal';
 import { createZodDto } from 'nestjs-zod';
 import { z } from 'zod';
 import { type ListFilter } from './memory-filter';
@@ -56,6 +57,10 @@ export const recallSchema = z.strictObject({
   limit: z.number().int().min(1).max(50).default(10),
   explain: z.boolean().default(false).describe("Return each signal's rank and score per result"),
   filters: searchFiltersSchema.default({}),
+  asOf: pastInstantSchema
+    .transform(referenceTimeOf)
+    .optional()
+    .describe('Reference time for dates in the query ("last Saturday" of when); default now. Its offset sets the day'),
 });
 export class RecallDto extends createZodDto(recallSchema) {}
 
@@ -92,14 +97,44 @@ export const explanationSchema = z.object({
   semantic: signalSchema.optional(),
   fused: z.number(),
   boosts: z.object({ importance: z.number(), recency: z.number(), confidence: z.number(), pinned: z.number() }),
+  temporal: z
+    .object({
+      occurredAt: z.iso.datetime(),
+      closeness: z.number().describe("1 inside the question's date range, less the further outside"),
+      added: z.number().describe('What the date added to the fused score'),
+      order: z.number().describe('Multiplier from an ordering cue ("first time", "latest"); 1 if none'),
+    })
+    .optional()
+    .describe('With dates in the query: what they did to this result'),
   final: z.number(),
 });
+
+export const temporalReportSchema = z.object({
+  reference: z.iso.datetime().describe('What the dates were read against: asOf, or now'),
+  rankedQuery: z.string().describe('The query the rankers got: without the date words'),
+  range: z
+    .object({
+      expression: z.string(),
+      kind: z.enum(['date', 'relative', 'recent', 'anchored']),
+      from: z.iso.datetime().nullable(),
+      to: z.iso.datetime().nullable().describe('Exclusive'),
+      applied: z
+        .enum(['filter', 'boost', 'none'])
+        .describe('filter: only memories that occurred in it; boost: nearer ones gain, none dropped'),
+      weight: z.number(),
+    })
+    .optional(),
+  order: z.object({ expression: z.string(), direction: z.enum(['earliest', 'latest']) }).optional(),
+  notes: z.array(z.string()),
+});
+export type TemporalReport = z.infer<typeof temporalReportSchema>;
 
 export const searchReportSchema = z.object({
   requestedMode: z.enum(SEARCH_MODES),
   mode: z.enum(SEARCH_MODES),
   notes: z.array(z.string()),
   embeddingModel: z.string().nullable(),
+  temporal: temporalReportSchema.optional().describe('Dates found in the query and how they were applied'),
 });
 
 export const recallResultSchema = z.object({

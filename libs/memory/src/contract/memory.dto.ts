@@ -8,6 +8,7 @@ import {
   keywordsSchema,
   memoryContentSchema,
   memoryParamsSchema,
+  occurredAtSchema,
   projectParamSchema,
   sourceSchema,
   tagsSchema,
@@ -27,6 +28,7 @@ export const storeMemorySchema = z.strictObject({
   pinned: z.boolean().default(false).describe('Pinned memories are exempt from decay and pruning'),
   scope: z.enum(['project', 'tenant']).default('project'),
   supersedes: z.array(z.uuid()).max(20).default([]).describe('Ids of older memories this one replaces'),
+  occurredAt: occurredAtSchema.optional(),
 });
 export class StoreMemoryDto extends createZodDto(storeMemorySchema) {}
 
@@ -41,6 +43,7 @@ export const updateMemorySchema = z
     source: sourceSchema.optional(),
     pinned: z.boolean().optional(),
     supersedes: z.array(z.uuid()).max(20).optional(),
+    occurredAt: occurredAtSchema.optional(),
     reason: z.string().trim().min(1).max(500).optional().describe('Why it changed; kept in the history'),
   })
   .refine((body) => Object.keys(body).some((key) => key !== 'reason'), 'give at least one field to change');
@@ -65,6 +68,7 @@ export const memorySchema = z.object({
   version: z.number(),
   accessCount: z.number(),
   lastAccessedAt: z.iso.datetime().nullable(),
+  occurredAt: z.iso.datetime().describe('When the fact happened or was said'),
   createdAt: z.iso.datetime(),
   updatedAt: z.iso.datetime(),
   embedded: z.boolean().describe('A vector of the active model exists for the current content'),
@@ -92,6 +96,7 @@ export function toMemoryView(memory: Memory): MemoryView {
     version: memory.version,
     accessCount: memory.accessCount,
     lastAccessedAt: memory.lastAccessedAt?.toISOString() ?? null,
+    occurredAt: memory.occurredAt.toISOString(),
     createdAt: memory.createdAt.toISOString(),
     updatedAt: memory.updatedAt.toISOString(),
     embedded: memory.embedded,

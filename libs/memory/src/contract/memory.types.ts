@@ -62,6 +62,8 @@ export interface Memory {
   readonly lastAccessedAt: Date | null;
   readonly archivedAt: Date | null;
   readonly deletedAt: Date | null;
+  /** When the fact happened or was said; the write time unless given. */
+  readonly occurredAt: Date;
   readonly createdAt: Date;
   readonly updatedAt: Date;
   readonly contentHash: string;
@@ -79,6 +81,8 @@ export interface MemoryFields {
   readonly confidence: number;
   readonly source: { path: string; line?: number; contentHash?: string } | null;
   readonly pinned: boolean;
+  /** When the fact happened or was said; absent: the write time (store) or unchanged (update). */
+  readonly occurredAt?: Date;
 }
 
 export interface ContradictionWarning {

@@ -12,10 +12,9 @@ const spec = defineTool({
   toolset: 'core',
   permission: 'memory.read',
   scope: 'project',
-  description: [
-    'Read one memory with all its fields, e.g. to look closer at a recall result or before updating it.',
-    'Example: {"id": "<memory id>"}',
-  ].join(' '),
+  description: ['Read one memory with all its fields, e.g. before updating it.', 'Example: {"id": "<memory id>"}'].join(
+    ' ',
+  ),
   input: z.strictObject({ id: memoryIdSchema }),
   output: memorySchema,
   annotations: { readOnlyHint: true, idempotentHint: true },

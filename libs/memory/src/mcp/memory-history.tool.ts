@@ -14,7 +14,7 @@ const spec = defineTool({
   scope: 'project',
   description: [
     "A memory's earlier versions, newest first: what it said, who changed it, when and why.",
-    'Use it to see how a decision evolved. Example: {"id": "<memory id>"}',
+    'Example: {"id": "<memory id>"}',
   ].join(' '),
   input: z.strictObject({ id: memoryIdSchema }),
   output: historyResultSchema,

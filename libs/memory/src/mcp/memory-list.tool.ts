@@ -15,7 +15,7 @@ const spec = defineTool({
   scope: 'project',
   description: [
     "Browse memories newest first, with memory_recall's filters (e.g. every decision); pass nextCursor back as",
-    'cursor for more. To answer a question, use memory_recall. Example: {"filters": {"categories": ["decision"]}}',
+    'cursor for more. Questions: memory_recall. Example: {"filters": {"categories": ["decision"]}}',
   ].join(' '),
   input: z.strictObject({
     filters: searchFiltersSchema.default({}).describe('The same filters as memory_recall'),

@@ -4,7 +4,7 @@ import { type z } from 'zod';
 import { recallResultSchema, recallSchema, toListFilter } from '../contract/memory-query.dto';
 import { toMemoryView } from '../contract/memory.dto';
 import { MemoryRecall } from '../memory-recall.service';
-import { memoryLine } from './memory-text';
+import { datesLine, memoryLine } from './memory-text';
 // What the tool list shows of the shared schemas (a memory, a search explanation).
 import './memory-tool-listing';
 
@@ -16,7 +16,7 @@ const spec = defineTool({
   scope: 'project',
   description: [
     "Search this project's and tenant-wide memories by question or keywords, best first.",
-    'Use it before answering from scratch or re-deriving a decision.',
+    'Use it before re-deriving a decision.',
     'Example: {"query": "how do we deploy to staging?", "limit": 5}',
   ].join(' '),
   input: recallSchema,
@@ -32,7 +32,8 @@ export class MemoryRecallTool implements McpToolHandler<typeof spec.input, typeo
   async run(input: z.output<typeof spec.input>, call: ToolCall) {
     const result = await this.recall.recall(call.project!, { ...input, filter: toListFilter(input.filters) });
     const results = result.results.map((hit) => ({ ...hit, memory: toMemoryView(hit.memory) }));
-    const notes = result.report.notes.map((note) => `note: ${note}`);
+    const notes = [...result.report.notes, ...(result.report.temporal?.notes ?? [])].map((note) => `note: ${note}`);
+    const dates = datesLine(result.report.temporal);
     const lines = results.map((hit, index) => memoryLine(hit.memory, index));
     const head =
       results.length === 0
@@ -40,7 +41,7 @@ export class MemoryRecallTool implements McpToolHandler<typeof spec.input, typeo
         : `${results.length} memories (${result.report.mode}):`;
     return {
       structured: { results, report: { ...result.report, notes: [...result.report.notes] } },
-      text: [head, ...lines, ...notes].join('\n'),
+      text: [head, ...lines, ...dates, ...notes].join('\n'),
     };
   }
 }

@@ -14,7 +14,7 @@ const spec = defineTool({
   permission: 'memory.write',
   scope: 'project',
   description: [
-    'Store one durable fact, decision, bug or preference for the whole team (scratch notes: remember). One fact per',
+    'Store one durable fact, decision, bug or preference for the team (scratch notes: remember). One fact per',
     'call; it warns of contradictions. Example: {"content": "The API uses Fastify, not Express", "keywords": ["web framework"]}',
   ].join(' '),
   input: storeMemorySchema,

@@ -1,3 +1,4 @@
+import { type TemporalReport } from '../contract/memory-query.dto';
 import { type MemoryView } from '../contract/memory.dto';
 
 /**
@@ -16,7 +17,9 @@ export function memoryLine(memory: MemoryView, index?: number): string {
   const source = memory.source ? ` @${memory.source.path}${memory.source.line ? `:${memory.source.line}` : ''}` : '';
   const prefix = index === undefined ? '' : `${index + 1}. `;
   const meta = `[${memory.category} i${memory.importance}${flags.length ? ` ${flags.join(', ')}` : ''}]`;
-  return `${prefix}${meta} ${memory.content}${source} (id ${memory.id}, ${memory.createdAt.slice(0, 10)})`;
+  const day = memory.createdAt.slice(0, 10);
+  const occurred = memory.occurredAt.slice(0, 10) === day ? '' : `, occurred ${memory.occurredAt.slice(0, 10)}`;
+  return `${prefix}${meta} ${memory.content}${source} (id ${memory.id}, ${day}${occurred})`;
 }
 
 export function memoryLines(memories: readonly MemoryView[], empty: string): string {
@@ -45,4 +48,20 @@ export function memoryDetails(memory: MemoryView): string {
     `updated ${memory.updatedAt.slice(0, 10)}`,
   ];
   return parts.filter(Boolean).join('; ');
+}
+
+/** How a recall read the query's dates, in one line (none when it named none). */
+export function datesLine(temporal: TemporalReport | undefined): string[] {
+  if (!temporal) return [];
+  const parts: string[] = [];
+  const range = temporal.range;
+  if (range) {
+    // `to` is exclusive: show the last day in the range.
+    const first = range.from?.slice(0, 10) ?? '…';
+    const last = range.to ? new Date(Date.parse(range.to) - 1).toISOString().slice(0, 10) : '…';
+    const span = range.from || range.to ? (first === last ? first : `${first} to ${last}`) : 'unplaced';
+    parts.push(`"${range.expression}" → ${span} (${range.applied === 'none' ? 'not applied' : range.applied})`);
+  }
+  if (temporal.order) parts.push(`"${temporal.order.expression}" → ${temporal.order.direction} first`);
+  return [`dates (as of ${temporal.reference.slice(0, 10)}): ${parts.join('; ')}`];
 }

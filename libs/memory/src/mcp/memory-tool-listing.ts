@@ -1,6 +1,6 @@
 import { toolListing } from '@cairn/mcp';
 import { keywordsSchema, sourceSchema, tagsSchema } from '../contract/memory-fields.schema';
-import { explanationSchema, recallSchema } from '../contract/memory-query.dto';
+import { explanationSchema, recallSchema, searchFiltersSchema, searchReportSchema } from '../contract/memory-query.dto';
 import { memorySchema, relationSchema, storeMemorySchema, updateMemorySchema } from '../contract/memory.dto';
 import { historyResultSchema, relatedResultSchema } from '../contract/memory-tool.schemas';
 
@@ -27,6 +27,13 @@ toolListing.add(keywordsSchema, { description: 'Synonyms a future question might
 toolListing.add(storeMemorySchema.shape.pinned, { description: 'Exempt from decay and pruning' });
 toolListing.add(sourceSchema.unwrap().shape.path, { description: 'Repository-relative path' });
 toolListing.add(sourceSchema.unwrap().shape.contentHash, { description: "The file's content hash, for memory_verify" });
+toolListing.add(storeMemorySchema.shape.occurredAt, { description: 'When it happened (default now)' });
+toolListing.add(updateMemorySchema.shape.occurredAt, { description: '' });
+toolListing.add(recallSchema.shape.asOf, { description: 'Dates in the query ("last week") count from it' });
+toolListing.add(searchReportSchema.shape.temporal, { description: 'Dates in the query, as applied' });
+toolListing.add(memorySchema.shape.occurredAt, { description: '' });
+toolListing.add(searchFiltersSchema.shape.scope, { description: 'Default: all' });
+toolListing.add(searchFiltersSchema.shape.stale, { description: 'true: only stale; false: hide them' });
 toolListing.add(recallSchema.shape.query, { description: '' });
 toolListing.add(recallSchema.shape.explain, { description: '' });
 // memory_update takes memory_store's fields, which memory_store's listing explains.

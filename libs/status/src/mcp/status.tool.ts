@@ -11,7 +11,7 @@ const spec = defineTool({
   permission: 'auth.whoami',
   scope: 'session',
   description: [
-    'Who this token is (role, projects, default project, toolsets), whether search is semantic or keyword-only and',
+    'Who this token is (role, projects, toolsets), whether search is semantic or keyword-only and',
     'why, and the server version. Use it when a project is refused or search looks lexical. Example: {}',
   ].join(' '),
   input: z.strictObject({}),

@@ -20,7 +20,7 @@ const spec = defineTool({
   permission: 'events.write',
   scope: 'project',
   description: [
-    'Leave a summary for the next session (kept in the knowledge base, shown by recall_context): "summary" (what',
+    'Leave a summary for the next session (shown by recall_context): "summary" (what',
     'you did, decided, left open), or "transcript" (summarized in the background: pass the returned requestId back',
     'as "requestId" for the result). Example: {"summary": "Moved billing to Fastify; next: fix the flaky retry test"}',
   ].join(' '),

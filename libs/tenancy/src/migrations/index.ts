@@ -7,6 +7,7 @@ import { duplicateScan } from './0005-duplicate-scan';
 import { auditLog } from './0006-audit-log';
 import { auditRetention } from './0007-audit-retention';
 import { termStatistics } from './0008-term-statistics';
+import { occurredAt } from './0009-occurred-at';
 
 /**
  * Tenant-schema migrations in order, run with the tenant's schema first on the search
@@ -21,6 +22,7 @@ export const TENANT_MIGRATION_LIST: readonly Migration[] = [
   auditLog,
   auditRetention,
   termStatistics,
+  occurredAt,
 ];
 
 /** Injection token so tests can run the migrator over a list with a failing step. */

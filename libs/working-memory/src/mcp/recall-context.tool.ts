@@ -27,7 +27,7 @@ const spec = defineTool({
   scope: 'project',
   description: [
     "Call this FIRST in every session: what changed since you were last here (new memories, other agents' events),",
-    'your working memory, the last session summary and the search mode, in one budgeted briefing.',
+    'your working memory, the last session summary and the search mode, in one briefing.',
     'Example: {} or {"timezone": "Europe/Berlin"}',
   ].join(' '),
   input: contextOptionsSchema,
