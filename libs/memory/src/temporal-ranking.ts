@@ -1,4 +1,4 @@
-import { boostsFor, DEFAULT_RRF_K, type Explanation, type RankedId } from '@cairn/search';
+import { boostsFor, type Explanation, type RankedId } from '@cairn/search';
 import { closeness, orderFactors, type ResolvedOrder, type ResolvedWhen } from '@cairn/temporal';
 import { type Memory } from './contract/memory.types';
 
@@ -22,15 +22,20 @@ export interface TemporalHit {
 }
 
 /**
- * What the best result of one ranker earns in fusion (rank 1, full weight): the unit of a
- * date's weight. A memory dated in the question's range gains at most this much, so a text
- * match clearly better than another still outranks it whatever their dates.
+ * The unit of a date's weight: half the best fused score of the results, about what the best
+ * result of one ranker earns (fusion scales scores to the method, so a fixed unit would not
+ * do). A memory dated in the question's range gains at most this much, so a text match
+ * clearly better than another still outranks it whatever their dates. With no results from
+ * the rankers (a question that is only dates), any positive unit orders by date alone.
  */
-export const TOP_HIT = 1 / (DEFAULT_RRF_K + 1);
+function dateUnit(ranked: readonly RankedId[]): number {
+  const best = ranked.reduce((max, hit) => Math.max(max, hit.explain.fused), 0);
+  return best > 0 ? best / 2 : 1;
+}
 
 /**
  * Re-ranks after fusion by when memories occurred: each candidate (from the rankers, or dated
- * in the range without a word in common) gains `weight × closeness × TOP_HIT`, times its own
+ * in the range without a word in common) gains `weight × closeness × dateUnit`, times its own
  * bounded boosts; then an ordering cue multiplies by up to ×1.25 for the earliest (latest).
  * Candidates from the rankers are never dropped; dated ones that are not near the range are.
  */
@@ -43,6 +48,7 @@ export function rankByTime(
   now: Date,
 ): TemporalHit[] {
   const fromRankers = new Map(ranked.map((hit) => [hit.id, hit]));
+  const unit = dateUnit(ranked);
   const ids = [...fromRankers.keys(), ...datedIds.filter((id) => !fromRankers.has(id))];
   const entries = ids.flatMap((id) => {
     const memory = memories.get(id);
@@ -61,7 +67,7 @@ export function rankByTime(
       );
     const product = boosts.importance * boosts.recency * boosts.confidence * boosts.pinned;
     const near = when?.range ? closeness(memory.occurredAt, when.range) : 1;
-    const added = when?.range ? when.weight * near * TOP_HIT : 0;
+    const added = when?.range ? when.weight * near * unit : 0;
     if (!hit && added === 0) return [];
     const explain: Explanation = hit?.explain ?? { fused: 0, boosts, final: 0 };
     return [{ id, memory, base: (hit?.score ?? 0) + added * product, explain, near, added }];
