@@ -20,6 +20,7 @@ import {
   fuse,
   type FusionMethod,
   keywordCtes,
+  queryEntities,
   vectorCte,
   vectorSearchSettings,
 } from '@cairn/search';
@@ -76,6 +77,7 @@ async function main(): Promise<void> {
           const c = memoryCorpus(filter, params);
           const kw = keywordCtes(c, params, question.question, {
             matchBudget: DEFAULT_MATCH_BUDGET,
+            entities: queryEntities(question.question),
             limit: perList,
             maxTerms: 24,
           });
@@ -116,13 +118,72 @@ async function main(): Promise<void> {
           .map((hit) => keyOf(hit.id)),
       );
     }
+    // Conversation context: a turn's neighbours in its session share its score (`gamma` of the
+    // better neighbour's), and with `addNeighbours` the turns next to a candidate join the list.
+    const keys = new Set(corpus.turns.map((turn) => turn.key));
+    const neighboursOf = (key: string) => {
+      const at = key.lastIndexOf('#');
+      const [session, turn] = [key.slice(0, at), Number(key.slice(at + 1))];
+      return [`${session}#${turn - 1}`, `${session}#${turn + 1}`].filter((k) => keys.has(k));
+    };
+    const inContext = (scored: ReadonlyMap<string, number>, gamma: number, addNeighbours: boolean): string[] => {
+      const result = new Map<string, number>();
+      const raise = (key: string, value: number) => result.set(key, Math.max(result.get(key) ?? 0, value));
+      for (const [key, value] of scored) {
+        const neighbours = neighboursOf(key);
+        raise(key, value + gamma * Math.max(0, ...neighbours.map((n) => scored.get(n) ?? 0)));
+        if (addNeighbours) for (const n of neighbours) if (!scored.has(n)) raise(n, gamma * value);
+      }
+      return [...result.entries()].sort((a, b) => b[1] - a[1]).map(([key]) => key);
+    };
+    // Several sessions in the top ten: a session's turns past the first `perSession` wait until the others had their turn.
+    const diverse = (ranked: readonly string[], perSession: number): string[] => {
+      const seen = new Map<string, number>();
+      const first: string[] = [];
+      const later: string[] = [];
+      for (const key of ranked) {
+        const session = key.slice(0, key.lastIndexOf('#'));
+        const n = (seen.get(session) ?? 0) + 1;
+        seen.set(session, n);
+        (n <= perSession ? first : later).push(key);
+      }
+      return [...first, ...later].slice(0, LIMIT);
+    };
+    for (const keywordWeight of [0.5, 0.6]) {
+      for (const [gamma, add] of [
+        [0.2, false],
+        [0.4, false],
+        [0.2, true],
+        [0.4, true],
+      ] as const) {
+        evaluate(`w=${keywordWeight} ctx ${gamma}${add ? '+' : ''}`, (e) => {
+          const fused = fuse(
+            { keyword: e.keyword, semantic: e.semantic },
+            { method: { kind: 'score', keywordWeight }, now },
+          );
+          return inContext(new Map(fused.map((hit) => [keyOf(hit.id), hit.explain.fused])), gamma, add).slice(0, LIMIT);
+        });
+      }
+      for (const perSession of [2, 3]) {
+        evaluate(`w=${keywordWeight} ctx .2 div${perSession}`, (e) => {
+          const fused = fuse(
+            { keyword: e.keyword, semantic: e.semantic },
+            { method: { kind: 'score', keywordWeight }, now },
+          );
+          return diverse(
+            inContext(new Map(fused.map((hit) => [keyOf(hit.id), hit.explain.fused])), 0.2, false),
+            perSession,
+          );
+        });
+      }
+    }
     const types = [...(rows[0]?.byType.keys() ?? [])];
-    const header = `${'fusion'.padEnd(14)} ${'all'.padStart(7)} ${types.map((t) => t.slice(0, 12).padStart(13)).join('')}`;
+    const header = `${'fusion'.padEnd(18)} ${'all'.padStart(7)} ${types.map((t) => t.slice(0, 12).padStart(13)).join('')}`;
     process.stdout.write(`\nrecall@10, LongMemEval pooled (${lists.length} questions, ${embedder.model.id})\n\n`);
     process.stdout.write(`${header}\n${'-'.repeat(header.length)}\n`);
     for (const row of rows) {
       const cells = types.map((t) => `${((row.byType.get(t) ?? 0) * 100).toFixed(1)}%`.padStart(13)).join('');
-      process.stdout.write(`${row.name.padEnd(14)} ${`${(row.all * 100).toFixed(1)}%`.padStart(7)} ${cells}\n`);
+      process.stdout.write(`${row.name.padEnd(18)} ${`${(row.all * 100).toFixed(1)}%`.padStart(7)} ${cells}\n`);
     }
   } finally {
     for (const cleanup of cleanups.reverse()) await cleanup().catch((error: Error) => log(`cleanup: ${error.message}`));

@@ -5,7 +5,7 @@
  * vectorSearchSettings. Diagnostics only: what the measured numbers are made of.
  */
 import { memoryCorpus } from '@cairn/memory';
-import { DEFAULT_MATCH_BUDGET, keywordCtes, vectorCte, vectorSearchSettings } from '@cairn/search';
+import { DEFAULT_MATCH_BUDGET, keywordCtes, queryEntities, vectorCte, vectorSearchSettings } from '@cairn/search';
 import { SqlParams } from '@cairn/db';
 import { type SearchApp, type SearchTenant } from './fixture';
 import { LIMIT } from './operations';
@@ -35,6 +35,7 @@ export async function explainRanker(
   if (ranker === 'keyword') {
     const ctes = keywordCtes(corpus, params, query, {
       matchBudget: DEFAULT_MATCH_BUDGET,
+      entities: queryEntities(query),
       limit: PER_LIST,
       maxTerms: 24,
     });

@@ -1,22 +1,26 @@
 -- Ranking statement, keyword only: rankingStatement (libs/search/src/ranking.sql.ts), run by RankingRepository.rank
 -- $1 = ["6f1c2f4e-3b1d-4c59-9a77-0d6c1f0e2a11"]
--- $2 = "how are staging deploys triggered?"
--- $3 = ["6f1c2f4e-3b1d-4c59-9a77-0d6c1f0e2a11","00000000-0000-0000-0000-000000000000"]
--- $4 = 24
--- $5 = 1500
--- $6 = 50
+-- $2 = "how are staging deploys triggered by Helm?"
+-- $3 = "Helm"
+-- $4 = ["6f1c2f4e-3b1d-4c59-9a77-0d6c1f0e2a11","00000000-0000-0000-0000-000000000000"]
+-- $5 = 24
+-- $6 = 1500
+-- $7 = 50
 WITH
   kw_lexemes AS (
     SELECT DISTINCT u.lexeme FROM unnest(to_tsvector('english', $2)) u
+  ),
+  kw_entities AS (
+    SELECT DISTINCT u.lexeme FROM unnest(to_tsvector('english', $3)) u
   ),
   kw_counts AS MATERIALIZED (
     SELECT s.lexeme, sum(s.docs)::float8 AS docs, sum(s.tokens)::float8 AS tokens
     FROM (
       SELECT lexeme, docs, tokens FROM term_counts
-      WHERE corpus = 'memories' AND scope = ANY($3::uuid[])
+      WHERE corpus = 'memories' AND scope = ANY($4::uuid[])
         AND lexeme = ANY(ARRAY(SELECT lexeme FROM kw_lexemes) || ''::text) UNION ALL
       SELECT lexeme, docs, tokens FROM term_count_deltas
-      WHERE corpus = 'memories' AND scope = ANY($3::uuid[])
+      WHERE corpus = 'memories' AND scope = ANY($4::uuid[])
         AND lexeme = ANY(ARRAY(SELECT lexeme FROM kw_lexemes) || ''::text)) s
     GROUP BY s.lexeme
   ),
@@ -26,18 +30,20 @@ WITH
     FROM kw_counts
   ),
   kw_terms AS MATERIALIZED (
-    SELECT l.lexeme, f.df, ln(1 + (k.n - f.df + 0.5) / (f.df + 0.5)) AS idf, ('''' || replace(replace(l.lexeme, '\', '\\'), '''', '''''') || '''')::tsquery AS q
+    SELECT l.lexeme, f.df, ('''' || replace(replace(l.lexeme, '\', '\\'), '''', '''''') || '''')::tsquery AS q,
+           ln(1 + (k.n - f.df + 0.5) / (f.df + 0.5))
+             * CASE WHEN l.lexeme IN (SELECT lexeme FROM kw_entities) THEN 1.5 ELSE 1 END AS idf
     FROM kw_lexemes l LEFT JOIN kw_counts c ON c.lexeme = l.lexeme CROSS JOIN kw_corpus k
     CROSS JOIN LATERAL (SELECT least(greatest(coalesce(c.docs, 0), 0), k.n) AS df) f
     ORDER BY f.df, l.lexeme
-    LIMIT $4
+    LIMIT $5
   ),
   kw_query AS (
     SELECT string_agg(s.q::text, ' | ')::tsquery AS q
     FROM (SELECT q, sum(df) OVER (ORDER BY df, lexeme) AS running,
                  row_number() OVER (ORDER BY df, lexeme) AS i
           FROM kw_terms) s
-    WHERE s.running <= $5 OR s.i = 1
+    WHERE s.running <= $6 OR s.i = 1
   ),
   kw_scored AS (
     SELECT c.id, c.importance, c.confidence, c.pinned, c.created_at,
@@ -51,5 +57,5 @@ WITH
     SELECT 'keyword'::text AS list, s.id, s.score::float8 AS score, s.importance, s.confidence, s.pinned, s.created_at
     FROM kw_scored s
     ORDER BY s.score DESC, s.id
-    LIMIT $6
+    LIMIT $7
   ) SELECT * FROM kw_out;

@@ -6,6 +6,7 @@ import { LRUCache } from 'lru-cache';
 import { type Corpus } from './contract/corpus';
 import { type RankedId, type SearchMode, type SearchReport } from './contract/search.types';
 import { fuse, type FusionMethod } from './fusion';
+import { queryEntities } from './query-entities';
 import { QueryEmbeddings } from './query-embeddings.service';
 import { candidatesPerList } from './ranking-sizes';
 import { RankingRepository, type RankingParams } from './ranking.repository';
@@ -38,12 +39,12 @@ export interface QueryVector {
  * Fusion with a real embedding model, chosen on LongMemEval with bench/eval/fusion-study.ts
  * (figures in docs/retrieval.md).
  */
-const MODEL_FUSION: FusionMethod = { kind: 'score', keywordWeight: 0.5 };
+const MODEL_FUSION: FusionMethod = { kind: 'score', keywordWeight: 0.6 };
 /**
  * The built-in hash embedder measures word overlap, much as the keyword ranker does but
  * noisier, so in hybrid fusion it only nudges.
  */
-const BUILT_IN_FUSION: FusionMethod = { kind: 'score', keywordWeight: 0.8 };
+const BUILT_IN_FUSION: FusionMethod = { kind: 'score', keywordWeight: 0.7 };
 const BACKFILL_CACHE_MS = 30_000;
 
 /** Plenty for any question; long texts (a memory checked for contradictions) keep their rarest words. */
@@ -113,6 +114,7 @@ export class HybridSearch {
           : {
               query: request.query,
               matchBudget: request.matchBudget ?? DEFAULT_MATCH_BUDGET,
+              entities: queryEntities(request.query),
               limit: perList,
               maxTerms: request.maxTerms ?? DEFAULT_MAX_TERMS,
             },

@@ -14,9 +14,10 @@ export {
 export { boostsFor, DEFAULT_RRF_K, fuse, type FusionMethod } from './fusion';
 export { DEFAULT_MATCH_BUDGET, HybridSearch, type QueryVector, type RankRequest } from './hybrid-search.service';
 export { QueryEmbeddings } from './query-embeddings.service';
+export { queryEntities } from './query-entities';
 export { candidatesPerList, vectorSearchSettings } from './ranking-sizes';
 // The ranker builders, for diagnostics that EXPLAIN the exact statement HybridSearch runs (bench/search).
-export { BM25, keywordCtes, lexemeQuerySql, termFrequencySql } from './keyword-ranking.sql';
+export { BM25, ENTITY_WEIGHT, keywordCtes, lexemeQuerySql, termFrequencySql } from './keyword-ranking.sql';
 export { vectorCte } from './ranking.sql';
 export { SearchWorkerModule } from './jobs/search-worker.module';
 export { SearchModule } from './search.module';

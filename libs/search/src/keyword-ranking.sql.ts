@@ -5,6 +5,13 @@ import { type KeywordOptions } from './ranking.types';
 /** Okapi BM25's term-frequency saturation and length normalisation, at their textbook values. */
 export const BM25 = { k1: 1.2, b: 0.75 } as const;
 
+/**
+ * How much more a term of a name, identifier or quoted phrase in the question counts than a
+ * common word of the same rarity (queryEntities): enough to decide between near-equal
+ * matches, not to let one name outweigh the rest of the question.
+ */
+export const ENTITY_WEIGHT = 1.5;
+
 /** π²/6, the limit of Σ 1/i². */
 const ZETA_2 = '1.6449340668482264';
 
@@ -36,12 +43,14 @@ export function lexemeQuerySql(lexeme: string): string {
  * Candidates are the rows matching the rarest query terms whose document frequencies add up to
  * at most `matchBudget` (always at least the rarest term): that bounds the rows read at any
  * corpus size, and a row matching only common terms rarely outscores one matching a rare term.
- * Each candidate is scored on all the terms (the `maxTerms` rarest). Ties are broken by id, so
+ * Each candidate is scored on all the terms (the `maxTerms` rarest); terms of the question's
+ * names and identifiers (`entities`) weigh ENTITY_WEIGHT times their IDF. Ties are broken by id, so
  * the result never depends on the plan. Returns CTEs named `kw_*` and a final
  * `kw_out(list, id, score, importance, confidence, pinned, created_at)`.
  */
 export function keywordCtes(corpus: Corpus, params: SqlParams, query: string, options: KeywordOptions): string {
   const queryParam = params.add(query);
+  const entities = params.add(options.entities);
   const scopes = params.add(corpus.termScopes);
   // Sizes are parameters too: one statement text per corpus and filter shape, prepared once per connection.
   const [maxTerms, matchBudget, limit] = [options.maxTerms, options.matchBudget, options.limit].map((n) =>
@@ -56,6 +65,9 @@ export function keywordCtes(corpus: Corpus, params: SqlParams, query: string, op
   kw_lexemes AS (
     SELECT DISTINCT u.lexeme FROM unnest(to_tsvector('english', ${queryParam})) u
   ),
+  kw_entities AS (
+    SELECT DISTINCT u.lexeme FROM unnest(to_tsvector('english', ${entities})) u
+  ),
   kw_counts AS MATERIALIZED (
     SELECT s.lexeme, sum(s.docs)::float8 AS docs, sum(s.tokens)::float8 AS tokens
     FROM (${counted('term_counts')} UNION ALL ${counted('term_count_deltas')}) s
@@ -67,7 +79,9 @@ export function keywordCtes(corpus: Corpus, params: SqlParams, query: string, op
     FROM kw_counts
   ),
   kw_terms AS MATERIALIZED (
-    SELECT l.lexeme, f.df, ln(1 + (k.n - f.df + 0.5) / (f.df + 0.5)) AS idf, ${lexemeQuerySql('l.lexeme')} AS q
+    SELECT l.lexeme, f.df, ${lexemeQuerySql('l.lexeme')} AS q,
+           ln(1 + (k.n - f.df + 0.5) / (f.df + 0.5))
+             * CASE WHEN l.lexeme IN (SELECT lexeme FROM kw_entities) THEN ${ENTITY_WEIGHT} ELSE 1 END AS idf
     FROM kw_lexemes l LEFT JOIN kw_counts c ON c.lexeme = l.lexeme CROSS JOIN kw_corpus k
     CROSS JOIN LATERAL (SELECT least(greatest(coalesce(c.docs, 0), 0), k.n) AS df) f
     ORDER BY f.df, l.lexeme

@@ -18,11 +18,11 @@ const SQL_DIR = join(__dirname, '..', 'sql');
 
 /** A provider model as the statements see it: its id and dimensions are literals in the text. */
 const MODEL: EmbeddingModel = { id: 'nomic-embed-text', provider: 'ollama', dimensions: 768, builtIn: false };
-const QUERY = 'how are staging deploys triggered?';
+const QUERY = 'how are staging deploys triggered by Helm?';
 /** As HybridSearch.rank derives them for a result list of 10. */
 const LIMIT = 10;
 const PER_LIST = candidatesPerList(LIMIT);
-const KEYWORD = { query: QUERY, matchBudget: DEFAULT_MATCH_BUDGET, limit: PER_LIST, maxTerms: 24 };
+const KEYWORD = { query: QUERY, entities: 'Helm', matchBudget: DEFAULT_MATCH_BUDGET, limit: PER_LIST, maxTerms: 24 };
 
 /** A representative corpus: memories of one project and the tenant-wide ones, live only, as memory search filters them. */
 function corpus(params: SqlParams): Corpus {

@@ -7,6 +7,8 @@ export interface KeywordOptions {
    */
   readonly matchBudget: number;
   readonly limit: number;
+  /** Names, identifiers and quoted phrases of the query (queryEntities), weighed above common words. */
+  readonly entities: string;
   /** Only the rarest this-many query terms are used: long queries stay cheap and focused. */
   readonly maxTerms: number;
 }
