@@ -104,15 +104,18 @@ async function main(options: BenchOptions, cleanups: CleanupStack): Promise<void
   const load = { concurrency: options.concurrency, seconds: options.seconds, warmupSeconds: options.warmupSeconds };
   if (selected('tokens')) await runOne('tokenVerification', () => benchTokenVerification({ bench, load }));
   if (selected('search')) {
-    await runOne('search', () =>
-      benchSearch({
-        databaseUrl: environment.databaseUrl,
-        redisUrl: environment.redisUrl,
-        root,
-        sizes: options.sizes,
-        log,
-      }),
-    );
+    for (const provider of options.searchProviders) {
+      await runOne(provider === 'hash' ? 'search' : 'searchLocalModel', () =>
+        benchSearch({
+          databaseUrl: environment.databaseUrl,
+          redisUrl: environment.redisUrl,
+          root,
+          sizes: options.sizes,
+          provider,
+          log,
+        }),
+      );
+    }
   }
 
   if (selected('pipeline')) {

@@ -65,7 +65,8 @@ async function main(): Promise<void> {
     const ingested = await ingest(bench, corpus.turns, log);
     const embedder = bench.app.get<Embedder>(EMBEDDER);
     const [context, tx, db] = [bench.app.get(TenantContext), bench.app.get(TenantTransaction), bench.app.get(TenantDb)];
-    const perList = candidatesPerList(LIMIT);
+    const perListArg = process.argv.indexOf('--per-list');
+    const perList = perListArg > 0 ? Number(process.argv[perListArg + 1]) : candidatesPerList(LIMIT);
     const lists: Lists[] = [];
     for (const question of corpus.questions) {
       const [vector] = await embedder.embed([question.question]);

@@ -4,9 +4,8 @@ import { ProjectsService } from '@cairn/projects';
 import { TermStatistics } from '@cairn/search';
 import { randomUUID } from 'node:crypto';
 import { TenantContext, type TenantRef, TenantsService, TenantTransaction, toTenantRef } from '@cairn/tenancy';
-import { join } from 'node:path';
 import { type BenchApp } from '../lib/app';
-import { CachedEmbedder } from './embedding-cache';
+import { CachedEmbedder, EMBEDDING_CACHE_DIR } from '../lib/embedding-cache';
 import { type Turn } from './longmemeval';
 
 const BATCH = 500;
@@ -69,7 +68,7 @@ export async function ingest(
   log(`inserted ${turns.length} memories in ${((inserted - started) / 1000).toFixed(1)} s`);
   const model = app.get<Embedder>(EMBEDDER);
   // A real model's vectors are kept between runs (the hash embedder is faster than the cache).
-  const embedder = model.model.builtIn ? model : new CachedEmbedder(model, join('.cairn', 'eval-cache'));
+  const embedder = model.model.builtIn ? model : new CachedEmbedder(model, EMBEDDING_CACHE_DIR);
   const processor = new EmbeddingProcessor(
     embedder,
     bench.config,

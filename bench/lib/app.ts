@@ -26,6 +26,9 @@ export async function startApiApp(databaseUrl: string, redisUrl: string): Promis
     CAIRN_ADMIN_TOKEN: adminToken,
     CAIRN_MASTER_KEY: randomBytes(32).toString('base64'),
     LOG_LEVEL: 'silent',
+    ...(process.env.EMBEDDING_PROVIDER
+      ? { EMBEDDING_PROVIDER: process.env.EMBEDDING_PROVIDER, EMBEDDING_MODELS_DIR: '.cairn/models' }
+      : {}),
   });
   const app = await createHttpApp(ApiModule.register(config), {
     name: 'api',

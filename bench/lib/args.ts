@@ -12,6 +12,8 @@ export interface BenchOptions {
   readonly only?: readonly BenchName[];
   /** Corpus sizes of the search benchmark. */
   readonly sizes: readonly number[];
+  /** Embedding providers the search benchmark runs with, one whole run each. */
+  readonly searchProviders: readonly SearchProvider[];
   /** Memories embedded per run of the pipeline benchmark. */
   readonly pipelineItems: number;
   /** The pipeline benchmark's fake model server latency per request. */
@@ -29,10 +31,12 @@ export interface BenchOptions {
 }
 
 export const BENCH_NAMES = ['tenants', 'tokens', 'search', 'pipeline', 'gateway'] as const;
+export const SEARCH_PROVIDERS = ['hash', 'local'] as const;
+export type SearchProvider = (typeof SEARCH_PROVIDERS)[number];
 export type BenchName = (typeof BENCH_NAMES)[number];
 
 export const USAGE = `usage: npm run bench -- [--tenants N] [--seconds S] [--warmup S] [--concurrency C]
-                        [--only LIST] [--sizes LIST] [--pipeline-items N]
+                        [--only LIST] [--sizes LIST] [--search-providers LIST] [--pipeline-items N]
                         [--pipeline-latency MS] [--pipeline-slots N] [--pipeline-concurrency LIST]
                         [--gateway-concurrency LIST] [--gateway-memories N] [--gateway-profile]
   --tenants N       tenants to provision, and baseline schemas to create (default 100)
@@ -43,6 +47,9 @@ export const USAGE = `usage: npm run bench -- [--tenants N] [--seconds S] [--war
                     (default: all)
   --sizes LIST      search benchmark corpus sizes (default 10000,100000); --sizes 10000 skips the
                     100k size, whose seeding and measurement take several minutes
+  --search-providers LIST  embedders the search benchmark runs with: hash (built in), local (the
+                    bundled model; its vectors are kept in .cairn/embedding-cache, so only the
+                    first run pays for embedding the corpus) (default hash,local)
   --pipeline-items N        memories per one-job-per-write pipeline run (default 1000; the issue's
                             20000 takes about 13 minutes, see bench/pipeline/README.md)
   --pipeline-latency MS     fake model server latency per request (default 20)
@@ -63,6 +70,7 @@ const DEFAULTS: BenchOptions = {
   warmupSeconds: 0.5,
   concurrency: 16,
   sizes: [10_000, 100_000],
+  searchProviders: SEARCH_PROVIDERS,
   pipelineItems: 1_000,
   pipelineLatencyMs: 20,
   pipelineSlots: 0,
@@ -93,12 +101,19 @@ const FLAGS: Record<string, { key: NumericOption; integer: boolean; min: number;
   '--gateway-memories': { key: 'gatewayMemories', integer: true, min: 100, max: 1_000_000 },
 };
 
-const LIST_FLAGS = new Set(['--only', '--sizes', '--pipeline-concurrency', '--gateway-concurrency']);
+const LIST_FLAGS = new Set([
+  '--only',
+  '--sizes',
+  '--search-providers',
+  '--pipeline-concurrency',
+  '--gateway-concurrency',
+]);
 
 /** Accepts `--flag value` and `--flag=value`; anything else is a usage error. */
 export function parseArgs(argv: readonly string[]): BenchOptions | 'help' {
   const {
     sizes: defaultSizes,
+    searchProviders: defaultSearchProviders,
     pipelineConcurrency: defaultPipelineConcurrency,
     gatewayConcurrency: defaultGatewayConcurrency,
     gatewayProfile: defaultGatewayProfile,
@@ -107,6 +122,7 @@ export function parseArgs(argv: readonly string[]): BenchOptions | 'help' {
   const options: Record<NumericOption, number> = { ...numeric };
   let only: BenchName[] | undefined;
   let sizes = defaultSizes;
+  let searchProviders = defaultSearchProviders;
   let pipelineConcurrency = defaultPipelineConcurrency;
   let gatewayConcurrency = defaultGatewayConcurrency;
   let gatewayProfile = defaultGatewayProfile;
@@ -124,6 +140,7 @@ export function parseArgs(argv: readonly string[]): BenchOptions | 'help' {
       const list = raw.split(',').map((part) => part.trim());
       if (flag === '--only') only = list.map(benchName);
       else if (flag === '--sizes') sizes = list.map(corpusSize);
+      else if (flag === '--search-providers') searchProviders = list.map(searchProvider);
       else if (flag === '--gateway-concurrency') gatewayConcurrency = list.map(clientConcurrency);
       else pipelineConcurrency = list.map(workerConcurrency);
       continue;
@@ -143,6 +160,7 @@ export function parseArgs(argv: readonly string[]): BenchOptions | 'help' {
   return {
     ...options,
     sizes: [...new Set(sizes)],
+    searchProviders: [...new Set(searchProviders)],
     pipelineConcurrency: [...new Set(pipelineConcurrency)],
     gatewayConcurrency: [...new Set(gatewayConcurrency)],
     gatewayProfile,
@@ -155,6 +173,13 @@ function benchName(name: string): BenchName {
     throw new UsageError(`--only takes ${BENCH_NAMES.join(', ')}; got "${name}"`);
   }
   return name as BenchName;
+}
+
+function searchProvider(name: string): SearchProvider {
+  if (!(SEARCH_PROVIDERS as readonly string[]).includes(name)) {
+    throw new UsageError(`--search-providers takes ${SEARCH_PROVIDERS.join(', ')}; got "${name}"`);
+  }
+  return name as SearchProvider;
 }
 
 function corpusSize(text: string): number {

@@ -7,7 +7,9 @@ import { randomBytes } from 'node:crypto';
 import { type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { type SessionPrincipal } from '@cairn/access';
 import { TokenVerifier } from '@cairn/auth';
-import { type CairnConfig, loadConfig } from '@cairn/config';
+import { type CairnConfig, DEFAULT_MODELS_DIR, loadConfig } from '@cairn/config';
+import { type SearchProvider } from '../lib/args';
+import { CachedEmbedder, EMBEDDING_CACHE_DIR } from '../lib/embedding-cache';
 import { EMBEDDER, type Embedder, EmbeddingProcessor, EmbeddingTargets } from '@cairn/embeddings';
 import { JobQueue } from '@cairn/jobs';
 import { MemoriesRepository, MemoryRecall, MemoryWriter } from '@cairn/memory';
@@ -47,7 +49,17 @@ export interface SearchTenant {
   readonly principal: SessionPrincipal;
 }
 
-export async function startSearchApp(databaseUrl: string, redisUrl: string): Promise<SearchApp> {
+/**
+ * The api app as the search and gateway benchmarks drive it, embedding with `provider`: the
+ * built-in hash embedder, or the bundled local model (files from `npm run models`), whose
+ * corpus vectors are cached between runs (the query vectors of searches are not: their cost is
+ * part of what a search costs).
+ */
+export async function startSearchApp(
+  databaseUrl: string,
+  redisUrl: string,
+  provider: SearchProvider = 'hash',
+): Promise<SearchApp> {
   const adminToken = `bench-admin-${randomBytes(24).toString('hex')}`;
   const queuePrefix = `bench-${randomBytes(6).toString('hex')}`;
   const config = loadConfig('bench', {
@@ -58,6 +70,8 @@ export async function startSearchApp(databaseUrl: string, redisUrl: string): Pro
     CAIRN_MASTER_KEY: randomBytes(32).toString('base64'),
     LOG_LEVEL: 'silent',
     QUEUE_PREFIX: queuePrefix,
+    EMBEDDING_PROVIDER: provider,
+    EMBEDDING_MODELS_DIR: DEFAULT_MODELS_DIR,
   });
   const app = await createHttpApp(ApiModule.register(config), {
     name: 'api',
@@ -68,7 +82,8 @@ export async function startSearchApp(databaseUrl: string, redisUrl: string): Pro
   const get = <T>(token: abstract new (...args: never[]) => T): T => app.get(token, { strict: false });
   const context = get(TenantContext);
   const tx = get(TenantTransaction);
-  const embedder = app.get<symbol, Embedder>(EMBEDDER, { strict: false });
+  const model = app.get<symbol, Embedder>(EMBEDDER, { strict: false });
+  const embedder = model.model.builtIn ? model : new CachedEmbedder(model, EMBEDDING_CACHE_DIR);
   const processor = new EmbeddingProcessor(embedder, config, get(EmbeddingTargets), get(TenantsService), context, tx);
   const jobs = get(JobQueue);
   return {

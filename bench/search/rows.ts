@@ -1,3 +1,4 @@
+import { type SearchProvider } from '../lib/args';
 /** The search benchmark's lines of the results table. */
 import { type ResultRow, row } from '../lib/report';
 import { type Measured } from './measure';
@@ -6,6 +7,8 @@ import { type SeedTimings } from './seed';
 
 export interface SizeResult {
   readonly size: number;
+  /** The embedder the run used; rows of the local model's run say so in their name. */
+  readonly provider: SearchProvider;
   readonly seed: SeedTimings;
   readonly baselineLoadSeconds: number | null;
   readonly modes: ModeResult[];
@@ -44,7 +47,7 @@ function rowsFor<B>(benchmark: string, baselineName: string, baseline: B | null,
 }
 
 export function searchRows(result: SizeResult, missing: string | null): ResultRow[] {
-  const n = sizeLabel(result.size);
+  const n = `${sizeLabel(result.size)}${result.provider === 'hash' ? '' : ` ${result.provider} model`}`;
   const c8 = HIGH_CONCURRENCY;
   const seq = ', sequential';
   const rows: ResultRow[] = [];

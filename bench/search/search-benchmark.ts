@@ -14,6 +14,7 @@ import { type ResultRow } from '../lib/report';
 import { BaselineProcess } from './baseline-process';
 import { type CorpusMemory, type CorpusQuery, corpusMemory, corpusQueries } from './corpus';
 import { type Diagnosis, diagnose } from './diagnose';
+import { type SearchProvider } from '../lib/args';
 import { createSearchTenant, dropSearchTenant, type SearchApp, startSearchApp } from './fixture';
 import { cairnOperations } from './operations';
 import { measureSearch, measureStore, STORE_CASES } from './phases';
@@ -30,6 +31,7 @@ export interface SearchBenchInput {
   readonly redisUrl: string;
   readonly root: string;
   readonly sizes: readonly number[];
+  readonly provider: SearchProvider;
   readonly log: (line: string) => void;
 }
 
@@ -46,6 +48,7 @@ interface Shared {
   readonly extra: readonly CorpusMemory[];
   readonly queries: readonly CorpusQuery[];
   readonly runStart: Date;
+  readonly provider: SearchProvider;
   readonly log: (line: string) => void;
 }
 
@@ -58,7 +61,7 @@ type Measured = SizeResult & {
 async function measureSize(shared: Shared, size: number): Promise<Measured> {
   const { bench, baseline, queries, log } = shared;
   const began = performance.now();
-  const label = sizeLabel(size);
+  const label = `${sizeLabel(size)}${shared.provider === 'hash' ? '' : `-${shared.provider}`}`;
   log(`search ${label}: seeding ${size} memories (1-min load average ${loadavg()[0]?.toFixed(2)})`);
   const target = await createSearchTenant(bench, label);
   try {
@@ -79,6 +82,7 @@ async function measureSize(shared: Shared, size: number): Promise<Measured> {
     log(`search ${label}: done in ${took} s`);
     return {
       size,
+      provider: shared.provider,
       seed,
       baselineLoad,
       baselineLoadSeconds: baselineLoad ? baselineLoad.ms / 1000 : null,
@@ -101,7 +105,7 @@ export async function benchSearch(input: SearchBenchInput): Promise<SearchBenchR
   const corpus = Array.from({ length: largest }, (_, i) => corpusMemory(i));
   const extra = Array.from({ length: STORES_PER_CASE * STORE_CASES }, (_, i) => corpusMemory(EXTRA_OFFSET + i));
 
-  const bench = await startSearchApp(input.databaseUrl, input.redisUrl);
+  const bench = await startSearchApp(input.databaseUrl, input.redisUrl, input.provider);
   const workDir = mkdtempSync(join(tmpdir(), 'cairn-bench-search-'));
   // The exchange files run to hundreds of MB: gone even if a signal ends the run midway.
   const removeWorkDir = () => rmSync(workDir, { recursive: true, force: true });
@@ -127,7 +131,7 @@ export async function benchSearch(input: SearchBenchInput): Promise<SearchBenchR
       log(`SQLite baseline SKIPPED: ${started.reason}; its columns say n/a`);
     }
 
-    const shared: Shared = { bench, baseline, corpus, extra, queries, runStart, log };
+    const shared: Shared = { bench, baseline, corpus, extra, queries, runStart, provider: input.provider, log };
     const results: Measured[] = [];
     for (const size of sizes) results.push(await measureSize(shared, size));
 
@@ -148,7 +152,8 @@ export async function benchSearch(input: SearchBenchInput): Promise<SearchBenchR
         `(seeding included); 1-min load average during searches ${Math.min(...loads).toFixed(1)}–` +
         `${Math.max(...loads).toFixed(1)} on ${bench.config.database.poolMax}-connection app pool`,
       `PostgreSQL ${settings.map((s) => `${s.name}=${s.setting}`).join(' ')}; pgvector ${vector?.v ?? '?'}; ` +
-        `embeddings: built-in hash embedder (384 dims) on both sides`,
+        `embeddings: ${bench.embedder.model.id} (${bench.embedder.model.dimensions} dims) on both sides` +
+        (bench.embedder.model.builtIn ? ' (the built-in hash embedder)' : ', query vectors computed per search'),
       missing
         ? `SQLite baseline: n/a (${missing})`
         : `SQLite baseline: Node 22+ child process, node:sqlite, WAL, synchronous=OFF, 128 MiB page cache, FTS5 ` +

@@ -5,11 +5,14 @@ import { type Embedder } from '@cairn/embeddings';
 
 const HASH_BYTES = 32;
 
+/** Where benchmarks and evaluations keep real models' vectors between runs (git-ignored). */
+export const EMBEDDING_CACHE_DIR = join('.cairn', 'embedding-cache');
+
 /**
- * Remembers a model's vectors across evaluation runs, in `<dir>/<model id>.bin` (SHA-256 of the
+ * Remembers a model's vectors across benchmark and evaluation runs, in `<dir>/<model id>.bin` (SHA-256 of the
  * text, then the vector as float32, one record after another; appended, never rewritten). The
- * local model takes minutes of CPU for the pooled corpus; a second run with the same model and
- * texts then costs only the ranking. The vectors are the model's own, so figures are unchanged.
+ * local model takes minutes of CPU for a corpus of 10k-100k texts; a second run with the same
+ * model and texts then costs only what is measured. The vectors are the model's own, so figures are unchanged.
  */
 export class CachedEmbedder implements Embedder {
   private readonly vectors = new Map<string, Float32Array>();
