@@ -39,6 +39,11 @@ export interface EvalRun {
   /** Memories stored (a session shared by two questions is stored twice per-question). */
   readonly memories: number;
   readonly seconds: { insert: number; embed: number; bm25Index: number };
+  /**
+   * Per-question: the haystack sessions asked over, and how many of them hold no answer. The
+   * oracle split keeps only answer sessions, so there session recall has nothing to rule out.
+   */
+  readonly sessions?: { readonly total: number; readonly withoutAnswer: number };
   /** BM25 first, then the Cairn modes in the order asked. */
   readonly rankers: readonly RankerResult[];
 }
@@ -157,6 +162,17 @@ export async function evaluate(
     projects: projects.length,
     memories: ingested.keyOf.size,
     seconds: { ...ingested.seconds, bm25Index: bm25IndexSeconds },
+    ...(haystack === 'per-question'
+      ? {
+          sessions: {
+            total: questions.reduce((n, q) => n + q.sessions.length, 0),
+            withoutAnswer: questions.reduce(
+              (n, q) => n + q.sessions.filter((id) => !q.answerSessions.has(id)).length,
+              0,
+            ),
+          },
+        }
+      : {}),
     rankers,
   };
 }

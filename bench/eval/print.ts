@@ -49,6 +49,13 @@ export function formatRun(run: EvalRun, title: string): string {
         `${run.depth} turns; any@5 / all@5: one / every answer session among the first five; hit@10: an evidence turn in the top 10`,
       '',
     );
+    if (run.sessions && run.sessions.withoutAnswer === 0) {
+      out.push(
+        `note: none of the ${run.sessions.total} haystack sessions is a distractor (every one holds an answer, as in the oracle split),`,
+        `so any@5 and all@5 are near certain whatever the ranking; hit@10 (over ${(run.memories / Math.max(run.projects, 1)).toFixed(0)} turns a question on average) is the informative figure.`,
+        '',
+      );
+    }
   }
   out.push(
     table(

@@ -174,6 +174,7 @@ async function main(): Promise<void> {
       questions: questions.length,
       skipped: corpus.skipped,
       seconds: run.seconds,
+      ...(run.sessions ? { sessions: run.sessions } : {}),
       results: run.rankers.map(({ rankings: _rankings, ...rest }) => rest),
     });
     process.stdout.write(`\nresults: ${file} (also bench/results/eval-latest.json)\n`);
