@@ -87,10 +87,12 @@ async function providerEnv(provider: Provider, root: string): Promise<Record<str
   try {
     await verifyModelFiles(join(modelsDir, LOCAL_MODEL.folder));
   } catch (error) {
+    const problem = error instanceof Error ? error.message : String(error);
+    // The embedder's own message usually names the fix already; say it once either way.
+    const fix = problem.includes('npm run models') ? '' : '; fetch it with `npm run models`';
     throw new Error(
-      `--provider local needs the local embedding model in ${modelsDir}: ` +
-        `${error instanceof Error ? error.message : String(error)}. ` +
-        'Fetch it with `npm run models` (or point EMBEDDING_MODELS_DIR at a folder that has it).',
+      `--provider local needs the local embedding model in ${modelsDir}: ${problem}${fix} ` +
+        '(or point EMBEDDING_MODELS_DIR at a folder that has it)',
       { cause: error },
     );
   }
