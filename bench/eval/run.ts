@@ -8,8 +8,9 @@
  *                            recall@1/5/10, hit@k, MRR over ~10.9k turns
  *   --haystack per-question  each question's own sessions in a project of their own (one
  *                            agent's history): session recall any@5 / all@5 and answer-turn hit@10
- *   --provider hash|local    the embedder (EMBEDDING_PROVIDER) for the run; local needs the model
- *                            files that `npm run models` fetches
+ *   --provider hash|local    the embedder (EMBEDDING_PROVIDER) for the run, default the
+ *                            environment's EMBEDDING_PROVIDER or hash; local needs the model files
+ *                            that `npm run models` fetches
  */
 import 'reflect-metadata';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
@@ -57,8 +58,9 @@ function parseArgs(argv: readonly string[], root: string): EvalArgs {
     data: resolve(root, '..', 'shared', 'eval', 'longmemeval_oracle.json'),
     modes: [...SEARCH_MODES],
     questions: Number.POSITIVE_INFINITY,
-    // The built-in embedder needs no files and repeats exactly; `--provider local` is what `npm start` runs.
-    provider: 'hash',
+    // EMBEDDING_PROVIDER when it names one of the two (as `npm run bench` reads it), else the
+    // built-in embedder, which needs no files and repeats exactly.
+    provider: PROVIDERS.find((name) => name === process.env.EMBEDDING_PROVIDER) ?? 'hash',
     haystack: 'pooled',
     keep: false,
   };
