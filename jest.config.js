@@ -14,7 +14,8 @@ module.exports = {
   // Dependencies that ship only ES modules are compiled to CommonJS like our own code.
   transformIgnorePatterns: ['/node_modules/(?!(content-disposition)/)'],
   moduleFileExtensions: ['ts', 'js', 'json'],
-  testMatch: ['<rootDir>/{apps,libs,tools}/**/*.spec.ts', '<rootDir>/apps/**/test/**/*.e2e-spec.ts'],
+  // bench/: the evaluation's own maths (BM25) and its CI subset, which guards retrieval quality.
+  testMatch: ['<rootDir>/{apps,libs,tools,bench}/**/*.spec.ts', '<rootDir>/apps/**/test/**/*.e2e-spec.ts'],
   moduleNameMapper: {
     '^@cairn/testing$': '<rootDir>/test/utils',
     '^@cairn/api-app$': '<rootDir>/apps/api/src/api.module',

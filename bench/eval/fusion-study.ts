@@ -28,8 +28,9 @@ import { TenantContext, TenantDb, TenantTransaction } from '@cairn/tenancy';
 import { startApiApp } from '../lib/app';
 import { prepareEnvironment } from '../lib/environment';
 import { repositoryRoot } from '../lib/report';
-import { ingest } from './ingest';
-import { loadLongMemEval, score } from './longmemeval';
+import { ingest, POOLED_PROJECT } from './ingest';
+import { loadLongMemEval } from './longmemeval';
+import { score } from './metrics';
 
 const log = (line: string) => process.stderr.write(`[fusion] ${line}\n`);
 const LIMIT = 10;
@@ -37,6 +38,7 @@ const LIMIT = 10;
 interface Lists {
   readonly type: string;
   readonly relevant: ReadonlySet<string>;
+  readonly answerSessions: ReadonlySet<string>;
   readonly keyword: Candidate[];
   readonly semantic: Candidate[];
 }
@@ -62,7 +64,7 @@ async function main(): Promise<void> {
     const environment = await prepareEnvironment(log, (cleanup) => cleanups.push(cleanup));
     const bench = await startApiApp(environment.databaseUrl, environment.redisUrl);
     cleanups.push(() => bench.app.close());
-    const ingested = await ingest(bench, corpus.turns, log);
+    const ingested = await ingest(bench, [{ slug: POOLED_PROJECT, turns: corpus.turns }], log);
     const embedder = bench.app.get<Embedder>(EMBEDDER);
     const [context, tx, db] = [bench.app.get(TenantContext), bench.app.get(TenantTransaction), bench.app.get(TenantDb)];
     const perListArg = process.argv.indexOf('--per-list');
@@ -72,7 +74,7 @@ async function main(): Promise<void> {
       const [vector] = await embedder.embed([question.question]);
       const fetched = await context.run(ingested.tenant, () =>
         tx.run(async () => {
-          const [project] = await bench.app.get(ProjectResolver, { strict: false }).resolveMany([ingested.project]);
+          const [project] = await bench.app.get(ProjectResolver, { strict: false }).resolveMany([POOLED_PROJECT]);
           const params = new SqlParams();
           const filter = { scope: { projectIds: [project?.id ?? ''], includeTenantWide: true } };
           const c = memoryCorpus(filter, params);
@@ -97,6 +99,7 @@ async function main(): Promise<void> {
       lists.push({
         type: question.type,
         relevant: question.relevant,
+        answerSessions: question.answerSessions,
         keyword: toCandidates('keyword'),
         semantic: toCandidates('semantic'),
       });
@@ -105,10 +108,11 @@ async function main(): Promise<void> {
     const keyOf = (id: string) => ingested.keyOf.get(id) ?? '';
     const rows: { name: string; byType: Map<string, number>; all: number }[] = [];
     const evaluate = (name: string, rank: (entry: Lists) => string[]) => {
-      const results = lists.map((entry) => ({ type: entry.type, relevant: entry.relevant, ranked: rank(entry) }));
+      const results = lists.map((entry) => ({ ...entry, ranked: rank(entry) }));
+      const recall10 = (of: typeof results) => score(of, 'pooled').values['recall@10'] ?? 0;
       const types = [...new Set(results.map((r) => r.type))].sort();
-      const byType = new Map(types.map((t) => [t, score(results.filter((r) => r.type === t)).recall[10]]));
-      rows.push({ name, byType, all: score(results).recall[10] });
+      const byType = new Map(types.map((t) => [t, recall10(results.filter((r) => r.type === t))]));
+      rows.push({ name, byType, all: recall10(results) });
     };
     evaluate('keyword', (e) => e.keyword.slice(0, LIMIT).map((c) => keyOf(c.id)));
     evaluate('semantic', (e) => e.semantic.slice(0, LIMIT).map((c) => keyOf(c.id)));

@@ -10,39 +10,51 @@ import { type Turn } from './longmemeval';
 
 const BATCH = 500;
 
+/** The one project of the pooled haystack. */
+export const POOLED_PROJECT = 'conversations';
+
+/** One project's memories: a slug and the turns stored in it. */
+export interface ProjectTurns {
+  readonly slug: string;
+  readonly turns: readonly Turn[];
+}
+
 export interface IngestedCorpus {
   readonly tenant: TenantRef;
-  readonly project: string;
-  /** Memory id → turn key. */
+  /** Memory id → turn key (a turn stored in two projects has two ids). */
   readonly keyOf: ReadonlyMap<string, string>;
+  /** The model id stored with the vectors (and used for the questions). */
+  readonly embedder: string;
   readonly seconds: { insert: number; embed: number };
 }
 
 /**
- * Loads the turns as memories of one project: straight through the repository (the write
+ * Loads each group of turns as the memories of its own project: straight through the repository (the write
  * path's contradiction checks would compare 11k conversation turns with each other and
  * measure nothing this evaluation is about), then vectors through the worker's processor.
  */
 export async function ingest(
-  bench: BenchApp,
-  turns: readonly Turn[],
+  bench: Pick<BenchApp, 'app' | 'config'>,
+  projects: readonly ProjectTurns[],
   log: (line: string) => void,
 ): Promise<IngestedCorpus> {
   const { app } = bench;
   const tenant = toTenantRef(await app.get(TenantsService).create({ slug: 'longmemeval', name: 'LongMemEval' }));
   const context = app.get(TenantContext);
   const tx = app.get(TenantTransaction);
-  const project = 'conversations';
-  const { id: projectId } = await context.run(tenant, () =>
-    app.get(ProjectsService, { strict: false }).create({ slug: project, name: 'Conversations' }),
-  );
+  const projectsService = app.get(ProjectsService, { strict: false });
   const repository = app.get(MemoriesRepository, { strict: false });
   const keyOf = new Map<string, string>();
   const started = performance.now();
-  for (let start = 0; start < turns.length; start += BATCH) {
+  const rows: { projectId: string; turn: Turn }[] = [];
+  for (const { slug, turns } of projects) {
+    const { id: projectId } = await context.run(tenant, () => projectsService.create({ slug, name: slug }));
+    for (const turn of turns) rows.push({ projectId, turn });
+  }
+  for (let start = 0; start < rows.length; start += BATCH) {
     await context.run(tenant, () =>
       tx.run(async () => {
-        for (const turn of turns.slice(start, start + BATCH)) {
+        for (const { projectId, turn } of rows.slice(start, start + BATCH)) {
           const id = randomUUID();
           keyOf.set(id, turn.key);
           await repository.insert({
@@ -65,7 +77,9 @@ export async function ingest(
     );
   }
   const inserted = performance.now();
-  log(`inserted ${turns.length} memories in ${((inserted - started) / 1000).toFixed(1)} s`);
+  log(
+    `inserted ${rows.length} memories into ${projects.length} project(s) in ${((inserted - started) / 1000).toFixed(1)} s`,
+  );
   const model = app.get<Embedder>(EMBEDDER);
   // A real model's vectors are kept between runs (the hash embedder is faster than the cache).
   const embedder = model.model.builtIn ? model : new CachedEmbedder(model, EMBEDDING_CACHE_DIR);
@@ -84,11 +98,11 @@ export async function ingest(
   // Exact without it; the worker folds the write path's term-count deltas as a loaded service would.
   await context.run(tenant, () => app.get(TermStatistics).fold());
   const embedded = performance.now();
-  log(`embedded them in ${((embedded - inserted) / 1000).toFixed(1)} s (${app.get<Embedder>(EMBEDDER).model.id})`);
+  log(`embedded them in ${((embedded - inserted) / 1000).toFixed(1)} s (${model.model.id})`);
   return {
     tenant,
-    project,
     keyOf,
+    embedder: model.model.id,
     seconds: { insert: (inserted - started) / 1000, embed: (embedded - inserted) / 1000 },
   };
 }

@@ -27,6 +27,10 @@ export interface EvalQuestion {
   readonly question: string;
   /** Keys of the turns that hold the evidence. */
   readonly relevant: ReadonlySet<string>;
+  /** The question's own haystack: its sessions' ids, in the release's order. */
+  readonly sessions: readonly string[];
+  /** `answer_session_ids`: the sessions that hold the answer. */
+  readonly answerSessions: ReadonlySet<string>;
 }
 
 export interface EvalCorpus {
@@ -43,6 +47,22 @@ function parseDate(text: string): Date {
   return new Date(Date.UTC(y ?? 1970, (mo ?? 1) - 1, d ?? 1, h ?? 0, mi ?? 0));
 }
 
+/** The release is a JSON array; the committed CI subset is JSON Lines (one question a line, so diffs stay readable). */
+export function readLongMemEval(path: string): LongMemEvalQuestion[] {
+  const text = readFileSync(path, 'utf8');
+  if (!path.endsWith('.jsonl')) return JSON.parse(text) as LongMemEvalQuestion[];
+  return text
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .map((line) => JSON.parse(line) as LongMemEvalQuestion);
+}
+
+/** The session a turn key (`<session id>#<turn index>`) belongs to. */
+export function sessionOf(key: string): string {
+  const hash = key.lastIndexOf('#');
+  return hash < 0 ? key : key.slice(0, hash);
+}
+
 /**
  * Pools every session of every question into one corpus (sessions de-duplicated by id), one
  * item per turn, so each question competes against all ~950 sessions. Abstention questions
@@ -50,7 +70,7 @@ function parseDate(text: string): Date {
  * counted, not scored.
  */
 export function loadLongMemEval(path: string): EvalCorpus {
-  const data = JSON.parse(readFileSync(path, 'utf8')) as LongMemEvalQuestion[];
+  const data = readLongMemEval(path);
   const turns: Turn[] = [];
   const seen = new Set<string>();
   const questions: EvalQuestion[] = [];
@@ -58,8 +78,10 @@ export function loadLongMemEval(path: string): EvalCorpus {
   let noEvidence = 0;
   for (const item of data) {
     const relevant = new Set<string>();
+    const sessions: string[] = [];
     item.haystack_sessions.forEach((session, index) => {
       const sessionId = item.haystack_session_ids[index] ?? `${item.question_id}-${index}`;
+      sessions.push(sessionId);
       const date = parseDate(item.haystack_dates[index] ?? '');
       session.forEach((turn, turnIndex) => {
         const key = `${sessionId}#${turnIndex}`;
@@ -71,39 +93,41 @@ export function loadLongMemEval(path: string): EvalCorpus {
     });
     if (item.question_id.endsWith('_abs')) abstention += 1;
     else if (relevant.size === 0) noEvidence += 1;
-    else questions.push({ id: item.question_id, type: item.question_type, question: item.question, relevant });
+    else
+      questions.push({
+        id: item.question_id,
+        type: item.question_type,
+        question: item.question,
+        relevant,
+        sessions,
+        answerSessions: new Set(item.answer_session_ids),
+      });
   }
   return { turns, questions, skipped: { abstention, noEvidence } };
 }
 
-export interface Metrics {
-  readonly questions: number;
-  readonly recall: Record<1 | 5 | 10, number>;
-  readonly hit: Record<1 | 5 | 10, number>;
-  readonly mrr: number;
+/** A question the evaluation can score: not an abstention, and with marked evidence turns. */
+function scorable(item: LongMemEvalQuestion): boolean {
+  return (
+    !item.question_id.endsWith('_abs') && item.haystack_sessions.some((session) => session.some((t) => t.has_answer))
+  );
 }
 
-const CUTOFFS = [1, 5, 10] as const;
-
-/** recall@k: share of a question's evidence turns in its top k; hit@k: any of them; MRR of the first. */
-export function score(results: { relevant: ReadonlySet<string>; ranked: readonly string[] }[]): Metrics {
-  const recall = { 1: 0, 5: 0, 10: 0 };
-  const hit = { 1: 0, 5: 0, 10: 0 };
-  let mrr = 0;
-  for (const { relevant, ranked } of results) {
-    for (const k of CUTOFFS) {
-      const found = ranked.slice(0, k).filter((key) => relevant.has(key)).length;
-      recall[k] += found / relevant.size;
-      hit[k] += found > 0 ? 1 : 0;
-    }
-    const first = ranked.findIndex((key) => relevant.has(key));
-    mrr += first >= 0 ? 1 / (first + 1) : 0;
+/**
+ * The CI subset's rule: per question type, the first `perType` scorable questions by id
+ * (code-point order), types in name order. Stable: it depends on nothing but the release.
+ */
+export function selectSubset(data: readonly LongMemEvalQuestion[], perType: number): LongMemEvalQuestion[] {
+  const byType = new Map<string, LongMemEvalQuestion[]>();
+  for (const item of data.filter(scorable)) {
+    const list = byType.get(item.question_type) ?? [];
+    list.push(item);
+    byType.set(item.question_type, list);
   }
-  const n = Math.max(results.length, 1);
-  return {
-    questions: results.length,
-    recall: { 1: recall[1] / n, 5: recall[5] / n, 10: recall[10] / n },
-    hit: { 1: hit[1] / n, 5: hit[5] / n, 10: hit[10] / n },
-    mrr: mrr / n,
-  };
+  const byCodePoint = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+  return [...byType.keys()]
+    .sort(byCodePoint)
+    .flatMap((type) =>
+      (byType.get(type) ?? []).sort((a, b) => byCodePoint(a.question_id, b.question_id)).slice(0, perType),
+    );
 }

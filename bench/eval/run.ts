@@ -1,30 +1,56 @@
 /**
- * `npm run eval`: retrieval quality on LongMemEval (oracle split). Every session of every
- * question is pooled into one project, one memory per turn; each question's evidence turns
- * (`has_answer`) are the relevant items. Prints recall@1/5/10, hit@k and MRR per search mode.
+ * `npm run eval`: retrieval quality on LongMemEval (oracle split), one memory per turn; each
+ * question's evidence turns (`has_answer`) are the relevant items. Every Cairn search mode is
+ * printed beside Okapi BM25 computed over the same turns and questions in the same run, with
+ * Cairn/BM25 ratios, overall and per question type.
+ *
+ *   --haystack pooled        every session of every question in one project (the default):
+ *                            recall@1/5/10, hit@k, MRR over ~10.9k turns
+ *   --haystack per-question  each question's own sessions in a project of their own (one
+ *                            agent's history): session recall any@5 / all@5 and answer-turn hit@10
+ *   --provider hash|local    the embedder (EMBEDDING_PROVIDER) for the run, default the
+ *                            environment's EMBEDDING_PROVIDER or hash; local needs the model files
+ *                            that `npm run models` fetches
  */
 import 'reflect-metadata';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
-import { MemoryRecall } from '@cairn/memory';
+import { DEFAULT_MODELS_DIR } from '@cairn/config';
+import { LOCAL_MODEL, verifyModelFiles } from '@cairn/embeddings';
 import { SEARCH_MODES, type SearchMode } from '@cairn/search';
-import { TenantContext } from '@cairn/tenancy';
 import { startApiApp } from '../lib/app';
 import { prepareEnvironment } from '../lib/environment';
 import { gitCommit, machineInfo, repositoryRoot } from '../lib/report';
-import { ingest } from './ingest';
-import { type EvalQuestion, loadLongMemEval, type Metrics, score } from './longmemeval';
+import { BM25_B, BM25_K1 } from './bm25';
+import { evaluate } from './evaluate';
+import { type EvalQuestion, loadLongMemEval } from './longmemeval';
+import { type Haystack, HAYSTACKS } from './metrics';
+import { formatRun } from './print';
 
 const log = (line: string) => process.stderr.write(`[eval] ${line}\n`);
+
+const PROVIDERS = ['hash', 'local'] as const;
+type Provider = (typeof PROVIDERS)[number];
 
 interface EvalArgs {
   data: string;
   modes: SearchMode[];
   questions: number;
+  provider: Provider;
+  haystack: Haystack;
   /** Keep the throwaway database for inspection (needs DATABASE_URL/REDIS_URL, else it dies with the services). */
   keep: boolean;
   /** Write every question's ranked turns here (JSON Lines), for looking at misses. */
   dump?: string;
+}
+
+const USAGE =
+  'use --data PATH, --modes hybrid,keyword,semantic, --questions N, --provider hash|local, ' +
+  '--haystack pooled|per-question, --keep, --dump FILE';
+
+function oneOf<T extends string>(flag: string, value: string, allowed: readonly T[]): T {
+  if (!(allowed as readonly string[]).includes(value)) throw new Error(`${flag} takes ${allowed.join(' or ')}`);
+  return value as T;
 }
 
 function parseArgs(argv: readonly string[], root: string): EvalArgs {
@@ -32,6 +58,10 @@ function parseArgs(argv: readonly string[], root: string): EvalArgs {
     data: resolve(root, '..', 'shared', 'eval', 'longmemeval_oracle.json'),
     modes: [...SEARCH_MODES],
     questions: Number.POSITIVE_INFINITY,
+    // EMBEDDING_PROVIDER when it names one of the two (as `npm run bench` reads it), else the
+    // built-in embedder, which needs no files and repeats exactly.
+    provider: PROVIDERS.find((name) => name === process.env.EMBEDDING_PROVIDER) ?? 'hash',
+    haystack: 'pooled',
     keep: false,
   };
   for (let i = 0; i < argv.length; i += 1) {
@@ -43,18 +73,35 @@ function parseArgs(argv: readonly string[], root: string): EvalArgs {
     const value = inline ?? argv[++i] ?? '';
     if (flag === '--data') args.data = resolve(value);
     else if (flag === '--dump') args.dump = resolve(value);
-    else if (flag === '--modes')
-      args.modes = value.split(',').filter((m): m is SearchMode => SEARCH_MODES.includes(m as SearchMode));
+    else if (flag === '--modes') args.modes = value.split(',').map((mode) => oneOf(flag, mode, SEARCH_MODES));
     else if (flag === '--questions') args.questions = Math.max(1, Number(value));
-    else
-      throw new Error(
-        `unknown argument ${flag} (use --data PATH, --modes hybrid,keyword,semantic, --questions N, --keep, --dump FILE)`,
-      );
+    else if (flag === '--provider') args.provider = oneOf(flag, value, PROVIDERS);
+    else if (flag === '--haystack') args.haystack = oneOf(flag, value, HAYSTACKS);
+    else throw new Error(`unknown argument ${flag} (${USAGE})`);
   }
   return args;
 }
 
-/** Beside, not over, the benchmark's latest.json. */
+/** The settings that select the embedder; for `local`, checked before any service starts. */
+async function providerEnv(provider: Provider, root: string): Promise<Record<string, string>> {
+  if (provider === 'hash') return { EMBEDDING_PROVIDER: 'hash' };
+  const modelsDir = resolve(root, process.env.EMBEDDING_MODELS_DIR ?? DEFAULT_MODELS_DIR);
+  try {
+    await verifyModelFiles(join(modelsDir, LOCAL_MODEL.folder));
+  } catch (error) {
+    const problem = error instanceof Error ? error.message : String(error);
+    // The embedder's own message usually names the fix already; say it once either way.
+    const fix = problem.includes('npm run models') ? '' : '; fetch it with `npm run models`';
+    throw new Error(
+      `--provider local needs the local embedding model in ${modelsDir}: ${problem}${fix} ` +
+        '(or point EMBEDDING_MODELS_DIR at a folder that has it)',
+      { cause: error },
+    );
+  }
+  return { EMBEDDING_PROVIDER: 'local', EMBEDDING_MODELS_DIR: modelsDir };
+}
+
+/** Beside, not over, the benchmark's latest.json; bench/results/*.json stays git-ignored. */
 function writeEvalResults(root: string, timestamp: string, payload: unknown): string {
   const dir = join(root, 'bench', 'results');
   mkdirSync(dir, { recursive: true });
@@ -65,27 +112,16 @@ function writeEvalResults(root: string, timestamp: string, payload: unknown): st
   return relative(root, file);
 }
 
-function pct(value: number): string {
-  return `${(value * 100).toFixed(1)}%`.padStart(7);
-}
-
-function table(rows: { mode: string; metrics: Metrics; ms: number }[]): string {
-  const header = `${'mode'.padEnd(10)} ${'recall@1'.padStart(9)} ${'recall@5'.padStart(9)} ${'recall@10'.padStart(9)}  ${'hit@1'.padStart(7)} ${'hit@5'.padStart(7)} ${'hit@10'.padStart(7)} ${'MRR'.padStart(7)}  ${'ms/query'.padStart(8)}`;
-  const lines = rows.map(
-    ({ mode, metrics: m, ms }) =>
-      `${mode.padEnd(10)} ${pct(m.recall[1]).padStart(9)} ${pct(m.recall[5]).padStart(9)} ${pct(m.recall[10]).padStart(9)}  ${pct(m.hit[1])} ${pct(m.hit[5])} ${pct(m.hit[10])} ${m.mrr.toFixed(3).padStart(7)}  ${ms.toFixed(1).padStart(8)}`,
-  );
-  return [header, '-'.repeat(header.length), ...lines].join('\n');
-}
-
 async function main(): Promise<void> {
   const root = repositoryRoot(__dirname);
   const args = parseArgs(process.argv.slice(2), root);
   if (!existsSync(args.data)) throw new Error(`evaluation data not found at ${args.data} (pass --data PATH)`);
+  const env = await providerEnv(args.provider, root);
   const corpus = loadLongMemEval(args.data);
   const questions: EvalQuestion[] = corpus.questions.slice(0, args.questions);
   log(
-    `${corpus.turns.length} turns, ${questions.length} questions scored (${corpus.skipped.abstention} abstention, ${corpus.skipped.noEvidence} without marked evidence skipped)`,
+    `${corpus.turns.length} turns, ${questions.length} questions scored (${corpus.skipped.abstention} abstention, ${corpus.skipped.noEvidence} without marked evidence skipped); ` +
+      `haystack ${args.haystack}, provider ${args.provider}`,
   );
 
   const cleanups: (() => Promise<void>)[] = [];
@@ -94,62 +130,34 @@ async function main(): Promise<void> {
       if (!args.keep) cleanups.push(cleanup);
     });
     if (args.keep) log(`keeping database ${environment.databaseName}`);
-    const bench = await startApiApp(environment.databaseUrl, environment.redisUrl);
+    const bench = await startApiApp(environment.databaseUrl, environment.redisUrl, env);
     cleanups.push(() => bench.app.close());
-    const ingested = await ingest(bench, corpus.turns, log);
-    const recall = bench.app.get(MemoryRecall, { strict: false });
-    const context = bench.app.get(TenantContext);
+    const run = await evaluate(bench, corpus, questions, { modes: args.modes, haystack: args.haystack, log });
 
-    const rows: { mode: SearchMode; metrics: Metrics; ms: number; byType: Record<string, Metrics> }[] = [];
-    const dumped: Record<string, unknown>[] = [];
-    for (const mode of args.modes) {
-      const results: { type: string; relevant: ReadonlySet<string>; ranked: string[] }[] = [];
-      const started = performance.now();
-      for (const question of questions) {
-        const { results: hits } = await context.run(ingested.tenant, () =>
-          recall.recall(ingested.project, {
-            query: question.question,
-            mode,
-            limit: 10,
-            explain: false,
-            filter: {},
-            recordAccess: false,
-          }),
-        );
-        const ranked = hits.map((hit) => ingested.keyOf.get(hit.memory.id) ?? '');
-        results.push({ type: question.type, relevant: question.relevant, ranked });
-        dumped.push({
-          mode,
-          id: question.id,
-          type: question.type,
-          question: question.question,
-          relevant: [...question.relevant],
-          ranked,
-        });
-      }
-      const ms = (performance.now() - started) / Math.max(questions.length, 1);
-      const types = [...new Set(results.map((r) => r.type))].sort();
-      const byType = Object.fromEntries(types.map((type) => [type, score(results.filter((r) => r.type === type))]));
-      rows.push({ mode, metrics: score(results), ms, byType });
-      log(`${mode}: done in ${((performance.now() - started) / 1000).toFixed(1)} s`);
-    }
-
+    const where =
+      args.haystack === 'pooled'
+        ? `${run.memories} turns pooled in one project`
+        : `each question's own sessions in its own project (${run.projects} projects, ${run.memories} turns in all)`;
     process.stdout.write(
-      `\nLongMemEval (oracle), ${corpus.turns.length} turns pooled, ${questions.length} questions\n\n`,
+      `\n${formatRun(run, `LongMemEval (oracle): ${where}, ${questions.length} questions; embedder ${run.embedder} (--provider ${args.provider})`)}`,
     );
-    process.stdout.write(`${table(rows)}\n`);
-    for (const row of rows) {
-      process.stdout.write(`\n${row.mode} by question type:\n`);
-      process.stdout.write(
-        `${table(Object.entries(row.byType).map(([type, metrics]) => ({ mode: type.slice(0, 10), metrics, ms: row.ms })))}\n`,
-      );
-    }
     if (args.dump) {
       const contentOf = new Map(corpus.turns.map((turn) => [turn.key, turn.content]));
-      const lines = dumped.map((row) => {
-        const text = (keys: unknown) => (keys as string[]).map((key) => ({ key, content: contentOf.get(key) ?? '' }));
-        return JSON.stringify({ ...row, relevant: text(row.relevant), ranked: text(row.ranked) });
-      });
+      const text = (keys: Iterable<string>) => [...keys].map((key) => ({ key, content: contentOf.get(key) ?? '' }));
+      const lines = run.rankers.flatMap((ranker) =>
+        ranker.rankings.map(({ id, ranked }, index) => {
+          const question = questions[index];
+          return JSON.stringify({
+            ranker: ranker.name,
+            id,
+            type: question?.type,
+            question: question?.question,
+            answerSessions: [...(question?.answerSessions ?? [])],
+            relevant: text(question?.relevant ?? []),
+            ranked: text(ranked),
+          });
+        }),
+      );
       writeFileSync(args.dump, `${lines.join('\n')}\n`);
       log(`per-question rankings written to ${args.dump}`);
     }
@@ -159,11 +167,19 @@ async function main(): Promise<void> {
       commit: gitCommit(root),
       machine: machineInfo(),
       data: args.data,
+      haystack: run.haystack,
+      provider: args.provider,
+      embedder: run.embedder,
+      baseline: { name: 'bm25', k1: BM25_K1, b: BM25_B, source: 'bench/eval/bm25.ts' },
+      depth: run.depth,
       turns: corpus.turns.length,
+      projects: run.projects,
+      memories: run.memories,
       questions: questions.length,
       skipped: corpus.skipped,
-      ingestSeconds: ingested.seconds,
-      results: rows,
+      seconds: run.seconds,
+      ...(run.sessions ? { sessions: run.sessions } : {}),
+      results: run.rankers.map(({ rankings: _rankings, ...rest }) => rest),
     });
     process.stdout.write(`\nresults: ${file} (also bench/results/eval-latest.json)\n`);
   } finally {

@@ -17,7 +17,12 @@ export interface BenchApp {
  * The real api app, built as `apps/api/src/main.ts` builds it (OpenAPI included) but
  * without `listen`: requests go through Fastify's `inject`, so no sockets are involved.
  */
-export async function startApiApp(databaseUrl: string, redisUrl: string): Promise<BenchApp> {
+export async function startApiApp(
+  databaseUrl: string,
+  redisUrl: string,
+  /** Further settings, e.g. EMBEDDING_PROVIDER for the evaluation. */
+  env: Readonly<Record<string, string>> = {},
+): Promise<BenchApp> {
   const adminToken = `bench-admin-${randomBytes(24).toString('hex')}`;
   const config = loadConfig('bench', {
     NODE_ENV: 'production',
@@ -29,6 +34,8 @@ export async function startApiApp(databaseUrl: string, redisUrl: string): Promis
     ...(process.env.EMBEDDING_PROVIDER
       ? { EMBEDDING_PROVIDER: process.env.EMBEDDING_PROVIDER, EMBEDDING_MODELS_DIR: '.cairn/models' }
       : {}),
+    // The caller's settings last: `npm run eval -- --provider` decides over the environment.
+    ...env,
   });
   const app = await createHttpApp(ApiModule.register(config), {
     name: 'api',

@@ -1,0 +1,84 @@
+import { BASELINE, type EvalRun, type RankerResult } from './evaluate';
+import { METRIC_NAMES, type Scores } from './metrics';
+
+const NAME_WIDTH = 12;
+const CELL_WIDTH = 10;
+
+function cell(name: string, value: number): string {
+  return (name === 'MRR' ? value.toFixed(3) : `${(value * 100).toFixed(1)}%`).padStart(CELL_WIDTH);
+}
+
+/** Two decimals and an x, as the benchmarks print ratios; n/a where BM25 scored 0. */
+function ratioCell(ratio: number | null | undefined): string {
+  return (ratio === null || ratio === undefined ? 'n/a' : `${ratio.toFixed(2)}x`).padStart(CELL_WIDTH);
+}
+
+/**
+ * BM25 first, then each Cairn mode with its ratio to BM25 on the line under it, so every figure
+ * is read beside the baseline measured on the same turns in the same run.
+ */
+function table(
+  names: readonly string[],
+  rows: readonly { ranker: RankerResult; scores: Scores; ratios?: Record<string, number | null> }[],
+  msColumn: boolean,
+): string {
+  const header =
+    'ranker'.padEnd(NAME_WIDTH) +
+    names.map((name) => name.padStart(CELL_WIDTH)).join('') +
+    (msColumn ? 'ms/query'.padStart(CELL_WIDTH + 2) : '');
+  const lines = [header, '-'.repeat(header.length)];
+  for (const { ranker, scores, ratios } of rows) {
+    lines.push(
+      ranker.name.padEnd(NAME_WIDTH) +
+        names.map((name) => cell(name, scores.values[name] ?? 0)).join('') +
+        (msColumn ? ranker.msPerQuery.toFixed(1).padStart(CELL_WIDTH + 2) : ''),
+    );
+    if (ratios)
+      lines.push(`  ÷ ${BASELINE}`.padEnd(NAME_WIDTH) + names.map((name) => ratioCell(ratios[name])).join(''));
+  }
+  return lines.join('\n');
+}
+
+/** The run's figures as text: overall, then per question type. */
+export function formatRun(run: EvalRun, title: string): string {
+  const names = METRIC_NAMES[run.haystack];
+  const out: string[] = [title, ''];
+  if (run.haystack === 'per-question') {
+    out.push(
+      'sessions ranked by their first turn in the top ' +
+        `${run.depth} turns; any@5 / all@5: one / every answer session among the first five; hit@10: an evidence turn in the top 10`,
+      '',
+    );
+    if (run.sessions && run.sessions.withoutAnswer === 0) {
+      out.push(
+        `note: none of the ${run.sessions.total} haystack sessions is a distractor (every one holds an answer, as in the oracle split),`,
+        `so any@5 and all@5 are near certain whatever the ranking; hit@10 (over ${(run.memories / Math.max(run.projects, 1)).toFixed(0)} turns a question on average) is the informative figure.`,
+        '',
+      );
+    }
+  }
+  out.push(
+    table(
+      names,
+      run.rankers.map((ranker) => ({ ranker, scores: ranker.overall, ratios: ranker.ratioToBm25?.overall })),
+      true,
+    ),
+  );
+  const types = Object.keys(run.rankers[0]?.byType ?? {});
+  for (const type of types) {
+    const questions = run.rankers[0]?.byType[type]?.questions ?? 0;
+    out.push('', `${type} (${questions} questions)`);
+    out.push(
+      table(
+        names,
+        run.rankers.map((ranker) => ({
+          ranker,
+          scores: ranker.byType[type] ?? { questions: 0, values: {} },
+          ratios: ranker.ratioToBm25?.byType[type],
+        })),
+        false,
+      ),
+    );
+  }
+  return `${out.join('\n')}\n`;
+}
