@@ -148,6 +148,8 @@ export async function evaluate(
           explain: false,
           filter: { scope: 'project' },
           recordAccess: false,
+          // Asked on the question's date, as an agent asks "now".
+          asOf: { instant: question.date, offsetMinutes: 0 },
         }),
       );
       ranked.push(hits.map((hit) => ingested.keyOf.get(hit.memory.id) ?? ''));

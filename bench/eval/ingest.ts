@@ -71,6 +71,8 @@ export async function ingest(
             pinned: false,
             author: { userId: null, agentId: 'longmemeval', tokenId: randomUUID() },
             createdAt: turn.date,
+            // When it was said: the session's date, as a conversation import records it.
+            occurredAt: turn.date,
           });
         }
       }),

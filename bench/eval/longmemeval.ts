@@ -31,6 +31,8 @@ export interface EvalQuestion {
   readonly sessions: readonly string[];
   /** `answer_session_ids`: the sessions that hold the answer. */
   readonly answerSessions: ReadonlySet<string>;
+  /** When the question is asked (`question_date`): what its dates ("last Saturday") mean. */
+  readonly date: Date;
 }
 
 export interface EvalCorpus {
@@ -101,6 +103,7 @@ export function loadLongMemEval(path: string): EvalCorpus {
         relevant,
         sessions,
         answerSessions: new Set(item.answer_session_ids),
+        date: parseDate(item.question_date),
       });
   }
   return { turns, questions, skipped: { abstention, noEvidence } };
