@@ -2,6 +2,9 @@ import { boostsFor, type Explanation, type RankedId } from '@cairn/search';
 import { closeness, orderFactors, type ResolvedOrder, type ResolvedWhen } from '@cairn/temporal';
 import { type Memory } from './contract/memory.types';
 
+/** Candidates scoring at least this share of the best are the close matches an ordering cue orders. */
+const ORDERED_SHARE = 0.7;
+
 /** What a question's dates did to one result (explain). */
 export interface TemporalExplain {
   readonly occurredAt: string;
@@ -72,12 +75,19 @@ export function rankByTime(
     const explain: Explanation = hit?.explain ?? { fused: 0, boosts, final: 0 };
     return [{ id, memory, base: (hit?.score ?? 0) + added * product, explain, near, added }];
   });
-  const factors = order
+  // "Currently", "the first time": which of the matches came first or last, so only the close
+  // matches are ordered by date. Over the whole pool a weak but recent candidate would jump
+  // ahead of the evidence (LongMemEval knowledge-update recall@10 fell 3 points that way).
+  const best = entries.reduce((max, entry) => Math.max(max, entry.base), 0);
+  const close = entries.filter((entry) => entry.base >= ORDERED_SHARE * best);
+  const closeFactors = order
     ? orderFactors(
-        entries.map((entry) => entry.memory.occurredAt),
+        close.map((entry) => entry.memory.occurredAt),
         order.direction,
       )
-    : entries.map(() => 1);
+    : [];
+  const factorOf = new Map(close.map((entry, index) => [entry.id, closeFactors[index] ?? 1]));
+  const factors = entries.map((entry) => factorOf.get(entry.id) ?? 1);
   return entries
     .map((entry, index) => {
       const final = entry.base * factors[index];
