@@ -11,7 +11,7 @@ export type FakeFailure = { readonly path?: string } & (
   | { readonly type: 'dimensions'; readonly dimensions: number } // vectors of another size
   | { readonly type: 'nan' } // a `NaN` literal in the first vector, as Python's json.dumps writes it
   | { readonly type: 'reverse-order' } // OpenAI: `data` in reverse order (legal; clients must sort by index)
-  | { readonly type: 'rerank-results'; readonly results: unknown[] } // `/v1/rerank` answers these results verbatim
+  | { readonly type: 'rerank-results'; readonly results: readonly unknown[] } // `/v1/rerank` answers these results verbatim
 );
 
 export interface FakeChatRequest {
@@ -217,12 +217,12 @@ export async function startFakeModelServer(initial: FakeModelServerOptions = {})
       if (typeof body.query !== 'string' || documents.length === 0 || !documents.every((d) => typeof d === 'string')) {
         return send(res, 400, { error: { message: 'query and a non-empty list of documents are required' } });
       }
-      const answer = (results: unknown[]) =>
+      const answer = (results: readonly unknown[]) =>
         send(res, 200, { id: 'rerank-fake', model: body.model, usage: { total_tokens: 0 }, results });
       if (failure?.type === 'rerank-results') return answer(failure.results);
       const score = options.rerankScore ?? fakeRerankScore;
       // Best first, as the servers answer; `top_n` keeps that many.
-      const scored = (documents as string[])
+      const scored = documents
         .map((text, index) => ({ index, relevance_score: score(body.query, text), document: { text } }))
         .sort((a, b) => b.relevance_score - a.relevance_score || a.index - b.index);
       const topN = Number.isInteger(body.top_n) && body.top_n > 0 ? body.top_n : scored.length;

@@ -16,7 +16,7 @@ export interface RerankResult {
 
 // Servers add fields (`id`, `model`, `usage`, each result's `document`): only these are read.
 const rerankResponse = z.object({
-  results: z.array(z.object({ index: z.number().int(), relevance_score: z.number() })),
+  results: z.array(z.object({ index: z.number(), relevance_score: z.number() })),
 });
 
 /**
