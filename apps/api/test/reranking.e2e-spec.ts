@@ -41,7 +41,7 @@ describe('reranking over REST', () => {
       RERANK_MODEL: MODEL,
       RERANK_API_KEY: KEY,
       RERANK_CANDIDATES: '3',
-      RERANK_TIMEOUT_MS: '400',
+      RERANK_TIMEOUT_MS: '1000',
     });
     w = await memoryWorld(api);
     for (const content of [
@@ -135,10 +135,10 @@ describe('reranking over REST', () => {
     expect(found.status).toBe(200);
     expect(contents(found)).toEqual(fused);
     const report = found.body.report as Report;
-    expect(report.notes).toContain('the reranker did not answer within 400 ms: kept the fused order');
+    expect(report.notes).toContain('the reranker did not answer within 1000 ms: kept the fused order');
     expect(report.rerank).toMatchObject({ model: MODEL, applied: false });
-    expect(report.rerank!.ms).toBeGreaterThanOrEqual(350);
-    expect(elapsed).toBeLessThan(2_000);
+    expect(report.rerank!.ms).toBeGreaterThanOrEqual(900);
+    expect(elapsed).toBeLessThan(3_000);
     expect((found.body.results as Hit[]).every((hit) => hit.explain?.rerank === undefined)).toBe(true);
   });
 
