@@ -147,7 +147,7 @@ describe('Reranking against a real /v1/rerank server', () => {
     const result = await reranking.rerank('q', fused(), (hit) => TEXTS[hit.id]);
     expect(ids(result.ranked)).toEqual(['a', 'b', 'c', 'd']);
     expect(result.notes).toEqual(['the reranker scored none of the candidates: kept the fused order']);
-    expect(await counted(metrics, 'ok')).toBe(1);
+    expect(await counted(metrics, 'error')).toBe(1);
   });
 
   it('sends nothing for an empty result list', async () => {

@@ -79,8 +79,10 @@ export class Reranking {
     if (!reranker || documents.length === 0 || query.trim() === '') return { ranked: [...ranked], notes: [] };
 
     const started = performance.now();
-    const { outcome, scores, error } = await this.call(reranker, query, documents);
+    const { outcome: answered, scores, error } = await this.call(reranker, query, documents);
     const ms = Math.round(performance.now() - started);
+    // An answer that scores none of the candidates is no better than none: counted as an error.
+    const outcome = answered === 'ok' && scores.length === 0 ? 'error' : answered;
     this.requests.inc({ outcome });
     this.latency.observe(ms / 1_000);
     const report = (applied: boolean): RerankReport => ({
@@ -89,14 +91,14 @@ export class Reranking {
       applied,
       ms,
     });
-    if (outcome === 'ok' && scores.length > 0) {
+    if (outcome === 'ok') {
       return { ranked: rerankOrder(ranked, head.length, scores), report: report(true), notes: [] };
     }
     const timeoutMs = this.config.rerank.timeoutMs;
     const note =
       outcome === 'timeout'
         ? `the reranker did not answer within ${timeoutMs} ms: kept the fused order`
-        : outcome === 'ok'
+        : answered === 'ok'
           ? 'the reranker scored none of the candidates: kept the fused order'
           : 'the reranker is unavailable: kept the fused order';
     this.logger.warn({
