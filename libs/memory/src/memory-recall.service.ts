@@ -155,7 +155,6 @@ export class MemoryRecall {
     }
     const notes: string[] = [];
     let when = temporal.when?.anchor ? await this.placeAnchor(filter, temporal.when, notes) : temporal.when;
-    const pool = depth;
     const candidates = async (range: ResolvedWhen['range'] | undefined) => {
       const within: MemoryFilter = {
         ...filter,
@@ -165,9 +164,9 @@ export class MemoryRecall {
       const text =
         temporal.textQuery === undefined || (temporal.contentless && when?.range)
           ? undefined
-          : await this.rankText(within, temporal.textQuery, input, pool, queryVector);
+          : await this.rankText(within, temporal.textQuery, input, depth, queryVector);
       const dated = when?.range
-        ? await this.memories.datedCandidates(within, range ?? searchWindow(when.range), when.range, pool)
+        ? await this.memories.datedCandidates(within, range ?? searchWindow(when.range), when.range, depth)
         : [];
       return { text, dated };
     };
