@@ -11,6 +11,7 @@ export type FakeFailure = { readonly path?: string } & (
   | { readonly type: 'dimensions'; readonly dimensions: number } // vectors of another size
   | { readonly type: 'nan' } // a `NaN` literal in the first vector, as Python's json.dumps writes it
   | { readonly type: 'reverse-order' } // OpenAI: `data` in reverse order (legal; clients must sort by index)
+  | { readonly type: 'rerank-results'; readonly results: readonly unknown[] } // `/v1/rerank` answers these results verbatim
 );
 
 export interface FakeChatRequest {
@@ -39,6 +40,8 @@ export interface FakeModelServerOptions {
   chatAnswer?: string | ((request: FakeChatRequest) => string);
   /** When set, `/v1/*` requires `Authorization: Bearer <apiKey>`. */
   apiKey?: string;
+  /** `/v1/rerank`'s relevance score of one document for the query; default {@link fakeRerankScore}. */
+  rerankScore?: (query: string, document: string) => number;
 }
 
 export interface LoggedRequest {
@@ -72,12 +75,22 @@ export function fakeEmbedding(text: string, dimensions: number): number[] {
   return vector;
 }
 
+/** Share of the query's distinct words the document contains, 0–1: a deterministic stand-in for a cross-encoder. */
+export function fakeRerankScore(query: string, document: string): number {
+  const words = (text: string) => new Set(text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []);
+  const asked = words(query);
+  if (asked.size === 0) return 0;
+  const present = words(document);
+  return [...asked].filter((word) => present.has(word)).length / asked.size;
+}
+
 /** Ollama's rule: an untagged name means `:latest`. */
 const tagged = (name: string) => (name.slice(name.lastIndexOf('/') + 1).includes(':') ? name : `${name}:latest`);
 
 /**
- * A real HTTP server speaking Ollama's native API and the OpenAI API faithfully enough for
- * the production clients: same paths, bodies, status codes and error shapes. Latency is
+ * A real HTTP server speaking Ollama's native API, the OpenAI API and the rerank API of
+ * llama.cpp, vLLM and Cohere-compatible servers (`POST /v1/rerank`) faithfully enough for the
+ * production clients: same paths, bodies, status codes and error shapes. Latency is
  * simulated with timers, so concurrent requests overlap and throughput depends only on the
  * configured latency (undici's fetch opens as many connections as needed).
  */
@@ -166,6 +179,7 @@ export async function startFakeModelServer(initial: FakeModelServerOptions = {})
       'POST /api/generate',
       'POST /v1/embeddings',
       'POST /v1/chat/completions',
+      'POST /v1/rerank',
     ];
     if (!known.includes(route)) return send(res, 404, '404 page not found');
     if (typeof body !== 'object' || body === null || typeof body.model !== 'string') {
@@ -196,6 +210,23 @@ export async function startFakeModelServer(initial: FakeModelServerOptions = {})
         200,
         rawJson({ object: 'list', data, model: body.model, usage: { prompt_tokens: 0, total_tokens: 0 } }, nan),
       );
+    }
+
+    if (path === '/v1/rerank') {
+      const documents: unknown[] = Array.isArray(body.documents) ? body.documents : [];
+      if (typeof body.query !== 'string' || documents.length === 0 || !documents.every((d) => typeof d === 'string')) {
+        return send(res, 400, { error: { message: 'query and a non-empty list of documents are required' } });
+      }
+      const answer = (results: readonly unknown[]) =>
+        send(res, 200, { id: 'rerank-fake', model: body.model, usage: { total_tokens: 0 }, results });
+      if (failure?.type === 'rerank-results') return answer(failure.results);
+      const score = options.rerankScore ?? fakeRerankScore;
+      // Best first, as the servers answer; `top_n` keeps that many.
+      const scored = documents
+        .map((text, index) => ({ index, relevance_score: score(body.query, text), document: { text } }))
+        .sort((a, b) => b.relevance_score - a.relevance_score || a.index - b.index);
+      const topN = Number.isInteger(body.top_n) && body.top_n > 0 ? body.top_n : scored.length;
+      return answer(scored.slice(0, topN));
     }
 
     const messages =

@@ -47,6 +47,17 @@ export interface CairnConfig {
     readonly openai: { readonly baseUrl: string | undefined; readonly apiKey: string | undefined };
     readonly timeoutMs: number;
   };
+  /** The optional reranking stage of search: off (the default) while `url` is undefined. */
+  readonly rerank: {
+    /** The server's base URL, without a trailing slash; requests go to `{url}/v1/rerank`. */
+    readonly url: string | undefined;
+    readonly model: string | undefined;
+    readonly apiKey: string | undefined;
+    /** How many fused results are sent; the reranker's order replaces the fused order among them. */
+    readonly candidates: number;
+    /** A search's wait for the reranker; past it the fused order stands and the report says so. */
+    readonly timeoutMs: number;
+  };
   readonly worker: {
     readonly concurrency: {
       readonly embeddings: number;

@@ -66,6 +66,14 @@ export const environmentSchema = z.object({
   OPENAI_BASE_URL: httpUrl.optional(),
   OPENAI_API_KEY: z.string().min(1).max(512).optional(),
   PROVIDER_TIMEOUT_MS: positiveInt(30_000, 600_000),
+  /** A cross-encoder's server (`POST {RERANK_URL}/v1/rerank`); unset, recall keeps the fused order. */
+  RERANK_URL: httpUrl.optional(),
+  RERANK_MODEL: modelName.optional(),
+  RERANK_API_KEY: z.string().min(1).max(512).optional(),
+  /** Fused results sent to the reranker; it reorders these, the rest follow in fused order. */
+  RERANK_CANDIDATES: positiveInt(30, 100),
+  /** How long a search waits for the reranker before it keeps the fused order. */
+  RERANK_TIMEOUT_MS: positiveInt(800, 60_000),
   WORKER_CONCURRENCY_EMBEDDINGS: positiveInt(16, 256),
   WORKER_CONCURRENCY_SUMMARIES: positiveInt(2, 64),
   WORKER_CONCURRENCY_EXTRACTION: positiveInt(1, 64),

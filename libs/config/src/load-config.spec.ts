@@ -101,6 +101,42 @@ describe('loadConfig', () => {
     expect(wrong).toContain('EMBEDDING_DIMENSIONS must be 384 (or unset) with EMBEDDING_PROVIDER=local');
   });
 
+  it('leaves reranking off unless RERANK_URL is set, and needs a model and a base URL with it', () => {
+    expect(loadConfig('api', valid).rerank).toEqual({
+      url: undefined,
+      model: undefined,
+      apiKey: undefined,
+      candidates: 30,
+      timeoutMs: 800,
+    });
+    const secret = 'rk-very-secret-value';
+    const on = loadConfig('api', {
+      ...valid,
+      RERANK_URL: 'http://reranker:8080/',
+      RERANK_MODEL: 'bge-reranker-v2-m3',
+      RERANK_API_KEY: secret,
+      RERANK_CANDIDATES: '12',
+      RERANK_TIMEOUT_MS: '300',
+    });
+    expect(on.rerank).toEqual({
+      url: 'http://reranker:8080',
+      model: 'bge-reranker-v2-m3',
+      apiKey: secret,
+      candidates: 12,
+      timeoutMs: 300,
+    });
+    expect(problemsOf({ ...valid, RERANK_URL: 'http://reranker:8080' })).toContain(
+      'RERANK_MODEL is required with RERANK_URL',
+    );
+    for (const url of ['http://reranker:8080/v1', 'http://reranker:8080/v1/rerank/']) {
+      expect(problemsOf({ ...valid, RERANK_URL: url, RERANK_MODEL: 'm' })).toContain('without /v1 or /rerank');
+    }
+    const bad = problemsOf({ ...valid, RERANK_URL: 'ftp://x', RERANK_API_KEY: secret, RERANK_CANDIDATES: '500' });
+    expect(bad).toContain('RERANK_URL');
+    expect(bad).toContain('RERANK_CANDIDATES');
+    expect(bad).not.toContain(secret);
+  });
+
   it('refuses a default token lifetime above the maximum', () => {
     expect(problemsOf({ ...valid, TOKEN_DEFAULT_TTL_SECONDS: '1000', TOKEN_MAX_TTL_SECONDS: '100' })).toContain(
       'TOKEN_DEFAULT_TTL_SECONDS',

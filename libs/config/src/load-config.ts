@@ -73,6 +73,13 @@ export function loadConfig(app: AppName, env: EnvSource): CairnConfig {
       openai: { baseUrl: values.OPENAI_BASE_URL?.replace(/\/+$/, ''), apiKey: values.OPENAI_API_KEY },
       timeoutMs: values.PROVIDER_TIMEOUT_MS,
     },
+    rerank: {
+      url: values.RERANK_URL?.replace(/\/+$/, ''),
+      model: values.RERANK_MODEL,
+      apiKey: values.RERANK_API_KEY,
+      candidates: values.RERANK_CANDIDATES,
+      timeoutMs: values.RERANK_TIMEOUT_MS,
+    },
     worker: {
       concurrency: {
         embeddings: values.WORKER_CONCURRENCY_EMBEDDINGS,
@@ -144,6 +151,13 @@ function crossFieldProblems(values: Environment): string[] {
   }
   if ((values.EMBEDDING_PROVIDER === 'openai' || values.CHAT_PROVIDER === 'openai') && !values.OPENAI_BASE_URL) {
     problems.push('OPENAI_BASE_URL is required when a provider is openai');
+  }
+  if (values.RERANK_URL) {
+    if (!values.RERANK_MODEL) problems.push('RERANK_MODEL is required with RERANK_URL');
+    // The path is ours to add; `…/v1` or `…/v1/rerank` would be asked for `…/v1/v1/rerank`.
+    if (/\/(v\d+|rerank)\/*$/i.test(values.RERANK_URL)) {
+      problems.push('RERANK_URL must be the server base URL, without /v1 or /rerank (Cairn calls /v1/rerank)');
+    }
   }
   return problems;
 }

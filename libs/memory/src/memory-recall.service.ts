@@ -4,6 +4,8 @@ import { type ProjectRef, ProjectResolver } from '@cairn/projects';
 import {
   HybridSearch,
   type QueryVector,
+  type Reranked,
+  Reranking,
   type SearchMode,
   type SearchReport,
   vectorSearchSettings,
@@ -21,6 +23,7 @@ import { type TemporalReport } from './contract/memory-query.dto';
 import { type MemoryFilter, type MemoryScope } from './contract/memory-filter';
 import { type Memory } from './contract/memory.types';
 import { MemoriesRepository } from './memories.repository';
+import { memoryRerankText } from './memory-content';
 import { rankByTime, type RecallExplanation } from './temporal-ranking';
 
 export interface RecallInput {
@@ -51,15 +54,30 @@ interface Temporal extends TemporalResolution {
   readonly textQuery: string | undefined;
 }
 
+/** Ranked in the transaction: deeper than the page when a reranker follows, with the memories loaded. */
+interface Candidates {
+  /** The text the rankers got, the reranker's query; none when only dates ranked them. */
+  readonly query: string | undefined;
+  readonly hits: readonly RankedHit[];
+  readonly report: RecallResult['report'];
+  readonly memories: ReadonlyMap<string, Memory>;
+}
+
+interface RankedHit {
+  readonly id: string;
+  readonly score: number;
+  readonly explain: RecallExplanation;
+}
+
 /** Candidates fused before re-ranking by date: deep enough that a dated match below the first page can rise. */
 const datedPool = (limit: number) => Math.min(100, Math.max(30, limit * 3));
-const searchSettings = (temporal: Temporal, limit: number) =>
-  vectorSearchSettings(temporal.when || temporal.order ? datedPool(limit) : limit);
 
 /**
  * Memory search: hybrid by default, every result flagged stale where it is. Dates in the
  * question (`@cairn/temporal`) filter by `occurred_at` in SQL when they name a clear calendar
- * range, otherwise boost memories that occurred near them after fusion (rankByTime).
+ * range, otherwise boost memories that occurred near them after fusion (rankByTime). With a
+ * reranker configured (`Reranking`), its order replaces that of the first candidates, after
+ * the transaction.
  */
 @Injectable()
 export class MemoryRecall {
@@ -70,21 +88,22 @@ export class MemoryRecall {
     private readonly memories: MemoriesRepository,
     private readonly access: AccessRecorder,
     private readonly tenant: TenantContext,
+    private readonly reranking: Reranking,
   ) {}
 
   async recall(projectSlug: string, input: RecallInput): Promise<RecallResult> {
     const temporal = readDates(input);
     // The model call comes first, outside the transaction: it holds no pooled connection.
     const queryVector = await this.embed(temporal, input.mode);
-    return this.tx.run(
-      async () => {
-        const project = await this.resolver.resolve(projectSlug);
-        const which = input.filter.scope ?? 'all';
-        const scope = { projectIds: which === 'tenant' ? [] : [project.id], includeTenantWide: which !== 'project' };
-        return this.rankWithin(scope, input, temporal, queryVector);
-      },
-      searchSettings(temporal, input.limit),
-    );
+    const depth = this.depth(temporal, input.limit);
+    const candidates = await this.tx.run(async () => {
+      const project = await this.resolver.resolve(projectSlug);
+      const which = input.filter.scope ?? 'all';
+      const scope = { projectIds: which === 'tenant' ? [] : [project.id], includeTenantWide: which !== 'project' };
+      return this.rankWithin(scope, input, temporal, queryVector, depth);
+    }, vectorSearchSettings(depth));
+    // So is the reranker's, after it.
+    return this.finish(candidates, input);
   }
 
   /** Across every project the token may read (optionally narrowed), plus tenant-wide memories. */
@@ -95,20 +114,24 @@ export class MemoryRecall {
   ): Promise<RecallResult & { projects: ProjectRef[] }> {
     const temporal = readDates(input);
     const queryVector = await this.embed(temporal, input.mode);
-    return this.tx.run(
-      async () => {
-        const allowed = await this.resolver.resolveMany(principal.projects);
-        const chosen = projects ? allowed.filter((project) => projects.includes(project.slug)) : allowed;
-        const result = await this.rankWithin(
-          { projectIds: chosen.map((project) => project.id), includeTenantWide: true },
-          input,
-          temporal,
-          queryVector,
-        );
-        return { ...result, projects: chosen };
-      },
-      searchSettings(temporal, input.limit),
-    );
+    const depth = this.depth(temporal, input.limit);
+    const { candidates, chosen } = await this.tx.run(async () => {
+      const allowed = await this.resolver.resolveMany(principal.projects);
+      const chosen = projects ? allowed.filter((project) => projects.includes(project.slug)) : allowed;
+      const scope = { projectIds: chosen.map((project) => project.id), includeTenantWide: true };
+      return { candidates: await this.rankWithin(scope, input, temporal, queryVector, depth), chosen };
+    }, vectorSearchSettings(depth));
+    return { ...(await this.finish(candidates, input)), projects: chosen };
+  }
+
+  /**
+   * How many ranked candidates to load: the page; with dates in the question, a pool deep
+   * enough that a dated match below the first page can rise; with a reranker, at least its
+   * candidates.
+   */
+  private depth(temporal: Temporal, limit: number): number {
+    const page = this.reranking.depth(limit);
+    return temporal.when || temporal.order ? Math.max(datedPool(limit), page) : page;
   }
 
   private embed(temporal: Temporal, mode: SearchMode): Promise<QueryVector | undefined> {
@@ -122,15 +145,16 @@ export class MemoryRecall {
     input: RecallInput,
     temporal: Temporal,
     queryVector: QueryVector | undefined,
-  ): Promise<RecallResult> {
+    depth: number,
+  ): Promise<Candidates> {
     const filter: MemoryFilter = { ...input.filter, scope };
     if (!temporal.when && !temporal.order) {
-      const { ranked, report } = await this.rankText(filter, input.query, input, input.limit, queryVector);
-      return this.results(ranked, report, input);
+      const { ranked, report } = await this.rankText(filter, input.query, input, depth, queryVector);
+      const memories = new Map((await this.memories.findManyById(ranked.map((hit) => hit.id))).map((m) => [m.id, m]));
+      return { query: input.query, hits: ranked, report, memories };
     }
     const notes: string[] = [];
     let when = temporal.when?.anchor ? await this.placeAnchor(filter, temporal.when, notes) : temporal.when;
-    const pool = datedPool(input.limit);
     const candidates = async (range: ResolvedWhen['range'] | undefined) => {
       const within: MemoryFilter = {
         ...filter,
@@ -140,9 +164,9 @@ export class MemoryRecall {
       const text =
         temporal.textQuery === undefined || (temporal.contentless && when?.range)
           ? undefined
-          : await this.rankText(within, temporal.textQuery, input, pool, queryVector);
+          : await this.rankText(within, temporal.textQuery, input, depth, queryVector);
       const dated = when?.range
-        ? await this.memories.datedCandidates(within, range ?? searchWindow(when.range), when.range, pool)
+        ? await this.memories.datedCandidates(within, range ?? searchWindow(when.range), when.range, depth)
         : [];
       return { text, dated };
     };
@@ -165,8 +189,13 @@ export class MemoryRecall {
         m,
       ]),
     );
-    const hits = rankByTime(ranked, found.dated, byId, when, temporal.order, new Date()).slice(0, input.limit);
-    return this.results(hits, { ...report, temporal: temporalReport(temporal, when, notes) }, input, byId);
+    const hits = rankByTime(ranked, found.dated, byId, when, temporal.order, new Date()).slice(0, depth);
+    return {
+      query: found.text ? temporal.textQuery : undefined,
+      hits,
+      report: { ...report, temporal: temporalReport(temporal, when, notes) },
+      memories: byId,
+    };
   }
 
   private rankText(
@@ -205,17 +234,29 @@ export class MemoryRecall {
     };
   }
 
-  private async results(
-    ranked: readonly { readonly id: string; readonly score: number; readonly explain: RecallExplanation }[],
-    report: RecallResult['report'],
-    input: RecallInput,
-    loaded?: ReadonlyMap<string, Memory>,
-  ): Promise<RecallResult> {
-    const ids = ranked.map((hit) => hit.id);
-    const byId = loaded ?? new Map((await this.memories.findManyById(ids)).map((m) => [m.id, m]));
+  /**
+   * The page: the candidates in the reranker's order when one is configured and the rankers
+   * had words to go by (a question of dates alone keeps its order by date).
+   */
+  private async finish(candidates: Candidates, input: RecallInput): Promise<RecallResult> {
+    const { memories, query } = candidates;
+    const reranked: Reranked<RankedHit> =
+      query === undefined
+        ? { ranked: [...candidates.hits], notes: [] }
+        : await this.reranking.rerank(query, candidates.hits, (hit) => {
+            const memory = memories.get(hit.id);
+            return memory && memoryRerankText(memory.content, memory.keywords);
+          });
+    const page = reranked.ranked.slice(0, input.limit);
+    const report: RecallResult['report'] = {
+      ...candidates.report,
+      notes: [...candidates.report.notes, ...reranked.notes],
+      ...(reranked.report && { rerank: reranked.report }),
+    };
+    const ids = page.map((hit) => hit.id);
     if (input.recordAccess !== false) this.access.record(this.tenant.require('MemoryRecall'), ids);
-    const results = ranked.flatMap((hit) => {
-      const memory = byId.get(hit.id);
+    const results = page.flatMap((hit) => {
+      const memory = memories.get(hit.id);
       if (!memory) return [];
       return [{ memory, score: hit.score, ...(input.explain ? { explain: hit.explain } : {}) }];
     });

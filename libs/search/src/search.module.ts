@@ -1,7 +1,11 @@
 import { Global, Module } from '@nestjs/common';
+import { CAIRN_CONFIG } from '@cairn/config';
+import { RERANKER } from './contract/reranker';
+import { createReranker } from './http-reranker';
 import { HybridSearch } from './hybrid-search.service';
 import { QueryEmbeddings } from './query-embeddings.service';
 import { RankingRepository } from './ranking.repository';
+import { Reranking } from './reranking.service';
 import { TermStatistics } from './term-statistics.service';
 import { TermStatisticsRepository } from './term-statistics.repository';
 import { VectorScanChoice } from './vector-scan-choice.service';
@@ -15,7 +19,9 @@ import { VectorScanChoice } from './vector-scan-choice.service';
     RankingRepository,
     TermStatistics,
     TermStatisticsRepository,
+    Reranking,
+    { provide: RERANKER, useFactory: createReranker, inject: [CAIRN_CONFIG] },
   ],
-  exports: [HybridSearch, TermStatistics],
+  exports: [HybridSearch, TermStatistics, Reranking],
 })
 export class SearchModule {}

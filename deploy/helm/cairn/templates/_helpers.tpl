@@ -154,6 +154,8 @@ checksum/config: {{ print $cm $secret | sha256sum }}
   valueFrom: { secretKeyRef: { name: {{ $name }}, key: {{ $k.masterKey }} } }
 - name: OPENAI_API_KEY
   valueFrom: { secretKeyRef: { name: {{ $name }}, key: {{ $k.openaiApiKey }}, optional: true } }
+- name: RERANK_API_KEY
+  valueFrom: { secretKeyRef: { name: {{ $name }}, key: {{ $k.rerankApiKey }}, optional: true } }
 {{- end }}
 {{- if eq .app "api" }}
 - name: CAIRN_ADMIN_TOKEN
@@ -199,8 +201,8 @@ the in-chart pods or the operator's rules for external services. */}}
 {{- if $inChartOllama }}
 {{ include "cairn.networkPolicy.inChart" (dict "ctx" . "component" "ollama" "port" .Values.ollama.service.port) }}
 {{- end }}
-{{- /* An external provider: no in-chart Ollama, or an OpenAI-compatible provider configured. */}}
-{{- if or (not $inChartOllama) (eq .Values.config.EMBEDDING_PROVIDER "openai") (eq .Values.config.CHAT_PROVIDER "openai") }}
+{{- /* An external provider: no in-chart Ollama, an OpenAI-compatible provider or a reranker configured. */}}
+{{- if or (not $inChartOllama) (eq .Values.config.EMBEDDING_PROVIDER "openai") (eq .Values.config.CHAT_PROVIDER "openai") .Values.config.RERANK_URL }}
 {{- range .Values.networkPolicy.providerEgress }}
 {{ list . | toYaml }}
 {{- end }}

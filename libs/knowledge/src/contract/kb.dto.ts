@@ -1,5 +1,5 @@
 import { displayText, slugSchema } from '@cairn/common';
-import { searchQuerySchema, SEARCH_MODES } from '@cairn/search';
+import { rerankExplainSchema, rerankReportSchema, searchQuerySchema, SEARCH_MODES } from '@cairn/search';
 import { createZodDto } from 'nestjs-zod';
 import { z } from 'zod';
 import {
@@ -101,6 +101,7 @@ const explainSchema = z.object({
   fused: z.number(),
   boosts: z.object({ importance: z.number(), recency: z.number(), confidence: z.number(), pinned: z.number() }),
   final: z.number(),
+  rerank: rerankExplainSchema.optional().describe('With a reranker configured: its score and the positions it moved'),
 });
 
 export const searchResultSchema = z.object({
@@ -126,6 +127,9 @@ export const searchResultSchema = z.object({
     notes: z.array(z.string()).readonly(),
     embeddingModel: z.string().nullable(),
     projects: z.array(z.string()).readonly().describe('The projects searched'),
+    rerank: rerankReportSchema
+      .optional()
+      .describe('With a reranker configured: its model and whether its order applied'),
   }),
 });
 export class SearchResultDto extends createZodDto(searchResultSchema) {}

@@ -7,6 +7,7 @@ toolListing.add(searchSchema.shape.query, { description: 'No operator syntax' })
 toolListing.add(searchSchema.shape.explain, { description: '' });
 toolListing.add(globalSearchSchema.shape.projects, { description: '' });
 toolListing.add(searchResultSchema.shape.report.shape.mode, { description: 'The mode that ran' });
+toolListing.add(searchResultSchema.shape.report.shape.rerank, { description: '' });
 toolListing.add(searchResultSchema.shape.results.element.shape.explain, {
   summary: "With explain: each signal's rank and score, the boosts, the final score",
 });
@@ -22,7 +23,7 @@ export function searchText(result: KbSearchResult, query: string): string {
   const head =
     results.length === 0
       ? `No knowledge-base passages match "${query.slice(0, 80)}" in ${scope || 'no project'}.`
-      : `${results.length} passages from ${scope} (${report.mode}):`;
+      : `${results.length} passages from ${scope} (${report.mode}${report.rerank?.applied ? `, reranked by ${report.rerank.model}` : ''}):`;
   const lines = results.map((hit, index) => {
     const flag = hit.untrusted ? ' UNTRUSTED' : '';
     const where = report.projects.length > 1 ? `${hit.project}:` : '';

@@ -1,5 +1,5 @@
 import { agentIdSchema, pastInstantSchema, slugSchema } from '@cairn/common';
-import { SEARCH_MODES, searchQuerySchema } from '@cairn/search';
+import { rerankExplainSchema, rerankReportSchema, SEARCH_MODES, searchQuerySchema } from '@cairn/search';
 import { referenceTimeOf } from '@cairn/temporal';
 import { createZodDto } from 'nestjs-zod';
 import { z } from 'zod';
@@ -107,6 +107,7 @@ export const explanationSchema = z.object({
     .optional()
     .describe('With dates in the query: what they did to this result'),
   final: z.number(),
+  rerank: rerankExplainSchema.optional().describe('With a reranker configured: its score and the positions it moved'),
 });
 
 export const temporalReportSchema = z.object({
@@ -135,6 +136,7 @@ export const searchReportSchema = z.object({
   notes: z.array(z.string()),
   embeddingModel: z.string().nullable(),
   temporal: temporalReportSchema.optional().describe('Dates found in the query and how they were applied'),
+  rerank: rerankReportSchema.optional().describe('With a reranker configured: its model and whether its order applied'),
 });
 
 export const recallResultSchema = z.object({

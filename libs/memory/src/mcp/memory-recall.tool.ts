@@ -38,10 +38,14 @@ export class MemoryRecallTool implements McpToolHandler<typeof spec.input, typeo
     const head =
       results.length === 0
         ? `No memories match "${input.query.slice(0, 80)}".`
-        : `${results.length} memories (${result.report.mode}):`;
+        : `${results.length} memories (${result.report.mode}${reranked(result.report.rerank)}):`;
     return {
       structured: { results, report: { ...result.report, notes: [...result.report.notes] } },
       text: [head, ...lines, ...dates, ...notes].join('\n'),
     };
   }
+}
+
+function reranked(rerank: { model: string; applied: boolean } | undefined): string {
+  return rerank?.applied ? `, reranked by ${rerank.model}` : '';
 }

@@ -31,6 +31,7 @@ toolListing.add(storeMemorySchema.shape.occurredAt, { description: 'When it happ
 toolListing.add(updateMemorySchema.shape.occurredAt, { description: '' });
 toolListing.add(recallSchema.shape.asOf, { description: 'Dates in the query ("last week") count from it' });
 toolListing.add(searchReportSchema.shape.temporal, { description: 'Dates in the query, as applied' });
+toolListing.add(searchReportSchema.shape.rerank, { description: '' });
 toolListing.add(memorySchema.shape.occurredAt, { description: '' });
 toolListing.add(searchFiltersSchema.shape.scope, { description: 'Default: all' });
 toolListing.add(searchFiltersSchema.shape.stale, { description: 'true: only stale; false: hide them' });

@@ -1,3 +1,5 @@
+import { type RerankExplain, type RerankReport } from './reranker';
+
 export const SEARCH_MODES = ['hybrid', 'keyword', 'semantic'] as const;
 export type SearchMode = (typeof SEARCH_MODES)[number];
 
@@ -41,6 +43,8 @@ export interface Explanation {
   readonly fused: number;
   readonly boosts: Boosts;
   readonly final: number;
+  /** With a reranker configured, for the candidates it scored. */
+  readonly rerank?: RerankExplain;
 }
 
 export interface RankedId {
@@ -56,4 +60,6 @@ export interface SearchReport {
   /** Why the mode differs from the one requested, or why vectors are weak. */
   readonly notes: readonly string[];
   readonly embeddingModel: string | null;
+  /** With a reranker configured (RERANK_URL): its model and whether its order was applied. */
+  readonly rerank?: RerankReport;
 }
