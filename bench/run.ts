@@ -141,6 +141,7 @@ async function main(options: BenchOptions, cleanups: CleanupStack): Promise<void
         seconds: options.seconds,
         warmupSeconds: options.warmupSeconds,
         cpuProfile: options.gatewayProfile,
+        tools: options.gatewayTools,
         log,
       }),
     );

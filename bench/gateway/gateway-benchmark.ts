@@ -9,12 +9,16 @@
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { type StoreMemoryInput } from '@cairn/memory';
+import { REDIS } from '@cairn/redis';
+import { type Redis } from 'ioredis';
+import { type GatewayTool } from '../lib/args';
 import { compareUnderLoad, type LoadResult } from '../lib/load';
 import { waitForIdlePool } from '../lib/pool';
 import { type ResultRow, row } from '../lib/report';
 import { corpusMemory, corpusQueries } from '../search/corpus';
 import { createSearchTenant, dropSearchTenant, type SearchTenant, startSearchApp } from '../search/fixture';
 import { seedCairn } from '../search/seed';
+import { CpuMeter, METERED } from './cpu-meter';
 import { type ChildServer, startEchoProcess, startGatewayProcess } from './processes';
 import { RpcClient, type ToolResult } from './rpc-client';
 
@@ -39,15 +43,22 @@ export interface GatewayBenchInput {
   readonly warmupSeconds: number;
   /** Write a V8 CPU profile of the gateway process under bench/results/profiles/. */
   readonly cpuProfile: boolean;
+  /** Tools called (each over HTTP and in-process); the echo ceiling always runs. */
+  readonly tools: readonly GatewayTool[];
   readonly log: (line: string) => void;
 }
 
-const CASES = ['echo', 'recallHttp', 'recallService', 'storeHttp', 'storeService'] as const;
-type CaseName = (typeof CASES)[number];
+type CaseName = 'echo' | 'recallHttp' | 'recallService' | 'storeHttp' | 'storeService';
+const TOOL_CASES: Record<GatewayTool, readonly CaseName[]> = {
+  recall: ['recallHttp', 'recallService'],
+  store: ['storeHttp', 'storeService'],
+};
 
 interface Level {
   readonly concurrency: number;
-  readonly results: Record<CaseName, LoadResult>;
+  readonly results: Partial<Record<CaseName, LoadResult>>;
+  /** CPU milliseconds per call of each case, by process (empty where /proc is missing). */
+  readonly cpu: ReturnType<CpuMeter['perCall']>;
 }
 
 export async function benchGateway(
@@ -91,6 +102,13 @@ export async function benchGateway(
     const echo = await startEchoProcess(input.root);
     children.push(echo);
     log(`gateway: gateway pid ${gateway.pid} at ${gateway.url}, echo server pid ${echo.pid} at ${echo.url}`);
+    const [backend] = await bench.dataSource.query<{ pid: number }[]>('SELECT pg_backend_pid() AS pid');
+    const redisInfo = await bench.app.get<symbol, Redis>(REDIS, { strict: false }).info('server');
+    const meterTargets = {
+      gatewayPid: gateway.pid,
+      postgresBackendPid: backend?.pid ?? 0,
+      redisPid: Number(/process_id:(\d+)/.exec(redisInfo)?.[1] ?? 0),
+    };
 
     const inTenant = <T>(work: () => Promise<T>): Promise<T> => bench.context.run(tenant.tenant, work);
     const serviceRecall = async (query: string): Promise<string[]> => {
@@ -123,8 +141,7 @@ export async function benchGateway(
       const echoClient = new RpcClient(echo.url, undefined, concurrency);
       const client = new RpcClient(gateway.url, tenant.token, concurrency);
       try {
-        log(`gateway c=${concurrency}: ${CASES.length} cases, ${input.seconds} s each in interleaved slices`);
-        const cases: Record<CaseName, () => Promise<void>> = {
+        const all: Record<CaseName, () => Promise<void>> = {
           echo: async () => {
             const text = `ping ${nextQuery++}`;
             const result = await echoClient.callTool('echo', { text });
@@ -157,17 +174,19 @@ export async function benchGateway(
             if (result.embedding !== 'queued') throw new Error(`MemoryWriter.store: embedding ${result.embedding}`);
           },
         };
+        const names: CaseName[] = ['echo', ...input.tools.flatMap((tool) => TOOL_CASES[tool])];
+        const cases = Object.fromEntries(names.map((name) => [name, all[name]])) as Record<string, () => Promise<void>>;
+        log(`gateway c=${concurrency}: ${names.length} cases, ${input.seconds} s each in interleaved slices`);
+        const meter = new CpuMeter(meterTargets);
         const results = await compareUnderLoad(
           cases,
           { concurrency, seconds: input.seconds, warmupSeconds: input.warmupSeconds },
           () => waitForIdlePool(bench.dataSource),
+          (name) => meter.start(name),
         );
-        levels.push({ concurrency, results });
-        log(
-          `gateway c=${concurrency}: echo ${results.echo.perSecond.toFixed(0)}/s, recall ` +
-            `${results.recallHttp.perSecond.toFixed(0)}/s (service ${results.recallService.perSecond.toFixed(0)}/s), ` +
-            `store ${results.storeHttp.perSecond.toFixed(0)}/s (service ${results.storeService.perSecond.toFixed(0)}/s)`,
-        );
+        const level: Level = { concurrency, results, cpu: meter.perCall() };
+        levels.push(level);
+        log(`gateway c=${concurrency}: ${levelSummary(level)}`);
       } finally {
         echoClient.close();
         client.close();
@@ -188,6 +207,7 @@ export async function benchGateway(
         stored: nextStore,
         gatewayLogLevel: GATEWAY_LOG_LEVEL,
         gatewayPoolMax: bench.config.database.poolMax,
+        tools: input.tools,
         cpuProfileDir: profileDir ?? null,
         seconds,
         levels,
@@ -257,14 +277,37 @@ async function hitRate(
   return found / Math.min(100, queries.length);
 }
 
+const PAIRS = [
+  ['memory_recall', 'recallHttp', 'recallService', 'MemoryRecall.recall in-process'],
+  ['memory_store', 'storeHttp', 'storeService', 'MemoryWriter.store in-process'],
+] as const;
+
+/** One log line per level: rates, and the CPU each call cost every process. */
+function levelSummary({ results, cpu }: Level): string {
+  const parts = [`echo ${results.echo?.perSecond.toFixed(0)}/s`];
+  for (const [tool, httpCase, serviceCase] of PAIRS) {
+    const http = results[httpCase];
+    const service = results[serviceCase];
+    if (!http || !service) continue;
+    parts.push(`${tool} ${http.perSecond.toFixed(0)}/s (in-process ${service.perSecond.toFixed(0)}/s)`);
+  }
+  const cpuParts = Object.entries(cpu)
+    .filter(([name]) => name !== 'echo')
+    .map(
+      ([name, each]) =>
+        `${name} ${each.total.toFixed(2)} (${METERED.map((key) => `${key} ${each[key].toFixed(2)}`).join(', ')})`,
+    );
+  return parts.join(', ') + (cpuParts.length > 0 ? `; CPU ms per call: ${cpuParts.join('; ')}` : '');
+}
+
 function levelRows(level: Level): ResultRow[] {
-  const { concurrency: c, results: r } = level;
+  const { concurrency: c, results: r, cpu } = level;
   const bench = `gateway c=${c}`;
   const rows: ResultRow[] = [];
-  for (const [tool, http, service, serviceName] of [
-    ['memory_recall', r.recallHttp, r.recallService, 'MemoryRecall.recall in-process'],
-    ['memory_store', r.storeHttp, r.storeService, 'MemoryWriter.store in-process'],
-  ] as const) {
+  for (const [tool, httpCase, serviceCase, serviceName] of PAIRS) {
+    const http = r[httpCase];
+    const service = r[serviceCase];
+    if (!http || !service || !r.echo) continue;
     rows.push(
       row(bench, `${tool} over HTTP`, 'calls/s', http.perSecond, { name: serviceName, value: service.perSecond }),
       row(bench, `${tool} over HTTP`, 'calls/s', http.perSecond, {
@@ -275,7 +318,18 @@ function levelRows(level: Level): ResultRow[] {
       row(bench, `${tool} p95`, 'ms', http.latencyMs.p95, { name: `${serviceName} p95`, value: service.latencyMs.p95 }),
       row(bench, `${tool} p99`, 'ms', http.latencyMs.p99, { name: `${serviceName} p99`, value: service.latencyMs.p99 }),
     );
+    const httpCpu = cpu[httpCase];
+    const serviceCpu = cpu[serviceCase];
+    if (httpCpu && serviceCpu) {
+      rows.push(
+        row(bench, `${tool} CPU per call, all processes`, 'ms', httpCpu.total, {
+          name: `${serviceName} CPU per call`,
+          value: serviceCpu.total,
+        }),
+      );
+    }
   }
+  if (!r.echo) return rows;
   rows.push(
     row(bench, 'echo over HTTP (bare SDK server)', 'calls/s', r.echo.perSecond),
     row(bench, 'echo p50', 'ms', r.echo.latencyMs.p50),
@@ -296,6 +350,7 @@ function notes(
   const ceiling = levels
     .map((level) => {
       const { echo, recallHttp } = level.results;
+      if (!echo || !recallHttp) return `c=${level.concurrency} -`;
       return `c=${level.concurrency} ${((recallHttp.perSecond / echo.perSecond) * 100).toFixed(0)}%`;
     })
     .join(', ');

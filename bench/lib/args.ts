@@ -26,7 +26,12 @@ export interface BenchOptions {
   readonly gatewayMemories: number;
   /** Write a V8 CPU profile of the gateway process (bench/results/profiles/). */
   readonly gatewayProfile: boolean;
+  /** Tools the gateway benchmark calls (each over HTTP and in-process). */
+  readonly gatewayTools: readonly GatewayTool[];
 }
+
+export const GATEWAY_TOOLS = ['recall', 'store'] as const;
+export type GatewayTool = (typeof GATEWAY_TOOLS)[number];
 
 export const BENCH_NAMES = ['tenants', 'tokens', 'search', 'pipeline', 'gateway'] as const;
 export type BenchName = (typeof BENCH_NAMES)[number];
@@ -35,6 +40,7 @@ export const USAGE = `usage: npm run bench -- [--tenants N] [--seconds S] [--war
                         [--only LIST] [--sizes LIST] [--pipeline-items N]
                         [--pipeline-latency MS] [--pipeline-slots N] [--pipeline-concurrency LIST]
                         [--gateway-concurrency LIST] [--gateway-memories N] [--gateway-profile]
+                        [--gateway-tools LIST]
   --tenants N       tenants to provision, and baseline schemas to create (default 100)
   --seconds S       measured seconds per throughput phase (default 3)
   --warmup S        unmeasured warm-up seconds per throughput phase (default 0.5)
@@ -53,7 +59,9 @@ export const USAGE = `usage: npm run bench -- [--tenants N] [--seconds S] [--war
   --gateway-concurrency LIST   concurrent MCP clients of the gateway benchmark (default 1,16,64)
   --gateway-memories N         memories in the gateway benchmark's tenant (default 10000)
   --gateway-profile            also write a V8 CPU profile of the gateway process
-                               (bench/results/profiles/; see bench/gateway/README.md)`;
+                               (bench/results/profiles/; see bench/gateway/README.md)
+  --gateway-tools LIST         tools the gateway benchmark calls: recall, store (default both; one
+                               alone gives a shorter run and a profile of that tool only)`;
 
 export class UsageError extends Error {}
 
@@ -70,6 +78,7 @@ const DEFAULTS: BenchOptions = {
   gatewayConcurrency: [1, 16, 64],
   gatewayMemories: 10_000,
   gatewayProfile: false,
+  gatewayTools: GATEWAY_TOOLS,
 };
 
 type NumericOption =
@@ -93,7 +102,7 @@ const FLAGS: Record<string, { key: NumericOption; integer: boolean; min: number;
   '--gateway-memories': { key: 'gatewayMemories', integer: true, min: 100, max: 1_000_000 },
 };
 
-const LIST_FLAGS = new Set(['--only', '--sizes', '--pipeline-concurrency', '--gateway-concurrency']);
+const LIST_FLAGS = new Set(['--only', '--sizes', '--pipeline-concurrency', '--gateway-concurrency', '--gateway-tools']);
 
 /** Accepts `--flag value` and `--flag=value`; anything else is a usage error. */
 export function parseArgs(argv: readonly string[]): BenchOptions | 'help' {
@@ -102,6 +111,7 @@ export function parseArgs(argv: readonly string[]): BenchOptions | 'help' {
     pipelineConcurrency: defaultPipelineConcurrency,
     gatewayConcurrency: defaultGatewayConcurrency,
     gatewayProfile: defaultGatewayProfile,
+    gatewayTools: defaultGatewayTools,
     ...numeric
   } = DEFAULTS;
   const options: Record<NumericOption, number> = { ...numeric };
@@ -110,6 +120,7 @@ export function parseArgs(argv: readonly string[]): BenchOptions | 'help' {
   let pipelineConcurrency = defaultPipelineConcurrency;
   let gatewayConcurrency = defaultGatewayConcurrency;
   let gatewayProfile = defaultGatewayProfile;
+  let gatewayTools = defaultGatewayTools;
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] ?? '';
     if (arg === '--help' || arg === '-h') return 'help';
@@ -125,6 +136,7 @@ export function parseArgs(argv: readonly string[]): BenchOptions | 'help' {
       if (flag === '--only') only = list.map(benchName);
       else if (flag === '--sizes') sizes = list.map(corpusSize);
       else if (flag === '--gateway-concurrency') gatewayConcurrency = list.map(clientConcurrency);
+      else if (flag === '--gateway-tools') gatewayTools = list.map(gatewayTool);
       else pipelineConcurrency = list.map(workerConcurrency);
       continue;
     }
@@ -146,6 +158,7 @@ export function parseArgs(argv: readonly string[]): BenchOptions | 'help' {
     pipelineConcurrency: [...new Set(pipelineConcurrency)],
     gatewayConcurrency: [...new Set(gatewayConcurrency)],
     gatewayProfile,
+    gatewayTools: [...new Set(gatewayTools)],
     ...(only ? { only } : {}),
   };
 }
@@ -155,6 +168,13 @@ function benchName(name: string): BenchName {
     throw new UsageError(`--only takes ${BENCH_NAMES.join(', ')}; got "${name}"`);
   }
   return name as BenchName;
+}
+
+function gatewayTool(name: string): GatewayTool {
+  if (!(GATEWAY_TOOLS as readonly string[]).includes(name)) {
+    throw new UsageError(`--gateway-tools takes ${GATEWAY_TOOLS.join(', ')}; got "${name}"`);
+  }
+  return name as GatewayTool;
 }
 
 function corpusSize(text: string): number {
