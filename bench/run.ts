@@ -142,6 +142,7 @@ async function main(options: BenchOptions, cleanups: CleanupStack): Promise<void
         warmupSeconds: options.warmupSeconds,
         cpuProfile: options.gatewayProfile,
         tools: options.gatewayTools,
+        compareRoot: options.gatewayCompare,
         log,
       }),
     );

@@ -52,7 +52,8 @@ function clusterTicks(postmaster: number): number {
 }
 
 export interface CpuMeterTargets {
-  readonly gatewayPid: number;
+  /** The gateway, and the compared one when there is one (a case calls only one of them). */
+  readonly gatewayPids: readonly number[];
   /** Any PostgreSQL backend of the cluster (its parent is the postmaster). */
   readonly postgresBackendPid: number;
   readonly redisPid: number;
@@ -84,7 +85,7 @@ export class CpuMeter {
     };
     const bench = edge === 'end' ? benchMs() : 0;
     const others = {
-      gateway: own(this.targets.gatewayPid),
+      gateway: this.targets.gatewayPids.reduce((sum, pid) => sum + own(pid), 0),
       postgres: this.postmaster === undefined ? 0 : ms(clusterTicks(this.postmaster)),
       redis: own(this.targets.redisPid),
     };

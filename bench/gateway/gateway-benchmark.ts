@@ -32,6 +32,8 @@ const STORE_OFFSET = 3_000_000;
 const RATE_LIMIT = '1000000';
 /** The production default; BENCH_GATEWAY_LOG_LEVEL=warn measures what the two request log lines cost. */
 const GATEWAY_LOG_LEVEL = process.env.BENCH_GATEWAY_LOG_LEVEL ?? 'info';
+/** Node options for the gateway under test only (not the compared one), e.g. `--heap-prof --heap-prof-dir DIR`. */
+const GATEWAY_NODE_ARGS = (process.env.BENCH_GATEWAY_NODE_ARGS ?? '').split(' ').filter(Boolean);
 
 export interface GatewayBenchInput {
   readonly databaseUrl: string;
@@ -45,14 +47,18 @@ export interface GatewayBenchInput {
   readonly cpuProfile: boolean;
   /** Tools called (each over HTTP and in-process); the echo ceiling always runs. */
   readonly tools: readonly GatewayTool[];
+  /** Root of another built checkout whose gateway runs beside this one, in the same slices. */
+  readonly compareRoot?: string;
   readonly log: (line: string) => void;
 }
 
-type CaseName = 'echo' | 'recallHttp' | 'recallService' | 'storeHttp' | 'storeService';
+type CaseName =
+  'echo' | 'recallHttp' | 'recallService' | 'recallCompared' | 'storeHttp' | 'storeService' | 'storeCompared';
 const TOOL_CASES: Record<GatewayTool, readonly CaseName[]> = {
   recall: ['recallHttp', 'recallService'],
   store: ['storeHttp', 'storeService'],
 };
+const COMPARED_CASES: Record<GatewayTool, CaseName> = { recall: 'recallCompared', store: 'storeCompared' };
 
 interface Level {
   readonly concurrency: number;
@@ -84,28 +90,37 @@ export async function benchGateway(
       ? join(input.root, 'bench', 'results', 'profiles', `gateway-${runStart.toISOString().replace(/:/g, '-')}`)
       : undefined;
     const masterKey = bench.config.secrets.masterKey?.toString('base64');
+    const gatewayEnv = {
+      NODE_ENV: 'production',
+      DATABASE_URL: input.databaseUrl,
+      REDIS_URL: input.redisUrl,
+      QUEUE_PREFIX: bench.queuePrefix,
+      LOG_LEVEL: GATEWAY_LOG_LEVEL,
+      RATE_LIMIT_TOKEN_PER_MINUTE: RATE_LIMIT,
+      RATE_LIMIT_TENANT_PER_MINUTE: RATE_LIMIT,
+      ...(masterKey ? { CAIRN_MASTER_KEY: masterKey } : {}),
+    };
     const gateway = await startGatewayProcess({
       root: input.root,
       cpuProfileDir: profileDir,
-      env: {
-        NODE_ENV: 'production',
-        DATABASE_URL: input.databaseUrl,
-        REDIS_URL: input.redisUrl,
-        QUEUE_PREFIX: bench.queuePrefix,
-        LOG_LEVEL: GATEWAY_LOG_LEVEL,
-        RATE_LIMIT_TOKEN_PER_MINUTE: RATE_LIMIT,
-        RATE_LIMIT_TENANT_PER_MINUTE: RATE_LIMIT,
-        ...(masterKey ? { CAIRN_MASTER_KEY: masterKey } : {}),
-      },
+      env: gatewayEnv,
+      nodeArgs: GATEWAY_NODE_ARGS,
     });
     children.push(gateway);
+    const compared = input.compareRoot
+      ? await startGatewayProcess({ root: input.compareRoot, env: gatewayEnv })
+      : undefined;
+    if (compared) {
+      children.push(compared);
+      log(`gateway: compared gateway (${input.compareRoot}) pid ${compared.pid} at ${compared.url}`);
+    }
     const echo = await startEchoProcess(input.root);
     children.push(echo);
     log(`gateway: gateway pid ${gateway.pid} at ${gateway.url}, echo server pid ${echo.pid} at ${echo.url}`);
     const [backend] = await bench.dataSource.query<{ pid: number }[]>('SELECT pg_backend_pid() AS pid');
     const redisInfo = await bench.app.get<symbol, Redis>(REDIS, { strict: false }).info('server');
     const meterTargets = {
-      gatewayPid: gateway.pid,
+      gatewayPids: compared ? [gateway.pid, compared.pid] : [gateway.pid],
       postgresBackendPid: backend?.pid ?? 0,
       redisPid: Number(/process_id:(\d+)/.exec(redisInfo)?.[1] ?? 0),
     };
@@ -129,6 +144,13 @@ export async function benchGateway(
         `${(hits * 100).toFixed(1)}% of ${queries.length} queries`,
     );
 
+    const httpStore = async (client: RpcClient): Promise<void> => {
+      const result = await client.callTool('memory_store', { ...storeFields(), project: tenant.projectSlug });
+      const memory = result.structuredContent?.memory as { id?: unknown } | undefined;
+      if (typeof memory?.id !== 'string' || result.structuredContent?.embedding !== 'queued') {
+        throw new Error(`memory_store: unexpected answer ${JSON.stringify(result).slice(0, 300)}`);
+      }
+    };
     let nextQuery = 0;
     let nextStore = 0;
     const storeFields = () => {
@@ -140,6 +162,7 @@ export async function benchGateway(
     for (const concurrency of input.concurrencies) {
       const echoClient = new RpcClient(echo.url, undefined, concurrency);
       const client = new RpcClient(gateway.url, tenant.token, concurrency);
+      const comparedClient = compared ? new RpcClient(compared.url, tenant.token, concurrency) : undefined;
       try {
         const all: Record<CaseName, () => Promise<void>> = {
           echo: async () => {
@@ -151,17 +174,16 @@ export async function benchGateway(
             const found = await httpRecall(client, queries[nextQuery++ % queries.length] ?? '');
             if (found.length === 0) throw new Error('memory_recall: no results');
           },
+          recallCompared: async () => {
+            const found = await httpRecall(comparedClient!, queries[nextQuery++ % queries.length] ?? '');
+            if (found.length === 0) throw new Error('memory_recall (compared gateway): no results');
+          },
           recallService: async () => {
             const found = await serviceRecall(queries[nextQuery++ % queries.length] ?? '');
             if (found.length === 0) throw new Error('MemoryRecall.recall: no results');
           },
-          storeHttp: async () => {
-            const result = await client.callTool('memory_store', { ...storeFields(), project: tenant.projectSlug });
-            const memory = result.structuredContent?.memory as { id?: unknown } | undefined;
-            if (typeof memory?.id !== 'string' || result.structuredContent?.embedding !== 'queued') {
-              throw new Error(`memory_store: unexpected answer ${JSON.stringify(result).slice(0, 300)}`);
-            }
-          },
+          storeHttp: () => httpStore(client),
+          storeCompared: () => httpStore(comparedClient!),
           storeService: async () => {
             const fields: StoreMemoryInput = {
               ...storeFields(),
@@ -174,7 +196,10 @@ export async function benchGateway(
             if (result.embedding !== 'queued') throw new Error(`MemoryWriter.store: embedding ${result.embedding}`);
           },
         };
-        const names: CaseName[] = ['echo', ...input.tools.flatMap((tool) => TOOL_CASES[tool])];
+        const names: CaseName[] = [
+          'echo',
+          ...input.tools.flatMap((tool) => [...TOOL_CASES[tool], ...(compared ? [COMPARED_CASES[tool]] : [])]),
+        ];
         const cases = Object.fromEntries(names.map((name) => [name, all[name]])) as Record<string, () => Promise<void>>;
         log(`gateway c=${concurrency}: ${names.length} cases, ${input.seconds} s each in interleaved slices`);
         const meter = new CpuMeter(meterTargets);
@@ -190,6 +215,7 @@ export async function benchGateway(
       } finally {
         echoClient.close();
         client.close();
+        comparedClient?.close();
       }
     }
     for (const child of children.splice(0).reverse()) await child.stop();
@@ -278,18 +304,22 @@ async function hitRate(
 }
 
 const PAIRS = [
-  ['memory_recall', 'recallHttp', 'recallService', 'MemoryRecall.recall in-process'],
-  ['memory_store', 'storeHttp', 'storeService', 'MemoryWriter.store in-process'],
+  ['memory_recall', 'recallHttp', 'recallService', 'MemoryRecall.recall in-process', 'recallCompared'],
+  ['memory_store', 'storeHttp', 'storeService', 'MemoryWriter.store in-process', 'storeCompared'],
 ] as const;
 
 /** One log line per level: rates, and the CPU each call cost every process. */
 function levelSummary({ results, cpu }: Level): string {
   const parts = [`echo ${results.echo?.perSecond.toFixed(0)}/s`];
-  for (const [tool, httpCase, serviceCase] of PAIRS) {
+  for (const [tool, httpCase, serviceCase, , comparedCase] of PAIRS) {
     const http = results[httpCase];
     const service = results[serviceCase];
     if (!http || !service) continue;
-    parts.push(`${tool} ${http.perSecond.toFixed(0)}/s (in-process ${service.perSecond.toFixed(0)}/s)`);
+    const other = results[comparedCase];
+    parts.push(
+      `${tool} ${http.perSecond.toFixed(0)}/s (in-process ${service.perSecond.toFixed(0)}/s` +
+        (other ? `, compared gateway ${other.perSecond.toFixed(0)}/s)` : ')'),
+    );
   }
   const cpuParts = Object.entries(cpu)
     .filter(([name]) => name !== 'echo')
@@ -304,10 +334,23 @@ function levelRows(level: Level): ResultRow[] {
   const { concurrency: c, results: r, cpu } = level;
   const bench = `gateway c=${c}`;
   const rows: ResultRow[] = [];
-  for (const [tool, httpCase, serviceCase, serviceName] of PAIRS) {
+  for (const [tool, httpCase, serviceCase, serviceName, comparedCase] of PAIRS) {
     const http = r[httpCase];
     const service = r[serviceCase];
     if (!http || !service || !r.echo) continue;
+    const other = r[comparedCase];
+    if (other) {
+      rows.push(
+        row(bench, `${tool} over HTTP, compared gateway`, 'calls/s', other.perSecond, {
+          name: serviceName,
+          value: service.perSecond,
+        }),
+        row(bench, `${tool} over HTTP`, 'calls/s', http.perSecond, {
+          name: 'compared gateway',
+          value: other.perSecond,
+        }),
+      );
+    }
     rows.push(
       row(bench, `${tool} over HTTP`, 'calls/s', http.perSecond, { name: serviceName, value: service.perSecond }),
       row(bench, `${tool} over HTTP`, 'calls/s', http.perSecond, {

@@ -28,6 +28,8 @@ export interface BenchOptions {
   readonly gatewayProfile: boolean;
   /** Tools the gateway benchmark calls (each over HTTP and in-process). */
   readonly gatewayTools: readonly GatewayTool[];
+  /** Root of another built checkout whose gateway is measured beside this one (before/after). */
+  readonly gatewayCompare?: string;
 }
 
 export const GATEWAY_TOOLS = ['recall', 'store'] as const;
@@ -40,7 +42,7 @@ export const USAGE = `usage: npm run bench -- [--tenants N] [--seconds S] [--war
                         [--only LIST] [--sizes LIST] [--pipeline-items N]
                         [--pipeline-latency MS] [--pipeline-slots N] [--pipeline-concurrency LIST]
                         [--gateway-concurrency LIST] [--gateway-memories N] [--gateway-profile]
-                        [--gateway-tools LIST]
+                        [--gateway-tools LIST] [--gateway-compare DIR]
   --tenants N       tenants to provision, and baseline schemas to create (default 100)
   --seconds S       measured seconds per throughput phase (default 3)
   --warmup S        unmeasured warm-up seconds per throughput phase (default 0.5)
@@ -61,7 +63,10 @@ export const USAGE = `usage: npm run bench -- [--tenants N] [--seconds S] [--war
   --gateway-profile            also write a V8 CPU profile of the gateway process
                                (bench/results/profiles/; see bench/gateway/README.md)
   --gateway-tools LIST         tools the gateway benchmark calls: recall, store (default both; one
-                               alone gives a shorter run and a profile of that tool only)`;
+                               alone gives a shorter run and a profile of that tool only)
+  --gateway-compare DIR        also run the gateway built in another checkout (DIR/dist, e.g. a
+                               worktree of the commit before a change, built, with node_modules)
+                               in the same interleaved slices: before/after on the same noise`;
 
 export class UsageError extends Error {}
 
@@ -121,12 +126,18 @@ export function parseArgs(argv: readonly string[]): BenchOptions | 'help' {
   let gatewayConcurrency = defaultGatewayConcurrency;
   let gatewayProfile = defaultGatewayProfile;
   let gatewayTools = defaultGatewayTools;
+  let gatewayCompare: string | undefined;
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] ?? '';
     if (arg === '--help' || arg === '-h') return 'help';
     const [flag = '', inline] = arg.split('=', 2);
     if (flag === '--gateway-profile' && inline === undefined) {
       gatewayProfile = true;
+      continue;
+    }
+    if (flag === '--gateway-compare') {
+      gatewayCompare = inline ?? argv[++i];
+      if (!gatewayCompare) throw new UsageError(`${flag} needs a directory`);
       continue;
     }
     if (LIST_FLAGS.has(flag)) {
@@ -159,6 +170,7 @@ export function parseArgs(argv: readonly string[]): BenchOptions | 'help' {
     gatewayConcurrency: [...new Set(gatewayConcurrency)],
     gatewayProfile,
     gatewayTools: [...new Set(gatewayTools)],
+    ...(gatewayCompare ? { gatewayCompare } : {}),
     ...(only ? { only } : {}),
   };
 }
