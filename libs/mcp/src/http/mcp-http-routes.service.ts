@@ -128,9 +128,10 @@ export class McpHttpRoutes implements OnModuleInit {
       stream.once('close', done);
       return reply.send(stream);
     }
-    const text = await response.text();
+    // The bytes as the transport encoded them: text() would decode them only for Fastify to encode them again.
+    const body = Buffer.from(await response.arrayBuffer());
     done();
-    return reply.send(text);
+    return reply.send(body);
   }
 
   private refuse(reply: FastifyReply, refusal: GateRefusal): FastifyReply {
