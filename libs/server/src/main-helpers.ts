@@ -27,7 +27,8 @@ export async function runMain(options: MainOptions): Promise<void> {
     }
     throw error;
   }
-  const logger = createRootLogger(options.app, config.log.level);
+  // Batched: a server writes two lines per request (see createRootLogger).
+  const logger = createRootLogger(options.app, config.log.level, { batched: true });
   try {
     const app = await createHttpApp(options.module(config), {
       name: options.app,
