@@ -34,6 +34,11 @@ const RATE_LIMIT = '1000000';
 const GATEWAY_LOG_LEVEL = process.env.BENCH_GATEWAY_LOG_LEVEL ?? 'info';
 /** Node options for the gateway under test only (not the compared one), e.g. `--heap-prof --heap-prof-dir DIR`. */
 const GATEWAY_NODE_ARGS = (process.env.BENCH_GATEWAY_NODE_ARGS ?? '').split(' ').filter(Boolean);
+/**
+ * Where the gateway under test is built (default: this checkout). With --gateway-compare,
+ * swapping the two between runs cancels any advantage of running first or second.
+ */
+const GATEWAY_ROOT = process.env.BENCH_GATEWAY_ROOT;
 
 export interface GatewayBenchInput {
   readonly databaseUrl: string;
@@ -101,7 +106,7 @@ export async function benchGateway(
       ...(masterKey ? { CAIRN_MASTER_KEY: masterKey } : {}),
     };
     const gateway = await startGatewayProcess({
-      root: input.root,
+      root: GATEWAY_ROOT ?? input.root,
       cpuProfileDir: profileDir,
       env: gatewayEnv,
       nodeArgs: GATEWAY_NODE_ARGS,
