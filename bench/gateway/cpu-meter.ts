@@ -54,9 +54,17 @@ function clusterTicks(postmaster: number): number {
 export interface CpuMeterTargets {
   /** The gateway, and the compared one when there is one (a case calls only one of them). */
   readonly gatewayPids: readonly number[];
-  /** Any PostgreSQL backend of the cluster (its parent is the postmaster). */
-  readonly postgresBackendPid: number;
+  /** The PostgreSQL postmaster (see `postmasterOf`). */
+  readonly postmasterPid: number | undefined;
   readonly redisPid: number;
+}
+
+/**
+ * The postmaster of a backend: read while the backend lives (a pool closes idle connections,
+ * so its pid is of no use later), its children counted at every reading.
+ */
+export function postmasterOf(backendPid: number): number | undefined {
+  return procStat(backendPid)?.ppid;
 }
 
 export class CpuMeter {
@@ -64,7 +72,7 @@ export class CpuMeter {
   private readonly totals = new Map<string, { reading: Reading; calls: number }>();
 
   constructor(private readonly targets: CpuMeterTargets) {
-    this.postmaster = procStat(targets.postgresBackendPid)?.ppid;
+    this.postmaster = targets.postmasterPid;
   }
 
   /** False where /proc is missing (not Linux): nothing is metered. */

@@ -18,7 +18,7 @@ import { type ResultRow, row } from '../lib/report';
 import { corpusMemory, corpusQueries } from '../search/corpus';
 import { createSearchTenant, dropSearchTenant, type SearchTenant, startSearchApp } from '../search/fixture';
 import { seedCairn } from '../search/seed';
-import { CpuMeter, METERED } from './cpu-meter';
+import { CpuMeter, METERED, postmasterOf } from './cpu-meter';
 import { type ChildServer, startEchoProcess, startGatewayProcess } from './processes';
 import { RpcClient, type ToolResult } from './rpc-client';
 
@@ -126,7 +126,7 @@ export async function benchGateway(
     const redisInfo = await bench.app.get<symbol, Redis>(REDIS, { strict: false }).info('server');
     const meterTargets = {
       gatewayPids: compared ? [gateway.pid, compared.pid] : [gateway.pid],
-      postgresBackendPid: backend?.pid ?? 0,
+      postmasterPid: postmasterOf(backend?.pid ?? 0),
       redisPid: Number(/process_id:(\d+)/.exec(redisInfo)?.[1] ?? 0),
     };
 
