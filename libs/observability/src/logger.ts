@@ -20,35 +20,14 @@ const REDACTED_PATHS = [
   'req.headers.cookie',
 ];
 
-/** Lines held back at most this long (or until this many bytes wait) by a batching logger. */
-const BATCH_FLUSH_MS = 200;
-const BATCH_BYTES = 4_096;
-
-export interface RootLoggerOptions {
-  /**
-   * Write stdout in batches: lines wait until 4 KB are pending or 200 ms have passed. Each
-   * write is a hand-off to a libuv thread and back (pino's default destination writes every
-   * line that way), which for the two lines of every request cost more of a server's CPU
-   * than the lines themselves. Every line keeps its own timestamp; pending lines are written
-   * synchronously when the process exits (pino's exit hook), so only a kill -9 can lose
-   * them, and at most 200 ms' worth.
-   */
-  readonly batched?: boolean;
-}
-
-export function createRootLogger(app: string, level: string, options: RootLoggerOptions = {}): Logger {
-  const settings = {
+export function createRootLogger(app: string, level: string): Logger {
+  return pino({
     level,
     base: { app },
     redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
     timestamp: pino.stdTimeFunctions.isoTime,
-    formatters: { level: (label: string) => ({ level: label }) },
-  };
-  if (!options.batched) return pino(settings);
-  return pino(
-    settings,
-    pino.destination({ dest: 1, sync: false, minLength: BATCH_BYTES, periodicFlush: BATCH_FLUSH_MS }),
-  );
+    formatters: { level: (label) => ({ level: label }) },
+  });
 }
 
 /** Nest's start-up chatter: useful when debugging wiring, noise otherwise. */

@@ -27,8 +27,7 @@ export async function runMain(options: MainOptions): Promise<void> {
     }
     throw error;
   }
-  // Batched: a server writes two lines per request (see createRootLogger).
-  const logger = createRootLogger(options.app, config.log.level, { batched: true });
+  const logger = createRootLogger(options.app, config.log.level);
   try {
     const app = await createHttpApp(options.module(config), {
       name: options.app,
