@@ -144,6 +144,8 @@ async function main(options: BenchOptions, cleanups: CleanupStack): Promise<void
         seconds: options.seconds,
         warmupSeconds: options.warmupSeconds,
         cpuProfile: options.gatewayProfile,
+        tools: options.gatewayTools,
+        compareRoot: options.gatewayCompare,
         log,
       }),
     );

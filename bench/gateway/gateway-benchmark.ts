@@ -9,12 +9,17 @@
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { type StoreMemoryInput } from '@cairn/memory';
-import { compareUnderLoad, type LoadResult } from '../lib/load';
+import { REDIS } from '@cairn/redis';
+import { type Redis } from 'ioredis';
+import { type GatewayTool } from '../lib/args';
+import { compareUnderLoad } from '../lib/load';
 import { waitForIdlePool } from '../lib/pool';
-import { type ResultRow, row } from '../lib/report';
+import { type ResultRow } from '../lib/report';
 import { corpusMemory, corpusQueries } from '../search/corpus';
 import { createSearchTenant, dropSearchTenant, type SearchTenant, startSearchApp } from '../search/fixture';
 import { seedCairn } from '../search/seed';
+import { CpuMeter, postmasterOf } from './cpu-meter';
+import { type CaseName, type Level, levelRows, levelSummary } from './gateway-report';
 import { type ChildServer, startEchoProcess, startGatewayProcess } from './processes';
 import { RpcClient, type ToolResult } from './rpc-client';
 
@@ -28,6 +33,13 @@ const STORE_OFFSET = 3_000_000;
 const RATE_LIMIT = '1000000';
 /** The production default; BENCH_GATEWAY_LOG_LEVEL=warn measures what the two request log lines cost. */
 const GATEWAY_LOG_LEVEL = process.env.BENCH_GATEWAY_LOG_LEVEL ?? 'info';
+/** Node options for the gateway under test only (not the compared one), e.g. `--heap-prof --heap-prof-dir DIR`. */
+const GATEWAY_NODE_ARGS = (process.env.BENCH_GATEWAY_NODE_ARGS ?? '').split(' ').filter(Boolean);
+/**
+ * Where the gateway under test is built (default: this checkout). With --gateway-compare,
+ * swapping the two between runs cancels any advantage of running first or second.
+ */
+const GATEWAY_ROOT = process.env.BENCH_GATEWAY_ROOT;
 
 export interface GatewayBenchInput {
   readonly databaseUrl: string;
@@ -39,16 +51,18 @@ export interface GatewayBenchInput {
   readonly warmupSeconds: number;
   /** Write a V8 CPU profile of the gateway process under bench/results/profiles/. */
   readonly cpuProfile: boolean;
+  /** Tools called (each over HTTP and in-process); the echo ceiling always runs. */
+  readonly tools: readonly GatewayTool[];
+  /** Root of another built checkout whose gateway runs beside this one, in the same slices. */
+  readonly compareRoot?: string;
   readonly log: (line: string) => void;
 }
 
-const CASES = ['echo', 'recallHttp', 'recallService', 'storeHttp', 'storeService'] as const;
-type CaseName = (typeof CASES)[number];
-
-interface Level {
-  readonly concurrency: number;
-  readonly results: Record<CaseName, LoadResult>;
-}
+const TOOL_CASES: Record<GatewayTool, readonly CaseName[]> = {
+  recall: ['recallHttp', 'recallService'],
+  store: ['storeHttp', 'storeService'],
+};
+const COMPARED_CASES: Record<GatewayTool, CaseName> = { recall: 'recallCompared', store: 'storeCompared' };
 
 export async function benchGateway(
   input: GatewayBenchInput,
@@ -73,24 +87,40 @@ export async function benchGateway(
       ? join(input.root, 'bench', 'results', 'profiles', `gateway-${runStart.toISOString().replace(/:/g, '-')}`)
       : undefined;
     const masterKey = bench.config.secrets.masterKey?.toString('base64');
+    const gatewayEnv = {
+      NODE_ENV: 'production',
+      DATABASE_URL: input.databaseUrl,
+      REDIS_URL: input.redisUrl,
+      QUEUE_PREFIX: bench.queuePrefix,
+      LOG_LEVEL: GATEWAY_LOG_LEVEL,
+      RATE_LIMIT_TOKEN_PER_MINUTE: RATE_LIMIT,
+      RATE_LIMIT_TENANT_PER_MINUTE: RATE_LIMIT,
+      ...(masterKey ? { CAIRN_MASTER_KEY: masterKey } : {}),
+    };
     const gateway = await startGatewayProcess({
-      root: input.root,
+      root: GATEWAY_ROOT ?? input.root,
       cpuProfileDir: profileDir,
-      env: {
-        NODE_ENV: 'production',
-        DATABASE_URL: input.databaseUrl,
-        REDIS_URL: input.redisUrl,
-        QUEUE_PREFIX: bench.queuePrefix,
-        LOG_LEVEL: GATEWAY_LOG_LEVEL,
-        RATE_LIMIT_TOKEN_PER_MINUTE: RATE_LIMIT,
-        RATE_LIMIT_TENANT_PER_MINUTE: RATE_LIMIT,
-        ...(masterKey ? { CAIRN_MASTER_KEY: masterKey } : {}),
-      },
+      env: gatewayEnv,
+      nodeArgs: GATEWAY_NODE_ARGS,
     });
     children.push(gateway);
+    const compared = input.compareRoot
+      ? await startGatewayProcess({ root: input.compareRoot, env: gatewayEnv })
+      : undefined;
+    if (compared) {
+      children.push(compared);
+      log(`gateway: compared gateway (${input.compareRoot}) pid ${compared.pid} at ${compared.url}`);
+    }
     const echo = await startEchoProcess(input.root);
     children.push(echo);
     log(`gateway: gateway pid ${gateway.pid} at ${gateway.url}, echo server pid ${echo.pid} at ${echo.url}`);
+    const [backend] = await bench.dataSource.query<{ pid: number }[]>('SELECT pg_backend_pid() AS pid');
+    const redisInfo = await bench.app.get<symbol, Redis>(REDIS, { strict: false }).info('server');
+    const meterTargets = {
+      gatewayPids: compared ? [gateway.pid, compared.pid] : [gateway.pid],
+      postmasterPid: postmasterOf(backend?.pid ?? 0),
+      redisPid: Number(/process_id:(\d+)/.exec(redisInfo)?.[1] ?? 0),
+    };
 
     const inTenant = <T>(work: () => Promise<T>): Promise<T> => bench.context.run(tenant.tenant, work);
     const serviceRecall = async (query: string): Promise<string[]> => {
@@ -111,6 +141,13 @@ export async function benchGateway(
         `${(hits * 100).toFixed(1)}% of ${queries.length} queries`,
     );
 
+    const httpStore = async (client: RpcClient): Promise<void> => {
+      const result = await client.callTool('memory_store', { ...storeFields(), project: tenant.projectSlug });
+      const memory = result.structuredContent?.memory as { id?: unknown } | undefined;
+      if (typeof memory?.id !== 'string' || result.structuredContent?.embedding !== 'queued') {
+        throw new Error(`memory_store: unexpected answer ${JSON.stringify(result).slice(0, 300)}`);
+      }
+    };
     let nextQuery = 0;
     let nextStore = 0;
     const storeFields = () => {
@@ -122,9 +159,9 @@ export async function benchGateway(
     for (const concurrency of input.concurrencies) {
       const echoClient = new RpcClient(echo.url, undefined, concurrency);
       const client = new RpcClient(gateway.url, tenant.token, concurrency);
+      const comparedClient = compared ? new RpcClient(compared.url, tenant.token, concurrency) : undefined;
       try {
-        log(`gateway c=${concurrency}: ${CASES.length} cases, ${input.seconds} s each in interleaved slices`);
-        const cases: Record<CaseName, () => Promise<void>> = {
+        const all: Record<CaseName, () => Promise<void>> = {
           echo: async () => {
             const text = `ping ${nextQuery++}`;
             const result = await echoClient.callTool('echo', { text });
@@ -134,17 +171,16 @@ export async function benchGateway(
             const found = await httpRecall(client, queries[nextQuery++ % queries.length] ?? '');
             if (found.length === 0) throw new Error('memory_recall: no results');
           },
+          recallCompared: async () => {
+            const found = await httpRecall(comparedClient!, queries[nextQuery++ % queries.length] ?? '');
+            if (found.length === 0) throw new Error('memory_recall (compared gateway): no results');
+          },
           recallService: async () => {
             const found = await serviceRecall(queries[nextQuery++ % queries.length] ?? '');
             if (found.length === 0) throw new Error('MemoryRecall.recall: no results');
           },
-          storeHttp: async () => {
-            const result = await client.callTool('memory_store', { ...storeFields(), project: tenant.projectSlug });
-            const memory = result.structuredContent?.memory as { id?: unknown } | undefined;
-            if (typeof memory?.id !== 'string' || result.structuredContent?.embedding !== 'queued') {
-              throw new Error(`memory_store: unexpected answer ${JSON.stringify(result).slice(0, 300)}`);
-            }
-          },
+          storeHttp: () => httpStore(client),
+          storeCompared: () => httpStore(comparedClient!),
           storeService: async () => {
             const fields: StoreMemoryInput = {
               ...storeFields(),
@@ -157,20 +193,26 @@ export async function benchGateway(
             if (result.embedding !== 'queued') throw new Error(`MemoryWriter.store: embedding ${result.embedding}`);
           },
         };
+        const names: CaseName[] = [
+          'echo',
+          ...input.tools.flatMap((tool) => [...TOOL_CASES[tool], ...(compared ? [COMPARED_CASES[tool]] : [])]),
+        ];
+        const cases = Object.fromEntries(names.map((name) => [name, all[name]])) as Record<string, () => Promise<void>>;
+        log(`gateway c=${concurrency}: ${names.length} cases, ${input.seconds} s each in interleaved slices`);
+        const meter = new CpuMeter(meterTargets);
         const results = await compareUnderLoad(
           cases,
           { concurrency, seconds: input.seconds, warmupSeconds: input.warmupSeconds },
           () => waitForIdlePool(bench.dataSource),
+          (name) => meter.start(name),
         );
-        levels.push({ concurrency, results });
-        log(
-          `gateway c=${concurrency}: echo ${results.echo.perSecond.toFixed(0)}/s, recall ` +
-            `${results.recallHttp.perSecond.toFixed(0)}/s (service ${results.recallService.perSecond.toFixed(0)}/s), ` +
-            `store ${results.storeHttp.perSecond.toFixed(0)}/s (service ${results.storeService.perSecond.toFixed(0)}/s)`,
-        );
+        const level: Level = { concurrency, results, cpu: meter.perCall() };
+        levels.push(level);
+        log(`gateway c=${concurrency}: ${levelSummary(level)}`);
       } finally {
         echoClient.close();
         client.close();
+        comparedClient?.close();
       }
     }
     for (const child of children.splice(0).reverse()) await child.stop();
@@ -188,6 +230,7 @@ export async function benchGateway(
         stored: nextStore,
         gatewayLogLevel: GATEWAY_LOG_LEVEL,
         gatewayPoolMax: bench.config.database.poolMax,
+        tools: input.tools,
         cpuProfileDir: profileDir ?? null,
         seconds,
         levels,
@@ -257,33 +300,6 @@ async function hitRate(
   return found / Math.min(100, queries.length);
 }
 
-function levelRows(level: Level): ResultRow[] {
-  const { concurrency: c, results: r } = level;
-  const bench = `gateway c=${c}`;
-  const rows: ResultRow[] = [];
-  for (const [tool, http, service, serviceName] of [
-    ['memory_recall', r.recallHttp, r.recallService, 'MemoryRecall.recall in-process'],
-    ['memory_store', r.storeHttp, r.storeService, 'MemoryWriter.store in-process'],
-  ] as const) {
-    rows.push(
-      row(bench, `${tool} over HTTP`, 'calls/s', http.perSecond, { name: serviceName, value: service.perSecond }),
-      row(bench, `${tool} over HTTP`, 'calls/s', http.perSecond, {
-        name: 'bare SDK echo server',
-        value: r.echo.perSecond,
-      }),
-      row(bench, `${tool} p50`, 'ms', http.latencyMs.p50, { name: `${serviceName} p50`, value: service.latencyMs.p50 }),
-      row(bench, `${tool} p95`, 'ms', http.latencyMs.p95, { name: `${serviceName} p95`, value: service.latencyMs.p95 }),
-      row(bench, `${tool} p99`, 'ms', http.latencyMs.p99, { name: `${serviceName} p99`, value: service.latencyMs.p99 }),
-    );
-  }
-  rows.push(
-    row(bench, 'echo over HTTP (bare SDK server)', 'calls/s', r.echo.perSecond),
-    row(bench, 'echo p50', 'ms', r.echo.latencyMs.p50),
-    row(bench, 'echo p99', 'ms', r.echo.latencyMs.p99),
-  );
-  return rows;
-}
-
 function notes(
   input: GatewayBenchInput,
   levels: readonly Level[],
@@ -296,6 +312,7 @@ function notes(
   const ceiling = levels
     .map((level) => {
       const { echo, recallHttp } = level.results;
+      if (!echo || !recallHttp) return `c=${level.concurrency} -`;
       return `c=${level.concurrency} ${((recallHttp.perSecond / echo.perSecond) * 100).toFixed(0)}%`;
     })
     .join(', ');

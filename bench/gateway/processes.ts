@@ -61,12 +61,14 @@ export interface GatewayProcessOptions {
   readonly env: Record<string, string>;
   /** Write a V8 CPU profile (`--cpu-prof`) of the gateway into this directory when it exits. */
   readonly cpuProfileDir?: string;
+  /** More node options (e.g. `--heap-prof`, GC settings), before the script. */
+  readonly nodeArgs?: readonly string[];
 }
 
 /** `node dist/apps/mcp-gateway/src/main.js` on a free loopback port; resolves once /readyz answers 200. */
 export async function startGatewayProcess(options: GatewayProcessOptions): Promise<ChildServer> {
   const port = await freePort();
-  const args: string[] = [];
+  const args: string[] = [...(options.nodeArgs ?? [])];
   if (options.cpuProfileDir) {
     mkdirSync(options.cpuProfileDir, { recursive: true });
     args.push('--cpu-prof', '--cpu-prof-dir', options.cpuProfileDir);

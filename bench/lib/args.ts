@@ -28,7 +28,14 @@ export interface BenchOptions {
   readonly gatewayMemories: number;
   /** Write a V8 CPU profile of the gateway process (bench/results/profiles/). */
   readonly gatewayProfile: boolean;
+  /** Tools the gateway benchmark calls (each over HTTP and in-process). */
+  readonly gatewayTools: readonly GatewayTool[];
+  /** Root of another built checkout whose gateway is measured beside this one (before/after). */
+  readonly gatewayCompare?: string;
 }
+
+export const GATEWAY_TOOLS = ['recall', 'store'] as const;
+export type GatewayTool = (typeof GATEWAY_TOOLS)[number];
 
 export const BENCH_NAMES = ['tenants', 'tokens', 'search', 'pipeline', 'gateway'] as const;
 export const SEARCH_PROVIDERS = ['hash', 'local'] as const;
@@ -39,6 +46,7 @@ export const USAGE = `usage: npm run bench -- [--tenants N] [--seconds S] [--war
                         [--only LIST] [--sizes LIST] [--search-providers LIST] [--pipeline-items N]
                         [--pipeline-latency MS] [--pipeline-slots N] [--pipeline-concurrency LIST]
                         [--gateway-concurrency LIST] [--gateway-memories N] [--gateway-profile]
+                        [--gateway-tools LIST] [--gateway-compare DIR]
   --tenants N       tenants to provision, and baseline schemas to create (default 100)
   --seconds S       measured seconds per throughput phase (default 3)
   --warmup S        unmeasured warm-up seconds per throughput phase (default 0.5)
@@ -60,7 +68,12 @@ export const USAGE = `usage: npm run bench -- [--tenants N] [--seconds S] [--war
   --gateway-concurrency LIST   concurrent MCP clients of the gateway benchmark (default 1,16,64)
   --gateway-memories N         memories in the gateway benchmark's tenant (default 10000)
   --gateway-profile            also write a V8 CPU profile of the gateway process
-                               (bench/results/profiles/; see bench/gateway/README.md)`;
+                               (bench/results/profiles/; see bench/gateway/README.md)
+  --gateway-tools LIST         tools the gateway benchmark calls: recall, store (default both; one
+                               alone gives a shorter run and a profile of that tool only)
+  --gateway-compare DIR        also run the gateway built in another checkout (DIR/dist, e.g. a
+                               worktree of the commit before a change, built, with node_modules)
+                               in the same interleaved slices: before/after on the same noise`;
 
 export class UsageError extends Error {}
 
@@ -78,6 +91,7 @@ const DEFAULTS: BenchOptions = {
   gatewayConcurrency: [1, 16, 64],
   gatewayMemories: 10_000,
   gatewayProfile: false,
+  gatewayTools: GATEWAY_TOOLS,
 };
 
 type NumericOption =
@@ -107,6 +121,7 @@ const LIST_FLAGS = new Set([
   '--search-providers',
   '--pipeline-concurrency',
   '--gateway-concurrency',
+  '--gateway-tools',
 ]);
 
 /** Accepts `--flag value` and `--flag=value`; anything else is a usage error. */
@@ -117,6 +132,7 @@ export function parseArgs(argv: readonly string[]): BenchOptions | 'help' {
     pipelineConcurrency: defaultPipelineConcurrency,
     gatewayConcurrency: defaultGatewayConcurrency,
     gatewayProfile: defaultGatewayProfile,
+    gatewayTools: defaultGatewayTools,
     ...numeric
   } = DEFAULTS;
   const options: Record<NumericOption, number> = { ...numeric };
@@ -126,12 +142,19 @@ export function parseArgs(argv: readonly string[]): BenchOptions | 'help' {
   let pipelineConcurrency = defaultPipelineConcurrency;
   let gatewayConcurrency = defaultGatewayConcurrency;
   let gatewayProfile = defaultGatewayProfile;
+  let gatewayTools = defaultGatewayTools;
+  let gatewayCompare: string | undefined;
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] ?? '';
     if (arg === '--help' || arg === '-h') return 'help';
     const [flag = '', inline] = arg.split('=', 2);
     if (flag === '--gateway-profile' && inline === undefined) {
       gatewayProfile = true;
+      continue;
+    }
+    if (flag === '--gateway-compare') {
+      gatewayCompare = inline ?? argv[++i];
+      if (!gatewayCompare) throw new UsageError(`${flag} needs a directory`);
       continue;
     }
     if (LIST_FLAGS.has(flag)) {
@@ -142,6 +165,7 @@ export function parseArgs(argv: readonly string[]): BenchOptions | 'help' {
       else if (flag === '--sizes') sizes = list.map(corpusSize);
       else if (flag === '--search-providers') searchProviders = list.map(searchProvider);
       else if (flag === '--gateway-concurrency') gatewayConcurrency = list.map(clientConcurrency);
+      else if (flag === '--gateway-tools') gatewayTools = list.map(gatewayTool);
       else pipelineConcurrency = list.map(workerConcurrency);
       continue;
     }
@@ -164,6 +188,8 @@ export function parseArgs(argv: readonly string[]): BenchOptions | 'help' {
     pipelineConcurrency: [...new Set(pipelineConcurrency)],
     gatewayConcurrency: [...new Set(gatewayConcurrency)],
     gatewayProfile,
+    gatewayTools: [...new Set(gatewayTools)],
+    ...(gatewayCompare ? { gatewayCompare } : {}),
     ...(only ? { only } : {}),
   };
 }
@@ -180,6 +206,13 @@ function searchProvider(name: string): SearchProvider {
     throw new UsageError(`--search-providers takes ${SEARCH_PROVIDERS.join(', ')}; got "${name}"`);
   }
   return name as SearchProvider;
+}
+
+function gatewayTool(name: string): GatewayTool {
+  if (!(GATEWAY_TOOLS as readonly string[]).includes(name)) {
+    throw new UsageError(`--gateway-tools takes ${GATEWAY_TOOLS.join(', ')}; got "${name}"`);
+  }
+  return name as GatewayTool;
 }
 
 function corpusSize(text: string): number {

@@ -21,6 +21,12 @@ export interface LoadResult {
 
 export type Operation = () => Promise<void>;
 
+/**
+ * Told when each measured slice starts (with its case) and ends (with the calls completed
+ * in it), e.g. to charge resources read around the slice to that case.
+ */
+export type SliceObserver = (name: string) => (calls: number) => void;
+
 /** Length of one measured slice; cases take turns slice by slice. */
 const SLICE_SECONDS = 0.5;
 
@@ -70,6 +76,7 @@ export async function compareUnderLoad<K extends string>(
   cases: Record<K, Operation>,
   options: LoadOptions,
   settle: () => Promise<void> = () => Promise.resolve(),
+  observe?: SliceObserver,
 ): Promise<Record<K, LoadResult>> {
   const names = Object.keys(cases) as K[];
   for (const name of names) {
@@ -85,7 +92,9 @@ export async function compareUnderLoad<K extends string>(
     for (let turn = 0; turn < names.length; turn++) {
       const name = names[(slice + turn) % names.length];
       await settle();
+      const done = observe?.(name);
       const result = await closedLoop(cases[name], options.concurrency, sliceMs);
+      done?.(result.samples.length);
       const into = collected.get(name);
       if (into) {
         for (const sample of result.samples) into.samples.push(sample);

@@ -71,15 +71,14 @@ export class McpHttpRoutes implements OnModuleInit {
     const metadataUrl = `${this.baseUrl(request)}${METADATA_PATH}${MCP_PATH}`;
     const originRefusal = this.gate.checkOrigin(request);
     if (originRefusal) return this.refuse(reply, originRefusal);
-    const auth = await this.gate.authenticate(request, metadataUrl);
-    if ('refusal' in auth) return this.refuse(reply, auth.refusal);
-    const { principal } = auth;
+    const admitted = await this.gate.admit(request, metadataUrl);
+    if ('refusal' in admitted) return this.refuse(reply, admitted.refusal);
+    const { principal, limited } = admitted;
     request.tenantId = principal.tenant.id;
     const raw = typeof request.body === 'string' ? request.body : '';
     const message = parseJson(raw);
     const id = requestIdOf(message);
-    const limited = await this.gate.rateLimit(principal, id);
-    if (limited) return this.refuse(reply, limited);
+    if (limited) return this.refuse(reply, this.gate.tooManyRequests(limited, id));
     if (nestedDeeperThan(message, MAX_JSON_DEPTH)) {
       const error = jsonRpcError(
         id,
@@ -129,9 +128,10 @@ export class McpHttpRoutes implements OnModuleInit {
       stream.once('close', done);
       return reply.send(stream);
     }
-    const text = await response.text();
+    // The bytes as the transport encoded them: text() would decode them only for Fastify to encode them again.
+    const body = Buffer.from(await response.arrayBuffer());
     done();
-    return reply.send(text);
+    return reply.send(body);
   }
 
   private refuse(reply: FastifyReply, refusal: GateRefusal): FastifyReply {
