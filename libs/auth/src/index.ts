@@ -2,6 +2,6 @@ export { AccessGuard } from './access.guard';
 export { AuthHttpModule } from './http/auth-http.module';
 export { AuthModule } from './auth.module';
 export { generateSessionToken, hashToken, isWellFormedSessionToken, SESSION_TOKEN_PREFIX } from './token-format';
-export { type TokenIds, TokenVerifier } from './token-verifier.service';
+export { TokenVerifier } from './token-verifier.service';
 export { TokensService } from './tokens.service';
 export { UsersService } from './users.service';

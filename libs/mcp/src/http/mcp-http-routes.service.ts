@@ -71,14 +71,15 @@ export class McpHttpRoutes implements OnModuleInit {
     const metadataUrl = `${this.baseUrl(request)}${METADATA_PATH}${MCP_PATH}`;
     const originRefusal = this.gate.checkOrigin(request);
     if (originRefusal) return this.refuse(reply, originRefusal);
-    const admitted = await this.gate.admit(request, metadataUrl);
-    if ('refusal' in admitted) return this.refuse(reply, admitted.refusal);
-    const { principal, limited } = admitted;
+    const auth = await this.gate.authenticate(request, metadataUrl);
+    if ('refusal' in auth) return this.refuse(reply, auth.refusal);
+    const { principal } = auth;
     request.tenantId = principal.tenant.id;
     const raw = typeof request.body === 'string' ? request.body : '';
     const message = parseJson(raw);
     const id = requestIdOf(message);
-    if (limited) return this.refuse(reply, this.gate.tooManyRequests(limited, id));
+    const limited = await this.gate.rateLimit(principal, id);
+    if (limited) return this.refuse(reply, limited);
     if (nestedDeeperThan(message, MAX_JSON_DEPTH)) {
       const error = jsonRpcError(
         id,

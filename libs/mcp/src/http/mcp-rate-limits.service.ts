@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { type TokenIds } from '@cairn/auth';
+import { type SessionPrincipal } from '@cairn/access';
 import { CAIRN_CONFIG, type CairnConfig } from '@cairn/config';
 import { REDIS } from '@cairn/redis';
 import { type Redis } from 'ioredis';
@@ -40,21 +40,16 @@ export class McpRateLimits {
   }
 
   /** Spends one request of each budget; the refusal says which budget ran out and for how long. */
-  async consume(ids: TokenIds): Promise<RateLimitRefusal | undefined> {
+  async consume(principal: SessionPrincipal): Promise<RateLimitRefusal | undefined> {
     const [token, tenant] = await Promise.allSettled([
-      this.perToken.consume(ids.tokenId),
-      this.perTenant.consume(ids.tenantId),
+      this.perToken.consume(principal.tokenId),
+      this.perTenant.consume(principal.tenant.id),
     ]);
     if (token.status === 'rejected') return this.refusal('token', this.config.rateLimits.tokenPerMinute, token.reason);
     if (tenant.status === 'rejected') {
       return this.refusal('tenant', this.config.rateLimits.tenantPerMinute, tenant.reason);
     }
     return undefined;
-  }
-
-  /** Gives back what `consume` spent (a refused consume spends too), for a request that was not admitted. */
-  async refund(ids: TokenIds): Promise<void> {
-    await Promise.all([this.perToken.reward(ids.tokenId, 1), this.perTenant.reward(ids.tenantId, 1)]);
   }
 
   private refusal(scope: 'token' | 'tenant', limit: number, reason: unknown): RateLimitRefusal {

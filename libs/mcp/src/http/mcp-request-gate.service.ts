@@ -1,12 +1,12 @@
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { PERMISSIONS, type Principal, roleGrants, type SessionPrincipal } from '@cairn/access';
-import { type TokenIds, TokenVerifier } from '@cairn/auth';
+import { TokenVerifier } from '@cairn/auth';
 import { CairnError } from '@cairn/common';
 import { CAIRN_CONFIG, type CairnConfig } from '@cairn/config';
 import { type FastifyRequest } from 'fastify';
 import { GATEWAY_ERROR, jsonRpcError, type JsonRpcErrorBody } from '../json-rpc-errors';
 import { ToolRegistry } from '../tool.registry';
-import { McpRateLimits, type RateLimitRefusal } from './mcp-rate-limits.service';
+import { McpRateLimits } from './mcp-rate-limits.service';
 
 /** An HTTP-level refusal: status, headers and a JSON-RPC error body. */
 export interface GateRefusal {
@@ -19,20 +19,9 @@ const LOOPBACK_BINDS = new Set(['127.0.0.1', 'localhost', '::1']);
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
 const QUERY_TOKEN_PARAMETERS = ['access_token', 'token', 'api_key'];
 
-/** An authenticated caller, and the budget that ran out if this request is over its rate limit. */
-export interface Admission {
-  readonly principal: SessionPrincipal;
-  readonly limited: RateLimitRefusal | undefined;
-}
-
-/** How the rate-limit spend started before the token lookup ended. */
-type EarlySpend = { readonly limited: RateLimitRefusal | undefined } | { readonly error: unknown };
-
 /** Every check a request passes before the MCP server sees it (DESIGN §7). */
 @Injectable()
 export class McpRequestGate {
-  private readonly logger = new Logger('McpRequestGate');
-
   /** Scopes in the `insufficient_scope` challenge are the permission names tools declare. */
   constructor(
     @Inject(CAIRN_CONFIG) private readonly config: CairnConfig,
@@ -56,69 +45,7 @@ export class McpRequestGate {
     return undefined;
   }
 
-  /**
-   * Authenticates the request and spends one request of its rate budgets (the refusal is
-   * built by `tooManyRequests` once the JSON-RPC id is known). The budgets are keyed by the
-   * token's and its tenant's ids, which never change: for a token this replica has seen
-   * before they are known up front, so the Redis round trip runs during the token lookup
-   * instead of after it. If the token then fails, the spend is given back, so an invalid
-   * token still costs no budget.
-   */
-  async admit(request: FastifyRequest, metadataUrl: string): Promise<Admission | { refusal: GateRefusal }> {
-    const known = this.verifier.knownIds(request.headers.authorization);
-    const early = known ? { ids: known, spent: this.spend(known) } : undefined;
-    let auth: Awaited<ReturnType<McpRequestGate['authenticate']>>;
-    try {
-      auth = await this.authenticate(request, metadataUrl);
-    } catch (error) {
-      if (early) this.refund(early);
-      throw error;
-    }
-    if ('refusal' in auth) {
-      if (early) this.refund(early);
-      return auth;
-    }
-    const { principal } = auth;
-    const ids: TokenIds = { tokenId: principal.tokenId, tenantId: principal.tenant.id };
-    if (early && early.ids.tokenId === ids.tokenId && early.ids.tenantId === ids.tenantId) {
-      const spent = await early.spent;
-      if ('error' in spent) throw spent.error;
-      return { principal, limited: spent.limited };
-    }
-    // Not seen before (or, in theory only, other ids than remembered): spend now.
-    if (early) this.refund(early);
-    return { principal, limited: await this.limits.consume(ids) };
-  }
-
-  /** The 429 for a request `admit` found over its budget. */
-  tooManyRequests(refused: RateLimitRefusal, id: string | number | null): GateRefusal {
-    const message = `Rate limit exceeded: ${refused.limit} requests per minute per ${refused.scope}; retry in ${refused.retryAfterSeconds} s`;
-    return {
-      status: 429,
-      headers: { 'Retry-After': String(refused.retryAfterSeconds) },
-      body: jsonRpcError(id, GATEWAY_ERROR.rateLimited, message, {
-        scope: refused.scope,
-        retryAfterSeconds: refused.retryAfterSeconds,
-      }),
-    };
-  }
-
-  /** Settled into a value at once: a rejection must not go unhandled while the lookup runs. */
-  private spend(ids: TokenIds): Promise<EarlySpend> {
-    return this.limits.consume(ids).then(
-      (limited) => ({ limited }),
-      (error: unknown) => ({ error }),
-    );
-  }
-
-  /** Gives back an early spend once it has settled; never throws (a lost refund costs one request of budget). */
-  private refund({ ids, spent }: { ids: TokenIds; spent: Promise<EarlySpend> }): void {
-    spent
-      .then((outcome) => ('error' in outcome ? undefined : this.limits.refund(ids)))
-      .catch((error: unknown) => this.logger.warn({ msg: 'could not refund a rate-limit spend', err: error }));
-  }
-
-  private async authenticate(
+  async authenticate(
     request: FastifyRequest,
     metadataUrl: string,
   ): Promise<{ principal: SessionPrincipal } | { refusal: GateRefusal }> {
@@ -155,6 +82,20 @@ export class McpRequestGate {
       };
     }
     return { principal };
+  }
+
+  async rateLimit(principal: SessionPrincipal, id: string | number | null): Promise<GateRefusal | undefined> {
+    const refused = await this.limits.consume(principal);
+    if (!refused) return undefined;
+    const message = `Rate limit exceeded: ${refused.limit} requests per minute per ${refused.scope}; retry in ${refused.retryAfterSeconds} s`;
+    return {
+      status: 429,
+      headers: { 'Retry-After': String(refused.retryAfterSeconds) },
+      body: jsonRpcError(id, GATEWAY_ERROR.rateLimited, message, {
+        scope: refused.scope,
+        retryAfterSeconds: refused.retryAfterSeconds,
+      }),
+    };
   }
 
   /**
