@@ -56,6 +56,8 @@ export const termStatistics: Migration = {
         tokens bigint NOT NULL DEFAULT 0
       )`);
     await sql(`CREATE INDEX term_count_deltas_key ON term_count_deltas (corpus, scope, lexeme)`);
+    // What each fold drops (lexemes no live row holds any more), found without scanning the totals.
+    await sql(`CREATE INDEX term_counts_emptied ON term_counts (corpus) WHERE docs <= 0 AND lexeme <> ''`);
 
     // SET search_path FROM CURRENT: the functions always write this tenant's tables, whatever
     // search path the writing session has.
