@@ -31,6 +31,7 @@ import { repositoryRoot } from '../lib/report';
 import { ingest, POOLED_PROJECT } from './ingest';
 import { loadLongMemEval } from './longmemeval';
 import { score } from './metrics';
+import { defaultProvider, providerEnv } from './provider';
 
 const log = (line: string) => process.stderr.write(`[fusion] ${line}\n`);
 const LIMIT = 10;
@@ -62,7 +63,11 @@ async function main(): Promise<void> {
   const cleanups: (() => Promise<void>)[] = [];
   try {
     const environment = await prepareEnvironment(log, (cleanup) => cleanups.push(cleanup));
-    const bench = await startApiApp(environment.databaseUrl, environment.redisUrl);
+    const bench = await startApiApp(
+      environment.databaseUrl,
+      environment.redisUrl,
+      await providerEnv(defaultProvider(), root),
+    );
     cleanups.push(() => bench.app.close());
     const ingested = await ingest(bench, [{ slug: POOLED_PROJECT, turns: corpus.turns }], log);
     const embedder = bench.app.get<Embedder>(EMBEDDER);

@@ -15,8 +15,6 @@
 import 'reflect-metadata';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
-import { DEFAULT_MODELS_DIR } from '@cairn/config';
-import { LOCAL_MODEL, verifyModelFiles } from '@cairn/embeddings';
 import { SEARCH_MODES, type SearchMode } from '@cairn/search';
 import { startApiApp } from '../lib/app';
 import { prepareEnvironment } from '../lib/environment';
@@ -26,11 +24,9 @@ import { evaluate } from './evaluate';
 import { type EvalQuestion, loadLongMemEval } from './longmemeval';
 import { type Haystack, HAYSTACKS } from './metrics';
 import { formatRun } from './print';
+import { defaultProvider, type Provider, PROVIDERS, providerEnv } from './provider';
 
 const log = (line: string) => process.stderr.write(`[eval] ${line}\n`);
-
-const PROVIDERS = ['hash', 'local'] as const;
-type Provider = (typeof PROVIDERS)[number];
 
 interface EvalArgs {
   data: string;
@@ -60,7 +56,7 @@ function parseArgs(argv: readonly string[], root: string): EvalArgs {
     questions: Number.POSITIVE_INFINITY,
     // EMBEDDING_PROVIDER when it names one of the two (as `npm run bench` reads it), else the
     // built-in embedder, which needs no files and repeats exactly.
-    provider: PROVIDERS.find((name) => name === process.env.EMBEDDING_PROVIDER) ?? 'hash',
+    provider: defaultProvider(),
     haystack: 'pooled',
     keep: false,
   };
@@ -80,25 +76,6 @@ function parseArgs(argv: readonly string[], root: string): EvalArgs {
     else throw new Error(`unknown argument ${flag} (${USAGE})`);
   }
   return args;
-}
-
-/** The settings that select the embedder; for `local`, checked before any service starts. */
-async function providerEnv(provider: Provider, root: string): Promise<Record<string, string>> {
-  if (provider === 'hash') return { EMBEDDING_PROVIDER: 'hash' };
-  const modelsDir = resolve(root, process.env.EMBEDDING_MODELS_DIR ?? DEFAULT_MODELS_DIR);
-  try {
-    await verifyModelFiles(join(modelsDir, LOCAL_MODEL.folder));
-  } catch (error) {
-    const problem = error instanceof Error ? error.message : String(error);
-    // The embedder's own message usually names the fix already; say it once either way.
-    const fix = problem.includes('npm run models') ? '' : '; fetch it with `npm run models`';
-    throw new Error(
-      `--provider local needs the local embedding model in ${modelsDir}: ${problem}${fix} ` +
-        '(or point EMBEDDING_MODELS_DIR at a folder that has it)',
-      { cause: error },
-    );
-  }
-  return { EMBEDDING_PROVIDER: 'local', EMBEDDING_MODELS_DIR: modelsDir };
 }
 
 /** Beside, not over, the benchmark's latest.json; bench/results/*.json stays git-ignored. */

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { type NestFastifyApplication } from '@nestjs/platform-fastify';
-import { type CairnConfig, DEFAULT_MODELS_DIR, loadConfig } from '@cairn/config';
+import { type CairnConfig, loadConfig } from '@cairn/config';
 import { createRootLogger } from '@cairn/observability';
 import { createHttpApp } from '@cairn/server';
 import { ApiModule } from '@cairn/api-app';
@@ -31,10 +31,7 @@ export async function startApiApp(
     CAIRN_ADMIN_TOKEN: adminToken,
     CAIRN_MASTER_KEY: randomBytes(32).toString('base64'),
     LOG_LEVEL: 'silent',
-    ...(process.env.EMBEDDING_PROVIDER
-      ? { EMBEDDING_PROVIDER: process.env.EMBEDDING_PROVIDER, EMBEDDING_MODELS_DIR: DEFAULT_MODELS_DIR }
-      : {}),
-    // The caller's settings last: `npm run eval -- --provider` decides over the environment.
+    // The caller's settings last: `npm run eval -- --provider` chooses the embedder.
     ...env,
   });
   const app = await createHttpApp(ApiModule.register(config), {
