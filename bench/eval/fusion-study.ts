@@ -7,7 +7,7 @@
  * normalised score fusion at several keyword weights. The figures behind libs/search/src/fusion.ts.
  */
 import 'reflect-metadata';
-import { existsSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { SqlParams } from '@cairn/db';
 import { EMBEDDER, type Embedder } from '@cairn/embeddings';
@@ -46,7 +46,7 @@ interface Lists {
 
 const VARIANTS: readonly { name: string; method: FusionMethod }[] = [
   { name: 'rrf k=60', method: { kind: 'rrf', k: 60, keywordWeight: 0.5 } },
-  ...[0.3, 0.4, 0.5, 0.6, 0.7].map((keywordWeight) => {
+  ...[0.4, 0.5, 0.6, 0.7, 0.8, 0.9].map((keywordWeight) => {
     const method: FusionMethod = { kind: 'score', keywordWeight };
     return { name: `score w=${keywordWeight}`, method };
   }),
@@ -111,6 +111,20 @@ async function main(): Promise<void> {
     }
     const now = new Date();
     const keyOf = (id: string) => ingested.keyOf.get(id) ?? '';
+    const dumpArg = process.argv.indexOf('--dump');
+    if (dumpArg > 0) {
+      // The lists as turn keys and scores, for studying other orderings without a database.
+      const entries = lists.map((entry, index) => ({
+        id: corpus.questions[index]?.id,
+        type: entry.type,
+        question: corpus.questions[index]?.question,
+        date: corpus.questions[index]?.date,
+        relevant: [...entry.relevant],
+        keyword: entry.keyword.map((c) => [keyOf(c.id), c.score]),
+        semantic: entry.semantic.map((c) => [keyOf(c.id), c.score]),
+      }));
+      writeFileSync(resolve(process.argv[dumpArg + 1] ?? 'lists.json'), JSON.stringify(entries));
+    }
     const rows: { name: string; byType: Map<string, number>; all: number }[] = [];
     const evaluate = (name: string, rank: (entry: Lists) => string[]) => {
       const results = lists.map((entry) => ({ ...entry, ranked: rank(entry) }));
@@ -159,7 +173,7 @@ async function main(): Promise<void> {
       }
       return [...first, ...later].slice(0, LIMIT);
     };
-    for (const keywordWeight of [0.5, 0.6]) {
+    for (const keywordWeight of [0.7]) {
       for (const [gamma, add] of [
         [0.2, false],
         [0.4, false],

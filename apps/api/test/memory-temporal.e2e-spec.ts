@@ -151,7 +151,8 @@ describe('memories in time', () => {
       expect(found.status).toBe(200);
       expect(contents(found)[0]).toBe('Repaired the bike and cleaned the garage');
       // The Sunday after is near; the distractor sharing the word "last" comes in only by its date. With the
-      // whole question given to the rankers it came first (its "last" matched): so they get it without the dates.
+      // whole question given to the rankers it came first (its "last" matched): a question of nothing but
+      // dates ranks by date alone.
       expect(contents(found)).toEqual([
         'Repaired the bike and cleaned the garage',
         'Visited the maritime museum',
@@ -192,7 +193,7 @@ describe('memories in time', () => {
       const may = await search({ query: 'what did we choose for billing in May 2023', asOf: AS_OF }, agent, project);
       expect(contents(may)).toEqual(['Chose PostgreSQL as the billing database']);
       expect(may.body.report.temporal).toMatchObject({
-        rankedQuery: 'what did we choose for billing',
+        rankedQuery: 'what did we choose for billing in May 2023',
         range: { expression: 'May 2023', applied: 'filter', from: '2023-05-01T00:00:00.000Z' },
       });
       const empty = await search({ query: 'what did we choose for billing in 2019', asOf: AS_OF }, agent, project);
@@ -240,6 +241,23 @@ describe('memories in time', () => {
         applied: 'boost',
       });
       expect(found.body.report.temporal.notes[0]).toMatch(/placed "the trip" at 2024-05-20T08:00:00.000Z/);
+    });
+
+    it('keeps the date words in the text the rankers get: they are often what tells memories apart', async () => {
+      const world = await memoryWorld(api);
+      await store(world.agent, world.project, {
+        content: 'Moved the Friday standup to 9am',
+        occurredAt: '2024-06-04T09:00:00Z',
+      });
+      await store(world.agent, world.project, {
+        content: 'Moved the Wednesday standup to 10am',
+        occurredAt: '2024-06-04T09:00:00Z',
+      });
+      const query = 'what did we change about the Wednesday standup last week?';
+      const found = await search({ query, asOf: AS_OF }, world.agent, world.project);
+      expect(found.status).toBe(200);
+      expect(contents(found)[0]).toBe('Moved the Wednesday standup to 10am');
+      expect(found.body.report.temporal).toMatchObject({ rankedQuery: query, range: { expression: 'last week' } });
     });
 
     it('leaves questions without dates exactly as before', async () => {

@@ -47,7 +47,7 @@ WITH
   ),
   kw_scored AS (
     SELECT c.id, c.importance, c.confidence, c.pinned, c.created_at,
-           (SELECT sum(t.idf * f.tf * 2.2 / (f.tf + 1.2 * (0.25 + 0.75 * c.tsv_tokens / k.avgdl)))
+           (SELECT sum(t.idf * f.tf * 3 / (f.tf + 2 * (0 + 1 * c.tsv_tokens / k.avgdl)))
             FROM kw_terms t CROSS JOIN LATERAL (SELECT greatest(1, round(1 / (1.6449340668482264 - ts_rank('{1,1,1,1}', c.tsv, t.q, 0) * 1.6449340668482264) - 0.5)) AS tf) f
             WHERE c.tsv @@ t.q) AS score
     FROM memories c, kw_query, kw_corpus k

@@ -39,12 +39,12 @@ export interface QueryVector {
  * Fusion with a real embedding model, chosen on LongMemEval with bench/eval/fusion-study.ts
  * (figures in docs/retrieval.md).
  */
-const MODEL_FUSION: FusionMethod = { kind: 'score', keywordWeight: 0.6 };
+const MODEL_FUSION: FusionMethod = { kind: 'score', keywordWeight: 0.7 };
 /**
  * The built-in hash embedder measures word overlap, much as the keyword ranker does but
  * noisier, so in hybrid fusion it only nudges.
  */
-const BUILT_IN_FUSION: FusionMethod = { kind: 'score', keywordWeight: 0.7 };
+const BUILT_IN_FUSION: FusionMethod = { kind: 'score', keywordWeight: 0.9 };
 const BACKFILL_CACHE_MS = 30_000;
 
 /** Plenty for any question; long texts (a memory checked for contradictions) keep their rarest words. */

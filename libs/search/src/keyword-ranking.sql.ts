@@ -2,8 +2,14 @@ import { type SqlParams } from '@cairn/db';
 import { type Corpus } from './contract/corpus';
 import { type KeywordOptions } from './ranking.types';
 
-/** Okapi BM25's term-frequency saturation and length normalisation, at their textbook values. */
-export const BM25 = { k1: 1.2, b: 0.75 } as const;
+/**
+ * Okapi BM25's term-frequency saturation and length normalisation. Full length normalisation
+ * (b = 1, textbook 0.75) and slower saturation (k1 = 2, textbook 1.2), chosen on LongMemEval
+ * (docs/retrieval.md): a memory store mixes one-line facts with long notes and replies, and a
+ * long text that mentions the question's words in passing must not outrank the short statement
+ * that answers it. Measured there: keyword recall@10 60.0% → 66.1%, hybrid 61.6% → 67.5%.
+ */
+export const BM25 = { k1: 2, b: 1 } as const;
 
 /**
  * How much more a term of a name, identifier or quoted phrase in the question counts than a

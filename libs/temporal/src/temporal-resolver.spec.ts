@@ -21,11 +21,11 @@ describe('resolveTemporal', () => {
       ['releases between March and May 2024', ['2024-03-01T00:00:00.000Z', '2024-06-01T00:00:00.000Z'], 'releases'],
       ['from May 1 to May 10, 2024', ['2024-05-01T00:00:00.000Z', '2024-05-11T00:00:00.000Z'], ''],
       ['what changed since 2025', ['2025-01-01T00:00:00.000Z', '2026-11-24T00:00:00.000Z'], 'what changed'],
-    ])('%s', (query, expected, rankedQuery) => {
+    ])('%s', (query, expected, withoutDates) => {
       const resolved = resolveTemporal(query, MONDAY);
       expect(resolved.when).toMatchObject({ kind: 'date', use: 'filter', weight: 1 });
       expect(range(resolved)).toEqual(expected);
-      expect(resolved.rankedQuery).toBe(rankedQuery);
+      expect(resolved.withoutDates).toBe(withoutDates);
     });
 
     it('takes a date without its year as the last one before the reference date, and only boosts by it', () => {
@@ -34,7 +34,7 @@ describe('resolveTemporal', () => {
       expect(range(june)).toEqual(['2026-06-03T00:00:00.000Z', '2026-06-04T00:00:00.000Z']);
       const march = resolveTemporal('the migration in March', MONDAY);
       expect(range(march)).toEqual(['2026-03-01T00:00:00.000Z', '2026-04-01T00:00:00.000Z']);
-      expect(march.rankedQuery).toBe('the migration');
+      expect(march.withoutDates).toBe('the migration');
     });
 
     it('leaves an open-ended range ("before June 2024") to a boost', () => {
@@ -63,10 +63,10 @@ describe('resolveTemporal', () => {
 
     it('strips the expression and its preposition from what the rankers get', () => {
       const resolved = resolveTemporal('what did I do last Saturday?', MONDAY);
-      expect(resolved.rankedQuery).toBe('what did I do?');
+      expect(resolved.withoutDates).toBe('what did I do?');
       expect(resolved.contentless).toBe(true);
       const eat = resolveTemporal('what did I eat last Saturday', MONDAY);
-      expect(eat.rankedQuery).toBe('what did I eat');
+      expect(eat.withoutDates).toBe('what did I eat');
       expect(eat.contentless).toBe(false);
     });
 
@@ -88,7 +88,7 @@ describe('resolveTemporal', () => {
       const resolved = resolveTemporal('what did we change in CI recently', MONDAY);
       expect(resolved.when).toMatchObject({ kind: 'recent', use: 'boost', weight: 0.35 });
       expect(range(resolved)).toEqual(['2026-11-09T00:00:00.000Z', '2026-11-24T00:00:00.000Z']);
-      expect(resolved.rankedQuery).toBe('what did we change in CI');
+      expect(resolved.withoutDates).toBe('what did we change in CI');
     });
 
     it('keeps an event-relative expression for recall to place', () => {
@@ -99,7 +99,7 @@ describe('resolveTemporal', () => {
         anchor: { event: 'the trip', offsetMs: -14 * 86_400_000 },
       });
       expect(resolved.when?.range).toBeUndefined();
-      expect(resolved.rankedQuery).toBe('what did we decide');
+      expect(resolved.withoutDates).toBe('what did we decide');
     });
   });
 
@@ -110,11 +110,11 @@ describe('resolveTemporal', () => {
       ['earliest mention of the billing bug', 'earliest', 'mention of the billing bug'],
       ['the latest decision on postgres', 'latest', 'decision on postgres'],
       ['most recent deploy incident', 'latest', 'deploy incident'],
-    ])('%s', (query, direction, rankedQuery) => {
+    ])('%s', (query, direction, withoutDates) => {
       const resolved = resolveTemporal(query, MONDAY);
       expect(resolved.order?.direction).toBe(direction);
       expect(resolved.when).toBeUndefined();
-      expect(resolved.rankedQuery).toBe(rankedQuery);
+      expect(resolved.withoutDates).toBe(withoutDates);
     });
   });
 
@@ -132,7 +132,7 @@ describe('resolveTemporal', () => {
       'asdf qwerty zxcv',
     ])('%s', (query) => {
       const resolved = resolveTemporal(query, MONDAY);
-      expect(resolved).toEqual({ reference: MONDAY, rankedQuery: query, contentless: false });
+      expect(resolved).toEqual({ reference: MONDAY, withoutDates: query, contentless: false });
     });
   });
 });

@@ -62,15 +62,15 @@ export function resolveTemporal(query: string, reference: ReferenceTime): Tempor
     query,
   );
   for (const item of when?.used ?? []) spans.push([prepositionStart(query, item.start), item.end]);
-  if (spans.length === 0) return { reference, rankedQuery: query, contentless: false };
+  if (spans.length === 0) return { reference, withoutDates: query, contentless: false };
   const stripped = strip(query, spans);
   const contentless = !hasContent(stripped);
   return {
     reference,
     ...(when && { when: when.resolved }),
     ...(order && { order }),
-    // With nothing but an ordering cue left to rank by, the rankers keep the whole question.
-    rankedQuery: contentless && !when ? query : stripped,
+    // An ordering cue alone ("the first time") leaves the question as it was.
+    withoutDates: contentless && !when ? query : stripped,
     contentless: contentless && when !== undefined,
   };
 }

@@ -112,7 +112,7 @@ export const explanationSchema = z.object({
 
 export const temporalReportSchema = z.object({
   reference: z.iso.datetime().describe('What the dates were read against: asOf, or now'),
-  rankedQuery: z.string().describe('The query the rankers got: without the date words'),
+  rankedQuery: z.string().describe('The query the rankers got; empty when it names only dates'),
   range: z
     .object({
       expression: z.string(),

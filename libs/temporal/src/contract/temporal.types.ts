@@ -65,10 +65,11 @@ export interface TemporalResolution {
   readonly order?: ResolvedOrder;
   /**
    * The question without the date words it was resolved from (and their dangling
-   * prepositions), for the rankers: "the last deploy failed" must not outrank last Saturday's
-   * memory because it shares the word "last". Equal to the question when nothing was found.
+   * prepositions): what is left says whether the question names anything but dates
+   * (`contentless`). Equal to the question when nothing was found. Recall gives the rankers
+   * the whole question, date words included, unless it is contentless (docs/retrieval.md).
    */
-  readonly rankedQuery: string;
+  readonly withoutDates: string;
   /** Nothing but dates and question words: rank by when memories occurred alone. */
   readonly contentless: boolean;
 }
