@@ -148,7 +148,7 @@ export async function seedCairn(
   const embedded = counted?.n ?? 0;
   log(
     `  embedded ${embedded} memories in ${embedSeconds.toFixed(1)} s ` +
-      `(EmbeddingProcessor, hash embedder, ${EMBED_CONCURRENCY} batches of ${EMBED_BATCH} at once)`,
+      `(EmbeddingProcessor, ${bench.embedder.model.id}, ${EMBED_CONCURRENCY} batches of ${EMBED_BATCH} at once)`,
   );
   if (embedded !== memories.length) throw new Error(`embedded ${embedded} of ${memories.length} memories`);
   if (reported !== embedded) log(`  note: EmbeddingProcessor reported ${reported} embedded, the table has ${embedded}`);
