@@ -12,6 +12,7 @@ export {
   type SafeFetchReason,
 } from './contract/safe-fetch.types';
 export { blockedRange, parseAddress } from './address-ranges';
+export { bodyText, isHtml } from './fetched-body';
 export { systemResolver } from './host-resolver';
 export { htmlToMarkdown } from './html-to-markdown';
 export { SafeFetchError } from './safe-fetch.exception';
