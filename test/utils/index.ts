@@ -14,3 +14,10 @@ export {
   type TestDatabase,
   testRedisUrl,
 } from './test-database';
+export {
+  type ConnectionGuard,
+  guardConnections,
+  type LoopbackHandler,
+  type LoopbackServer,
+  startLoopbackServer,
+} from './loopback-server';
