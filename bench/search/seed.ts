@@ -9,7 +9,7 @@
  */
 import { closeSync, openSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
-import { type Embedder } from '@cairn/embeddings';
+import { type Embedder, VectorIndexes, VectorIndexesRepository } from '@cairn/embeddings';
 import { memoryContentHash, memoryEmbeddingText } from '@cairn/memory';
 import { TermStatistics } from '@cairn/search';
 import { quotedSchema } from '@cairn/tenancy';
@@ -152,6 +152,16 @@ export async function seedCairn(
   );
   if (embedded !== memories.length) throw new Error(`embedded ${embedded} of ${memories.length} memories`);
   if (reported !== embedded) log(`  note: EmbeddingProcessor reported ${reported} embedded, the table has ${embedded}`);
+  if (!bench.embedder.model.builtIn) {
+    // The built-in model's HNSW index comes with the schema; another model's is built by the
+    // worker's rollout when the model becomes active. The bench has no worker: build it the same way.
+    begin = performance.now();
+    await new VectorIndexes(new VectorIndexesRepository(bench.dataSource)).ensure(
+      target.tenant.schema,
+      bench.embedder.model,
+    );
+    log(`  built the ${bench.embedder.model.id} HNSW index in ${((performance.now() - begin) / 1000).toFixed(1)} s`);
+  }
 
   begin = performance.now();
   const folded = await inTenant(() => bench.app.get(TermStatistics).fold());

@@ -5,6 +5,7 @@ export { EmbeddingBackfills } from './embedding-backfills.service';
 export { EmbeddingProcessor, type EmbedOutcome } from './embedding.processor';
 export { EmbeddingRollout } from './embedding-rollout.service';
 export { indexName, VectorIndexes } from './vector-indexes.service';
+export { VectorIndexesRepository } from './vector-indexes.repository';
 export {
   type ComputedEmbedding,
   type EmbeddingTargetHandler,
