@@ -78,6 +78,25 @@ function lineAround(text: string, start: number, end: number): string {
   return text.slice(from, to < 0 ? text.length : to);
 }
 
+/**
+ * `[\w.-]{0,50}?`: how 100 of gitleaks' rules start, to take the variable name before the
+ * keyword into the match (`db_password = …`). Tried at every position of the text it makes the
+ * pattern cost 50 steps per character; so the rule runs without it (its keyword alternation lets
+ * the engine skip ahead) and the match's start is found afterwards by walking back over name
+ * characters: up to 50 of them, never into the previous match. The secret and the match's end
+ * are the same either way (the lazy prefix reaches the first keyword from which the rest matches,
+ * which is where the search without it stops), and the match text, which some allow lists read,
+ * is the same too.
+ */
+const NAME_PREFIX = '[\\w.\\-]{0,50}?';
+const NAME_CHAR = /[\w.-]/;
+
+function nameStart(text: string, keywordAt: number, floor: number): number {
+  let start = keywordAt;
+  while (start > floor && keywordAt - start < 50 && NAME_CHAR.test(text[start - 1] ?? '')) start -= 1;
+  return start;
+}
+
 class GitleaksRule implements ScanRule {
   readonly ruleId: string;
   readonly type: string;
@@ -85,6 +104,8 @@ class GitleaksRule implements ScanRule {
   readonly keywords: readonly string[];
   readonly generic: boolean;
   private readonly regex: RegExp;
+  /** Whether `regex` is the rule's pattern without its leading NAME_PREFIX. */
+  private readonly namePrefix: boolean;
   private readonly allowlists: readonly CompiledAllowlist[];
 
   constructor(
@@ -96,8 +117,11 @@ class GitleaksRule implements ScanRule {
     this.tier = MEDIUM_TIER_RULES.has(rule.id) ? 'medium' : 'high';
     this.keywords = rule.keywords;
     this.generic = rule.id.includes('generic');
+    // A pattern with two nested name prefixes keeps them (5 rules): the walk back covers one.
+    this.namePrefix = rule.source.startsWith(NAME_PREFIX) && !rule.source.startsWith(`${NAME_PREFIX}(?:${NAME_PREFIX}`);
+    const source = this.namePrefix ? rule.source.slice(NAME_PREFIX.length) : rule.source;
     // g: every match; d: the offsets of the groups, so the secret's own span is known.
-    this.regex = new RegExp(rule.source, `${rule.flags}gd`);
+    this.regex = new RegExp(source, `${rule.flags}gd`);
     this.allowlists = [global, ...rule.allowlists.map(compileAllowlist)];
   }
 
@@ -105,21 +129,21 @@ class GitleaksRule implements ScanRule {
     const spans: SecretSpan[] = [];
     const regex = this.regex;
     regex.lastIndex = 0;
+    let previousEnd = 0;
     for (let match = regex.exec(text); match; match = regex.exec(text)) {
       if (match[0] === '') {
         regex.lastIndex += 1;
         continue;
       }
-      const span = this.secretSpan(match);
+      const end = match.index + match[0].length;
+      const start = this.namePrefix ? nameStart(text, match.index, previousEnd) : match.index;
+      previousEnd = end;
+      const whole = text.slice(start, end);
+      const span = this.secretSpan(match, start, whole);
       if (!span) continue;
       const secret = text.slice(span.start, span.end);
       if (this.rule.entropy > 0 && shannonEntropy(secret) <= this.rule.entropy) continue;
-      const matchText = match[0].replace(/^\n+|\n+$/g, '');
-      const candidate = {
-        secret,
-        match: matchText,
-        line: lineAround(text, match.index, match.index + match[0].length),
-      };
+      const candidate = { secret, match: whole.replace(/^\n+|\n+$/g, ''), line: lineAround(text, start, end) };
       if (this.allowlists.some((list) => allowed(list, candidate))) continue;
       spans.push(span);
     }
@@ -127,7 +151,7 @@ class GitleaksRule implements ScanRule {
   }
 
   /** The secret group's span; gitleaks' rule: the configured group, else the first non-empty one, else the match. */
-  private secretSpan(match: RegExpExecArray): SecretSpan | undefined {
+  private secretSpan(match: RegExpExecArray, start: number, whole: string): SecretSpan | undefined {
     const indices = match.indices ?? [];
     if (indices.length >= 2) {
       if (this.rule.secretGroup > 0) {
@@ -137,10 +161,9 @@ class GitleaksRule implements ScanRule {
       for (const group of indices.slice(1)) if (group && group[1] > group[0]) return { start: group[0], end: group[1] };
     }
     // The whole match, without the newlines gitleaks trims from it.
-    const text = match[0];
-    const lead = text.length - text.replace(/^\n+/, '').length;
-    const trail = text.length - text.replace(/\n+$/, '').length;
-    return { start: match.index + lead, end: match.index + text.length - trail };
+    const lead = whole.length - whole.replace(/^\n+/, '').length;
+    const trail = whole.length - whole.replace(/\n+$/, '').length;
+    return { start: start + lead, end: start + whole.length - trail };
   }
 }
 

@@ -63,6 +63,16 @@ describe('SecretScanner', () => {
     expect(only(`STRIPE_SECRET_KEY=${STRIPE}`)).toEqual([{ type: 'stripe-access-token', tier: 'high' }]);
   });
 
+  it("reads the variable name before the keyword, as gitleaks' allow lists need", () => {
+    // gitleaks allows `primary_key = …` (a database key) by the whole match, name included.
+    expect(only('primary_key = "Zx8Qw2Lm5Nv9Rt3Yb7"')).toEqual([]);
+    expect(only('signing_key = "Zx8Qw2Lm5Nv9Rt3Yb7"')).toEqual([{ type: 'generic-api-key', tier: 'medium' }]);
+    // A name longer than the 50 characters gitleaks reads still leaves the keyword's finding.
+    expect(only(`${'n'.repeat(60)}_password = "Zx8Qw2Lm5Nv9Rt3Yb7"`)).toEqual([
+      { type: 'generic-api-key', tier: 'medium' },
+    ]);
+  });
+
   it.each([
     'Example from the AWS docs: AKIAIOSFODNN7EXAMPLE',
     'DATABASE_URL=postgres://user:password@localhost:5432/mydb',
