@@ -11,11 +11,15 @@
  *   --provider hash|local    the embedder (EMBEDDING_PROVIDER) for the run, default the
  *                            environment's EMBEDDING_PROVIDER or hash; local needs the model files
  *                            that `npm run models` fetches
+ *   --secrets                instead: secret detection on the labelled corpus
+ *                            (test/fixtures/secrets/corpus.jsonl): precision, recall and false
+ *                            positives overall and per type, and what a scan costs; no database
  */
 import 'reflect-metadata';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { SEARCH_MODES, type SearchMode } from '@cairn/search';
+import { defaultSecretRules, GITLEAKS_RULES, SecretScanner } from '@cairn/secrets';
 import { startApiApp } from '../lib/app';
 import { prepareEnvironment } from '../lib/environment';
 import { gitCommit, machineInfo, repositoryRoot } from '../lib/report';
@@ -25,6 +29,9 @@ import { type EvalQuestion, loadLongMemEval } from './longmemeval';
 import { type Haystack, HAYSTACKS } from './metrics';
 import { formatRun } from './print';
 import { defaultProvider, type Provider, PROVIDERS, providerEnv } from './provider';
+import { loadSecretsCorpus, SECRETS_CORPUS_FILE } from './secrets-corpus';
+import { evaluateSecrets, formatSecretsRun } from './secrets-eval';
+import { formatTimings, measureScanTimes } from './secrets-timing';
 
 const log = (line: string) => process.stderr.write(`[eval] ${line}\n`);
 
@@ -38,11 +45,13 @@ interface EvalArgs {
   keep: boolean;
   /** Write every question's ranked turns here (JSON Lines), for looking at misses. */
   dump?: string;
+  /** Evaluate secret detection instead of retrieval (secrets-eval.ts). */
+  secrets: boolean;
 }
 
 const USAGE =
   'use --data PATH, --modes hybrid,keyword,semantic, --questions N, --provider hash|local, ' +
-  '--haystack pooled|per-question, --keep, --dump FILE';
+  '--haystack pooled|per-question, --keep, --dump FILE, --secrets';
 
 function oneOf<T extends string>(flag: string, value: string, allowed: readonly T[]): T {
   if (!(allowed as readonly string[]).includes(value)) throw new Error(`${flag} takes ${allowed.join(' or ')}`);
@@ -59,11 +68,13 @@ function parseArgs(argv: readonly string[], root: string): EvalArgs {
     provider: defaultProvider(),
     haystack: 'pooled',
     keep: false,
+    secrets: false,
   };
   for (let i = 0; i < argv.length; i += 1) {
     const [flag, inline] = (argv[i] ?? '').split('=', 2);
-    if (flag === '--keep') {
-      args.keep = true;
+    if (flag === '--keep' || flag === '--secrets') {
+      if (flag === '--keep') args.keep = true;
+      else args.secrets = true;
       continue;
     }
     const value = inline ?? argv[++i] ?? '';
@@ -79,19 +90,50 @@ function parseArgs(argv: readonly string[], root: string): EvalArgs {
 }
 
 /** Beside, not over, the benchmark's latest.json; bench/results/*.json stays git-ignored. */
-function writeEvalResults(root: string, timestamp: string, payload: unknown): string {
+function writeEvalResults(root: string, timestamp: string, payload: unknown, prefix = 'eval'): string {
   const dir = join(root, 'bench', 'results');
   mkdirSync(dir, { recursive: true });
   const text = `${JSON.stringify(payload, null, 2)}\n`;
-  const file = join(dir, `eval-${timestamp.replace(/:/g, '-')}.json`);
+  const file = join(dir, `${prefix}-${timestamp.replace(/:/g, '-')}.json`);
   writeFileSync(file, text);
-  writeFileSync(join(dir, 'eval-latest.json'), text);
+  writeFileSync(join(dir, `${prefix}-latest.json`), text);
   return relative(root, file);
+}
+
+/** `--secrets`: the scanner over the committed corpus; no services are started. */
+function secretsEval(root: string): void {
+  const corpusFile = join(root, SECRETS_CORPUS_FILE);
+  const scanner = new SecretScanner(defaultSecretRules());
+  const run = evaluateSecrets(scanner, loadSecretsCorpus(corpusFile));
+  const timings = measureScanTimes(scanner, loadSecretsCorpus(corpusFile));
+  process.stdout.write(
+    `\n${formatSecretsRun(run)}\nScan time (${GITLEAKS_RULES.rules.length + 1} rules):\n${formatTimings(timings)}`,
+  );
+  const timestamp = new Date().toISOString();
+  const file = writeEvalResults(
+    root,
+    timestamp,
+    {
+      timestamp,
+      commit: gitCommit(root),
+      machine: machineInfo(),
+      corpus: SECRETS_CORPUS_FILE,
+      rules: { source: GITLEAKS_RULES.source, count: GITLEAKS_RULES.rules.length + 1 },
+      ...run,
+      timings,
+    },
+    'eval-secrets',
+  );
+  process.stdout.write(`\nresults: ${file} (also bench/results/eval-secrets-latest.json)\n`);
 }
 
 async function main(): Promise<void> {
   const root = repositoryRoot(__dirname);
   const args = parseArgs(process.argv.slice(2), root);
+  if (args.secrets) {
+    secretsEval(root);
+    return;
+  }
   if (!existsSync(args.data)) throw new Error(`evaluation data not found at ${args.data} (pass --data PATH)`);
   const env = await providerEnv(args.provider, root);
   const corpus = loadLongMemEval(args.data);
