@@ -1,5 +1,5 @@
 #!/bin/sh
-# Entry point of the Cairn image: `cairn api|mcp-gateway|worker|migrate|healthcheck`.
+# Entry point of the Cairn image: `cairn api|mcp-gateway|worker|migrate|keys-rotate|healthcheck`.
 # Paths are relative to the image WORKDIR (/app). exec replaces the shell, so the app is PID 1
 # and receives SIGTERM for its graceful shutdown.
 set -eu
@@ -9,6 +9,8 @@ case "$app" in
   mcp-gateway) exec node dist/apps/mcp-gateway/src/main.js ;;
   worker) exec node dist/apps/worker/src/main.js ;;
   migrate) exec node dist/apps/api/src/migrate.js ;;
+  # npm run keys:rotate, e.g. kubectl exec deploy/cairn-api -- cairn keys-rotate
+  keys-rotate) exec node dist/tools/keys/rotate.js ;;
   healthcheck)
     # One app runs per container; whichever port answers /healthz with 200 is it.
     exec node -e '
@@ -18,7 +20,7 @@ case "$app" in
         .then(() => process.exit(0), () => process.exit(1));'
     ;;
   *)
-    echo "usage: cairn api|mcp-gateway|worker|migrate|healthcheck (got: $app)" >&2
+    echo "usage: cairn api|mcp-gateway|worker|migrate|keys-rotate|healthcheck (got: $app)" >&2
     exit 64
     ;;
 esac

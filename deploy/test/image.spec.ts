@@ -107,7 +107,7 @@ describe('docker/Dockerfile', () => {
   });
 
   it('has an entry point for every process', () => {
-    for (const app of ['api', 'mcp-gateway', 'worker', 'migrate', 'healthcheck']) {
+    for (const app of ['api', 'mcp-gateway', 'worker', 'migrate', 'keys-rotate', 'healthcheck']) {
       expect(ENTRY).toMatch(new RegExp(`^\\s+${app}\\)`, 'm'));
     }
   });

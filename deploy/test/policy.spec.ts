@@ -1,3 +1,5 @@
+import { randomBytes } from 'node:crypto';
+import { CAIRN_APPS, cairnWorkloads, containerEnvironment } from './lib/environment';
 import { type K8sObject, renderChart, valueSets } from './lib/manifests';
 import {
   availabilityViolations,
@@ -69,6 +71,31 @@ describe('chart policy details', () => {
           p.podSelector && Object.entries(p.podSelector.matchLabels).every(([k, v]) => test.metadata.labels![k] === v),
       ),
     ).toBe(true);
+  });
+
+  it('gives the apps the previous master key only while a rotation sets it, and never to the migration', () => {
+    const current = randomBytes(32).toString('hex');
+    const previous = randomBytes(32).toString('hex');
+    const rotating = renderChart({
+      valuesFiles: sets.minimal,
+      set: { 'secrets.masterKey': current, 'secrets.previousMasterKey': previous },
+    });
+    const workloads = cairnWorkloads(rotating);
+    for (const app of CAIRN_APPS) {
+      expect(containerEnvironment(rotating, workloads[app]).env).toMatchObject({
+        CAIRN_MASTER_KEY: current,
+        CAIRN_MASTER_KEY_PREVIOUS: previous,
+      });
+      // Outside a rotation the reference is optional and resolves to nothing.
+      const usual = rendered.minimal;
+      expect(containerEnvironment(usual, cairnWorkloads(usual)[app]).env.CAIRN_MASTER_KEY_PREVIOUS).toBeUndefined();
+    }
+    expect(
+      containerEnvironment(rotating, workloads.migrate, { namesOnly: true }).names.has('CAIRN_MASTER_KEY_PREVIOUS'),
+    ).toBe(false);
+    expect(() => renderChart({ valuesFiles: sets.minimal, set: { 'secrets.previousMasterKey': 'not-a-key' } })).toThrow(
+      /previousMasterKey/,
+    );
   });
 
   it('derives terminationGracePeriodSeconds from SHUTDOWN_TIMEOUT_MS', () => {

@@ -16,8 +16,14 @@ export interface CairnConfig {
   readonly secrets: {
     /** Platform admin bootstrap token; only the api needs it. */
     readonly adminToken: string | undefined;
-    /** 32-byte master key for envelope encryption. */
+    /**
+     * 32-byte master key that wraps every tenant's data key (@cairn/encryption). Required by the
+     * api, gateway and worker in every environment: `npm start` generates one into
+     * .cairn/secrets.json, tests make a random one, production reads it from a Secret.
+     */
     readonly masterKey: Buffer | undefined;
+    /** The previous master key, during a rotation only: data keys it wraps stay readable. */
+    readonly previousMasterKey: Buffer | undefined;
   };
   readonly http: {
     readonly host: string;

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /** Apps that read configuration; each requires only the settings it uses. */
-export type AppName = 'api' | 'mcp-gateway' | 'worker' | 'migrate' | 'bench';
+export type AppName = 'api' | 'mcp-gateway' | 'worker' | 'migrate' | 'bench' | 'keys';
 
 const port = (fallback: number) => z.coerce.number().int().min(1).max(65535).default(fallback);
 /** Where the local embedding model lives unless EMBEDDING_MODELS_DIR says otherwise (relative to the working directory). */
@@ -22,11 +22,21 @@ const adminToken = z
   .max(512, 'must be at most 512 characters')
   .regex(/^[\x21-\x7e]+$/, 'must be printable ASCII without spaces');
 
-/** Master key for envelope encryption: base64 of exactly 32 random bytes. */
-const masterKey = z.string().refine((value) => {
-  if (!/^[A-Za-z0-9+/]+={0,2}$/.test(value)) return false;
-  return Buffer.from(value, 'base64').length === 32;
-}, 'must be base64 of exactly 32 random bytes (generate one with: openssl rand -base64 32)');
+/** A 32-byte master key as base64 (44 characters, `openssl rand -base64 32`) or hex (64 characters). */
+export function decodeMasterKey(value: string): Buffer | undefined {
+  if (/^[0-9a-fA-F]{64}$/.test(value)) return Buffer.from(value, 'hex');
+  if (!/^[A-Za-z0-9+/]{43}=?$/.test(value)) return undefined;
+  const key = Buffer.from(value, 'base64');
+  return key.length === 32 ? key : undefined;
+}
+
+/** Master key for envelope encryption; the message never repeats the value. */
+const masterKey = z
+  .string()
+  .refine(
+    (value) => decodeMasterKey(value) !== undefined,
+    'must be exactly 32 random bytes as base64 or hex (generate one with: openssl rand -base64 32)',
+  );
 
 export const environmentSchema = z.object({
   NODE_ENV: z.enum(['development', 'test', 'production']).default('production'),
@@ -36,6 +46,8 @@ export const environmentSchema = z.object({
   REDIS_URL: redisUrl.optional(),
   CAIRN_ADMIN_TOKEN: adminToken.optional(),
   CAIRN_MASTER_KEY: masterKey.optional(),
+  /** The master key being rotated away from: set only while `npm run keys:rotate` re-wraps the data keys. */
+  CAIRN_MASTER_KEY_PREVIOUS: masterKey.optional(),
   HOST: z.string().min(1).default('0.0.0.0'),
   API_PORT: port(8080),
   MCP_PORT: port(8081),
@@ -117,4 +129,6 @@ export const requiredByApp: Record<AppName, readonly (keyof Environment)[]> = {
   worker: ['DATABASE_URL', 'REDIS_URL', 'CAIRN_MASTER_KEY'],
   migrate: ['DATABASE_URL'],
   bench: ['DATABASE_URL', 'REDIS_URL'],
+  /** `npm run keys:rotate`: the database and the keys, nothing else. */
+  keys: ['DATABASE_URL', 'CAIRN_MASTER_KEY'],
 };

@@ -42,6 +42,9 @@ describe('loadConfig', () => {
   it.each([
     ['CAIRN_MASTER_KEY', 'not-base64!'],
     ['CAIRN_MASTER_KEY', randomBytes(16).toString('base64')],
+    ['CAIRN_MASTER_KEY', randomBytes(31).toString('hex')],
+    ['CAIRN_MASTER_KEY', randomBytes(48).toString('base64')],
+    ['CAIRN_MASTER_KEY_PREVIOUS', randomBytes(16).toString('hex')],
     ['CAIRN_ADMIN_TOKEN', 'short'],
     ['DATABASE_URL', 'mysql://x'],
     ['REDIS_URL', 'http://redis'],
@@ -135,6 +138,45 @@ describe('loadConfig', () => {
     expect(bad).toContain('RERANK_URL');
     expect(bad).toContain('RERANK_CANDIDATES');
     expect(bad).not.toContain(secret);
+  });
+
+  it('reads the master keys as base64 or hex, and the previous one only while rotating', () => {
+    const key = randomBytes(32);
+    const previous = randomBytes(32);
+    expect(loadConfig('worker', { ...valid, CAIRN_MASTER_KEY: key.toString('hex') }).secrets).toMatchObject({
+      masterKey: key,
+      previousMasterKey: undefined,
+    });
+    const rotating = loadConfig('worker', {
+      ...valid,
+      CAIRN_MASTER_KEY: key.toString('base64'),
+      CAIRN_MASTER_KEY_PREVIOUS: previous.toString('hex').toUpperCase(),
+    });
+    expect(rotating.secrets.masterKey?.equals(key)).toBe(true);
+    expect(rotating.secrets.previousMasterKey?.equals(previous)).toBe(true);
+    // Unpadded base64 is the same 32 bytes.
+    const unpadded = key.toString('base64').replace(/=$/, '');
+    expect(loadConfig('worker', { ...valid, CAIRN_MASTER_KEY: unpadded }).secrets.masterKey?.equals(key)).toBe(true);
+  });
+
+  it('refuses a previous master key equal to the current one, however it is spelled', () => {
+    const hex = Buffer.from(masterKey, 'base64').toString('hex');
+    const same = problemsOf({ ...valid, CAIRN_MASTER_KEY_PREVIOUS: hex });
+    expect(same).toBe(
+      'Invalid configuration: CAIRN_MASTER_KEY_PREVIOUS must differ from CAIRN_MASTER_KEY (it is the key being rotated away from)',
+    );
+    // The migration reads neither key, so a rotation's environment does not stop it.
+    const previous = randomBytes(32).toString('base64');
+    expect(() =>
+      loadConfig('migrate', { DATABASE_URL: valid.DATABASE_URL, CAIRN_MASTER_KEY_PREVIOUS: previous }),
+    ).not.toThrow();
+  });
+
+  it('requires the database and the master key for npm run keys:rotate, nothing else', () => {
+    expect(() => loadConfig('keys', { DATABASE_URL: valid.DATABASE_URL, CAIRN_MASTER_KEY: masterKey })).not.toThrow();
+    expect(problemsOf({ DATABASE_URL: valid.DATABASE_URL }, 'keys')).toBe(
+      'Invalid configuration: CAIRN_MASTER_KEY is required',
+    );
   });
 
   it('refuses a default token lifetime above the maximum', () => {

@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { type AppName, type Environment, environmentSchema, requiredByApp } from './config.schema';
+import { type AppName, decodeMasterKey, type Environment, environmentSchema, requiredByApp } from './config.schema';
 import { type CairnConfig } from './cairn-config';
 
 /** Thrown when configuration is missing or malformed; the message names variables, never values. */
@@ -44,7 +44,10 @@ export function loadConfig(app: AppName, env: EnvSource): CairnConfig {
     redis: { url: values.REDIS_URL ?? '' },
     secrets: {
       adminToken: values.CAIRN_ADMIN_TOKEN,
-      masterKey: values.CAIRN_MASTER_KEY ? Buffer.from(values.CAIRN_MASTER_KEY, 'base64') : undefined,
+      masterKey: values.CAIRN_MASTER_KEY ? decodeMasterKey(values.CAIRN_MASTER_KEY) : undefined,
+      previousMasterKey: values.CAIRN_MASTER_KEY_PREVIOUS
+        ? decodeMasterKey(values.CAIRN_MASTER_KEY_PREVIOUS)
+        : undefined,
     },
     http: {
       host: values.HOST,
@@ -144,6 +147,15 @@ function crossFieldProblems(values: Environment): string[] {
       problems.push(`EMBEDDING_MODEL is required with EMBEDDING_PROVIDER=${values.EMBEDDING_PROVIDER}`);
     if (!values.EMBEDDING_DIMENSIONS) {
       problems.push(`EMBEDDING_DIMENSIONS is required with EMBEDDING_PROVIDER=${values.EMBEDDING_PROVIDER}`);
+    }
+  }
+  if (values.CAIRN_MASTER_KEY && values.CAIRN_MASTER_KEY_PREVIOUS) {
+    // The same key twice (say, base64 and hex of it) is a rotation that rotates nothing.
+    const current = decodeMasterKey(values.CAIRN_MASTER_KEY);
+    if (current?.equals(decodeMasterKey(values.CAIRN_MASTER_KEY_PREVIOUS) ?? Buffer.alloc(0))) {
+      problems.push(
+        'CAIRN_MASTER_KEY_PREVIOUS must differ from CAIRN_MASTER_KEY (it is the key being rotated away from)',
+      );
     }
   }
   if (values.CHAT_PROVIDER !== 'none' && !values.CHAT_MODEL) {

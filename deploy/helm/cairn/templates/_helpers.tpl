@@ -152,6 +152,8 @@ checksum/config: {{ print $cm $secret | sha256sum }}
   valueFrom: { secretKeyRef: { name: {{ $name }}, key: {{ $k.redisUrl }} } }
 - name: CAIRN_MASTER_KEY
   valueFrom: { secretKeyRef: { name: {{ $name }}, key: {{ $k.masterKey }} } }
+- name: CAIRN_MASTER_KEY_PREVIOUS
+  valueFrom: { secretKeyRef: { name: {{ $name }}, key: {{ $k.previousMasterKey }}, optional: true } }
 - name: OPENAI_API_KEY
   valueFrom: { secretKeyRef: { name: {{ $name }}, key: {{ $k.openaiApiKey }}, optional: true } }
 - name: RERANK_API_KEY

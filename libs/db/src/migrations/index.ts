@@ -1,6 +1,7 @@
 import { type Migration } from '../migration.types';
 import { controlSchema } from './0001-control-schema';
 import { tokenToolsets } from './0002-token-toolsets';
+import { tenantDataKeys } from './0003-tenant-data-keys';
 
 /** Control-schema migrations in order. Append only; never edit one that has shipped. */
-export const CONTROL_MIGRATIONS: readonly Migration[] = [controlSchema, tokenToolsets];
+export const CONTROL_MIGRATIONS: readonly Migration[] = [controlSchema, tokenToolsets, tenantDataKeys];

@@ -1,0 +1,105 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { withAdvisoryLock } from '@cairn/db';
+import { type DataSource, type EntityManager } from 'typeorm';
+import { DATA_KEYS_SQL } from './data-keys.sql';
+import { type WrappedDataKey } from './master-keyring';
+
+/** Advisory lock id (in LOCK_NAMESPACE) held by `npm run keys:rotate`; 1 is the migration lock. */
+export const KEY_ROTATION_LOCK_ID = 2;
+
+interface KeyRow {
+  tenant_id: string;
+  version: number;
+  wrapped_key: Buffer;
+  master_key_id: string;
+}
+
+export interface TenantKeysSummary {
+  readonly tenantId: string;
+  readonly slug: string;
+  readonly deleted: boolean;
+  readonly keys: number;
+  /** Keys wrapped by the master key the page was asked about. */
+  readonly current: number;
+}
+
+const toKey = (row: KeyRow): WrappedDataKey => ({
+  tenantId: row.tenant_id,
+  version: row.version,
+  wrappedKey: row.wrapped_key,
+  masterKeyId: row.master_key_id,
+});
+
+/** The tenants' wrapped data keys in the control schema (`cairn.tenant_data_keys`). */
+@Injectable()
+export class DataKeysRepository {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  async latest(tenantId: string): Promise<WrappedDataKey | null> {
+    const rows = await this.dataSource.query<KeyRow[]>(DATA_KEYS_SQL.latest, [tenantId]);
+    return rows[0] ? toKey(rows[0]) : null;
+  }
+
+  async byVersion(tenantId: string, version: number): Promise<WrappedDataKey | null> {
+    const rows = await this.dataSource.query<KeyRow[]>(DATA_KEYS_SQL.byVersion, [tenantId, version]);
+    return rows[0] ? toKey(rows[0]) : null;
+  }
+
+  /** Inserts unless that version exists (or the tenant does not): the caller reads what won. */
+  async insertIfAbsent(key: WrappedDataKey): Promise<void> {
+    await this.dataSource.query(DATA_KEYS_SQL.insert, [key.tenantId, key.version, key.wrappedKey, key.masterKeyId]);
+  }
+
+  /** Rotation's work list, a page at a time in tenant id order. */
+  async tenantsPage(currentMasterKeyId: string, afterTenantId: string, limit: number): Promise<TenantKeysSummary[]> {
+    const rows = await this.dataSource.query<
+      { tenant_id: string; slug: string; deleted: boolean; keys: number; current: number }[]
+    >(DATA_KEYS_SQL.tenantsPage, [currentMasterKeyId, afterTenantId, limit]);
+    return rows.map((row) => ({
+      tenantId: row.tenant_id,
+      slug: row.slug,
+      deleted: row.deleted,
+      keys: row.keys,
+      current: row.current,
+    }));
+  }
+
+  /**
+   * Re-wraps one tenant's keys in one transaction: `rewrap` maps each key still wrapped by
+   * another master key to its new wrapping. A crash leaves the tenant wholly before or after.
+   * Returns how many versions this call re-wrapped.
+   */
+  rewrapTenant(
+    tenantId: string,
+    currentMasterKeyId: string,
+    rewrap: (key: WrappedDataKey) => WrappedDataKey,
+  ): Promise<number> {
+    return this.dataSource.transaction(async (manager: EntityManager) => {
+      const rows = await manager.query<KeyRow[]>(DATA_KEYS_SQL.toRewrap, [tenantId, currentMasterKeyId]);
+      let rewrapped = 0;
+      for (const stored of rows.map(toKey)) {
+        const next = rewrap(stored);
+        const result = await manager.query<[unknown[], number]>(DATA_KEYS_SQL.rewrap, [
+          tenantId,
+          stored.version,
+          stored.masterKeyId,
+          next.wrappedKey,
+          next.masterKeyId,
+        ]);
+        rewrapped += result[1];
+      }
+      return rewrapped;
+    });
+  }
+
+  async countNotWrappedBy(masterKeyId: string): Promise<number> {
+    const [row] = await this.dataSource.query<{ remaining: number }[]>(DATA_KEYS_SQL.notWrappedBy, [masterKeyId]);
+    return row?.remaining ?? 0;
+  }
+
+  /** Runs `work` holding the rotation advisory lock; `onWait` first if another rotation holds it. */
+  withRotationLock<T>(onWait: () => void, work: () => Promise<T>): Promise<T> {
+    return withAdvisoryLock(this.dataSource, KEY_ROTATION_LOCK_ID, onWait, work);
+  }
+}

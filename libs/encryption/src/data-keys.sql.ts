@@ -1,0 +1,45 @@
+/**
+ * The statements of DataKeysRepository on `cairn.tenant_data_keys` (control schema). Reads are
+ * by primary key; the encryption service caches what they return, so they run once per tenant
+ * and key version per cache lifetime, not per value.
+ */
+export const DATA_KEYS_SQL = {
+  /** The version new writes use: the tenant's highest. */
+  latest: `SELECT tenant_id, version, wrapped_key, master_key_id
+       FROM cairn.tenant_data_keys
+       WHERE tenant_id = $1
+       ORDER BY version DESC
+       LIMIT 1`,
+  /** The version an envelope names. */
+  byVersion: `SELECT tenant_id, version, wrapped_key, master_key_id
+       FROM cairn.tenant_data_keys
+       WHERE tenant_id = $1 AND version = $2`,
+  /**
+   * A new version, for a live tenant only. Replicas racing to create the same version each insert
+   * a key of their own; one row wins, the rest do nothing, and everyone then reads the winner.
+   */
+  insert: `INSERT INTO cairn.tenant_data_keys (tenant_id, version, wrapped_key, master_key_id)
+       SELECT id, $2::int, $3::bytea, $4::text FROM cairn.tenants WHERE id = $1 AND deleted_at IS NULL
+       ON CONFLICT (tenant_id, version) DO NOTHING`,
+  /** Rotation's tenants, in id order from after a cursor, with how many keys each has and how many are current. */
+  tenantsPage: `SELECT k.tenant_id, t.slug, t.deleted_at IS NOT NULL AS deleted,
+              count(*)::int AS keys, count(*) FILTER (WHERE k.master_key_id = $1)::int AS current
+       FROM cairn.tenant_data_keys k
+       JOIN cairn.tenants t ON t.id = k.tenant_id
+       WHERE k.tenant_id > $2
+       GROUP BY k.tenant_id, t.slug, t.deleted_at
+       ORDER BY k.tenant_id
+       LIMIT $3`,
+  /** One tenant's keys not wrapped by the current master key, locked for the re-wrap's transaction. */
+  toRewrap: `SELECT tenant_id, version, wrapped_key, master_key_id
+       FROM cairn.tenant_data_keys
+       WHERE tenant_id = $1 AND master_key_id <> $2
+       ORDER BY version
+       FOR UPDATE`,
+  /** Re-wraps one version, only if it is still wrapped by the key it was read with. */
+  rewrap: `UPDATE cairn.tenant_data_keys
+       SET wrapped_key = $4, master_key_id = $5, rewrapped_at = now()
+       WHERE tenant_id = $1 AND version = $2 AND master_key_id = $3`,
+  /** Keys still wrapped by another master key: 0 when a rotation is complete. */
+  notWrappedBy: `SELECT count(*)::int AS remaining FROM cairn.tenant_data_keys WHERE master_key_id <> $1`,
+} as const;

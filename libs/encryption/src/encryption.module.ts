@@ -1,0 +1,26 @@
+import { Module } from '@nestjs/common';
+import { CAIRN_CONFIG, type CairnConfig } from '@cairn/config';
+import { DataKeysRepository } from './data-keys.repository';
+import { EnvelopeEncryption, MASTER_KEYRING } from './envelope-encryption.service';
+import { MasterKeyRotation } from './master-key-rotation.service';
+import { MasterKeyring } from './master-keyring';
+
+/**
+ * Envelope encryption for tenant data (DESIGN §8): import it where a capability stores something
+ * only encrypted (secrets, sensitive memories). Needs the control schema (@cairn/db's pool).
+ */
+@Module({
+  providers: [
+    {
+      provide: MASTER_KEYRING,
+      inject: [CAIRN_CONFIG],
+      useFactory: (config: CairnConfig) =>
+        new MasterKeyring(config.secrets.masterKey, config.secrets.previousMasterKey),
+    },
+    DataKeysRepository,
+    EnvelopeEncryption,
+    MasterKeyRotation,
+  ],
+  exports: [EnvelopeEncryption, MasterKeyRotation],
+})
+export class EncryptionModule {}
