@@ -47,12 +47,14 @@ export class AuditBuffer implements OnApplicationBootstrap, BeforeApplicationShu
   /** Resolves once the entry is durable; never rejects (an audit failure must not fail an answered call). */
   async append(schema: string, entry: TenantAuditEntry): Promise<void> {
     const stamped: StampedAuditEntry = { ...entry, at: entry.at ?? new Date() };
-    try {
-      await this.queue.add(schema, stamped);
-      this.schedule(FLUSH_INTERVAL_MS);
-      return;
-    } catch (error) {
-      this.logger.warn({ msg: 'audit queue unreachable; writing the entry to the chain directly', err: error });
+    if (this.queue.ready()) {
+      try {
+        await this.queue.add(schema, stamped);
+        this.schedule(FLUSH_INTERVAL_MS);
+        return;
+      } catch (error) {
+        this.logger.warn({ msg: 'audit queue unreachable; writing the entry to the chain directly', err: error });
+      }
     }
     if (await this.writeDirectly(schema, stamped)) return;
     this.stranded.push({ schema, entry: stamped });
@@ -98,6 +100,11 @@ export class AuditBuffer implements OnApplicationBootstrap, BeforeApplicationShu
     try {
       await this.requeueStranded();
       if (this.stranded.length > 0) this.schedule(RETRY_MS);
+      if (!this.queue.ready()) {
+        // Nothing new is queued meanwhile (appends write directly); what is queued waits for Redis.
+        this.schedule(RETRY_MS);
+        return;
+      }
       const release = await this.queue.lock(LOCK_TTL_MS);
       if (!release) {
         // The holder drains what it reads; what it read past is picked up then.
@@ -169,10 +176,12 @@ export class AuditBuffer implements OnApplicationBootstrap, BeforeApplicationShu
   private async requeueStranded(): Promise<void> {
     while (this.stranded.length > 0) {
       const { schema, entry } = this.stranded[0];
-      const queued = await this.queue.add(schema, entry).then(
-        () => true,
-        () => false,
-      );
+      const queued =
+        this.queue.ready() &&
+        (await this.queue.add(schema, entry).then(
+          () => true,
+          () => false,
+        ));
       if (!queued && !(await this.writeDirectly(schema, entry))) return;
       this.stranded.shift();
     }

@@ -39,6 +39,11 @@ export class AuditQueue {
     this.lockKey = `${this.stream}:drain-lock`;
   }
 
+  /** False while Redis is unreachable: callers write directly rather than wait out the client's retries. */
+  ready(): boolean {
+    return this.redis.status === 'ready';
+  }
+
   /** Resolves with the entry's id once Redis has it. */
   async add(schema: string, entry: StampedAuditEntry): Promise<string> {
     const id = await this.redis.xadd(this.stream, '*', 'schema', schema, 'entry', JSON.stringify(entry));

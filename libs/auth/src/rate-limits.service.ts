@@ -38,6 +38,8 @@ export class RateLimits {
         keyPrefix: `${config.queues.prefix}:ratelimit:${scope}`,
         points,
         duration: 60,
+        // Redis down: count in memory at once, rather than after the client's retries.
+        rejectIfRedisNotReady: true,
         insuranceLimiter: new RateLimiterMemory({ points, duration: 60 }),
       });
     this.perToken = limiter('token', config.rateLimits.tokenPerMinute);
