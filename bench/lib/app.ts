@@ -31,6 +31,9 @@ export async function startApiApp(
     CAIRN_ADMIN_TOKEN: adminToken,
     CAIRN_MASTER_KEY: randomBytes(32).toString('base64'),
     LOG_LEVEL: 'silent',
+    // The evaluation stores and searches through REST with one token: not a rate-limit test.
+    RATE_LIMIT_TOKEN_PER_MINUTE: '1000000',
+    RATE_LIMIT_TENANT_PER_MINUTE: '10000000',
     // The caller's settings last: `npm run eval -- --provider` chooses the embedder.
     ...env,
   });

@@ -69,6 +69,9 @@ export async function startSearchApp(
     CAIRN_ADMIN_TOKEN: adminToken,
     CAIRN_MASTER_KEY: randomBytes(32).toString('base64'),
     LOG_LEVEL: 'silent',
+    // Searches and stores go through REST with one token: measured, not rate-limited.
+    RATE_LIMIT_TOKEN_PER_MINUTE: '1000000',
+    RATE_LIMIT_TENANT_PER_MINUTE: '10000000',
     QUEUE_PREFIX: queuePrefix,
     EMBEDDING_PROVIDER: provider,
     EMBEDDING_MODELS_DIR: DEFAULT_MODELS_DIR,

@@ -18,6 +18,10 @@ export function testConfig(
     CAIRN_MASTER_KEY: randomBytes(32).toString('base64'),
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     DATABASE_POOL_MAX: '5',
+    // Every authenticated REST and MCP request spends these budgets: at the maximum, so a test
+    // that is not about them never meets a 429. Tests of the limits set their own.
+    RATE_LIMIT_TOKEN_PER_MINUTE: '1000000',
+    RATE_LIMIT_TENANT_PER_MINUTE: '10000000',
     ...overrides,
   });
 }

@@ -273,4 +273,24 @@ describe('fact extraction without a model', () => {
     expect((await stranger.get(requestUrl(project(), proposal.requestId))).status).toBe(404);
     expect((await p.w.reader.get(url('/proposals'))).body.items.map((i: any) => i.id)).toContain(proposal.id);
   });
+
+  it('refuses an accepted proposal whose edited content is over the memory limit, and stores nothing', async () => {
+    const max = p.api.config.memory.contentMaxChars;
+    const [proposal] = (await p.w.reader.get(url('/proposals'))).body.items;
+    const memoriesBefore = await p.sql(`SELECT count(*)::int AS n FROM {schema}.memories`);
+    const refused = await p.w.member.post(url(`/proposals/${proposal.id}/accept`), { content: 'y'.repeat(max + 1) });
+    expect(refused.status).toBe(400);
+    expect(refused.body.error).toEqual({
+      code: 'content_too_long',
+      message: `content must be at most ${max} characters`,
+    });
+    expect(await p.sql(`SELECT count(*)::int AS n FROM {schema}.memories`)).toEqual(memoriesBefore);
+    const [row] = await p.sql(`SELECT status, memory_id FROM {schema}.memory_proposals WHERE id = $1`, [proposal.id]);
+    expect(row).toEqual({ status: 'pending', memory_id: null });
+    // At the limit it is accepted, as a memory stored by hand would be.
+    const accepted = await p.w.member.post(url(`/proposals/${proposal.id}/accept`), { content: 'y'.repeat(max) });
+    expect(accepted.status).toBe(200);
+    const memory = await p.w.reader.get(url(`/memories/${accepted.body.proposal.memoryId}`));
+    expect(memory.body.content).toHaveLength(max);
+  });
 });

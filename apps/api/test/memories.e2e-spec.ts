@@ -214,6 +214,43 @@ describe('long-term memories', () => {
     expect(bad.body.error.code).toBe('unknown_memory');
   });
 
+  it('lets one of two concurrent supersedes of a memory win; the other is a 409 and stores nothing', async () => {
+    const { memory: old } = await store(w.agent, w.project, { content: 'The release train leaves on Mondays' });
+    const attempts = await Promise.all(
+      ['Tuesdays', 'Wednesdays'].map((day) =>
+        w.agent.post(memoriesUrl(w.project), { content: `The release train leaves on ${day}`, supersedes: [old.id] }),
+      ),
+    );
+    expect(attempts.map((attempt) => attempt.status).sort()).toEqual([201, 409]);
+    const winner = attempts.find((attempt) => attempt.status === 201)!.body.memory;
+    const loser = attempts.find((attempt) => attempt.status === 409)!;
+    expect(loser.body.error).toEqual({
+      code: 'already_superseded',
+      message: `Memory ${old.id} was already superseded by ${winner.id}; supersede that one instead`,
+    });
+    expect((await w.agent.get(memoriesUrl(w.project, `/${old.id}`))).body.supersededBy).toBe(winner.id);
+    const listed = await w.agent.get(memoriesUrl(w.project, '?limit=200'));
+    const trains = listed.body.items.filter((m: { content: string }) => m.content.startsWith('The release train'));
+    expect(trains.map((m: { id: string }) => m.id)).toEqual([winner.id]);
+    const history = await w.agent.get(memoriesUrl(w.project, `/${old.id}/history`));
+    expect(history.body.versions.map((v: { reason: string }) => v.reason)).toEqual([`superseded by ${winner.id}`]);
+
+    // Later attempts meet the same rule: an update naming it, and a supersedes link to it.
+    const { memory: third } = await store(w.agent, w.project, { content: 'The release train leaves on Fridays' });
+    const viaUpdate = await w.agent.patch(memoriesUrl(w.project, `/${third.id}`), { supersedes: [old.id] });
+    expect([viaUpdate.status, viaUpdate.body.error?.code]).toEqual([409, 'already_superseded']);
+    const viaLink = await w.agent.post(memoriesUrl(w.project, `/${third.id}/relations`), {
+      toId: old.id,
+      type: 'supersedes',
+    });
+    expect([viaLink.status, viaLink.body.error?.code]).toEqual([409, 'already_superseded']);
+    // The winner may name it again (nothing changes), and the current fact can itself be superseded.
+    expect((await w.agent.patch(memoriesUrl(w.project, `/${winner.id}`), { supersedes: [old.id] })).status).toBe(200);
+    expect((await w.agent.patch(memoriesUrl(w.project, `/${third.id}`), { supersedes: [winner.id] })).status).toBe(200);
+    expect((await w.agent.get(memoriesUrl(w.project, `/${old.id}`))).body.supersededBy).toBe(winner.id);
+    expect((await w.agent.get(memoriesUrl(w.project, `/${old.id}/history`))).body.versions).toHaveLength(1);
+  });
+
   it('links memories with typed relations, idempotently', async () => {
     const { memory: a } = await store(w.agent, w.project, { content: 'The API gateway depends on Redis' });
     const { memory: b } = await store(w.agent, w.project, { content: 'Redis runs as a three-node cluster' });

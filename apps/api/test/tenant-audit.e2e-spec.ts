@@ -196,6 +196,74 @@ describe("a tenant's audit log", () => {
     );
   });
 
+  it('drains the audit queue one flush at a time however many are asked for: each entry once, in order', async () => {
+    const buffer = api.app.get(AuditBuffer);
+    const log = api.app.get(TenantAuditLog);
+    const fresh = await createTenant(api.admin);
+    const before = (await log.verify(fresh.schema)).entries;
+    const entry = {
+      actor: 'token:burst',
+      action: 'mcp.memory_recall',
+      target: 'p',
+      outcome: 'success' as const,
+      status: null,
+    };
+    // The real append, slowed down and watched: how many run at once.
+    const append = log.appendMany.bind(log);
+    let running = 0;
+    let most = 0;
+    const watched = jest.spyOn(log, 'appendMany').mockImplementation(async (schema, entries) => {
+      running += 1;
+      most = Math.max(most, running);
+      try {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        return await append(schema, entries);
+      } finally {
+        running -= 1;
+      }
+    });
+    const count = 1_200;
+    try {
+      // The first append arms the drain timer: it fires while the rest are still arriving.
+      for (let i = 0; i < count; i += 1) await buffer.append(fresh.schema, { ...entry, requestId: `burst-${i}` });
+      await Promise.all([buffer.flush(), buffer.flush(), buffer.flush()]);
+    } finally {
+      watched.mockRestore();
+    }
+    expect(most).toBe(1);
+    const rows = await api.app
+      .get(DataSource)
+      .query<{ request_id: string }[]>(
+        `SELECT request_id FROM "${fresh.schema}".audit_log WHERE actor = 'token:burst' ORDER BY id`,
+      );
+    expect(rows.map((row) => row.request_id)).toEqual(Array.from({ length: count }, (_, i) => `burst-${i}`));
+    expect(await log.verify(fresh.schema)).toMatchObject({ valid: true, entries: before + count });
+  });
+
+  it('writes a queued entry once even when it is delivered twice', async () => {
+    const log = api.app.get(TenantAuditLog);
+    const fresh = await createTenant(api.admin);
+    const entry = {
+      actor: 'token:again',
+      action: 'mcp.memory_store',
+      target: 'p',
+      outcome: 'success' as const,
+      status: null,
+      requestId: 'again',
+      queueId: '1700000000000-0',
+    };
+    // A drainer that stopped after its commit, before removing the entry: the next one writes it again.
+    await log.appendMany(fresh.schema, [entry]);
+    await log.appendMany(fresh.schema, [entry, { ...entry, requestId: 'next', queueId: '1700000000000-1' }]);
+    const rows = await api.app
+      .get(DataSource)
+      .query<{ request_id: string }[]>(
+        `SELECT request_id FROM "${fresh.schema}".audit_log WHERE actor = 'token:again' ORDER BY id`,
+      );
+    expect(rows.map((row) => row.request_id)).toEqual(['again', 'next']);
+    expect((await log.verify(fresh.schema)).valid).toBe(true);
+  });
+
   it('drops buffered tool-call rows of a deleted tenant without holding up other tenants', async () => {
     const buffer = api.app.get(AuditBuffer);
     const doomed = await createTenant(api.admin);
@@ -209,8 +277,8 @@ describe("a tenant's audit log", () => {
       requestId: 'late',
     };
     const survivor = await createTenant(api.admin);
-    buffer.append(doomed.schema, entry);
-    buffer.append(survivor.schema, entry);
+    await buffer.append(doomed.schema, entry);
+    await buffer.append(survivor.schema, entry);
     await buffer.flush();
     const rows = await api.app
       .get(DataSource)

@@ -340,6 +340,30 @@ describe('MCP gateway rate limits', () => {
     const outsider = await tokenFor(world, other.tenant.slug, { role: 'agent', projects: other.projects });
     expect((await postRaw(world.mcpUrl, rpc('tools/list'), { Authorization: `Bearer ${outsider}` })).status).toBe(200);
   });
+
+  it('spends the same budget as the REST API, and refuses alike on both', async () => {
+    const { tenant, projects } = await tenantWithProjects(world, 1);
+    const token = await tokenFor(world, tenant.slug, { role: 'agent', projects });
+    const rest = world.admin.as(token);
+    const memories = `/v1/projects/${projects[0]}/memories`;
+    const bearer = { Authorization: `Bearer ${token}` };
+    expect((await rest.get(memories)).status).toBe(200);
+    expect((await postRaw(world.mcpUrl, rpc('tools/list'), bearer)).status).toBe(200);
+    expect((await rest.get(memories)).status).toBe(200);
+    // Two REST requests and one MCP request: the token's 3 are spent, on either door.
+    const mcp = await postRaw(world.mcpUrl, rpc('tools/list', {}, 'over'), bearer);
+    const viaRest = await rest.get(memories);
+    expect([mcp.status, viaRest.status]).toEqual([429, 429]);
+    expect(mcp.headers.get('retry-after')).toMatch(/^[1-9][0-9]*$/);
+    expect(viaRest.headers['retry-after']).toMatch(/^[1-9][0-9]*$/);
+    const wording = /^Rate limit exceeded: 3 requests per minute per token; retry in \d+ s$/;
+    expect(mcp.json.error).toMatchObject({ message: expect.stringMatching(wording), data: { scope: 'token' } });
+    expect(viaRest.body.error).toMatchObject({
+      code: 'rate_limited',
+      message: expect.stringMatching(wording),
+      details: { scope: 'token' },
+    });
+  });
 });
 
 interface AuditRow {

@@ -1,6 +1,7 @@
 import { Global, Module } from '@nestjs/common';
 import { APP_INTERCEPTOR } from '@nestjs/core';
 import { AuditBuffer } from './audit-buffer.service';
+import { AuditQueue } from './audit-queue.service';
 import { AuditTrail } from './audit-trail.service';
 import { AuditInterceptor } from './audit.interceptor';
 import { TenantAuditLogModule } from './tenant-audit-log.module';
@@ -8,7 +9,7 @@ import { TenantAuditLogModule } from './tenant-audit-log.module';
 @Global()
 @Module({
   imports: [TenantAuditLogModule],
-  providers: [AuditTrail, AuditBuffer, { provide: APP_INTERCEPTOR, useClass: AuditInterceptor }],
+  providers: [AuditTrail, AuditBuffer, AuditQueue, { provide: APP_INTERCEPTOR, useClass: AuditInterceptor }],
   exports: [TenantAuditLogModule, AuditTrail, AuditBuffer],
 })
 export class AuditModule {}

@@ -7,7 +7,11 @@ import { type AuditOutcome, type PlatformAuditEntry } from './platform-audit.rep
 import { tenantAuditAppendSql } from './tenant-audit-log.sql';
 
 /** One event for a tenant's audit log (no tenant id: the schema says whose); `at` defaults to when it is written. */
-export type TenantAuditEntry = Omit<PlatformAuditEntry, 'tenantId'> & { readonly at?: Date };
+export type TenantAuditEntry = Omit<PlatformAuditEntry, 'tenantId'> & {
+  readonly at?: Date;
+  /** The audit queue's id for the entry, when it came through the queue: written once whatever the redeliveries. */
+  readonly queueId?: string;
+};
 
 export interface TenantAuditRow extends ChainedAuditFields {
   readonly id: string;
@@ -57,9 +61,10 @@ export function isTenantGone(error: unknown): boolean {
 
 /**
  * The hash-chained audit log in each tenant's schema. Appends take the table's
- * SHARE ROW EXCLUSIVE lock (appenders queue, readers do not wait), read the newest hash and
- * insert the batch chained onto it, so any number of api and gateway replicas extend one
- * chain. Schema-qualified on the shared pool: no tenant transaction needed.
+ * SHARE ROW EXCLUSIVE lock (appenders queue, readers do not wait), skip the queued entries
+ * already written, read the newest hash and insert the batch chained onto it, so any number
+ * of api and gateway replicas extend one chain and a redelivered entry is written once.
+ * Schema-qualified on the shared pool: no tenant transaction needed.
  */
 @Injectable()
 export class TenantAuditLog {
@@ -70,10 +75,19 @@ export class TenantAuditLog {
     const sql = tenantAuditAppendSql(schema);
     await this.dataSource.transaction(async (manager) => {
       await manager.query(sql.lock);
+      const queueIds = entries.flatMap((entry) => (entry.queueId === undefined ? [] : [entry.queueId]));
+      const present =
+        queueIds.length === 0
+          ? new Set<string>()
+          : new Set(
+              (await manager.query<{ queue_id: string }[]>(sql.alreadyQueued, [queueIds])).map((row) => row.queue_id),
+            );
+      const fresh = entries.filter((entry) => entry.queueId === undefined || !present.has(entry.queueId));
+      if (fresh.length === 0) return;
       const [last] = await manager.query<{ hash: Buffer | null }[]>(sql.lastHash);
       let previous: Buffer = last?.hash ?? GENESIS_HASH;
       const now = new Date();
-      const rows = entries.map((entry) => {
+      const rows = fresh.map((entry) => {
         const fields: ChainedAuditFields = {
           // Milliseconds, as a JavaScript Date reads back what timestamptz stores.
           at: entry.at ?? now,
@@ -91,6 +105,7 @@ export class TenantAuditLog {
           at: fields.at.toISOString(),
           prev: previous.toString('hex'),
           hash: hash.toString('hex'),
+          queueId: entry.queueId ?? null,
         };
         previous = hash;
         return row;

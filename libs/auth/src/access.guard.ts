@@ -2,8 +2,8 @@ import { type CanActivate, type ExecutionContext, Injectable, Logger } from '@ne
 import { Reflector } from '@nestjs/core';
 import {
   actorOf,
+  assertProjectAccess,
   AUDIT_ACTION,
-  canAccessProject,
   type Permission,
   PERMISSIONS,
   PLATFORM_SESSION_PERMISSIONS,
@@ -17,12 +17,14 @@ import { BadRequestError, CairnError, ForbiddenError, NotFoundError, SLUG_PATTER
 import { PUBLIC_ROUTE } from '@cairn/observability';
 import { type TenantRef, TenantsService, toTenantRef } from '@cairn/tenancy';
 import { type FastifyRequest } from 'fastify';
+import { RateLimits } from './rate-limits.service';
 import { TokenVerifier } from './token-verifier.service';
 
 /**
  * The one global guard. Deny by default: a route must be `@Public()` or declare a
- * permission. It authenticates, checks the role table and the permission's scope, and
- * resolves the tenant the request acts on.
+ * permission. It authenticates, spends the token's and tenant's request budgets (the same
+ * ones MCP requests spend), checks the role table and the permission's scope, and resolves
+ * the tenant the request acts on.
  */
 @Injectable()
 export class AccessGuard implements CanActivate {
@@ -33,6 +35,7 @@ export class AccessGuard implements CanActivate {
     private readonly verifier: TokenVerifier,
     private readonly tenants: TenantsService,
     private readonly audit: AuditTrail,
+    private readonly limits: RateLimits,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
@@ -48,6 +51,8 @@ export class AccessGuard implements CanActivate {
     refuseQueryStringTokens(request);
     const principal = await this.verifier.authenticate(request.headers.authorization);
     request.principal = principal;
+    // Counted before authorization: a token probing routes it may not use spends its budget too.
+    if (principal.kind === 'session') await this.limits.enforce(principal);
     try {
       const tenant = await this.authorize(principal, permission, request);
       if (tenant) {
@@ -110,9 +115,7 @@ export class AccessGuard implements CanActivate {
     if (project === undefined || !SLUG_PATTERN.test(project)) {
       throw new BadRequestError('Invalid project slug in path', undefined, 'validation_failed');
     }
-    if (!canAccessProject(principal, project)) {
-      throw new ForbiddenError(`This token may not use project "${project}"`, 'project_forbidden');
-    }
+    assertProjectAccess(principal, project);
     this.assertRole(principal.role, permission);
     return principal.tenant;
   }

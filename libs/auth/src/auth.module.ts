@@ -3,6 +3,7 @@ import { APP_GUARD } from '@nestjs/core';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { ProjectsModule } from '@cairn/projects';
 import { AccessGuard } from './access.guard';
+import { RateLimits } from './rate-limits.service';
 import { SessionTokenEntity } from './session-token.entity';
 import { TokenVerifier } from './token-verifier.service';
 import { TokensRepository } from './tokens.repository';
@@ -11,18 +12,19 @@ import { UserEntity } from './user.entity';
 import { UsersRepository } from './users.repository';
 import { UsersService } from './users.service';
 
-/** Identity: users, session tokens, verification and the global access guard. */
+/** Identity: users, session tokens, verification, request budgets and the global access guard. */
 @Global()
 @Module({
   imports: [TypeOrmModule.forFeature([UserEntity, SessionTokenEntity]), ProjectsModule],
   providers: [
     { provide: APP_GUARD, useClass: AccessGuard },
+    RateLimits,
     TokenVerifier,
     TokensRepository,
     TokensService,
     UsersRepository,
     UsersService,
   ],
-  exports: [TokenVerifier, TokensService, UsersService],
+  exports: [RateLimits, TokenVerifier, TokensService, UsersService],
 })
 export class AuthModule {}

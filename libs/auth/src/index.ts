@@ -1,6 +1,7 @@
 export { AccessGuard } from './access.guard';
 export { AuthHttpModule } from './http/auth-http.module';
 export { AuthModule } from './auth.module';
+export { type RateLimitRefusal, RateLimits } from './rate-limits.service';
 export { generateSessionToken, hashToken, isWellFormedSessionToken, SESSION_TOKEN_PREFIX } from './token-format';
 export { TokenVerifier } from './token-verifier.service';
 export { TokensService } from './tokens.service';

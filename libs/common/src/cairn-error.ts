@@ -59,6 +59,13 @@ export class ConflictError extends CairnError {
   }
 }
 
+/** 429: a request budget ran out; `Retry-After` says when to try again, `details` which budget. */
+export class RateLimitedError extends CairnError {
+  constructor(message: string, retryAfterSeconds: number, details?: unknown) {
+    super(429, 'rate_limited', message, details, { 'Retry-After': String(retryAfterSeconds) });
+  }
+}
+
 /** Raised when tenant-scoped code runs outside a tenant context: a programming error, never user input. */
 export class MissingTenantContextError extends Error {
   constructor(operation: string) {

@@ -5,6 +5,7 @@ export {
   ForbiddenError,
   MissingTenantContextError,
   NotFoundError,
+  RateLimitedError,
   type UnauthenticatedCode,
   UnauthenticatedError,
 } from './cairn-error';

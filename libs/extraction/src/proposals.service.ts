@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { authorOf, type SessionPrincipal } from '@cairn/access';
+import { assertProjectAccess, authorOf, type SessionPrincipal } from '@cairn/access';
 import { ConflictError, NotFoundError } from '@cairn/common';
 import { type ContradictionWarning, type MemoryCategory, MemoryWriter } from '@cairn/memory';
 import { ProjectResolver } from '@cairn/projects';
@@ -53,7 +53,9 @@ export class ProposalsService {
   /**
    * Stores the proposal (with the reviewer's edits) as a memory authored by the reviewer, who
    * vouched for it, and links the proposal to it. One transaction: the memory and the
-   * decision commit together, and the memory's embedding job follows the commit.
+   * decision commit together, and the memory's embedding job follows the commit. The
+   * reviewer's edits pass MemoryWriter's checks like any stored memory (the content limit
+   * included): refused, nothing is stored and the proposal stays pending.
    */
   accept(
     projectSlug: string,
@@ -61,6 +63,7 @@ export class ProposalsService {
     id: string,
     edits: ProposalEdits,
   ): Promise<{ proposal: Proposal; warnings: ContradictionWarning[] }> {
+    assertProjectAccess(principal, projectSlug);
     return this.tx.run(async () => {
       const proposal = await this.pending(projectSlug, id);
       const { memory, warnings } = await this.writer.store(projectSlug, principal, {
@@ -86,6 +89,7 @@ export class ProposalsService {
   }
 
   reject(projectSlug: string, principal: SessionPrincipal, id: string): Promise<Proposal> {
+    assertProjectAccess(principal, projectSlug);
     return this.tx.run(async () => {
       const proposal = await this.pending(projectSlug, id);
       return this.proposals.decide(proposal.id, { status: 'rejected', memoryId: null, by: authorOf(principal) });

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { authorOf, type SessionPrincipal } from '@cairn/access';
+import { assertProjectAccess, authorOf, type SessionPrincipal } from '@cairn/access';
 import { BadRequestError, NotFoundError, stripControlCharacters } from '@cairn/common';
 import { JobQueue } from '@cairn/jobs';
 import { ProjectResolver } from '@cairn/projects';
@@ -41,6 +41,7 @@ export class GenerationRequests {
     /** When the conversation took place (fact extraction dates its memories so). */
     occurredAt?: Date,
   ): Promise<SubmittedRequest> {
+    assertProjectAccess(principal, projectSlug);
     // The HTTP layer validates too; other callers (MCP tools) get the same rules here.
     const input = stripControlCharacters(transcript).trim();
     if (input.length === 0) throw new BadRequestError('transcript must contain some text', undefined, 'empty_input');

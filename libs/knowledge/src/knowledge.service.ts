@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import { authorOf, type SessionPrincipal } from '@cairn/access';
+import { assertProjectAccess, authorOf, type SessionPrincipal } from '@cairn/access';
 import { BadRequestError, NotFoundError } from '@cairn/common';
 import { CAIRN_CONFIG, type CairnConfig } from '@cairn/config';
 import { JobQueue } from '@cairn/jobs';
@@ -21,7 +21,6 @@ import {
   SOURCE_MAX_CHARS,
   TITLE_MAX_CHARS,
 } from './contract/kb.types';
-import { assertProjectAccess } from './project-access';
 
 interface Indexed {
   readonly project: ProjectRef;

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { Injectable, Logger } from '@nestjs/common';
-import { actorOf, canAccessProject, roleGrants, type SessionPrincipal } from '@cairn/access';
+import { actorOf, assertProjectAccess, roleGrants, type SessionPrincipal } from '@cairn/access';
 import { AuditBuffer } from '@cairn/audit';
 import { CairnError } from '@cairn/common';
 import { RequestContext } from '@cairn/observability';
@@ -80,7 +80,8 @@ export class ToolExecutor {
       const seconds = (performance.now() - started) / 1000;
       this.metrics.calls.inc({ tool: name, outcome });
       this.metrics.duration.observe({ tool: name }, seconds);
-      this.record({ principal, tool: name, project, outcome, correlationId, args, errorCode, seconds });
+      // Before the answer leaves: once the caller has it, its audit entry survives a crash.
+      await this.record({ principal, tool: name, project, outcome, correlationId, args, errorCode, seconds });
     }
   }
 
@@ -103,9 +104,8 @@ export class ToolExecutor {
         'invalid_arguments',
       );
     }
-    if (!canAccessProject(principal, project)) {
-      throw new ToolRefusal('project_forbidden', `This token may not use project "${project}"`, 'denied');
-    }
+    // A 403 domain error: refusalOf reports it as a denial with its code, project_forbidden.
+    assertProjectAccess(principal, project);
     return project;
   }
 
@@ -124,10 +124,13 @@ export class ToolExecutor {
     );
   }
 
-  /** Logs the call and queues its audit entry; never throws, so recording cannot turn an answered call into a protocol error. */
-  private record(call: CallRecord): void {
+  /**
+   * Logs the call and queues its audit entry durably; never throws, so recording cannot turn
+   * an answered call into a protocol error.
+   */
+  private async record(call: CallRecord): Promise<void> {
     try {
-      this.writeRecord(call);
+      await this.writeRecord(call);
     } catch (error) {
       this.logger.error({
         msg: 'could not record a tool call',
@@ -147,7 +150,7 @@ export class ToolExecutor {
     args,
     errorCode,
     seconds,
-  }: CallRecord): void {
+  }: CallRecord): Promise<void> {
     const durationMs = Math.round(seconds * 10_000) / 10;
     this.logger.log({
       msg: 'tool call',
@@ -158,7 +161,7 @@ export class ToolExecutor {
       correlationId,
       durationMs,
     });
-    this.audit.append(principal.tenant.schema, {
+    return this.audit.append(principal.tenant.schema, {
       actor: actorOf(principal),
       action: `mcp.${tool}`,
       target: project,

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { type SessionPrincipal } from '@cairn/access';
+import { assertProjectAccess, type SessionPrincipal } from '@cairn/access';
 import { EMBEDDER, type Embedder } from '@cairn/embeddings';
 import { ProjectResolver } from '@cairn/projects';
 import { vectorSearchSettings } from '@cairn/search';
@@ -73,6 +73,7 @@ export class MemoryHygiene {
 
   /** Un-archives a memory (idempotent); the author or a maintainer may. */
   restore(projectSlug: string, principal: SessionPrincipal, id: string): Promise<Memory> {
+    assertProjectAccess(principal, projectSlug);
     return this.tx.run(async () => {
       const memory = visibleIn(await this.memories.findById(id), await this.resolver.resolve(projectSlug));
       assertMayModify(principal, memory);
@@ -160,6 +161,7 @@ export class MemoryHygiene {
     principal: SessionPrincipal,
     options: ScopedMaintenance,
   ): Promise<MemoryScope> {
+    assertProjectAccess(principal, projectSlug);
     if (options.includeTenantWide) assertMayWriteTenantWide(principal);
     const project = await this.resolver.resolve(projectSlug);
     return { projectIds: [project.id], includeTenantWide: options.includeTenantWide };

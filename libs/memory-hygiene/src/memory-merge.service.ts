@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { authorOf, type SessionPrincipal } from '@cairn/access';
+import { assertProjectAccess, authorOf, type SessionPrincipal } from '@cairn/access';
 import { BadRequestError, ConflictError, NotFoundError } from '@cairn/common';
 import { JobQueue } from '@cairn/jobs';
 import { ProjectResolver } from '@cairn/projects';
@@ -42,6 +42,7 @@ export class MemoryMerger {
     targetId: string,
     input: MergeInput,
   ): Promise<MergeResult> {
+    assertProjectAccess(principal, projectSlug);
     const sourceIds = [...new Set(input.sourceIds)];
     if (sourceIds.includes(targetId)) {
       throw new BadRequestError('A memory cannot be merged into itself', undefined, 'self_merge');

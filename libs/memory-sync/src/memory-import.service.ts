@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { authorOf, type SessionPrincipal } from '@cairn/access';
+import { assertProjectAccess, authorOf, type SessionPrincipal } from '@cairn/access';
 import { CairnError } from '@cairn/common';
 import { CAIRN_CONFIG, type CairnConfig } from '@cairn/config';
 import { JobQueue } from '@cairn/jobs';
@@ -43,6 +43,7 @@ export class MemoryImporter {
     text: string,
     onConflict: 'fail' | 'skip',
   ): Promise<ImportResult> {
+    assertProjectAccess(principal, projectSlug);
     const { lines } = parseImport(text, { maxContentChars: this.config.memory.contentMaxChars, maxLines: MAX_LINES });
     if (lines.some((line) => line.memory.scope === 'tenant')) assertMayWriteTenantWide(principal);
     const result = await this.tx.run(async () => {

@@ -82,6 +82,17 @@ export class MemoriesRepository {
     return rows.map(toMemory);
   }
 
+  /**
+   * Live memories among `ids`, each row locked until the transaction ends (taken in id order,
+   * so two transactions locking overlapping sets cannot deadlock): what the caller then reads
+   * of them (who superseded them) stays true until it commits.
+   */
+  async findManyByIdForUpdate(ids: readonly string[]): Promise<Memory[]> {
+    if (ids.length === 0) return [];
+    await this.db.query('SELECT 1 FROM memories WHERE id = ANY($1::uuid[]) ORDER BY id FOR UPDATE', [ids]);
+    return this.findManyById(ids);
+  }
+
   /** Newest first; keyset pagination on (created_at, id) with the last id seen as cursor. */
   async list(filter: MemoryFilter, limit: number, afterId?: string): Promise<Memory[]> {
     const params = new SqlParams();
@@ -159,7 +170,10 @@ export class MemoriesRepository {
     );
   }
 
-  /** Marks `ids` as replaced by `byId`: they leave default recall but keep their history. */
+  /**
+   * Marks `ids` as replaced by `byId`: they leave default recall but keep their history.
+   * Callers lock the rows first (findManyByIdForUpdate) and refuse those already replaced.
+   */
   async markSuperseded(ids: readonly string[], byId: string): Promise<void> {
     await this.db.query(
       `UPDATE memories SET superseded_by = $2, updated_at = now(), change_xid = pg_current_xact_id()

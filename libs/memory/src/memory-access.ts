@@ -1,5 +1,5 @@
 import { roleGrants, type SessionPrincipal } from '@cairn/access';
-import { ForbiddenError, NotFoundError } from '@cairn/common';
+import { ConflictError, ForbiddenError, NotFoundError } from '@cairn/common';
 import { type ProjectRef } from '@cairn/projects';
 import { type MemoryScope } from './contract/memory-filter';
 import { type Memory } from './contract/memory.types';
@@ -43,5 +43,20 @@ export function assertMayDelete(principal: SessionPrincipal, memory: Memory): vo
 export function assertMayWriteTenantWide(principal: SessionPrincipal): void {
   if (principal.projects !== '*') {
     throw new ForbiddenError('Tenant-wide memories need a token scoped to every project ("*")', 'scope_too_narrow');
+  }
+}
+
+/**
+ * A memory is replaced once. Superseding one that another memory already superseded would
+ * silently rewrite that decision: refuse it (409), naming the memory that replaced it, so the
+ * caller supersedes that one instead. Superseding again by the same memory is a no-op.
+ */
+export function assertNotSupersededElsewhere(memories: readonly Memory[], byId: string): void {
+  const taken = memories.find((memory) => memory.supersededBy !== null && memory.supersededBy !== byId);
+  if (taken) {
+    throw new ConflictError(
+      `Memory ${taken.id} was already superseded by ${taken.supersededBy}; supersede that one instead`,
+      'already_superseded',
+    );
   }
 }

@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { authorOf, type SessionPrincipal } from '@cairn/access';
+import { assertProjectAccess, authorOf, type SessionPrincipal } from '@cairn/access';
 import { BadRequestError } from '@cairn/common';
 import { ProjectResolver } from '@cairn/projects';
 import { TenantTransaction } from '@cairn/tenancy';
-import { visibleIn } from './memory-access';
+import { assertNotSupersededElsewhere, visibleIn } from './memory-access';
 import { MemoryRelationsRepository } from './memory-relations.repository';
 import { MemoryVersionsRepository } from './memory-versions.repository';
 import { type Memory, type MemoryRelation, type RelationType } from './contract/memory.types';
@@ -27,12 +27,20 @@ export class MemoryLinks {
     fromId: string,
     input: { toId: string; type: RelationType; note?: string },
   ): Promise<MemoryRelation> {
+    assertProjectAccess(principal, projectSlug);
     if (fromId === input.toId)
       throw new BadRequestError('A memory cannot be related to itself', undefined, 'self_relation');
     return this.tx.run(async () => {
       const project = await this.resolver.resolve(projectSlug);
       const from = visibleIn(await this.memories.findById(fromId), project);
-      const to = visibleIn(await this.memories.findById(input.toId), project);
+      // A supersedes link retires its target: locked and checked like MemoryWriter's supersedes.
+      const to = visibleIn(
+        input.type === 'supersedes'
+          ? await this.memories.findByIdForUpdate(input.toId)
+          : await this.memories.findById(input.toId),
+        project,
+      );
+      if (input.type === 'supersedes') assertNotSupersededElsewhere([to], from.id);
       const relation = await this.relations.link(from.id, to.id, input.type, input.note ?? null, authorOf(principal));
       if (input.type === 'supersedes' && to.supersededBy !== from.id) {
         await this.versions.record(to, authorOf(principal), `superseded by ${from.id}`);

@@ -1,12 +1,20 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { authorOf, type SessionPrincipal } from '@cairn/access';
+import { assertProjectAccess, authorOf, type SessionPrincipal } from '@cairn/access';
 import { BadRequestError } from '@cairn/common';
 import { JobQueue } from '@cairn/jobs';
 import { type ProjectRef, ProjectResolver } from '@cairn/projects';
 import { TenantContext, TenantTransaction } from '@cairn/tenancy';
+import { ContentLimit } from './content-limit.service';
 import { ContradictionsService } from './contradictions.service';
-import { assertMayDelete, assertMayModify, assertMayWriteTenantWide, projectScope, visibleIn } from './memory-access';
+import {
+  assertMayDelete,
+  assertMayModify,
+  assertMayWriteTenantWide,
+  assertNotSupersededElsewhere,
+  projectScope,
+  visibleIn,
+} from './memory-access';
 import { memoryContentHash } from './memory-content';
 import { MemoryRelationsRepository } from './memory-relations.repository';
 import { MemoryVersionsRepository } from './memory-versions.repository';
@@ -34,7 +42,12 @@ export interface WriteResult {
   readonly embedding: 'queued' | 'deferred' | 'unchanged';
 }
 
-/** Store, update and delete: each one tenant transaction, then the embedding job. */
+/**
+ * Store, update and delete: each one tenant transaction, then the embedding job. Every way a
+ * memory is written (REST, MCP tools, accepted extraction proposals, promoted working memory,
+ * extraction jobs) comes through here, so the project scope and the content limit are checked
+ * here, once, for all of them.
+ */
 @Injectable()
 export class MemoryWriter {
   constructor(
@@ -46,9 +59,12 @@ export class MemoryWriter {
     private readonly relations: MemoryRelationsRepository,
     private readonly contradictions: ContradictionsService,
     private readonly jobs: JobQueue,
+    private readonly limit: ContentLimit,
   ) {}
 
   async store(projectSlug: string, principal: SessionPrincipal, input: StoreMemoryInput): Promise<WriteResult> {
+    assertProjectAccess(principal, projectSlug);
+    this.limit.check(input.content);
     if (input.scope === 'tenant') assertMayWriteTenantWide(principal);
     let embedding: WriteResult['embedding'] = 'queued';
     const { memory, warnings } = await this.tx.run(async () => {
@@ -77,6 +93,8 @@ export class MemoryWriter {
     id: string,
     input: UpdateMemoryInput,
   ): Promise<WriteResult> {
+    assertProjectAccess(principal, projectSlug);
+    if (input.content !== undefined) this.limit.check(input.content);
     let embedding: WriteResult['embedding'] = 'unchanged';
     const { memory, warnings } = await this.tx.run(async () => {
       const project = await this.resolver.resolve(projectSlug);
@@ -106,6 +124,7 @@ export class MemoryWriter {
 
   /** Soft delete: the row stays for history and for the change feed's tombstone. */
   async delete(projectSlug: string, principal: SessionPrincipal, id: string): Promise<void> {
+    assertProjectAccess(principal, projectSlug);
     await this.tx.run(async () => {
       const project = await this.resolver.resolve(projectSlug);
       const memory = visibleIn(await this.memories.findById(id), project);
@@ -122,16 +141,23 @@ export class MemoryWriter {
   ): Promise<void> {
     const targets = [...new Set(ids)].filter((target) => target !== memory.id);
     if (targets.length === 0) return;
-    const found = await this.memories.findManyById(targets);
+    // Locked until commit: a concurrent supersede of the same memory waits here, then sees ours.
+    const found = await this.memories.findManyByIdForUpdate(targets);
     const visible = found.filter((old) => old.projectId === null || old.projectId === project.id);
     if (visible.length !== targets.length) {
       throw new BadRequestError('supersedes names memories that do not exist here', undefined, 'unknown_memory');
     }
-    for (const old of visible) {
+    assertNotSupersededElsewhere(visible, memory.id);
+    const fresh = visible.filter((old) => old.supersededBy !== memory.id);
+    for (const old of fresh) {
       await this.versions.record(old, authorOf(principal), `superseded by ${memory.id}`);
       await this.relations.link(memory.id, old.id, 'supersedes', null, authorOf(principal));
     }
-    await this.memories.markSuperseded(targets, memory.id);
+    if (fresh.length > 0)
+      await this.memories.markSuperseded(
+        fresh.map((old) => old.id),
+        memory.id,
+      );
   }
 
   private async enqueue(memory: Memory): Promise<'queued' | 'deferred'> {

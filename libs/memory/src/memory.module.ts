@@ -36,15 +36,6 @@ import { MemoriesRepository } from './memories.repository';
     MemoryVersionsRepository,
     MemoryWriter,
   ],
-  exports: [
-    AccessRecorder,
-    ContentLimit,
-    MemoryLinks,
-    MemoryLookup,
-    MemoryReader,
-    MemoryRecall,
-    MemoryRecords,
-    MemoryWriter,
-  ],
+  exports: [AccessRecorder, MemoryLinks, MemoryLookup, MemoryReader, MemoryRecall, MemoryRecords, MemoryWriter],
 })
 export class MemoryModule {}

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { authorOf, type SessionPrincipal } from '@cairn/access';
+import { assertProjectAccess, authorOf, type SessionPrincipal } from '@cairn/access';
 import { NotFoundError } from '@cairn/common';
 import { sha256 } from '@cairn/generation';
 import { JobQueue } from '@cairn/jobs';
@@ -29,6 +29,7 @@ export class FileSummaries {
     principal: SessionPrincipal,
     input: { path: string; content: string },
   ): Promise<FileSummary> {
+    assertProjectAccess(principal, projectSlug);
     const contentHash = sha256(input.content);
     return this.tx.run(async () => {
       const project = await this.projects.resolve(projectSlug);

@@ -1,5 +1,5 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
-import { agentKeyOf, type SessionPrincipal } from '@cairn/access';
+import { agentKeyOf, assertProjectAccess, type SessionPrincipal } from '@cairn/access';
 import { CAIRN_CONFIG, type CairnConfig } from '@cairn/config';
 import { EMBEDDER, type Embedder } from '@cairn/embeddings';
 import { JobQueue } from '@cairn/jobs';
@@ -9,7 +9,6 @@ import { type BriefingMaterial, fitBriefing } from './briefing-budget';
 import { renderBriefingText } from './briefing-text';
 import { BriefingRepository, type LastSeen, type NewMemoryRow } from './briefing.repository';
 import { type Briefing, type SystemStatus, type TimeAnchor } from './contract/briefing.types';
-import { assertProjectAccess } from './project-access';
 import { SessionEventsRepository } from './session-events.repository';
 import { humanDuration, localTime } from './time-anchor';
 import { type ContextOptions, contextOptionsSchema, parseInput } from './contract/working-memory.fields';

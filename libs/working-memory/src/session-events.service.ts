@@ -1,9 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { agentKeyOf, type SessionPrincipal } from '@cairn/access';
+import { agentKeyOf, assertProjectAccess, type SessionPrincipal } from '@cairn/access';
 import { ProjectResolver } from '@cairn/projects';
 import { TenantTransaction } from '@cairn/tenancy';
-import { assertProjectAccess } from './project-access';
 import { SessionEventsRepository } from './session-events.repository';
 import { parseInput, type RecordEventInput, recordEventSchema } from './contract/working-memory.fields';
 import { EVENTS_MAX_LIMIT, type EventKind, type SessionEvent } from './contract/working-memory.types';

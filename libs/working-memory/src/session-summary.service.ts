@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { agentKeyOf, type SessionPrincipal } from '@cairn/access';
+import { agentKeyOf, assertProjectAccess, type SessionPrincipal } from '@cairn/access';
 import { KnowledgeService } from '@cairn/knowledge';
-import { assertProjectAccess } from './project-access';
 import { parseInput, type SummarizeInput, summarizeSchema, WM_VALUE_MAX_CHARS } from './contract/working-memory.fields';
 import { WorkingMemoryService } from './working-memory.service';
 import { LAST_SESSION_SUMMARY_KEY, type SummaryResult } from './contract/working-memory.types';

@@ -1,11 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { agentKeyOf, type SessionPrincipal } from '@cairn/access';
+import { agentKeyOf, assertProjectAccess, type SessionPrincipal } from '@cairn/access';
 import { NotFoundError } from '@cairn/common';
 import { CAIRN_CONFIG, type CairnConfig } from '@cairn/config';
 import { MemoryWriter } from '@cairn/memory';
 import { type ProjectRef, ProjectResolver } from '@cairn/projects';
 import { TenantTransaction } from '@cairn/tenancy';
-import { assertProjectAccess } from './project-access';
 import { parseInput, type RememberInput, rememberSchema, wmKeySchema } from './contract/working-memory.fields';
 import { WorkingMemoryRepository } from './working-memory.repository';
 import { type EvictedEntry, type RememberResult, type WorkingMemoryEntry } from './contract/working-memory.types';

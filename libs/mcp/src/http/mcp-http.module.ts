@@ -1,12 +1,11 @@
 import { Module } from '@nestjs/common';
 import { McpModule } from '../mcp.module';
 import { McpHttpRoutes } from './mcp-http-routes.service';
-import { McpRateLimits } from './mcp-rate-limits.service';
 import { McpRequestGate } from './mcp-request-gate.service';
 
 /**
  * The MCP Streamable HTTP endpoint (`/mcp`) and its protected resource metadata: every request
  * is authenticated, limited and checked here before the MCP server sees it. Gateway app only.
  */
-@Module({ imports: [McpModule], providers: [McpRateLimits, McpRequestGate, McpHttpRoutes] })
+@Module({ imports: [McpModule], providers: [McpRequestGate, McpHttpRoutes] })
 export class McpHttpModule {}

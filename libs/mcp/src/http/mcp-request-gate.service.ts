@@ -1,12 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { PERMISSIONS, type Principal, roleGrants, type SessionPrincipal } from '@cairn/access';
-import { TokenVerifier } from '@cairn/auth';
+import { RateLimits, TokenVerifier } from '@cairn/auth';
 import { CairnError } from '@cairn/common';
 import { CAIRN_CONFIG, type CairnConfig } from '@cairn/config';
 import { type FastifyRequest } from 'fastify';
 import { GATEWAY_ERROR, jsonRpcError, type JsonRpcErrorBody } from '../json-rpc-errors';
 import { ToolRegistry } from '../tool.registry';
-import { McpRateLimits } from './mcp-rate-limits.service';
 
 /** An HTTP-level refusal: status, headers and a JSON-RPC error body. */
 export interface GateRefusal {
@@ -26,7 +25,7 @@ export class McpRequestGate {
   constructor(
     @Inject(CAIRN_CONFIG) private readonly config: CairnConfig,
     private readonly verifier: TokenVerifier,
-    private readonly limits: McpRateLimits,
+    private readonly limits: RateLimits,
     private readonly registry: ToolRegistry,
   ) {}
 
@@ -85,13 +84,13 @@ export class McpRequestGate {
   }
 
   async rateLimit(principal: SessionPrincipal, id: string | number | null): Promise<GateRefusal | undefined> {
+    // The budgets REST requests spend too (RateLimits): one count per token and per tenant.
     const refused = await this.limits.consume(principal);
     if (!refused) return undefined;
-    const message = `Rate limit exceeded: ${refused.limit} requests per minute per ${refused.scope}; retry in ${refused.retryAfterSeconds} s`;
     return {
       status: 429,
       headers: { 'Retry-After': String(refused.retryAfterSeconds) },
-      body: jsonRpcError(id, GATEWAY_ERROR.rateLimited, message, {
+      body: jsonRpcError(id, GATEWAY_ERROR.rateLimited, refused.message, {
         scope: refused.scope,
         retryAfterSeconds: refused.retryAfterSeconds,
       }),

@@ -4,7 +4,6 @@ import { CurrentPrincipal, RequirePermission, type SessionPrincipal } from '@cai
 import { ZodResponse } from 'nestjs-zod';
 import { MemoryReader } from '../memory-reader.service';
 import { MemoryWriter, type WriteResult } from '../memory-writer.service';
-import { ContentLimit } from '../content-limit.service';
 import { ListMemoriesQueryDto, MemoryPageDto, toListFilter } from '../contract/memory-query.dto';
 import {
   MemoryDto,
@@ -24,7 +23,6 @@ export class MemoriesController {
   constructor(
     private readonly writer: MemoryWriter,
     private readonly reader: MemoryReader,
-    private readonly limit: ContentLimit,
   ) {}
 
   @Post()
@@ -36,7 +34,6 @@ export class MemoriesController {
     @Body() body: StoreMemoryDto,
     @CurrentPrincipal() principal: SessionPrincipal,
   ) {
-    this.limit.check(body.content);
     return toWriteView(await this.writer.store(params.project, principal, body));
   }
 
@@ -66,7 +63,6 @@ export class MemoriesController {
     @Body() body: UpdateMemoryDto,
     @CurrentPrincipal() principal: SessionPrincipal,
   ) {
-    if (body.content !== undefined) this.limit.check(body.content);
     return toWriteView(await this.writer.update(params.project, principal, params.id, body));
   }
 

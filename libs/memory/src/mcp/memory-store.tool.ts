@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { defineTool, McpTool, type McpToolHandler, type ToolCall } from '@cairn/mcp';
 import { type z } from 'zod';
-import { ContentLimit } from '../content-limit.service';
 import { storeMemorySchema, toMemoryView, writeResultSchema } from '../contract/memory.dto';
 import { MemoryWriter } from '../memory-writer.service';
 // What the tool list shows of the shared schemas (a memory, a search explanation).
@@ -25,13 +24,9 @@ const spec = defineTool({
 @Injectable()
 @McpTool(spec)
 export class MemoryStoreTool implements McpToolHandler<typeof spec.input, typeof spec.output> {
-  constructor(
-    private readonly writer: MemoryWriter,
-    private readonly limit: ContentLimit,
-  ) {}
+  constructor(private readonly writer: MemoryWriter) {}
 
   async run(input: z.output<typeof spec.input>, call: ToolCall) {
-    this.limit.check(input.content);
     const result = await this.writer.store(call.project!, call.principal, input);
     const memory = toMemoryView(result.memory);
     const warnings = result.warnings.map(

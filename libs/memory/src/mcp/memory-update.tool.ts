@@ -2,7 +2,6 @@ import { Injectable } from '@nestjs/common';
 import { BadRequestError } from '@cairn/common';
 import { defineTool, McpTool, type McpToolHandler, type ToolCall } from '@cairn/mcp';
 import { z } from 'zod';
-import { ContentLimit } from '../content-limit.service';
 import { toMemoryView, updateMemorySchema, writeResultSchema } from '../contract/memory.dto';
 import { MemoryWriter } from '../memory-writer.service';
 import { memoryIdSchema } from '../contract/memory-tool.schemas';
@@ -28,10 +27,7 @@ const spec = defineTool({
 @Injectable()
 @McpTool(spec)
 export class MemoryUpdateTool implements McpToolHandler<typeof spec.input, typeof spec.output> {
-  constructor(
-    private readonly writer: MemoryWriter,
-    private readonly limit: ContentLimit,
-  ) {}
+  constructor(private readonly writer: MemoryWriter) {}
 
   async run(input: z.output<typeof spec.input>, call: ToolCall) {
     const { id, project: _project, ...changes } = input as typeof input & { project?: string };
@@ -39,7 +35,6 @@ export class MemoryUpdateTool implements McpToolHandler<typeof spec.input, typeo
     if (changed.length === 0) {
       throw new BadRequestError('Give at least one field to change besides reason', undefined, 'nothing_to_change');
     }
-    if (changes.content !== undefined) this.limit.check(changes.content);
     const result = await this.writer.update(call.project!, call.principal, id, changes);
     const memory = toMemoryView(result.memory);
     const warnings = result.warnings.map(

@@ -8,6 +8,7 @@ import { auditLog } from './0006-audit-log';
 import { auditRetention } from './0007-audit-retention';
 import { termStatistics } from './0008-term-statistics';
 import { occurredAt } from './0009-occurred-at';
+import { auditQueue } from './0010-audit-queue';
 
 /**
  * Tenant-schema migrations in order, run with the tenant's schema first on the search
@@ -23,6 +24,7 @@ export const TENANT_MIGRATION_LIST: readonly Migration[] = [
   auditRetention,
   termStatistics,
   occurredAt,
+  auditQueue,
 ];
 
 /** Injection token so tests can run the migrator over a list with a failing step. */

@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { type SessionPrincipal } from '@cairn/access';
+import { RateLimitedError } from '@cairn/common';
 import { CAIRN_CONFIG, type CairnConfig } from '@cairn/config';
 import { REDIS } from '@cairn/redis';
 import { type Redis } from 'ioredis';
@@ -9,17 +10,21 @@ export interface RateLimitRefusal {
   readonly scope: 'token' | 'tenant';
   readonly limit: number;
   readonly retryAfterSeconds: number;
+  /** The one wording both adapters send (REST error message, JSON-RPC error message). */
+  readonly message: string;
 }
 
 /**
- * Per-token and per-tenant request budgets per minute, counted in Redis so they hold across
- * every gateway replica (one atomic script per key; the two run concurrently on one connection,
- * so a request waits for about one round trip). If Redis is unreachable each replica
- * falls back to counting in memory (the library's insurance limiter) rather than failing
- * requests or letting them through unbounded.
+ * Per-token and per-tenant request budgets per minute, for every way in: the access guard
+ * spends them for each authenticated REST request, the MCP gateway for each MCP request, and
+ * both spend the same budgets (one count per token and per tenant, whichever door). Counted
+ * in Redis so they hold across every replica (one atomic script per key; the two run
+ * concurrently on one connection, so a request waits for about one round trip). If Redis is
+ * unreachable each replica falls back to counting in memory (the library's insurance
+ * limiter) rather than failing requests or letting them through unbounded.
  */
 @Injectable()
-export class McpRateLimits {
+export class RateLimits {
   private readonly perToken: RateLimiterRedis;
   private readonly perTenant: RateLimiterRedis;
 
@@ -30,9 +35,11 @@ export class McpRateLimits {
     const limiter = (scope: string, points: number) =>
       new RateLimiterRedis({
         storeClient: redis,
-        keyPrefix: `${config.queues.prefix}:ratelimit:mcp:${scope}`,
+        keyPrefix: `${config.queues.prefix}:ratelimit:${scope}`,
         points,
         duration: 60,
+        // Redis down: count in memory at once, rather than after the client's retries.
+        rejectIfRedisNotReady: true,
         insuranceLimiter: new RateLimiterMemory({ points, duration: 60 }),
       });
     this.perToken = limiter('token', config.rateLimits.tokenPerMinute);
@@ -52,8 +59,25 @@ export class McpRateLimits {
     return undefined;
   }
 
+  /** consume() for callers that answer with the global error filter: a 429 with Retry-After. */
+  async enforce(principal: SessionPrincipal): Promise<void> {
+    const refused = await this.consume(principal);
+    if (refused) {
+      throw new RateLimitedError(refused.message, refused.retryAfterSeconds, {
+        scope: refused.scope,
+        retryAfterSeconds: refused.retryAfterSeconds,
+      });
+    }
+  }
+
   private refusal(scope: 'token' | 'tenant', limit: number, reason: unknown): RateLimitRefusal {
     if (!(reason instanceof RateLimiterRes)) throw reason;
-    return { scope, limit, retryAfterSeconds: Math.max(1, Math.ceil(reason.msBeforeNext / 1000)) };
+    const retryAfterSeconds = Math.max(1, Math.ceil(reason.msBeforeNext / 1000));
+    return {
+      scope,
+      limit,
+      retryAfterSeconds,
+      message: `Rate limit exceeded: ${limit} requests per minute per ${scope}; retry in ${retryAfterSeconds} s`,
+    };
   }
 }

@@ -1,4 +1,4 @@
-import { type SessionPrincipal } from '@cairn/access';
+import { type SessionPrincipal } from './principal';
 import { assertProjectAccess, searchScope } from './project-access';
 
 const principal = (projects: '*' | string[]): SessionPrincipal => ({
@@ -14,8 +14,8 @@ const principal = (projects: '*' | string[]): SessionPrincipal => ({
   expiresAt: new Date(),
 });
 
-describe('searchScope', () => {
-  it('covers the token scope, narrowed but never widened by the request', () => {
+describe('project access', () => {
+  it('searches the token scope, narrowed but never widened by the request', () => {
     expect(searchScope(principal('*'), undefined)).toEqual({ scope: '*', ignored: 0 });
     expect(searchScope(principal('*'), ['bbb', 'bbb'])).toEqual({ scope: ['bbb'], ignored: 0 });
     expect(searchScope(principal(['aaa']), undefined)).toEqual({ scope: ['aaa'], ignored: 0 });

@@ -1,9 +1,11 @@
-import { canAccessProject, type SessionPrincipal } from '@cairn/access';
 import { ForbiddenError } from '@cairn/common';
+import { canAccessProject, type SessionPrincipal } from './principal';
 
 /**
- * The access guard checks the path's project for REST calls; services check again so any
- * other caller (MCP tools, jobs acting for a principal) cannot step outside the token scope.
+ * The one check that a principal may use a project, for every caller: the access guard runs
+ * it on the path's project of REST calls, the MCP executor on a tool call's project, and the
+ * services again, so any other way in (a job acting for a principal, a service calling
+ * another) cannot step outside the token's project scope either.
  */
 export function assertProjectAccess(principal: SessionPrincipal, projectSlug: string): void {
   if (!canAccessProject(principal, projectSlug)) {
