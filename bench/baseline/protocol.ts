@@ -17,6 +17,13 @@ export const EXCHANGE_FILES = {
   extraVectors: 'extra.f32',
   /** One query text per line, JSON-encoded. */
   queries: 'queries.jsonl',
+  /**
+   * Float32, VECTOR_DIMENSIONS per query, same order as queries.jsonl: written only for a model
+   * other than the built-in one, whose query vectors the synchronous child cannot compute. The
+   * baseline then ranks with these, so its semantic and hybrid timings leave out computing the
+   * query vector, which Cairn's include.
+   */
+  queryVectors: 'queries.f32',
 } as const;
 
 export interface BaselineMemory {

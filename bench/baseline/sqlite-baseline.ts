@@ -39,6 +39,8 @@ let corpusVectors: Float32Array | undefined;
 let extra: BaselineMemory[] | undefined;
 let extraVectors: Float32Array | undefined;
 let queries: string[] | undefined;
+/** The model's query vectors when the bench wrote them (protocol.ts); null: the baseline hashes the question. */
+let queryVectors: Float32Array | null | undefined;
 let baseline: SqliteBaseline | undefined;
 let databasePath: string | undefined;
 
@@ -84,12 +86,18 @@ function search(mode: 'keyword' | 'semantic' | 'hybrid', indices: readonly numbe
   if (!db) throw new Error('load first');
   queries ??= readLines(EXCHANGE_FILES.queries).map((line) => JSON.parse(line) as string);
   const texts = queries;
+  if (queryVectors === undefined) {
+    queryVectors = existsSync(join(workDir, EXCHANGE_FILES.queryVectors))
+      ? readVectors(EXCHANGE_FILES.queryVectors)
+      : null;
+  }
+  const vectors = queryVectors;
   const samplesMs: number[] = [];
   const hits: number[][] = [];
   const started = performance.now();
   for (const index of indices) {
     const begin = performance.now();
-    const ids = db.search(texts[index] ?? '', mode, limit);
+    const ids = db.search(texts[index] ?? '', mode, limit, vectors ? vectorAt(vectors, index) : undefined);
     samplesMs.push(performance.now() - begin);
     hits.push(ids.map((id) => id - 1));
   }

@@ -170,11 +170,11 @@ export class SqliteBaseline {
   }
 
   /** Ranked ids, then the rows themselves (as the seeds return them), in rank order. */
-  search(query: string, mode: BaselineMode, limit: number): number[] {
+  search(query: string, mode: BaselineMode, limit: number, queryVector?: Float32Array): number[] {
     let ids: number[];
     if (mode === 'keyword') ids = this.keyword(query, limit);
-    else if (mode === 'semantic') ids = this.semantic(query, limit);
-    else ids = fuse([this.keyword(query, PER_LIST), this.semantic(query, PER_LIST)]).slice(0, limit);
+    else if (mode === 'semantic') ids = this.semantic(query, limit, queryVector);
+    else ids = fuse([this.keyword(query, PER_LIST), this.semantic(query, PER_LIST, queryVector)]).slice(0, limit);
     if (ids.length === 0) return [];
     const rows = new Map(
       this.fetchRows
@@ -190,8 +190,9 @@ export class SqliteBaseline {
     return this.keywordSearch.all(match, limit).map((row) => Number(row.id));
   }
 
-  private semantic(query: string, limit: number): number[] {
-    return this.vectors.nearest(this.embedder.embedOne(query), limit);
+  /** With the model's query vector when given (another model than the built-in one), else the hash of the question. */
+  private semantic(query: string, limit: number, queryVector?: Float32Array): number[] {
+    return this.vectors.nearest(queryVector ?? this.embedder.embedOne(query), limit);
   }
 
   close(): void {

@@ -116,9 +116,10 @@ export async function benchSearch(input: SearchBenchInput): Promise<SearchBenchR
     const { corpus: corpusFile, corpusVectors, extra: extraFile, extraVectors } = EXCHANGE_FILES;
     await writeMemoryFiles(workDir, { jsonl: corpusFile, vectors: corpusVectors }, corpus, bench.embedder, runStart);
     await writeMemoryFiles(workDir, { jsonl: extraFile, vectors: extraVectors }, extra, bench.embedder, runStart);
-    writeQueries(
+    await writeQueries(
       workDir,
       queries.map((query) => query.text),
+      bench.embedder,
     );
     log(`corpus of ${largest} memories, ${QUERY_COUNT} questions written in ${seconds(performance.now() - begin)} s`);
 
@@ -153,7 +154,9 @@ export async function benchSearch(input: SearchBenchInput): Promise<SearchBenchR
         `${Math.max(...loads).toFixed(1)} on ${bench.config.database.poolMax}-connection app pool`,
       `PostgreSQL ${settings.map((s) => `${s.name}=${s.setting}`).join(' ')}; pgvector ${vector?.v ?? '?'}; ` +
         `embeddings: ${bench.embedder.model.id} (${bench.embedder.model.dimensions} dims) on both sides` +
-        (bench.embedder.model.builtIn ? ' (the built-in hash embedder)' : ', query vectors computed per search'),
+        (bench.embedder.model.builtIn
+          ? ' (the built-in hash embedder)'
+          : ', query vectors computed per search by Cairn, computed before the run for the baseline'),
       missing
         ? `SQLite baseline: n/a (${missing})`
         : `SQLite baseline: Node 22+ child process, node:sqlite, WAL, synchronous=OFF, 128 MiB page cache, FTS5 ` +

@@ -75,8 +75,14 @@ export async function writeMemoryFiles(
   }
 }
 
-export function writeQueries(dir: string, texts: readonly string[]): void {
+export async function writeQueries(dir: string, texts: readonly string[], embedder: Embedder): Promise<void> {
   writeFileSync(join(dir, EXCHANGE_FILES.queries), texts.map((text) => JSON.stringify(text)).join('\n') + '\n');
+  if (embedder.model.builtIn) return;
+  const vectors = await embedder.embed(texts);
+  writeFileSync(
+    join(dir, EXCHANGE_FILES.queryVectors),
+    Buffer.concat(vectors.map((v) => Buffer.from(v.buffer, v.byteOffset, v.byteLength))),
+  );
 }
 
 const INSERT_SQL = `
