@@ -26,12 +26,25 @@ export class VectorIndexesRepository {
     await this.dataSource.query(`DROP INDEX CONCURRENTLY IF EXISTS ${quotedSchema(schema)}."${name}"`);
   }
 
-  /** On exactly the expression and predicate the semantic ranker uses. */
+  /**
+   * On exactly the expression and predicate the semantic ranker uses. Building an HNSW graph over
+   * a large tenant takes minutes (100k vectors of 384 dimensions: about two on two cores), far past
+   * the pool's statement timeout, so the build runs on a connection of its own with no timeout.
+   */
   async create(schema: string, table: string, name: string, modelId: string, dims: number): Promise<void> {
-    await this.dataSource.query(
-      `CREATE INDEX CONCURRENTLY IF NOT EXISTS "${name}" ON ${quotedSchema(schema)}.${table}
-         USING hnsw ((embedding::public.vector(${dims})) public.vector_cosine_ops)
-         WHERE embedding_model = '${modelId}'`,
-    );
+    const runner = this.dataSource.createQueryRunner();
+    await runner.connect();
+    try {
+      await runner.query(`SET statement_timeout = 0`);
+      await runner.query(
+        `CREATE INDEX CONCURRENTLY IF NOT EXISTS "${name}" ON ${quotedSchema(schema)}.${table}
+           USING hnsw ((embedding::public.vector(${dims})) public.vector_cosine_ops)
+           WHERE embedding_model = '${modelId}'`,
+      );
+    } finally {
+      // Back to the pool's settings before the connection serves anyone else.
+      await runner.query(`RESET statement_timeout`).catch(() => undefined);
+      await runner.release();
+    }
   }
 }
