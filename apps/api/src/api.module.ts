@@ -11,6 +11,7 @@ import { MemoryHttpModule } from '@cairn/memory';
 import { MemoryHygieneHttpModule } from '@cairn/memory-hygiene';
 import { MemoryChangesHttpModule, MemoryTransferHttpModule } from '@cairn/memory-sync';
 import { ProjectsHttpModule } from '@cairn/projects';
+import { SecretsHttpModule } from '@cairn/secrets';
 import { SummariesHttpModule } from '@cairn/summaries';
 import { TenancyHttpModule } from '@cairn/tenancy';
 import { WorkingMemoryHttpModule } from '@cairn/working-memory';
@@ -37,6 +38,7 @@ export class ApiModule {
         SummariesHttpModule,
         GenerationHttpModule,
         ExtractionHttpModule,
+        SecretsHttpModule,
       ],
     };
   }

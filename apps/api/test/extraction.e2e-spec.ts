@@ -129,9 +129,10 @@ describe('fact extraction without a model', () => {
 
   it('stores memories directly in "memories" mode, authored by the requester', async () => {
     const before = await p.w.admin.get(settingsUrl());
-    expect(before.body).toEqual({ extractionMode: 'proposals' });
+    expect(before.body).toEqual({ extractionMode: 'proposals', secrets: 'redact' });
     expect((await p.w.admin.patch(settingsUrl(), { extractionMode: 'memories' })).body).toEqual({
       extractionMode: 'memories',
+      secrets: 'redact',
     });
     try {
       const done = await extract(p.w.agent, 'User: We decided to ship the mobile app through Fastlane.');
@@ -185,7 +186,7 @@ describe('fact extraction without a model', () => {
       expect(denied.status).toBe(403);
       expect((await client.get(settingsUrl())).status).toBe(403);
     }
-    expect((await p.api.admin.get(settingsUrl())).body).toEqual({ extractionMode: 'proposals' });
+    expect((await p.api.admin.get(settingsUrl())).body).toEqual({ extractionMode: 'proposals', secrets: 'redact' });
     expect((await p.api.admin.patch(settingsUrl(), { extractionMode: 'proposals' })).status).toBe(200);
     expect((await p.api.admin.get('/v1/tenants/no-such-tenant/settings')).status).toBe(404);
     expect((await p.api.client.get(settingsUrl())).status).toBe(401);

@@ -7,6 +7,7 @@ import { McpHttpModule, McpModule } from '@cairn/mcp';
 import { StatusMcpModule } from '@cairn/status';
 import { MemoryMcpModule } from '@cairn/memory';
 import { MemoryHygieneMcpModule } from '@cairn/memory-hygiene';
+import { SecretsMcpModule } from '@cairn/secrets';
 import { SummariesMcpModule } from '@cairn/summaries';
 import { WorkingMemoryMcpModule } from '@cairn/working-memory';
 
@@ -27,6 +28,7 @@ export class McpGatewayModule {
         KnowledgeMcpModule,
         SummariesMcpModule,
         ExtractionMcpModule,
+        SecretsMcpModule,
       ],
     };
   }

@@ -1,3 +1,4 @@
+import { createHmac, hkdfSync } from 'node:crypto';
 import { Inject, Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
 import { LRUCache } from 'lru-cache';
 import { type FieldBinding } from './contract/encryption.types';
@@ -63,6 +64,22 @@ export class EnvelopeEncryption implements OnModuleDestroy {
 
   async decryptText(tenantId: string, binding: FieldBinding, envelope: Buffer): Promise<string> {
     return (await this.decrypt(tenantId, binding, envelope)).toString('utf8');
+  }
+
+  /**
+   * A keyed digest for this tenant: HMAC-SHA256 under a key derived (HKDF, `purpose` as info)
+   * from the tenant's first data key, so digests are stable across data-key rotations and differ
+   * between tenants and purposes. Unlike a plain hash, a digest cannot confirm a guessed value
+   * without the tenant's key. Returned as a synchronous function for callers (redaction) that need
+   * many digests in a synchronous pass; drop it after use.
+   */
+  async keyedDigester(tenantId: string, purpose: string): Promise<(value: string | Buffer) => Buffer> {
+    const tenant = checkTenantId(tenantId);
+    await this.currentVersion(tenant); // creates version 1 on a tenant's first use
+    const derived = await this.withDataKey(tenant, 1, (key) =>
+      Buffer.from(hkdfSync('sha256', key, Buffer.alloc(0), `cairn:${purpose}`, 32)),
+    );
+    return (value) => createHmac('sha256', derived).update(value).digest();
   }
 
   /**

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { MemoryModule } from '@cairn/memory';
 import { ProjectsModule } from '@cairn/projects';
+import { SecretsModule } from '@cairn/secrets';
 import { FactExtractor } from './fact-extractor.service';
 import { ProposalsRepository } from './proposals.repository';
 import { ProposalsService } from './proposals.service';
@@ -12,7 +13,7 @@ import { TenantSettingsService } from './tenant-settings.service';
  * GenerationModule's generation requests; the extractor needs `GENERATOR` (ProvidersModule, global).
  */
 @Module({
-  imports: [ProjectsModule, MemoryModule],
+  imports: [ProjectsModule, MemoryModule, SecretsModule],
   providers: [ProposalsRepository, ProposalsService, TenantSettingsRepository, TenantSettingsService, FactExtractor],
   exports: [ProposalsRepository, ProposalsService, TenantSettingsService, FactExtractor],
 })

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { SecretRedaction } from '@cairn/secrets';
 import { TenantTransaction } from '@cairn/tenancy';
 import { z } from 'zod';
 import { EXTRACTION_MODES, type TenantSettings } from './contract/tenant-settings.types';
@@ -6,10 +7,11 @@ import { TenantSettingsRepository } from './tenant-settings.repository';
 
 const EXTRACTION_KEY = 'extraction';
 const extractionValue = z.object({ mode: z.enum(EXTRACTION_MODES) });
-const DEFAULTS: TenantSettings = { extractionMode: 'proposals' };
+const DEFAULT_EXTRACTION_MODE = 'proposals';
 
 /**
- * Per-tenant settings in the tenant's own `tenant_settings` table (key → jsonb). A value
+ * Per-tenant settings in the tenant's own `tenant_settings` table (key → jsonb; `secrets` is
+ * @cairn/secrets' own, read and written through SecretRedaction). A value
  * that does not parse reads as the default rather than failing every extraction job.
  */
 @Injectable()
@@ -17,12 +19,16 @@ export class TenantSettingsService {
   constructor(
     private readonly tx: TenantTransaction,
     private readonly settings: TenantSettingsRepository,
+    private readonly secrets: SecretRedaction,
   ) {}
 
   get(): Promise<TenantSettings> {
     return this.tx.run(async () => {
       const parsed = extractionValue.safeParse(await this.settings.find(EXTRACTION_KEY));
-      return { extractionMode: parsed.success ? parsed.data.mode : DEFAULTS.extractionMode };
+      return {
+        extractionMode: parsed.success ? parsed.data.mode : DEFAULT_EXTRACTION_MODE,
+        secrets: await this.secrets.mode(),
+      };
     });
   }
 
@@ -31,6 +37,8 @@ export class TenantSettingsService {
       if (changes.extractionMode !== undefined) {
         await this.settings.upsert(EXTRACTION_KEY, { mode: changes.extractionMode });
       }
+      // Only admins reach this (tenant.settings.manage), so `allow` is an admin's choice; the route is audited.
+      if (changes.secrets !== undefined) await this.secrets.setMode(changes.secrets);
       return this.get();
     });
   }

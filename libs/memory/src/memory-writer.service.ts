@@ -4,6 +4,7 @@ import { assertProjectAccess, authorOf, type SessionPrincipal } from '@cairn/acc
 import { BadRequestError } from '@cairn/common';
 import { JobQueue } from '@cairn/jobs';
 import { type ProjectRef, ProjectResolver } from '@cairn/projects';
+import { type RedactedTexts, SecretRedaction, type SecretTypeCount } from '@cairn/secrets';
 import { TenantContext, TenantTransaction } from '@cairn/tenancy';
 import { ContentLimit } from './content-limit.service';
 import { ContradictionsService } from './contradictions.service';
@@ -40,13 +41,15 @@ export interface WriteResult {
   readonly warnings: ContradictionWarning[];
   /** `queued` once an embedding job is on its way; `deferred` if Redis was unreachable (a sweep catches up). */
   readonly embedding: 'queued' | 'deferred' | 'unchanged';
+  /** Secrets replaced by placeholders in content, tags and keywords (types and counts); empty when none. */
+  readonly redacted: SecretTypeCount[];
 }
 
 /**
  * Store, update and delete: each one tenant transaction, then the embedding job. Every way a
  * memory is written (REST, MCP tools, accepted extraction proposals, promoted working memory,
- * extraction jobs) comes through here, so the project scope and the content limit are checked
- * here, once, for all of them.
+ * extraction jobs) comes through here, so the project scope, the content limit and secret
+ * redaction (content, tags, keywords) are applied here, once, for all of them.
  */
 @Injectable()
 export class MemoryWriter {
@@ -60,20 +63,32 @@ export class MemoryWriter {
     private readonly contradictions: ContradictionsService,
     private readonly jobs: JobQueue,
     private readonly limit: ContentLimit,
+    private readonly secrets: SecretRedaction,
   ) {}
 
   async store(projectSlug: string, principal: SessionPrincipal, input: StoreMemoryInput): Promise<WriteResult> {
     assertProjectAccess(principal, projectSlug);
     this.limit.check(input.content);
     if (input.scope === 'tenant') assertMayWriteTenantWide(principal);
+    const clean = await this.secrets.redact([input.content, ...input.tags, ...input.keywords]);
+    const fields = split(clean, { content: input.content, tags: input.tags, keywords: input.keywords });
     let embedding: WriteResult['embedding'] = 'queued';
     const { memory, warnings } = await this.tx.run(async () => {
       const project = await this.resolver.resolve(projectSlug);
+      const id = randomUUID();
+      const projectId = input.scope === 'tenant' ? null : project.id;
+      await this.secrets.keep(clean.sealed, {
+        projectId,
+        sourceTable: 'memories',
+        sourceId: id,
+        writer: authorOf(principal),
+      });
       const stored = await this.memories.insert({
         ...input,
-        id: randomUUID(),
-        projectId: input.scope === 'tenant' ? null : project.id,
-        contentHash: memoryContentHash(input.content, input.keywords),
+        ...fields,
+        id,
+        projectId,
+        contentHash: memoryContentHash(fields.content, fields.keywords),
         author: authorOf(principal),
       });
       await this.supersede(stored, input.supersedes, project, principal);
@@ -84,7 +99,7 @@ export class MemoryWriter {
       return { memory: stored, warnings: found };
     });
     // Inside a caller's transaction the job waits for that commit and `embedding` stays 'queued'.
-    return { memory, warnings, embedding };
+    return { memory, warnings, embedding, redacted: clean.redacted };
   }
 
   async update(
@@ -95,12 +110,21 @@ export class MemoryWriter {
   ): Promise<WriteResult> {
     assertProjectAccess(principal, projectSlug);
     if (input.content !== undefined) this.limit.check(input.content);
+    const given = { content: input.content ?? '', tags: input.tags ?? [], keywords: input.keywords ?? [] };
+    const clean = await this.secrets.redact([given.content, ...given.tags, ...given.keywords]);
+    const redactedInput = { ...input, ...pick(split(clean, given), input) };
     let embedding: WriteResult['embedding'] = 'unchanged';
     const { memory, warnings } = await this.tx.run(async () => {
       const project = await this.resolver.resolve(projectSlug);
       const before = visibleIn(await this.memories.findByIdForUpdate(id), project);
       assertMayModify(principal, before);
-      const fields = mergeFields(before, input);
+      await this.secrets.keep(clean.sealed, {
+        projectId: before.projectId,
+        sourceTable: 'memories',
+        sourceId: id,
+        writer: authorOf(principal),
+      });
+      const fields = mergeFields(before, redactedInput);
       const contentHash = memoryContentHash(fields.content, fields.keywords);
       const sourceChanged = input.source !== undefined && input.source?.contentHash !== before.source?.contentHash;
       await this.versions.record(before, authorOf(principal), input.reason ?? null);
@@ -119,7 +143,7 @@ export class MemoryWriter {
       }
       return { memory: current, warnings: found };
     });
-    return { memory, warnings, embedding };
+    return { memory, warnings, embedding, redacted: clean.redacted };
   }
 
   /** Soft delete: the row stays for history and for the change feed's tombstone. */
@@ -167,6 +191,31 @@ export class MemoryWriter {
     ]);
     return queued ? 'queued' : 'deferred';
   }
+}
+
+interface RedactableFields {
+  readonly content: string;
+  readonly tags: readonly string[];
+  readonly keywords: readonly string[];
+}
+
+/** The redacted texts back in their fields (they were passed as [content, ...tags, ...keywords]). */
+function split(clean: RedactedTexts, given: RedactableFields): { content: string; tags: string[]; keywords: string[] } {
+  const [content, ...labels] = clean.texts;
+  return {
+    content,
+    tags: labels.slice(0, given.tags.length),
+    keywords: labels.slice(given.tags.length, given.tags.length + given.keywords.length),
+  };
+}
+
+/** Only the fields the update names, so an absent one keeps its stored value. */
+function pick(fields: ReturnType<typeof split>, input: UpdateMemoryInput): Partial<RedactableFields> {
+  return {
+    ...(input.content !== undefined && { content: fields.content }),
+    ...(input.tags !== undefined && { tags: fields.tags }),
+    ...(input.keywords !== undefined && { keywords: fields.keywords }),
+  };
 }
 
 function mergeFields(before: Memory, input: UpdateMemoryInput): MemoryFields {

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { ProjectsModule } from '@cairn/projects';
+import { SecretsModule } from '@cairn/secrets';
 import { AccessRecorder } from './access-recorder.service';
 import { ContentLimit } from './content-limit.service';
 import { ContradictionCandidatesRepository } from './contradiction-candidates.repository';
@@ -18,7 +19,7 @@ import { MemoriesRepository } from './memories.repository';
 
 /** Long-term memories: services and repositories; `MemoryHttpModule` and `MemoryMcpModule` serve them. */
 @Module({
-  imports: [ProjectsModule],
+  imports: [ProjectsModule, SecretsModule],
   providers: [
     AccessRecorder,
     ContentLimit,

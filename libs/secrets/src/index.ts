@@ -8,6 +8,15 @@ export {
   type SecretTier,
   type SecretTypeCount,
 } from './contract/secret.types';
+export {
+  DEFAULT_SECRETS_MODE,
+  type RedactedTexts,
+  type RevealedSecret,
+  type SealedSecret,
+  SECRETS_MODES,
+  type SecretsMode,
+  type SecretWriteContext,
+} from './contract/secret-redaction.types';
 export { defaultSecretRules } from './default-rules';
 export { GITLEAKS_RULES } from './gitleaks-rules.generated';
 export { PLACEHOLDER_PATTERN, redactSecrets, type SecretIdFor } from './redaction';
@@ -19,4 +28,8 @@ export {
   type SecretScan,
   SecretScanner,
 } from './secret-scanner.service';
+export { SecretRedaction } from './secret-redaction.service';
+export { SecretVault } from './secret-vault.service';
 export { SecretsModule } from './secrets.module';
+export { SecretsHttpModule } from './http/secrets-http.module';
+export { SecretsMcpModule } from './mcp/secrets-mcp.module';

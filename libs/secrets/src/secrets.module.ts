@@ -1,21 +1,27 @@
 import { Module } from '@nestjs/common';
+import { EncryptionModule } from '@cairn/encryption';
+import { ProjectsModule } from '@cairn/projects';
 import { defaultSecretRules } from './default-rules';
+import { SecretRedaction } from './secret-redaction.service';
 import { SECRET_RULES, SecretScanner } from './secret-scanner.service';
+import { SecretVault } from './secret-vault.service';
+import { SecretsRepository } from './secrets.repository';
 
 /**
- * Secret detection for every write path: the scanner (rules compiled once per app) and, as
- * plain functions in the index, redaction. No database and no configuration: what a tenant
- * wants done with a finding is the caller's decision.
- *
- * How the write paths will use it (issue 12, later parts): each service that stores text
- * (memory, working memory, knowledge base, summaries, extraction, import) imports this module,
- * calls `scanner.scan(text)` before its repository write, and by the tenant's `secrets` setting
- * either refuses the write naming the finding types, or calls `redactSecrets(text, findings,
- * idFor)` with `idFor` an HMAC under the tenant's data key and stores the placeholders, keeping
- * each original encrypted under the placeholder id (what `secret_get` will read back).
+ * Secret detection for every write path (issue 12): the scanner (rules compiled once per app),
+ * `SecretRedaction`, which each service that stores text calls before its repository write
+ * (redact by the tenant's `secrets` setting, keep originals sealed in the `secrets` table), and
+ * `SecretVault`, which reads an original back for its writer or an admin (`secret_get`).
  */
 @Module({
-  providers: [{ provide: SECRET_RULES, useFactory: defaultSecretRules }, SecretScanner],
-  exports: [SecretScanner],
+  imports: [EncryptionModule, ProjectsModule],
+  providers: [
+    { provide: SECRET_RULES, useFactory: defaultSecretRules },
+    SecretScanner,
+    SecretsRepository,
+    SecretRedaction,
+    SecretVault,
+  ],
+  exports: [SecretScanner, SecretRedaction, SecretVault],
 })
 export class SecretsModule {}

@@ -1,3 +1,5 @@
+import { type SecretsMode } from '@cairn/secrets';
+
 export const EXTRACTION_MODES = ['proposals', 'memories'] as const;
 export type ExtractionMode = (typeof EXTRACTION_MODES)[number];
 
@@ -5,4 +7,6 @@ export type ExtractionMode = (typeof EXTRACTION_MODES)[number];
 export interface TenantSettings {
   /** `proposals`: extracted facts wait for a member to accept them; `memories`: stored at once. */
   readonly extractionMode: ExtractionMode;
+  /** Secrets found in written text: `redact` (default) to placeholders, `reject` the write, or `allow` them. */
+  readonly secrets: SecretsMode;
 }

@@ -1,5 +1,6 @@
 import { slugSchema, stripControlCharacters } from '@cairn/common';
 import { MEMORY_CATEGORIES, memoryContentSchema, occurredAtSchema } from '@cairn/memory';
+import { SECRETS_MODES } from '@cairn/secrets';
 import { createZodDto } from 'nestjs-zod';
 import { z } from 'zod';
 import { PROPOSAL_STATUSES, type Proposal } from '../contract/proposal.types';
@@ -106,8 +107,13 @@ export const tenantSettingsSchema = z.object({
   extractionMode: z
     .enum(EXTRACTION_MODES)
     .describe('"proposals": extracted facts wait for review (default); "memories": stored as memories at once'),
+  secrets: z
+    .enum(SECRETS_MODES)
+    .describe('Secrets in written text: "redact" to placeholders (default), "reject" the write, or "allow" them'),
 });
 export class TenantSettingsDto extends createZodDto(tenantSettingsSchema) {}
 
-export const updateTenantSettingsSchema = z.strictObject({ extractionMode: z.enum(EXTRACTION_MODES) });
+export const updateTenantSettingsSchema = z
+  .strictObject({ extractionMode: z.enum(EXTRACTION_MODES).optional(), secrets: z.enum(SECRETS_MODES).optional() })
+  .refine((body) => body.extractionMode !== undefined || body.secrets !== undefined, 'name a setting to change');
 export class UpdateTenantSettingsDto extends createZodDto(updateTenantSettingsSchema) {}

@@ -115,6 +115,7 @@ export const writeResultSchema = z.object({
   memory: memorySchema,
   warnings: z.array(warningSchema).describe('Existing memories this one appears to contradict'),
   embedding: z.enum(['queued', 'deferred', 'unchanged']),
+  redacted: z.array(z.object({ type: z.string(), count: z.number().int() })),
 });
 export class WriteResultDto extends createZodDto(writeResultSchema) {}
 

@@ -3,6 +3,7 @@ import { defineTool, McpTool, type McpToolHandler, type ToolCall } from '@cairn/
 import { type z } from 'zod';
 import { storeMemorySchema, toMemoryView, writeResultSchema } from '../contract/memory.dto';
 import { MemoryWriter } from '../memory-writer.service';
+import { redactedLine } from './memory-text';
 // What the tool list shows of the shared schemas (a memory, a search explanation).
 import './memory-tool-listing';
 
@@ -33,10 +34,11 @@ export class MemoryStoreTool implements McpToolHandler<typeof spec.input, typeof
       (warning) => `! may contradict ${warning.memoryId} (${warning.strength}): ${warning.content.slice(0, 160)}`,
     );
     return {
-      structured: { memory, warnings: result.warnings, embedding: result.embedding },
+      structured: { memory, warnings: result.warnings, embedding: result.embedding, redacted: result.redacted },
       text: [
         `Stored ${memory.id} [${memory.category} i${memory.importance}] in ${memory.project ?? 'every project'}.`,
         ...warnings,
+        ...redactedLine(result.redacted),
       ].join('\n'),
     };
   }

@@ -65,3 +65,9 @@ export function datesLine(temporal: TemporalReport | undefined): string[] {
   if (temporal.order) parts.push(`"${temporal.order.expression}" → ${temporal.order.direction} first`);
   return [`dates (as of ${temporal.reference.slice(0, 10)}): ${parts.join('; ')}`];
 }
+
+/** What the write redacted, as one line for the agent (none when nothing was). */
+export function redactedLine(redacted: readonly { type: string; count: number }[]): string[] {
+  if (redacted.length === 0) return [];
+  return [`Secrets replaced by placeholders: ${redacted.map(({ type, count }) => `${type} ×${count}`).join(', ')}.`];
+}

@@ -4,6 +4,7 @@ import { defineTool, McpTool, type McpToolHandler, type ToolCall } from '@cairn/
 import { z } from 'zod';
 import { toMemoryView, updateMemorySchema, writeResultSchema } from '../contract/memory.dto';
 import { MemoryWriter } from '../memory-writer.service';
+import { redactedLine } from './memory-text';
 import { memoryIdSchema } from '../contract/memory-tool.schemas';
 
 const spec = defineTool({
@@ -41,10 +42,11 @@ export class MemoryUpdateTool implements McpToolHandler<typeof spec.input, typeo
       (warning) => `! may contradict ${warning.memoryId} (${warning.strength}): ${warning.content.slice(0, 160)}`,
     );
     return {
-      structured: { memory, warnings: result.warnings, embedding: result.embedding },
+      structured: { memory, warnings: result.warnings, embedding: result.embedding, redacted: result.redacted },
       text: [
         `Updated ${memory.id} to v${memory.version} (${changed.map(([key]) => key).join(', ')} changed; earlier version kept).`,
         ...warnings,
+        ...redactedLine(result.redacted),
       ].join('\n'),
     };
   }

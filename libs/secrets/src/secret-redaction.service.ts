@@ -1,0 +1,115 @@
+import { Injectable } from '@nestjs/common';
+import { BadRequestError } from '@cairn/common';
+import { EnvelopeEncryption } from '@cairn/encryption';
+import { TenantContext, TenantTransaction } from '@cairn/tenancy';
+import { z } from 'zod';
+import {
+  DEFAULT_SECRETS_MODE,
+  type RedactedTexts,
+  type SealedSecret,
+  SECRETS_MODES,
+  type SecretsMode,
+  type SecretWriteContext,
+} from './contract/secret-redaction.types';
+import { type SecretFinding, type SecretTypeCount } from './contract/secret.types';
+import { PLACEHOLDER_PATTERN, redactSecrets } from './redaction';
+import { SecretScanner } from './secret-scanner.service';
+import { SecretsRepository } from './secrets.repository';
+
+const modeValue = z.object({ mode: z.enum(SECRETS_MODES) });
+/** 128 bits of HMAC: collisions between a tenant's secrets are out of reach, ids stay short. */
+const ID_BYTES = 16;
+
+/**
+ * The one place write services send text before storing it (issue 12 §1): scans it and, by the
+ * tenant's `secrets` setting, redacts each secret to `[SECRET:<type>:<id>]` (the id an HMAC of the
+ * value under a tenant key) and seals the original, or refuses the write naming the types, or lets
+ * it through. Call `redact` before the write's transaction (sealing may read the tenant's data key
+ * on a connection of its own), then `keep` inside it, with the row the text went to.
+ */
+@Injectable()
+export class SecretRedaction {
+  constructor(
+    private readonly tx: TenantTransaction,
+    private readonly tenant: TenantContext,
+    private readonly scanner: SecretScanner,
+    private readonly encryption: EnvelopeEncryption,
+    private readonly repository: SecretsRepository,
+  ) {}
+
+  async mode(): Promise<SecretsMode> {
+    const parsed = modeValue.safeParse(await this.tx.run(() => this.repository.readMode()));
+    return parsed.success ? parsed.data.mode : DEFAULT_SECRETS_MODE;
+  }
+
+  /** Sets the tenant's mode; the caller checks that only an admin chooses `allow` and audits it. */
+  async setMode(mode: SecretsMode): Promise<void> {
+    await this.tx.run(() => this.repository.writeMode(mode));
+  }
+
+  /**
+   * The texts as they may be stored (same order), what was redacted in them all (types, counts)
+   * and the sealed originals. Throws `secrets_rejected` (400) under `reject` when any text holds
+   * a secret; the error names the types, never a value.
+   */
+  async redact(texts: readonly string[]): Promise<RedactedTexts> {
+    const scans = texts.map((text) => this.scanner.scan(text));
+    if (scans.every((findings) => findings.length === 0)) return { texts: [...texts], redacted: [], sealed: [] };
+    const mode = await this.mode();
+    if (mode === 'allow') return { texts: [...texts], redacted: [], sealed: [] };
+    if (mode === 'reject') {
+      const types = [...new Set(scans.flat().map((finding) => finding.type))];
+      throw new BadRequestError(
+        `the text holds secrets (${types.join(', ')}); this tenant refuses to store them`,
+        { types },
+        'secrets_rejected',
+      );
+    }
+    const tenantId = this.tenant.require('SecretRedaction.redact').id;
+    const digest = await this.encryption.keyedDigester(tenantId, 'secret-placeholder-id');
+    const originals = new Map<string, { value: string; findings: readonly SecretFinding[]; text: string }>();
+    const counts = new Map<string, number>();
+    const out = texts.map((text, index) => {
+      const findings = scans[index];
+      if (findings.length === 0) return text;
+      const result = redactSecrets(text, findings, (value) => {
+        const id = digest(value).subarray(0, ID_BYTES).toString('base64url');
+        originals.set(id, { value, findings, text });
+        return id;
+      });
+      for (const { type, count } of result.summary) counts.set(type, (counts.get(type) ?? 0) + count);
+      return result.text;
+    });
+    const sealed: SealedSecret[] = [];
+    for (const [id, type] of placeholdersIn(out)) {
+      const original = originals.get(id);
+      if (!original) continue; // a placeholder the caller's text already carried
+      const lead = original.findings.find(
+        (finding) => finding.type === type && original.value.includes(original.text.slice(finding.start, finding.end)),
+      );
+      const envelope = await this.encryption.encrypt(
+        tenantId,
+        { table: 'secrets', rowId: id, field: 'value' },
+        original.value,
+      );
+      sealed.push({ placeholderId: id, type, ruleId: lead?.ruleId ?? type, envelope });
+    }
+    const redacted: SecretTypeCount[] = [...counts].map(([type, count]) => ({ type, count }));
+    return { texts: out, redacted, sealed };
+  }
+
+  /** Stores the sealed originals; call inside the write's tenant transaction, so they commit with it. */
+  async keep(sealed: readonly SealedSecret[], context: SecretWriteContext): Promise<void> {
+    if (sealed.length === 0) return;
+    await this.tx.run(() => this.repository.insert(sealed, context));
+  }
+}
+
+/** Each distinct placeholder id in the texts with its type. */
+function placeholdersIn(texts: readonly string[]): Map<string, string> {
+  const found = new Map<string, string>();
+  for (const text of texts) {
+    for (const match of text.matchAll(PLACEHOLDER_PATTERN)) found.set(match[2], match[1]);
+  }
+  return found;
+}

@@ -1,0 +1,101 @@
+import { randomUUID } from 'node:crypto';
+import { Injectable } from '@nestjs/common';
+import { TenantDb } from '@cairn/tenancy';
+import { type SealedSecret, type SecretWriteContext } from './contract/secret-redaction.types';
+
+export interface StoredSecret {
+  readonly placeholderId: string;
+  readonly type: string;
+  readonly envelope: Buffer;
+  readonly writerUserId: string | null;
+  readonly writerAgentId: string | null;
+  readonly writerTokenId: string;
+  readonly projectId: string | null;
+  readonly sourceTable: string;
+  readonly sourceId: string;
+  readonly createdAt: Date;
+}
+
+interface Row {
+  placeholder_id: string;
+  type: string;
+  value_encrypted: Buffer;
+  writer_user_id: string | null;
+  writer_agent_id: string | null;
+  writer_token_id: string;
+  project_id: string | null;
+  source_table: string;
+  source_id: string;
+  created_at: Date;
+}
+
+/** The tenant's `secrets` table and its `secrets` setting; every call runs inside a tenant transaction. */
+@Injectable()
+export class SecretsRepository {
+  constructor(private readonly db: TenantDb) {}
+
+  /** Keeps each original once per placeholder, writer and place (a rewrite of the same text adds nothing). */
+  async insert(sealed: readonly SealedSecret[], context: SecretWriteContext): Promise<void> {
+    if (sealed.length === 0) return;
+    const { projectId, sourceTable, sourceId, writer } = context;
+    await this.db.query(
+      `INSERT INTO secrets (id, placeholder_id, type, rule_id, value_encrypted, writer_user_id, writer_agent_id,
+                            writer_token_id, project_id, source_table, source_id)
+       SELECT id, placeholder_id, type, rule_id, value_encrypted, $6, $7, $8, $9, $10, $11
+         FROM unnest($1::uuid[], $2::text[], $3::text[], $4::text[], $5::bytea[])
+              AS s(id, placeholder_id, type, rule_id, value_encrypted)
+       ON CONFLICT (placeholder_id, writer_token_id, source_table, source_id) DO NOTHING`,
+      [
+        sealed.map(() => randomUUID()),
+        sealed.map((secret) => secret.placeholderId),
+        sealed.map((secret) => secret.type),
+        sealed.map((secret) => secret.ruleId),
+        sealed.map((secret) => secret.envelope),
+        writer.userId,
+        writer.agentId,
+        writer.tokenId,
+        projectId,
+        sourceTable,
+        sourceId,
+      ],
+    );
+  }
+
+  /** The copies of a placeholder's original written in this project or tenant-wide, oldest first. */
+  async findByPlaceholder(placeholderId: string, projectId: string): Promise<StoredSecret[]> {
+    const rows = await this.db.query<Row>(
+      `SELECT placeholder_id, type, value_encrypted, writer_user_id, writer_agent_id, writer_token_id, project_id,
+              source_table, source_id, created_at
+         FROM secrets
+        WHERE placeholder_id = $1 AND (project_id = $2 OR project_id IS NULL)
+        ORDER BY created_at, id`,
+      [placeholderId, projectId],
+    );
+    return rows.map((row) => ({
+      placeholderId: row.placeholder_id,
+      type: row.type,
+      envelope: row.value_encrypted,
+      writerUserId: row.writer_user_id,
+      writerAgentId: row.writer_agent_id,
+      writerTokenId: row.writer_token_id,
+      projectId: row.project_id,
+      sourceTable: row.source_table,
+      sourceId: row.source_id,
+      createdAt: row.created_at,
+    }));
+  }
+
+  /** The raw `secrets` setting (validated by the caller); undefined when never set. */
+  async readMode(): Promise<unknown> {
+    const rows = await this.db.query<{ value: unknown }>(`SELECT value FROM tenant_settings WHERE key = 'secrets'`);
+    return rows[0]?.value;
+  }
+
+  async writeMode(mode: string): Promise<void> {
+    await this.db.query(
+      `INSERT INTO tenant_settings (key, value) VALUES ('secrets', $1::jsonb)
+       ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value, updated_at = now()`,
+      [JSON.stringify({ mode })],
+    );
+  }
+}
