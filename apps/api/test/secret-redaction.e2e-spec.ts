@@ -1,7 +1,7 @@
 import { createProject, createTenant, issueToken } from '@cairn/testing';
 import { DataSource } from 'typeorm';
 import { type ApiHarness, startApi } from './api-harness';
-import { memoriesUrl, type MemoryWorld, memoryWorld } from './memory-fixtures';
+import { importLine, memoriesUrl, type MemoryWorld, memoryWorld } from './memory-fixtures';
 
 // Synthetic but format-valid: an AWS access key id and a Postgres URL with a password.
 const AWS_KEY = 'AKIA2E4AYF3B7C5DQGQW';
@@ -126,6 +126,24 @@ describe('secrets on the memory write paths (REST)', () => {
     const outsider = api.client.as((await issueToken(api.admin, other.slug, { role: 'admin', projects: '*' })).token);
     expect((await outsider.get(secretUrl(id, otherProject))).status).toBe(404);
     expect((await outsider.get(secretUrl(id))).status).toBe(404);
+  });
+
+  it('redacts imported JSON Lines and keeps their originals for the importer', async () => {
+    const header = JSON.stringify({ format: 'cairn.memories', version: 1, project: w.project, exportedAt: new Date() });
+    const line = importLine({ content: `Imported: the staging DB is ${DB_URL}`, tags: ['db'] });
+    const response = await w.member.request(
+      'POST',
+      memoriesUrl(w.project, '/import'),
+      `${header}\n${JSON.stringify(line)}\n`,
+      { 'content-type': 'application/x-ndjson' },
+    );
+    expect(response.status).toBe(200);
+    expect(response.body.imported).toBe(1);
+    expect(response.body.redacted).toEqual([{ type: expect.any(String), count: 1 }]);
+    const stored = await w.reader.get(memoriesUrl(w.project, `/${line.id}`));
+    expect(stored.body.content).not.toContain(DB_PASSWORD);
+    const { id } = placeholders(stored.body.content)[0];
+    expect((await w.member.get(secretUrl(id))).body.value).toContain(DB_PASSWORD);
   });
 
   it('refuses the write under "reject", naming the types and storing nothing', async () => {

@@ -4,6 +4,7 @@ import { CairnError } from '@cairn/common';
 import { CAIRN_CONFIG, type CairnConfig } from '@cairn/config';
 import { JobQueue } from '@cairn/jobs';
 import { type ProjectRef, ProjectResolver } from '@cairn/projects';
+import { type SealedSecret, SecretRedaction, type SecretTypeCount } from '@cairn/secrets';
 import { TenantContext, TenantTransaction } from '@cairn/tenancy';
 import { assertMayWriteTenantWide, memoryContentHash } from '@cairn/memory';
 import { type ExportedMemory } from './contract/export-format';
@@ -16,6 +17,8 @@ export interface ImportResult {
   readonly conflicts: { line: number; id: string }[];
   readonly relations: number;
   readonly embedding: 'queued' | 'deferred' | 'unchanged';
+  /** Secrets replaced by placeholders across the file (types and counts). */
+  readonly redacted: SecretTypeCount[];
 }
 
 const MAX_LINES = 10_000;
@@ -35,6 +38,7 @@ export class MemoryImporter {
     private readonly resolver: ProjectResolver,
     private readonly transfer: MemoryTransferRepository,
     private readonly jobs: JobQueue,
+    private readonly secrets: SecretRedaction,
   ) {}
 
   async import(
@@ -44,8 +48,10 @@ export class MemoryImporter {
     onConflict: 'fail' | 'skip',
   ): Promise<ImportResult> {
     assertProjectAccess(principal, projectSlug);
-    const { lines } = parseImport(text, { maxContentChars: this.config.memory.contentMaxChars, maxLines: MAX_LINES });
-    if (lines.some((line) => line.memory.scope === 'tenant')) assertMayWriteTenantWide(principal);
+    const parsed = parseImport(text, { maxContentChars: this.config.memory.contentMaxChars, maxLines: MAX_LINES });
+    if (parsed.lines.some((line) => line.memory.scope === 'tenant')) assertMayWriteTenantWide(principal);
+    // Before comparing with what exists: a re-import of a redacted export matches its placeholders.
+    const { lines, sealed, redacted } = await this.redact(parsed.lines);
     const result = await this.tx.run(async () => {
       const project = await this.resolver.resolve(projectSlug);
       const existing = new Map((await this.transfer.findExisting(lines.map((l) => l.memory.id))).map((e) => [e.id, e]));
@@ -77,6 +83,14 @@ export class MemoryImporter {
         // Another import wrote some of these ids since we looked: roll back, the retry sorts them.
         throw new CairnError(409, 'import_conflict', 'Memories with these ids were imported concurrently; retry');
       }
+      for (const { memory } of fresh) {
+        await this.secrets.keep(sealed.get(memory.id) ?? [], {
+          projectId: memory.scope === 'tenant' ? null : project.id,
+          sourceTable: 'memories',
+          sourceId: memory.id,
+          writer: authorOf(principal),
+        });
+      }
       await this.transfer.restoreSuperseded(
         fresh.flatMap(({ memory }) => (memory.supersededBy ? [{ id: memory.id, by: memory.supersededBy }] : [])),
       );
@@ -91,7 +105,37 @@ export class MemoryImporter {
       };
     });
     const { fresh, ...counts } = result;
-    return { ...counts, embedding: await this.enqueue(fresh.map((line) => line.memory)) };
+    return { ...counts, embedding: await this.enqueue(fresh.map((line) => line.memory)), redacted };
+  }
+
+  /** Each line's content, tags and keywords through SecretRedaction (so `reject` refuses the whole file). */
+  private async redact(lines: readonly ImportLine[]): Promise<{
+    lines: ImportLine[];
+    sealed: Map<string, SealedSecret[]>;
+    redacted: SecretTypeCount[];
+  }> {
+    const sealed = new Map<string, SealedSecret[]>();
+    const counts = new Map<string, number>();
+    const clean = [];
+    for (const line of lines) {
+      const { content, tags, keywords } = line.memory;
+      const result = await this.secrets.redact([content, ...tags, ...keywords]);
+      if (result.redacted.length === 0) {
+        clean.push(line);
+        continue;
+      }
+      const [cleanContent, ...labels] = result.texts;
+      const memory = {
+        ...line.memory,
+        content: cleanContent,
+        tags: labels.slice(0, tags.length),
+        keywords: labels.slice(tags.length),
+      };
+      clean.push({ ...line, memory });
+      sealed.set(memory.id, result.sealed);
+      for (const { type, count } of result.redacted) counts.set(type, (counts.get(type) ?? 0) + count);
+    }
+    return { lines: clean, sealed, redacted: [...counts].map(([type, count]) => ({ type, count })) };
   }
 
   /**

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { ProjectsModule } from '@cairn/projects';
+import { SecretsModule } from '@cairn/secrets';
 import { MemoryChangesRepository } from './memory-changes.repository';
 import { MemoryChanges } from './memory-changes.service';
 import { MemoryExporter } from './memory-export.service';
@@ -11,7 +12,7 @@ import { MemoryTransferRepository } from './memory-transfer.repository';
  * Lines. Builds on @cairn/memory's row and rules; the HTTP modules serve it.
  */
 @Module({
-  imports: [ProjectsModule],
+  imports: [ProjectsModule, SecretsModule],
   providers: [MemoryChanges, MemoryChangesRepository, MemoryExporter, MemoryImporter, MemoryTransferRepository],
   exports: [MemoryChanges, MemoryExporter, MemoryImporter],
 })

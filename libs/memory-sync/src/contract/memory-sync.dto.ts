@@ -50,5 +50,8 @@ export class ImportResultDto extends createZodDto(
       .describe('Lines skipped under onConflict=skip: the id exists with different content or elsewhere'),
     relations: z.number().describe('Relations restored (existing ones count too)'),
     embedding: z.enum(['queued', 'deferred', 'unchanged']),
+    redacted: z
+      .array(z.object({ type: z.string(), count: z.number().int() }))
+      .describe('Secrets replaced by placeholders'),
   }),
 ) {}

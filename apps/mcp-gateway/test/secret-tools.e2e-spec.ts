@@ -1,0 +1,86 @@
+import { AuditBuffer } from '@cairn/audit';
+import { type Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { DataSource } from 'typeorm';
+import {
+  callTool,
+  connectClient,
+  type GatewayWorld,
+  startGatewayWorld,
+  tenantWithProjects,
+  tokenFor,
+} from './gateway-harness';
+
+const AWS_KEY = 'AKIA2E4AYF3B7C5DQGQW';
+const PLACEHOLDER = /\[SECRET:([a-z0-9-]+):([A-Za-z0-9_-]+)\]/;
+
+/** memory_store redacts through the SDK's real client; secret_get (toolset `secrets`) reads the original back. */
+describe('secrets over MCP', () => {
+  let world: GatewayWorld;
+  let schema: string;
+  let writer: Client;
+  let otherAgent: Client;
+  let coreOnly: Client;
+  let stranger: Client;
+  const clients: Client[] = [];
+
+  beforeAll(async () => {
+    world = await startGatewayWorld();
+    const acme = await tenantWithProjects(world, 1);
+    const other = await tenantWithProjects(world, 1);
+    schema = acme.tenant.schema;
+    const connect = async (tenant: string, body: Parameters<typeof tokenFor>[2]) => {
+      const client = await connectClient(world.mcpUrl, await tokenFor(world, tenant, body));
+      clients.push(client);
+      return client;
+    };
+    const slug = acme.tenant.slug;
+    const projects = acme.projects;
+    writer = await connect(slug, { role: 'agent', projects, agentId: 'agent-w', toolsets: ['core', 'secrets'] });
+    otherAgent = await connect(slug, { role: 'agent', projects, agentId: 'agent-o', toolsets: ['core', 'secrets'] });
+    coreOnly = await connect(slug, { role: 'agent', projects, agentId: 'agent-w2' });
+    stranger = await connect(other.tenant.slug, {
+      role: 'admin',
+      projects: '*',
+      defaultProject: other.projects[0],
+      toolsets: ['core', 'secrets'],
+    });
+  });
+  afterAll(async () => {
+    for (const client of clients) await client.close();
+    await world?.close();
+  });
+
+  it('stores the placeholder, reports what it redacted, and returns the original only to its writer', async () => {
+    const stored = await callTool(writer, 'memory_store', { content: `The CI deploys with ${AWS_KEY}` });
+    expect(stored.isError).toBe(false);
+    expect(stored.structured.memory.content).not.toContain(AWS_KEY);
+    expect(stored.structured.redacted).toEqual([{ type: expect.stringMatching(/aws/), count: 1 }]);
+    expect(stored.text).toMatch(/Secrets replaced by placeholders: .*aws.* ×1/);
+    const id = PLACEHOLDER.exec(stored.structured.memory.content)![2];
+
+    const got = await callTool(writer, 'secret_get', { id });
+    expect(got.isError).toBe(false);
+    expect(got.structured).toMatchObject({ id, value: AWS_KEY, sourceTable: 'memories' });
+
+    const denied = await callTool(otherAgent, 'secret_get', { id });
+    const missing = await callTool(otherAgent, 'secret_get', { id: 'AAAAAAAAAAAAAAAAAAAAAA' });
+    expect(denied.isError).toBe(true);
+    expect(denied.text).toBe(missing.text);
+    expect(denied.text).toMatch(/not_found/);
+    expect((await callTool(stranger, 'secret_get', { id })).text).toMatch(/not_found/);
+
+    const db = world.api.get(DataSource);
+    await world.gateways[0].app.get(AuditBuffer).flush();
+    const audited = await db.query<{ outcome: string; details: unknown }[]>(
+      `SELECT outcome, details FROM "${schema}".audit_log WHERE action = 'mcp.secret_get' ORDER BY id`,
+    );
+    expect(audited.map((row) => row.outcome)).toEqual(['success', 'failure', 'failure']);
+    expect(JSON.stringify(audited)).not.toContain(AWS_KEY);
+  });
+
+  it('is not in the default toolsets', async () => {
+    const { tools } = await coreOnly.listTools();
+    expect(tools.map((tool) => tool.name)).not.toContain('secret_get');
+    expect(tools.map((tool) => tool.name)).toContain('memory_store');
+  });
+});
