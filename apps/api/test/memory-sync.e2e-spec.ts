@@ -339,6 +339,7 @@ describe('memory change feed, export and import', () => {
         conflicts: [],
         relations: relationCount,
         embedding: 'queued',
+        redacted: [],
       });
 
       const second = await exportText(otherAdmin, target);

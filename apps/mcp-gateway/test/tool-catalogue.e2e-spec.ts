@@ -30,6 +30,7 @@ const CONTRACT = [
   'session_event',
   'file_summary',
   'extract_facts',
+  'secret_get',
 ];
 
 const principal = (role: (typeof ROLES)[number]): SessionPrincipal => ({

@@ -103,7 +103,7 @@ export function toMemoryView(memory: Memory): MemoryView {
   };
 }
 
-const warningSchema = z.object({
+export const warningSchema = z.object({
   memoryId: z.uuid(),
   content: z.string(),
   reason: z.string(),
@@ -111,11 +111,14 @@ const warningSchema = z.object({
   recorded: z.boolean().describe('A contradicts relation was recorded'),
 });
 
+/** One type of secret the write replaced by placeholders, and how many. */
+export const secretCountSchema = z.object({ type: z.string(), count: z.number().int() });
+
 export const writeResultSchema = z.object({
   memory: memorySchema,
   warnings: z.array(warningSchema).describe('Existing memories this one appears to contradict'),
   embedding: z.enum(['queued', 'deferred', 'unchanged']),
-  redacted: z.array(z.object({ type: z.string(), count: z.number().int() })),
+  redacted: z.array(secretCountSchema),
 });
 export class WriteResultDto extends createZodDto(writeResultSchema) {}
 

@@ -1,7 +1,14 @@
 import { toolListing } from '@cairn/mcp';
 import { keywordsSchema, sourceSchema, tagsSchema } from '../contract/memory-fields.schema';
 import { explanationSchema, recallSchema, searchFiltersSchema, searchReportSchema } from '../contract/memory-query.dto';
-import { memorySchema, relationSchema, storeMemorySchema, updateMemorySchema } from '../contract/memory.dto';
+import {
+  memorySchema,
+  relationSchema,
+  secretCountSchema,
+  storeMemorySchema,
+  updateMemorySchema,
+  warningSchema,
+} from '../contract/memory.dto';
 import { historyResultSchema, relatedResultSchema } from '../contract/memory-tool.schemas';
 
 /*
@@ -12,6 +19,12 @@ import { historyResultSchema, relatedResultSchema } from '../contract/memory-too
  */
 toolListing.add(memorySchema, { summary: 'A memory, as memory_get returns it' });
 toolListing.add(relationSchema, { summary: 'A relation, as memory_link returns it' });
+// The write result's records in one line each: the tool's text spells out both, and the
+// default toolsets' list has no room for their fields twice (memory_store, memory_update).
+toolListing.add(secretCountSchema, { summary: '{type, count}' });
+toolListing.add(warningSchema, {
+  summary: '{memoryId, content, reason, strength: weak|strong, recorded: a contradicts relation was stored}',
+});
 toolListing.add(relatedResultSchema.shape.items.element.shape.memory, {
   description: 'The memory at the other end, as memory_get returns it',
 });
