@@ -1,4 +1,4 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { type LoggerService } from '@nestjs/common';
 import { type TestingModule } from '@nestjs/testing';
 import { createDbTestingModule, createTestDatabase, type TestDatabase, testConfig, testRedisUrl } from '@cairn/testing';
@@ -213,6 +213,22 @@ describe('envelope encryption of tenant data (integration)', () => {
 
     expect(await encryption.needsReencryption(bystander, untouched)).toBe(false);
     expect((await keyRows(bystander)).map((row) => row.version)).toEqual([1]);
+  });
+
+  it('gives keyed digests stable across data-key rotations and replicas, distinct per tenant and purpose', async () => {
+    const tenant = await createTenant();
+    const other = await createTenant();
+    const value = 'AKIA2E4AYF3B7C5DQGQW';
+    const before = (await encryption.keyedDigester(tenant, 'secret-placeholder-id'))(value);
+    await encryption.rotateDataKey(tenant);
+    const after = (await (await replica(masterA)).keyedDigester(tenant, 'secret-placeholder-id'))(value);
+    expect(after.equals(before)).toBe(true);
+    expect(before).toHaveLength(32);
+    const elsewhere = (await encryption.keyedDigester(other, 'secret-placeholder-id'))(value);
+    const otherPurpose = (await encryption.keyedDigester(tenant, 'another-purpose'))(value);
+    // Not a plain hash: without the tenant's key a guessed value cannot be confirmed.
+    const plain = createHash('sha256').update(value).digest();
+    for (const digest of [elsewhere, otherPurpose, plain]) expect(digest.equals(before)).toBe(false);
   });
 
   it('keeps keys and plaintext out of logs and error messages', async () => {
