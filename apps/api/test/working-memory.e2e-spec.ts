@@ -44,6 +44,7 @@ describe('working memory, session events and summaries', () => {
           updatedAt: expect.any(String),
         },
         evicted: [],
+        redacted: [],
       });
 
       const replaced = await put(client, 'current_task', { value: 'Billing migration: step 2 of 4', importance: 5 });

@@ -50,7 +50,7 @@ describe('MCP knowledge-base and harness tools', () => {
       await index(adminA, project, `docs/${project}.md`, `Deploy notes for ${project}: ${MARKER} runs on merge.`);
     }
     const adminB = await connect(b.tenant.slug, { role: 'admin', projects: '*', agentId: 'seed' });
-    await index(adminB, b.projects[0], 'docs/other-tenant.md', `Tenant B secret notes: ${MARKER} everywhere.`);
+    await index(adminB, b.projects[0], 'docs/other-tenant.md', `Tenant B private notes: ${MARKER} everywhere.`);
   });
   afterAll(async () => {
     for (const client of clients) await client.close();

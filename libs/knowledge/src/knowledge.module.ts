@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { EmbeddingsModule, EmbeddingTargetsModule } from '@cairn/embeddings';
 import { JobsModule } from '@cairn/jobs';
 import { ProjectsModule } from '@cairn/projects';
+import { SecretsModule } from '@cairn/secrets';
 import { SearchModule } from '@cairn/search';
 import { KbChunkEmbeddingTarget } from './kb-chunk-embedding-target.service';
 import { KbChunksRepository } from './kb-chunks.repository';
@@ -16,7 +17,7 @@ import { KnowledgeService } from './knowledge.service';
  * usable on its own whichever app wires it.
  */
 @Module({
-  imports: [ProjectsModule, SearchModule, EmbeddingsModule, EmbeddingTargetsModule, JobsModule],
+  imports: [ProjectsModule, SearchModule, EmbeddingsModule, EmbeddingTargetsModule, JobsModule, SecretsModule],
   providers: [KnowledgeService, KbSearchService, KbDocumentsRepository, KbChunksRepository, KbChunkEmbeddingTarget],
   exports: [KnowledgeService, KbSearchService],
 })

@@ -5,6 +5,7 @@ import { BadRequestError, NotFoundError } from '@cairn/common';
 import { CAIRN_CONFIG, type CairnConfig } from '@cairn/config';
 import { JobQueue } from '@cairn/jobs';
 import { type ProjectRef, ProjectResolver } from '@cairn/projects';
+import { SecretRedaction } from '@cairn/secrets';
 import { TenantTransaction } from '@cairn/tenancy';
 import { chunkText } from './chunker';
 import { contentHash, normaliseDocumentText, normaliseLabel } from './document-text';
@@ -43,6 +44,7 @@ export class KnowledgeService {
     private readonly documents: KbDocumentsRepository,
     private readonly chunks: KbChunksRepository,
     private readonly jobs: JobQueue,
+    private readonly secrets: SecretRedaction,
   ) {}
 
   /**
@@ -74,10 +76,14 @@ export class KnowledgeService {
     }
     const sourceType = request.sourceType ?? 'internal';
     const tier: RetentionTier = request.retentionTier ?? (sourceType === 'external' ? 'external' : 'internal');
-    const hash = contentHash(text);
+    // Secrets out before hashing and chunking: chunks, their vectors and the hash see placeholders.
+    const clean = await this.secrets.redact([text]);
+    const stored = clean.texts[0];
+    const hash = contentHash(stored);
     // Chunked before the transaction opens: no connection is held while the CPU works.
-    const pieces = uniqueChunks(text);
+    const pieces = uniqueChunks(stored);
     const author = authorOf(principal);
+    const documentId = randomUUID();
 
     let queued = false;
     const indexed = await this.tx.run(async (): Promise<Indexed> => {
@@ -90,8 +96,14 @@ export class KnowledgeService {
         this.config.knowledge.retentionDays,
       );
       if (existing) return { project, document: existing, newChunks: [], duplicate: true, replaced: 0 };
+      await this.secrets.keep(clean.sealed, {
+        projectId: project.id,
+        sourceTable: 'kb_documents',
+        sourceId: documentId,
+        writer: author,
+      });
       const document = await this.documents.insert({
-        id: randomUUID(),
+        id: documentId,
         projectId: project.id,
         source,
         title,
@@ -130,6 +142,7 @@ export class KnowledgeService {
       duplicate: indexed.duplicate,
       replaced: indexed.replaced,
       embedding: queued ? 'queued' : 'not_queued',
+      redacted: clean.redacted,
     };
   }
 

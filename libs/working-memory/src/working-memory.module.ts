@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { KnowledgeModule } from '@cairn/knowledge';
 import { MemoryModule } from '@cairn/memory';
 import { ProjectsModule } from '@cairn/projects';
+import { SecretsModule } from '@cairn/secrets';
 import { BriefingRepository } from './briefing.repository';
 import { BriefingService } from './briefing.service';
 import { SessionEventsRepository } from './session-events.repository';
@@ -16,7 +17,7 @@ import { WorkingMemoryService } from './working-memory.service';
  * MemoryModule; summaries are archived through KnowledgeModule.
  */
 @Module({
-  imports: [ProjectsModule, MemoryModule, KnowledgeModule],
+  imports: [ProjectsModule, MemoryModule, KnowledgeModule, SecretsModule],
   providers: [
     BriefingRepository,
     BriefingService,

@@ -1,9 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { agentKeyOf, assertProjectAccess, type SessionPrincipal } from '@cairn/access';
+import { agentKeyOf, assertProjectAccess, authorOf, type SessionPrincipal } from '@cairn/access';
 import { NotFoundError } from '@cairn/common';
 import { CAIRN_CONFIG, type CairnConfig } from '@cairn/config';
 import { MemoryWriter } from '@cairn/memory';
 import { type ProjectRef, ProjectResolver } from '@cairn/projects';
+import { SecretRedaction } from '@cairn/secrets';
 import { TenantTransaction } from '@cairn/tenancy';
 import { parseInput, type RememberInput, rememberSchema, wmKeySchema } from './contract/working-memory.fields';
 import { WorkingMemoryRepository } from './working-memory.repository';
@@ -22,22 +23,31 @@ export class WorkingMemoryService {
     private readonly projects: ProjectResolver,
     private readonly entries: WorkingMemoryRepository,
     private readonly writer: MemoryWriter,
+    private readonly secrets: SecretRedaction,
   ) {}
 
   /** Upserts the entry; when that takes the agent over the cap, evicts in the same transaction. */
   async remember(projectSlug: string, principal: SessionPrincipal, input: RememberInput): Promise<RememberResult> {
     assertProjectAccess(principal, projectSlug);
-    const entry = parseInput(rememberSchema, input);
+    const parsed = parseInput(rememberSchema, input);
+    const clean = await this.secrets.redact([parsed.value]);
+    const entry = { ...parsed, value: clean.texts[0] };
     const agentKey = agentKeyOf(principal);
     const result = await this.tx.run(async () => {
       const project = await this.projects.resolve(projectSlug);
       await this.entries.lockAgent(project.id, agentKey);
+      await this.secrets.keep(clean.sealed, {
+        projectId: project.id,
+        sourceTable: 'working_memory',
+        sourceId: `${agentKey}/${entry.key}`,
+        writer: authorOf(principal),
+      });
       const stored = await this.entries.upsert(project.id, agentKey, entry);
       const excess = (await this.entries.count(project.id, agentKey)) - this.config.memory.workingMemoryCap;
       const evicted = excess > 0 ? await this.evict(project, principal, agentKey, stored.key, excess) : [];
       return { entry: stored, evicted };
     });
-    return result;
+    return { ...result, redacted: clean.redacted };
   }
 
   async forget(projectSlug: string, principal: SessionPrincipal, key: string): Promise<void> {

@@ -1,5 +1,6 @@
 import { displayText, slugSchema } from '@cairn/common';
 import { rerankExplainSchema, rerankReportSchema, searchQuerySchema, SEARCH_MODES } from '@cairn/search';
+import { redactedSchema } from '@cairn/secrets';
 import { createZodDto } from 'nestjs-zod';
 import { z } from 'zod';
 import {
@@ -88,6 +89,7 @@ export const indexResultSchema = z.object({
   duplicate: z.boolean().describe('The same content of this source was already indexed; nothing new was stored'),
   replaced: z.number().int().describe('Older versions of this source that were replaced'),
   embedding: z.enum(['queued', 'not_queued']),
+  redacted: redactedSchema,
 });
 export class IndexResultDto extends createZodDto(indexResultSchema) {}
 

@@ -43,6 +43,8 @@ export interface IndexResult {
   /** Older versions of the same source this one replaced. */
   readonly replaced: number;
   readonly embedding: 'queued' | 'not_queued';
+  /** Secrets in the text replaced by placeholders (types and counts); empty when none. */
+  readonly redacted: readonly { readonly type: string; readonly count: number }[];
 }
 
 export interface KbSearchRequest {

@@ -37,7 +37,7 @@ export class KbDocumentsController {
     @CurrentPrincipal() principal: Principal,
   ) {
     const result = await this.knowledge.index(params.project, sessionPrincipal(principal), body);
-    return { ...result, document: toDocumentDto(result.document) };
+    return { ...result, document: toDocumentDto(result.document), redacted: [...result.redacted] };
   }
 
   @Get('documents')

@@ -61,10 +61,13 @@ export class KbIndexTool implements McpToolHandler<typeof spec.input, typeof spe
       ? 'unchanged (same text already indexed)'
       : `${result.chunks} chunks${result.replaced > 0 ? `, replaced ${result.replaced} older version(s)` : ''}`;
     return {
-      structured: { ...result, document },
+      structured: { ...result, document, redacted: [...result.redacted] },
       text:
         `Indexed "${document.source}" in ${document.project} as document ${document.id}: ${what}; ` +
-        `embedding ${result.embedding === 'queued' ? 'queued' : 'not queued'}; kept until ${document.expiresAt.slice(0, 10)}.`,
+        `embedding ${result.embedding === 'queued' ? 'queued' : 'not queued'}; kept until ${document.expiresAt.slice(0, 10)}.` +
+        (result.redacted.length > 0
+          ? ` Secrets replaced by placeholders: ${result.redacted.map((r) => `${r.type} ×${r.count}`).join(', ')}.`
+          : ''),
     };
   }
 }

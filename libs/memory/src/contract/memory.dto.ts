@@ -1,3 +1,4 @@
+import { redactedSchema } from '@cairn/secrets';
 import { createZodDto } from 'nestjs-zod';
 import { z } from 'zod';
 import { type Memory, RELATION_TYPES } from './memory.types';
@@ -111,14 +112,11 @@ export const warningSchema = z.object({
   recorded: z.boolean().describe('A contradicts relation was recorded'),
 });
 
-/** One type of secret the write replaced by placeholders, and how many. */
-export const secretCountSchema = z.object({ type: z.string(), count: z.number().int() });
-
 export const writeResultSchema = z.object({
   memory: memorySchema,
   warnings: z.array(warningSchema).describe('Existing memories this one appears to contradict'),
   embedding: z.enum(['queued', 'deferred', 'unchanged']),
-  redacted: z.array(secretCountSchema),
+  redacted: redactedSchema,
 });
 export class WriteResultDto extends createZodDto(writeResultSchema) {}
 

@@ -4,7 +4,6 @@ import { explanationSchema, recallSchema, searchFiltersSchema, searchReportSchem
 import {
   memorySchema,
   relationSchema,
-  secretCountSchema,
   storeMemorySchema,
   updateMemorySchema,
   warningSchema,
@@ -19,9 +18,8 @@ import { historyResultSchema, relatedResultSchema } from '../contract/memory-too
  */
 toolListing.add(memorySchema, { summary: 'A memory, as memory_get returns it' });
 toolListing.add(relationSchema, { summary: 'A relation, as memory_link returns it' });
-// The write result's records in one line each: the tool's text spells out both, and the
-// default toolsets' list has no room for their fields twice (memory_store, memory_update).
-toolListing.add(secretCountSchema, { summary: '{type, count}' });
+// The write result's warnings in one line: the tool's text spells them out, and the default
+// toolsets' list has no room for their fields twice (memory_store, memory_update).
 toolListing.add(warningSchema, {
   summary: '{memoryId, content, reason, strength: weak|strong, recorded: a contradicts relation was stored}',
 });

@@ -3,6 +3,11 @@ import { createZodDto } from 'nestjs-zod';
 import { z } from 'zod';
 import { type RevealedSecret } from './secret-redaction.types';
 
+/** One type of secret a write replaced by placeholders, and how many. */
+export const secretCountSchema = z.object({ type: z.string(), count: z.number().int() });
+/** What a write result says it redacted: one entry per type; empty when nothing was. */
+export const redactedSchema = z.array(secretCountSchema);
+
 /** A placeholder's id, as `[SECRET:<type>:<id>]` shows it. */
 export const secretIdSchema = z
   .string()

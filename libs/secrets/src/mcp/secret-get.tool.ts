@@ -3,6 +3,7 @@ import { defineTool, McpTool, type McpToolHandler, type ToolCall } from '@cairn/
 import { z } from 'zod';
 import { secretIdSchema, secretSchema, toSecretView } from '../contract/secret.dto';
 import { SecretVault } from '../secret-vault.service';
+import './secret-listing';
 
 const spec = defineTool({
   name: 'secret_get',

@@ -26,7 +26,7 @@ export const secrets: Migration = {
         writer_token_id uuid NOT NULL,
         project_id uuid REFERENCES projects(id) ON DELETE CASCADE,
         source_table text NOT NULL,
-        source_id uuid NOT NULL,
+        source_id text NOT NULL,
         created_at timestamptz NOT NULL DEFAULT now()
       )`);
     await sql(`

@@ -1,4 +1,5 @@
 import { slugSchema } from '@cairn/common';
+import { redactedSchema } from '@cairn/secrets';
 import { createZodDto } from 'nestjs-zod';
 import { z } from 'zod';
 import { importanceSchema, wmKeySchema, wmValueSchema } from './working-memory.fields';
@@ -30,7 +31,9 @@ export const evictedSchema = z
   .array(z.object({ key: z.string(), memoryId: z.uuid() }))
   .describe('Entries moved into long-term memory to stay within the cap, with the memory now holding each');
 
-export class RememberResultDto extends createZodDto(z.object({ entry: entrySchema, evicted: evictedSchema })) {}
+export class RememberResultDto extends createZodDto(
+  z.object({ entry: entrySchema, evicted: evictedSchema, redacted: redactedSchema }),
+) {}
 
 export class WorkingMemoryListDto extends createZodDto(
   z.object({

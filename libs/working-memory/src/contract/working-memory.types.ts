@@ -27,6 +27,8 @@ export interface RememberResult {
   readonly entry: WorkingMemoryEntry;
   /** Entries moved into long-term memory to stay within the cap; empty when nothing was. */
   readonly evicted: EvictedEntry[];
+  /** Secrets in the value replaced by placeholders (types and counts); empty when none. */
+  readonly redacted: readonly { readonly type: string; readonly count: number }[];
 }
 
 export interface SessionEvent {

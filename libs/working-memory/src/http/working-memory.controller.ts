@@ -42,7 +42,7 @@ export class WorkingMemoryController {
     @CurrentPrincipal() principal: SessionPrincipal,
   ) {
     const result = await this.workingMemory.remember(params.project, principal, { key: params.key, ...body });
-    return { entry: toEntryView(result.entry), evicted: toEvictedView(result.evicted) };
+    return { entry: toEntryView(result.entry), evicted: toEvictedView(result.evicted), redacted: [...result.redacted] };
   }
 
   @Delete(':key')

@@ -37,10 +37,13 @@ export class RememberTool implements McpToolHandler<typeof spec.input, typeof sp
     const result = await this.workingMemory.remember(call.project!, call.principal, { key, value, importance });
     const evicted = toEvictedView(result.evicted);
     return {
-      structured: { entry: toEntryView(result.entry), evicted },
+      structured: { entry: toEntryView(result.entry), evicted, redacted: [...result.redacted] },
       text: [
         `Remembered "${result.entry.key}" (importance ${result.entry.importance}) in ${call.project}.`,
         ...evicted.map((item) => `Moved "${item.key}" to long-term memory ${item.memoryId} (cap reached).`),
+        ...(result.redacted.length > 0
+          ? [`Secrets replaced by placeholders: ${result.redacted.map((r) => `${r.type} ×${r.count}`).join(', ')}.`]
+          : []),
       ].join('\n'),
     };
   }
