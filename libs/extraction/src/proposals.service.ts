@@ -1,10 +1,13 @@
+import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { assertProjectAccess, authorOf, type SessionPrincipal } from '@cairn/access';
 import { ConflictError, NotFoundError } from '@cairn/common';
 import { type ContradictionWarning, type MemoryCategory, MemoryWriter } from '@cairn/memory';
 import { ProjectResolver } from '@cairn/projects';
+import { type SealedSecret, SecretRedaction } from '@cairn/secrets';
 import { TenantTransaction } from '@cairn/tenancy';
 import { type Proposal, type ProposalStatus } from './contract/proposal.types';
+import { type FactCandidate } from './fact-candidate';
 import { ProposalsRepository } from './proposals.repository';
 
 /** Every memory made from a transcript carries this tag, whoever accepted it. */
@@ -38,7 +41,44 @@ export class ProposalsService {
     private readonly projects: ProjectResolver,
     private readonly proposals: ProposalsRepository,
     private readonly writer: MemoryWriter,
+    private readonly secrets: SecretRedaction,
   ) {}
+
+  /**
+   * Stores extracted candidates as pending proposals, their content, tags and keywords through
+   * SecretRedaction first (a proposal is stored text like any memory), inside the caller's
+   * tenant transaction. Returns the ids of the proposals that were new.
+   */
+  async proposeExtracted(
+    projectId: string,
+    requestId: string,
+    candidates: readonly FactCandidate[],
+    options: { confidence: number; occurredAt: Date; author: SessionPrincipal },
+  ): Promise<string[]> {
+    const sealed = new Map<string, SealedSecret[]>();
+    const clean: (FactCandidate & { id: string; confidence: number })[] = [];
+    for (const candidate of candidates) {
+      const id = randomUUID();
+      const redaction = await this.secrets.redact([candidate.content, ...candidate.tags, ...candidate.keywords]);
+      const [content, ...labels] = redaction.texts;
+      const tags = labels.slice(0, candidate.tags.length);
+      const keywords = labels.slice(candidate.tags.length);
+      clean.push({ ...candidate, content, tags, keywords, id, confidence: options.confidence });
+      sealed.set(id, redaction.sealed);
+    }
+    return this.tx.run(async () => {
+      const ids = await this.proposals.insertNew(projectId, requestId, clean, options.occurredAt);
+      for (const id of ids) {
+        await this.secrets.keep(sealed.get(id) ?? [], {
+          projectId,
+          sourceTable: 'memory_proposals',
+          sourceId: id,
+          writer: authorOf(options.author),
+        });
+      }
+      return ids;
+    });
+  }
 
   list(projectSlug: string, query: { status: ProposalStatus; limit: number; cursor?: string }): Promise<ProposalPage> {
     return this.tx.run(async () => {

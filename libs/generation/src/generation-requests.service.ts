@@ -4,6 +4,7 @@ import { assertProjectAccess, authorOf, type SessionPrincipal } from '@cairn/acc
 import { BadRequestError, NotFoundError, stripControlCharacters } from '@cairn/common';
 import { JobQueue } from '@cairn/jobs';
 import { ProjectResolver } from '@cairn/projects';
+import { SecretRedaction } from '@cairn/secrets';
 import { TenantTransaction } from '@cairn/tenancy';
 import {
   type GenerationKind,
@@ -31,6 +32,7 @@ export class GenerationRequests {
     private readonly projects: ProjectResolver,
     private readonly requests: GenerationRequestsRepository,
     private readonly jobs: JobQueue,
+    private readonly secrets: SecretRedaction,
   ) {}
 
   async submit(
@@ -52,30 +54,42 @@ export class GenerationRequests {
         'too_large',
       );
     }
-    const inputHash = sha256(input);
+    // The stored transcript, the model's prompt and whatever is made from it see placeholders only.
+    const clean = await this.secrets.redact([input]);
+    const stored = clean.texts[0];
+    const inputHash = sha256(stored);
     const requestedBy = authorOf(principal);
     return this.tx.run(async () => {
       const project = await this.projects.resolve(projectSlug);
       const existing = await this.requests.findReusable(project.id, kind, inputHash, requestedBy, occurredAt);
-      const row =
-        existing ??
-        (await this.requests.insert({
-          id: randomUUID(),
+      let row = existing;
+      if (!row) {
+        const id = randomUUID();
+        await this.secrets.keep(clean.sealed, {
+          projectId: project.id,
+          sourceTable: 'generation_requests',
+          sourceId: id,
+          writer: requestedBy,
+        });
+        row = await this.requests.insert({
+          id,
           projectId: project.id,
           kind,
-          input,
+          input: stored,
           inputHash,
           requestedBy,
           occurredAt,
-        }));
-      // A pending request is (re-)enqueued: the deterministic job id makes that harmless, and it
-      // recovers a request whose first enqueue was lost while Redis was away.
-      if (row.status === 'pending') {
-        this.tx.onCommit(async () => {
-          await this.enqueue(principal.tenant.id, row);
         });
       }
-      return { requestId: row.id, status: row.status, reused: existing !== undefined };
+      // A pending request is (re-)enqueued: the deterministic job id makes that harmless, and it
+      // recovers a request whose first enqueue was lost while Redis was away.
+      const submitted = row;
+      if (submitted.status === 'pending') {
+        this.tx.onCommit(async () => {
+          await this.enqueue(principal.tenant.id, submitted);
+        });
+      }
+      return { requestId: submitted.id, status: submitted.status, reused: existing !== undefined };
     });
   }
 

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { ProjectsModule } from '@cairn/projects';
+import { SecretsModule } from '@cairn/secrets';
 import { GenerationJobRunner } from './generation-job-runner.service';
 import { GenerationRequestsRepository } from './generation-requests.repository';
 import { GenerationRequests } from './generation-requests.service';
@@ -11,7 +12,7 @@ import { GenerationRequests } from './generation-requests.service';
  * (ProvidersModule, global).
  */
 @Module({
-  imports: [ProjectsModule],
+  imports: [ProjectsModule, SecretsModule],
   providers: [GenerationRequestsRepository, GenerationRequests, GenerationJobRunner],
   exports: [GenerationRequests, GenerationJobRunner],
 })

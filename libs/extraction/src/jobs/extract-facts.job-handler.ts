@@ -1,11 +1,9 @@
-import { randomUUID } from 'node:crypto';
 import { type SessionPrincipal } from '@cairn/access';
 import { GenerationJobRunner, type GenerationJobRow, requesterPrincipal } from '@cairn/generation';
 import { type HandlesJob, JobHandler, type JobInfo, type JobPayload, type JobResult } from '@cairn/jobs';
 import { MemoryWriter } from '@cairn/memory';
 import { type Extraction, FactExtractor, RULES_FALLBACK } from '../fact-extractor.service';
-import { ProposalsRepository } from '../proposals.repository';
-import { withExtractedTag } from '../proposals.service';
+import { ProposalsService, withExtractedTag } from '../proposals.service';
 import { TenantSettingsService } from '../tenant-settings.service';
 
 /** Model-extracted facts are more often right than rule matches, and neither is vetted yet. */
@@ -24,7 +22,7 @@ export class ExtractFactsJobHandler implements HandlesJob<'extraction', 'extract
     private readonly runner: GenerationJobRunner,
     private readonly extractor: FactExtractor,
     private readonly settings: TenantSettingsService,
-    private readonly proposals: ProposalsRepository,
+    private readonly proposals: ProposalsService,
     private readonly writer: MemoryWriter,
   ) {}
 
@@ -39,12 +37,11 @@ export class ExtractFactsJobHandler implements HandlesJob<'extraction', 'extract
         const ids =
           mode === 'memories'
             ? await this.storeMemories(extraction, request, requesterPrincipal(tenant, request), confidence, occurredAt)
-            : await this.proposals.insertNew(
-                request.projectId,
-                request.id,
-                extraction.candidates.map((candidate) => ({ ...candidate, id: randomUUID(), confidence })),
+            : await this.proposals.proposeExtracted(request.projectId, request.id, extraction.candidates, {
+                confidence,
                 occurredAt,
-              );
+                author: requesterPrincipal(tenant, request),
+              });
         return {
           result: {
             mode,
