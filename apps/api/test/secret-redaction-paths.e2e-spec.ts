@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { type ApiHarness, startApi } from './api-harness';
 import { type MemoryWorld, memoryWorld } from './memory-fixtures';
@@ -76,6 +77,18 @@ describe('secrets on the other write paths (REST)', () => {
     const response = await w.agent.post(url('/session/summary'), { text: `Rotated the CI token to ${GITHUB_TOKEN}.` });
     expect(response.status).toBeLessThan(300);
     expect(JSON.stringify(response.body)).not.toContain(GITHUB_TOKEN);
+  });
+
+  it('redacts what is stored of a file sent for summary, keeping the hash of the file as sent', async () => {
+    const content = `export const config = {\n  database: '${DB_URL}',\n};\n`;
+    const response = await w.agent.post(url('/files/summary'), { path: 'src/config.ts', content });
+    expect(response.status).toBeLessThan(300);
+    const [row] = await db.query<{ content: string; content_hash: string }[]>(
+      `SELECT content, content_hash FROM "${w.tenant.schema}".file_summaries WHERE path = 'src/config.ts'`,
+    );
+    expect(row.content).toMatch(PLACEHOLDER);
+    expect(row.content).not.toContain(DB_PASSWORD);
+    expect(row.content_hash).toContain(createHash('sha256').update(content).digest('hex'));
   });
 
   it('leaves no value in any stored text', async () => {

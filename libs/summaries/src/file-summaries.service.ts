@@ -5,6 +5,7 @@ import { NotFoundError } from '@cairn/common';
 import { sha256 } from '@cairn/generation';
 import { JobQueue } from '@cairn/jobs';
 import { ProjectResolver } from '@cairn/projects';
+import { SecretRedaction } from '@cairn/secrets';
 import { TenantTransaction } from '@cairn/tenancy';
 import { FileSummariesRepository } from './file-summaries.repository';
 import { type CurrentFileSummary, type FileSummary } from './contract/file-summary.types';
@@ -21,16 +22,20 @@ export class FileSummaries {
     private readonly projects: ProjectResolver,
     private readonly summaries: FileSummariesRepository,
     private readonly jobs: JobQueue,
+    private readonly secrets: SecretRedaction,
   ) {}
 
   /** A ready summary of this very content at once, else a pending row whose job runs after commit. */
-  request(
+  async request(
     projectSlug: string,
     principal: SessionPrincipal,
     input: { path: string; content: string },
   ): Promise<FileSummary> {
     assertProjectAccess(principal, projectSlug);
+    // The hash is of the file as sent (clients compare it with theirs); what is stored and
+    // what the model reads has its secrets replaced by placeholders.
     const contentHash = sha256(input.content);
+    const clean = await this.secrets.redact([input.content.replaceAll('\u0000', '')]);
     return this.tx.run(async () => {
       const project = await this.projects.resolve(projectSlug);
       const ready = await this.summaries.touchReady(project.id, input.path, contentHash);
@@ -41,8 +46,14 @@ export class FileSummaries {
         path: input.path,
         contentHash,
         // PostgreSQL text cannot hold NUL; the hash still covers the content exactly as sent.
-        content: input.content.replaceAll('\u0000', ''),
+        content: clean.texts[0],
         requestedBy: authorOf(principal),
+      });
+      await this.secrets.keep(clean.sealed, {
+        projectId: project.id,
+        sourceTable: 'file_summaries',
+        sourceId: row.id,
+        writer: authorOf(principal),
       });
       // Also for a row that was already pending: the job id is deterministic, so this is
       // harmless if its job is queued, and it recovers the row if that enqueue was lost.

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { ProjectsModule } from '@cairn/projects';
+import { SecretsModule } from '@cairn/secrets';
 import { FileSummariesRepository } from './file-summaries.repository';
 import { FileSummaries } from './file-summaries.service';
 import { FileSummarizer } from './file-summarizer.service';
@@ -11,7 +12,7 @@ import { SessionSummarizer } from './session-summarizer.service';
  * session-summary requests are GenerationModule's generation requests.
  */
 @Module({
-  imports: [ProjectsModule],
+  imports: [ProjectsModule, SecretsModule],
   providers: [FileSummariesRepository, FileSummaries, FileSummarizer, SessionSummarizer],
   exports: [FileSummaries, FileSummariesRepository, FileSummarizer, SessionSummarizer],
 })
