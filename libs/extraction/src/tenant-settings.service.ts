@@ -32,12 +32,12 @@ export class TenantSettingsService {
     });
   }
 
+  /** Use TenantSettingsAdmin.update (the api's, audited); this is the write without the audit. */
   update(changes: Partial<TenantSettings>): Promise<TenantSettings> {
     return this.tx.run(async () => {
       if (changes.extractionMode !== undefined) {
         await this.settings.upsert(EXTRACTION_KEY, { mode: changes.extractionMode });
       }
-      // Only admins reach this (tenant.settings.manage), so `allow` is an admin's choice; the route is audited.
       if (changes.secrets !== undefined) await this.secrets.setMode(changes.secrets);
       return this.get();
     });

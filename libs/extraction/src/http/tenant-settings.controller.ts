@@ -1,8 +1,9 @@
 import { Body, Controller, Get, Param, Patch } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import { Audited, RequirePermission } from '@cairn/access';
+import { actorOf, Audited, CurrentPrincipal, type Principal, RequirePermission } from '@cairn/access';
 import { SlugParamDto } from '@cairn/tenancy';
 import { ZodResponse } from 'nestjs-zod';
+import { TenantSettingsAdmin } from '../tenant-settings-admin.service';
 import { TenantSettingsService } from '../tenant-settings.service';
 import { TenantSettingsDto, UpdateTenantSettingsDto } from './extraction.dto';
 
@@ -10,7 +11,10 @@ import { TenantSettingsDto, UpdateTenantSettingsDto } from './extraction.dto';
 @ApiTags('tenant: settings')
 @Controller('v1/tenants/:slug/settings')
 export class TenantSettingsController {
-  constructor(private readonly settings: TenantSettingsService) {}
+  constructor(
+    private readonly settings: TenantSettingsService,
+    private readonly admin: TenantSettingsAdmin,
+  ) {}
 
   @Get()
   @RequirePermission('tenant.settings.manage')
@@ -28,7 +32,11 @@ export class TenantSettingsController {
     description: '`extractionMode`: proposals or memories; `secrets`: redact, reject or allow',
   })
   @ZodResponse({ status: 200, type: TenantSettingsDto })
-  update(@Param() _params: SlugParamDto, @Body() body: UpdateTenantSettingsDto) {
-    return this.settings.update(body);
+  update(
+    @Param() _params: SlugParamDto,
+    @Body() body: UpdateTenantSettingsDto,
+    @CurrentPrincipal() principal: Principal,
+  ) {
+    return this.admin.update(body, actorOf(principal));
   }
 }
