@@ -129,8 +129,8 @@ describe('fact extraction without a model', () => {
 
   it('stores memories directly in "memories" mode, authored by the requester', async () => {
     const before = await p.w.admin.get(settingsUrl());
-    expect(before.body).toEqual({ extractionMode: 'proposals' });
-    expect((await p.w.admin.patch(settingsUrl(), { extractionMode: 'memories' })).body).toEqual({
+    expect(before.body).toMatchObject({ extractionMode: 'proposals' });
+    expect((await p.w.admin.patch(settingsUrl(), { extractionMode: 'memories' })).body).toMatchObject({
       extractionMode: 'memories',
     });
     try {
@@ -185,7 +185,7 @@ describe('fact extraction without a model', () => {
       expect(denied.status).toBe(403);
       expect((await client.get(settingsUrl())).status).toBe(403);
     }
-    expect((await p.api.admin.get(settingsUrl())).body).toEqual({ extractionMode: 'proposals' });
+    expect((await p.api.admin.get(settingsUrl())).body).toMatchObject({ extractionMode: 'proposals' });
     expect((await p.api.admin.patch(settingsUrl(), { extractionMode: 'proposals' })).status).toBe(200);
     expect((await p.api.admin.get('/v1/tenants/no-such-tenant/settings')).status).toBe(404);
     expect((await p.api.client.get(settingsUrl())).status).toBe(401);

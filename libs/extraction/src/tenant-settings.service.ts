@@ -6,7 +6,9 @@ import { TenantSettingsRepository } from './tenant-settings.repository';
 
 const EXTRACTION_KEY = 'extraction';
 const extractionValue = z.object({ mode: z.enum(EXTRACTION_MODES) });
-const DEFAULTS: TenantSettings = { extractionMode: 'proposals' };
+const FETCH_KEY = 'fetch';
+const fetchValue = z.object({ allowHosts: z.array(z.string()), denyHosts: z.array(z.string()) });
+const DEFAULTS: TenantSettings = { extractionMode: 'proposals', fetchAllowHosts: [], fetchDenyHosts: [] };
 
 /**
  * Per-tenant settings in the tenant's own `tenant_settings` table (key → jsonb). A value
@@ -22,7 +24,12 @@ export class TenantSettingsService {
   get(): Promise<TenantSettings> {
     return this.tx.run(async () => {
       const parsed = extractionValue.safeParse(await this.settings.find(EXTRACTION_KEY));
-      return { extractionMode: parsed.success ? parsed.data.mode : DEFAULTS.extractionMode };
+      const fetch = fetchValue.safeParse(await this.settings.find(FETCH_KEY));
+      return {
+        extractionMode: parsed.success ? parsed.data.mode : DEFAULTS.extractionMode,
+        fetchAllowHosts: fetch.success ? fetch.data.allowHosts : DEFAULTS.fetchAllowHosts,
+        fetchDenyHosts: fetch.success ? fetch.data.denyHosts : DEFAULTS.fetchDenyHosts,
+      };
     });
   }
 
@@ -30,6 +37,14 @@ export class TenantSettingsService {
     return this.tx.run(async () => {
       if (changes.extractionMode !== undefined) {
         await this.settings.upsert(EXTRACTION_KEY, { mode: changes.extractionMode });
+      }
+      if (changes.fetchAllowHosts !== undefined || changes.fetchDenyHosts !== undefined) {
+        // Read inside the same transaction: one list changed keeps the other as it was.
+        const current = await this.get();
+        await this.settings.upsert(FETCH_KEY, {
+          allowHosts: changes.fetchAllowHosts ?? current.fetchAllowHosts,
+          denyHosts: changes.fetchDenyHosts ?? current.fetchDenyHosts,
+        });
       }
       return this.get();
     });

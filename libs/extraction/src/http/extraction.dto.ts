@@ -3,7 +3,7 @@ import { MEMORY_CATEGORIES, memoryContentSchema, occurredAtSchema } from '@cairn
 import { createZodDto } from 'nestjs-zod';
 import { z } from 'zod';
 import { PROPOSAL_STATUSES, type Proposal } from '../contract/proposal.types';
-import { EXTRACTION_MODES } from '../contract/tenant-settings.types';
+import { EXTRACTION_MODES, FETCH_HOST_PATTERN, FETCH_HOSTS_MAX } from '../contract/tenant-settings.types';
 
 export const projectParamSchema = z.strictObject({ project: slugSchema });
 export class ProjectParamDto extends createZodDto(projectParamSchema) {}
@@ -106,8 +106,27 @@ export const tenantSettingsSchema = z.object({
   extractionMode: z
     .enum(EXTRACTION_MODES)
     .describe('"proposals": extracted facts wait for review (default); "memories": stored as memories at once'),
+  fetchAllowHosts: z.array(z.string()).describe('kb_fetch reaches only these hosts when non-empty'),
+  fetchDenyHosts: z.array(z.string()).describe('Hosts kb_fetch never reaches; wins over the allow list'),
 });
 export class TenantSettingsDto extends createZodDto(tenantSettingsSchema) {}
 
-export const updateTenantSettingsSchema = z.strictObject({ extractionMode: z.enum(EXTRACTION_MODES) });
+const fetchHosts = z
+  .array(
+    z
+      .string()
+      .trim()
+      .toLowerCase()
+      .max(253)
+      .regex(FETCH_HOST_PATTERN, 'must be a host name such as "example.com" or "*.example.com"'),
+  )
+  .max(FETCH_HOSTS_MAX);
+
+export const updateTenantSettingsSchema = z
+  .strictObject({
+    extractionMode: z.enum(EXTRACTION_MODES).optional(),
+    fetchAllowHosts: fetchHosts.optional(),
+    fetchDenyHosts: fetchHosts.optional(),
+  })
+  .refine((body) => Object.keys(body).length > 0, 'name at least one setting to change');
 export class UpdateTenantSettingsDto extends createZodDto(updateTenantSettingsSchema) {}

@@ -9,6 +9,7 @@ import { auditRetention } from './0007-audit-retention';
 import { termStatistics } from './0008-term-statistics';
 import { occurredAt } from './0009-occurred-at';
 import { auditQueue } from './0010-audit-queue';
+import { kbFetch } from './0012-kb-fetch';
 
 /**
  * Tenant-schema migrations in order, run with the tenant's schema first on the search
@@ -25,6 +26,7 @@ export const TENANT_MIGRATION_LIST: readonly Migration[] = [
   termStatistics,
   occurredAt,
   auditQueue,
+  kbFetch,
 ];
 
 /** Injection token so tests can run the migrator over a list with a failing step. */
