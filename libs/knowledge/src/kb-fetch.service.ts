@@ -7,6 +7,7 @@ import { createBullConnection, type JobResult, JobQueue, withTimeout } from '@ca
 import { ProjectResolver } from '@cairn/projects';
 import { TenantTransaction } from '@cairn/tenancy';
 import { QueueEvents } from 'bullmq';
+import { type Redis } from 'ioredis';
 import { KbDocumentsRepository } from './kb-documents.repository';
 import { KbFetchBudgetRepository } from './kb-fetch-budget.repository';
 import {
@@ -29,6 +30,7 @@ const KEEP_RESULT_SECONDS = 3_600;
 export class KbFetchService implements OnApplicationShutdown {
   private readonly logger = new Logger('KbFetch');
   private events?: Promise<QueueEvents>;
+  private eventsConnection?: Redis;
 
   constructor(
     @Inject(CAIRN_CONFIG) private readonly config: CairnConfig,
@@ -108,8 +110,9 @@ export class KbFetchService implements OnApplicationShutdown {
 
   private queueEvents(): Promise<QueueEvents> {
     this.events ??= (async () => {
+      this.eventsConnection = createBullConnection(this.config, 'consumer');
       const events = new QueueEvents('knowledge', {
-        connection: createBullConnection(this.config, 'consumer'),
+        connection: this.eventsConnection,
         prefix: this.config.queues.prefix,
       });
       events.on('error', (error) => this.logger.debug({ msg: 'queue events connection error', err: error }));
@@ -122,6 +125,8 @@ export class KbFetchService implements OnApplicationShutdown {
   async onApplicationShutdown(): Promise<void> {
     const events = await this.events?.catch(() => undefined);
     await events?.close();
+    // A connection handed to BullMQ stays the caller's to close.
+    this.eventsConnection?.disconnect();
   }
 }
 

@@ -9,6 +9,7 @@ import { auditRetention } from './0007-audit-retention';
 import { termStatistics } from './0008-term-statistics';
 import { occurredAt } from './0009-occurred-at';
 import { auditQueue } from './0010-audit-queue';
+import { placeholder0011 } from './0011-placeholder';
 import { kbFetch } from './0012-kb-fetch';
 
 /**
@@ -26,6 +27,7 @@ export const TENANT_MIGRATION_LIST: readonly Migration[] = [
   termStatistics,
   occurredAt,
   auditQueue,
+  placeholder0011,
   kbFetch,
 ];
 
