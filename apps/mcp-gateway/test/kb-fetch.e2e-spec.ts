@@ -94,7 +94,12 @@ describe('kb_fetch through REST and MCP', () => {
     expect(fetched.status).toBe(200);
     expect(fetched.body.status).toBe('done');
     const { document, flags, chunks } = fetched.body.fetched;
-    expect(document).toMatchObject({ source: pageUrl, title: 'Harbour tide tables', sourceType: 'external', untrusted: true });
+    expect(document).toMatchObject({
+      source: pageUrl,
+      title: 'Harbour tide tables',
+      sourceType: 'external',
+      untrusted: true,
+    });
     expect(chunks).toBeGreaterThan(0);
     expect(flags).toEqual(expect.arrayContaining(['ignore-previous-instructions', 'exfiltrate']));
 
@@ -109,7 +114,10 @@ describe('kb_fetch through REST and MCP', () => {
     expect(markdown).not.toMatch(/script|document\.cookie|evil\.example|color:red/);
     expect(stored[0].metadata.fetch.flags).toEqual(flags);
 
-    const search = await agent.post(`/v1/projects/${project}/kb/search`, { query: 'zephyrine tide gauge', mode: 'keyword' });
+    const search = await agent.post(`/v1/projects/${project}/kb/search`, {
+      query: 'zephyrine tide gauge',
+      mode: 'keyword',
+    });
     expect(search.status).toBe(200);
     const [hit] = search.body.results;
     expect(hit).toMatchObject({ documentId: document.id, untrusted: true });
@@ -132,12 +140,16 @@ describe('kb_fetch through REST and MCP', () => {
   it('refuses internal addresses with the reason, never the address, and stores nothing', async () => {
     const project = projects[2];
     // 127.0.0.2 answers on Linux loopback too, but only 127.0.0.1 is trusted by this test.
-    const loopback = await agent.post(`/v1/projects/${project}/kb/fetch`, { url: pageUrl.replace('127.0.0.1', '127.0.0.2') });
+    const loopback = await agent.post(`/v1/projects/${project}/kb/fetch`, {
+      url: pageUrl.replace('127.0.0.1', '127.0.0.2'),
+    });
     expect(loopback.status).toBe(403);
     expect(loopback.body.error).toMatchObject({ code: 'blocked-address' });
     expect(loopback.body.error.message).toContain('loopback');
 
-    const metadata = await agent.post(`/v1/projects/${project}/kb/fetch`, { url: 'http://169.254.169.254/latest/meta-data/' });
+    const metadata = await agent.post(`/v1/projects/${project}/kb/fetch`, {
+      url: 'http://169.254.169.254/latest/meta-data/',
+    });
     expect(metadata.status).toBe(403);
     expect(metadata.body.error.code).toBe('blocked-address');
     expect(JSON.stringify(metadata.body)).not.toContain('169.254.169.254');

@@ -10,12 +10,7 @@ import { QueueEvents } from 'bullmq';
 import { type Redis } from 'ioredis';
 import { KbDocumentsRepository } from './kb-documents.repository';
 import { KbFetchBudgetRepository } from './kb-fetch-budget.repository';
-import {
-  type FetchedDocument,
-  type FetchJobOutput,
-  type FetchOutcome,
-  type FetchRequest,
-} from './contract/kb.types';
+import { type FetchedDocument, type FetchJobOutput, type FetchOutcome, type FetchRequest } from './contract/kb.types';
 
 /** A fetch job's result stays readable this long, for a caller that got 202 and its job id. */
 const KEEP_RESULT_SECONDS = 3_600;

@@ -15,5 +15,6 @@ export interface TenantSettings {
  * A host pattern of a fetch list: a lower-case DNS name (or IP literal) with an optional leading
  * `*.` for its subdomains. No scheme, port, path or wildcard elsewhere: those would never match.
  */
-export const FETCH_HOST_PATTERN = /^(\*\.)?(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)*[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
+export const FETCH_HOST_PATTERN =
+  /^(\*\.)?(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)*[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
 export const FETCH_HOSTS_MAX = 200;

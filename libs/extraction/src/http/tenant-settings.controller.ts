@@ -23,7 +23,10 @@ export class TenantSettingsController {
   @Patch()
   @RequirePermission('tenant.settings.manage')
   @Audited('tenant.settings.update')
-  @ApiOperation({ summary: "Change the tenant's settings", description: '`extractionMode`: proposals or memories; `fetchAllowHosts`, `fetchDenyHosts`: kb_fetch host lists' })
+  @ApiOperation({
+    summary: "Change the tenant's settings",
+    description: '`extractionMode`: proposals or memories; `fetchAllowHosts`, `fetchDenyHosts`: kb_fetch host lists',
+  })
   @ZodResponse({ status: 200, type: TenantSettingsDto })
   update(@Param() _params: SlugParamDto, @Body() body: UpdateTenantSettingsDto) {
     return this.settings.update(body);

@@ -44,7 +44,11 @@ export const JOB_CATALOG = {
       tenantId,
       project: z.string().min(1).max(100),
       url: z.string().min(1).max(2_000),
-      requestedBy: z.strictObject({ userId: id.nullable(), agentId: z.string().max(200).nullable(), tokenId: z.string().max(200) }),
+      requestedBy: z.strictObject({
+        userId: id.nullable(),
+        agentId: z.string().max(200).nullable(),
+        tokenId: z.string().max(200),
+      }),
       title: z.string().max(500).optional(),
       retentionTier: z.enum(['external', 'internal', 'summary']).optional(),
     }),

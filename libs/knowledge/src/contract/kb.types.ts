@@ -126,5 +126,10 @@ export type FetchOutcome =
 export type FetchJobOutput =
   | { readonly documentId: string; readonly duplicate: boolean; readonly finalUrl: string; readonly flags: string[] }
   | {
-      readonly error: { readonly status: number; readonly code: string; readonly message: string; readonly details?: unknown };
+      readonly error: {
+        readonly status: number;
+        readonly code: string;
+        readonly message: string;
+        readonly details?: unknown;
+      };
     };

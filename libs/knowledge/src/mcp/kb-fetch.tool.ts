@@ -14,7 +14,8 @@ const spec = defineTool({
   toolset: 'web',
   permission: 'kb.write',
   scope: 'project',
-  description: 'Fetch a public web page into the knowledge base as UNTRUSTED Markdown. Example: {"url": "https://example.com/doc"}',
+  description:
+    'Fetch a public web page into the knowledge base as UNTRUSTED Markdown. Example: {"url": "https://example.com/doc"}',
   input: fetchSchema,
   output: fetchResultSchema,
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true },
@@ -29,7 +30,10 @@ export class KbFetchTool implements McpToolHandler<typeof spec.input, typeof spe
     const outcome = await this.fetches.fetch(call.project!, call.principal, input);
     const structured = toFetchResultDto(outcome);
     if (!structured.fetched) {
-      return { structured, text: `Still fetching ${input.url} (job ${structured.jobId}); kb_search finds it when done.` };
+      return {
+        structured,
+        text: `Still fetching ${input.url} (job ${structured.jobId}); kb_search finds it when done.`,
+      };
     }
     const { document, chunks, flags } = structured.fetched;
     const warning = flags.length > 0 ? ` WARNING: prompt-injection patterns found (${flags.join(', ')}).` : '';
