@@ -195,7 +195,7 @@ describe('fact extraction without a model', () => {
     const wrong = await strangerAdmin.patch(settingsUrl(), { extractionMode: 'memories' });
     expect(wrong.status).toBe(403);
     expect(wrong.body.error.code).toBe('wrong_tenant');
-    expect((await p.w.admin.get(settingsUrl())).body).toEqual({ extractionMode: 'proposals' });
+    expect((await p.w.admin.get(settingsUrl())).body).toMatchObject({ extractionMode: 'proposals' });
 
     for (const body of [
       {},

@@ -45,6 +45,7 @@ describe('kb_fetch through REST and MCP', () => {
   let server: Server;
   let pageUrl: string;
   let tenantSchema: string;
+  let tenantSlug: string;
   let projects: string[];
   let agent: TestClient;
   let mcp: Client;
@@ -71,6 +72,7 @@ describe('kb_fetch through REST and MCP', () => {
     worker = await startWorkerContext(workerTrustingLoopback(world));
     const setup = await tenantWithProjects(world, 3);
     tenantSchema = setup.tenant.schema;
+    tenantSlug = setup.tenant.slug;
     projects = setup.projects;
     const rest = await issueToken(world.admin, setup.tenant.slug, { role: 'agent', projects: '*' });
     agent = new TestClient(world.api).as(rest.token);
@@ -162,6 +164,22 @@ describe('kb_fetch through REST and MCP', () => {
     expect(third.status).toBe(429);
     expect(third.body.error.message).toMatch(/used its 2 fetches for today/);
     expect(await documentsOf(projects[2])).toBe(0);
+  });
+
+  it("applies the tenant's deny list (validated when set), refusing a listed host with 403", async () => {
+    const settingsUrl = `/v1/tenants/${tenantSlug}/settings`;
+    const bad = await world.admin.patch(settingsUrl, { fetchDenyHosts: ['http://127.0.0.1/'] });
+    expect(bad.status).toBe(400);
+    const set = await world.admin.patch(settingsUrl, { fetchDenyHosts: ['127.0.0.1'] });
+    expect(set.status).toBe(200);
+    expect(set.body).toMatchObject({ fetchDenyHosts: ['127.0.0.1'], fetchAllowHosts: [] });
+    try {
+      const denied = await agent.post(`/v1/projects/${projects[0]}/kb/fetch`, { url: pageUrl.replace('/tides', '/x') });
+      expect(denied.status).toBe(403);
+      expect(denied.body.error).toMatchObject({ code: 'host-not-allowed', message: 'The host is on the deny list' });
+    } finally {
+      await world.admin.patch(settingsUrl, { fetchDenyHosts: [] });
+    }
   });
 
   it('rejects a URL that is not http(s) before spending budget', async () => {

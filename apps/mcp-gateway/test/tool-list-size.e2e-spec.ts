@@ -18,7 +18,7 @@ const TOOLSET_BOUNDS: Record<Toolset, { descriptionsAndInputs: number; total: nu
   knowledge: { descriptionsAndInputs: 2_300, total: 5_800 },
   maintenance: { descriptionsAndInputs: 2_200, total: 4_000 },
   harness: { descriptionsAndInputs: 1_500, total: 3_900 },
-  web: { descriptionsAndInputs: 800, total: 2_600 },
+  web: { descriptionsAndInputs: 700, total: 2_000 },
 };
 
 interface Size {
