@@ -163,6 +163,9 @@ describe('kb_fetch through REST and MCP', () => {
     const third = await agent.post(`/v1/projects/${projects[2]}/kb/fetch`, { url: pageUrl });
     expect(third.status).toBe(429);
     expect(third.body.error.message).toMatch(/used its 2 fetches for today/);
+    // Until the next UTC midnight.
+    expect(Number(third.headers['retry-after'])).toBeGreaterThan(0);
+    expect(Number(third.headers['retry-after'])).toBeLessThanOrEqual(86_400);
     expect(await documentsOf(projects[2])).toBe(0);
   });
 

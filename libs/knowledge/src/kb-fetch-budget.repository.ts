@@ -12,6 +12,11 @@ export class KbFetchBudgetRepository {
    * fetch of the day cannot both get it (the row lock of ON CONFLICT orders them).
    */
   async take(projectId: string, limit: number): Promise<number | null> {
+    // Past days' rows count nothing any more: each fetch clears its project's, so the table stays one row per project.
+    await this.db.query(
+      `DELETE FROM kb_fetch_budget WHERE project_id = $1 AND day < (now() AT TIME ZONE 'UTC')::date`,
+      [projectId],
+    );
     const rows = await this.db.query<{ fetches: number }>(
       `INSERT INTO kb_fetch_budget AS b (project_id, day, fetches)
        VALUES ($1, (now() AT TIME ZONE 'UTC')::date, 1)
