@@ -98,6 +98,27 @@ describe('chart policy details', () => {
     );
   });
 
+  it('gives only the worker egress to web servers (port 80, public ranges), for kb_fetch', () => {
+    let checked = 0;
+    for (const name of Object.keys(sets)) {
+      const policies = rendered[name].filter((o) => o.kind === 'NetworkPolicy');
+      if (policies.length === 0) continue; // a value set with network policies off
+      const egressPorts = (suffix: string) =>
+        (policies.find((o) => o.metadata.name.endsWith(suffix))?.spec.egress ?? []).flatMap(
+          (rule: { ports?: { port: number }[] }) => (rule.ports ?? []).map((p) => p.port),
+        );
+      expect(egressPorts('-worker')).toContain(80);
+      for (const app of ['-api', '-mcp-gateway', '-migrate']) expect(egressPorts(app)).not.toContain(80);
+      const web = policies
+        .find((o) => o.metadata.name.endsWith('-worker'))!
+        .spec.egress.find((rule: { ports?: { port: number }[] }) => rule.ports?.some((p) => p.port === 80));
+      const excluded = web.to.flatMap((peer: { ipBlock: { except: string[] } }) => peer.ipBlock.except);
+      expect(excluded).toEqual(expect.arrayContaining(['10.0.0.0/8', '169.254.0.0/16', '127.0.0.0/8', 'fc00::/7']));
+      checked += 1;
+    }
+    expect(checked).toBeGreaterThan(0);
+  });
+
   it('derives terminationGracePeriodSeconds from SHUTDOWN_TIMEOUT_MS', () => {
     const objects = renderChart({ valuesFiles: sets.minimal, set: { 'config.SHUTDOWN_TIMEOUT_MS': '60000' } });
     expect(terminationViolations(objects, 60_000)).toEqual([]);

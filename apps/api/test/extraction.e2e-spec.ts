@@ -129,8 +129,13 @@ describe('fact extraction without a model', () => {
 
   it('stores memories directly in "memories" mode, authored by the requester', async () => {
     const before = await p.w.admin.get(settingsUrl());
-    expect(before.body).toEqual({ extractionMode: 'proposals', secrets: 'redact' });
-    expect((await p.w.admin.patch(settingsUrl(), { extractionMode: 'memories' })).body).toEqual({
+    expect(before.body).toEqual({
+      extractionMode: 'proposals',
+      secrets: 'redact',
+      fetchAllowHosts: [],
+      fetchDenyHosts: [],
+    });
+    expect((await p.w.admin.patch(settingsUrl(), { extractionMode: 'memories' })).body).toMatchObject({
       extractionMode: 'memories',
       secrets: 'redact',
     });
@@ -186,7 +191,10 @@ describe('fact extraction without a model', () => {
       expect(denied.status).toBe(403);
       expect((await client.get(settingsUrl())).status).toBe(403);
     }
-    expect((await p.api.admin.get(settingsUrl())).body).toEqual({ extractionMode: 'proposals', secrets: 'redact' });
+    expect((await p.api.admin.get(settingsUrl())).body).toMatchObject({
+      extractionMode: 'proposals',
+      secrets: 'redact',
+    });
     expect((await p.api.admin.patch(settingsUrl(), { extractionMode: 'proposals' })).status).toBe(200);
     expect((await p.api.admin.get('/v1/tenants/no-such-tenant/settings')).status).toBe(404);
     expect((await p.api.client.get(settingsUrl())).status).toBe(401);
@@ -196,7 +204,7 @@ describe('fact extraction without a model', () => {
     const wrong = await strangerAdmin.patch(settingsUrl(), { extractionMode: 'memories' });
     expect(wrong.status).toBe(403);
     expect(wrong.body.error.code).toBe('wrong_tenant');
-    expect((await p.w.admin.get(settingsUrl())).body).toEqual({ extractionMode: 'proposals', secrets: 'redact' });
+    expect((await p.w.admin.get(settingsUrl())).body).toMatchObject({ extractionMode: 'proposals', secrets: 'redact' });
 
     for (const body of [
       {},

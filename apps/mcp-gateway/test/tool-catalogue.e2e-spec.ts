@@ -19,6 +19,7 @@ const CONTRACT = [
   'remember',
   'forget',
   'recall_context',
+  'kb_fetch',
   'kb_index',
   'kb_search',
   'kb_search_global',

@@ -19,6 +19,7 @@ const TOOLSET_BOUNDS: Record<Toolset, { descriptionsAndInputs: number; total: nu
   maintenance: { descriptionsAndInputs: 2_200, total: 4_000 },
   harness: { descriptionsAndInputs: 1_500, total: 3_900 },
   secrets: { descriptionsAndInputs: 600, total: 1_400 },
+  web: { descriptionsAndInputs: 700, total: 2_000 },
 };
 
 interface Size {

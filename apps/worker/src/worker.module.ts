@@ -4,14 +4,14 @@ import { type CairnConfig } from '@cairn/config';
 import { EmbeddingWorkerModule } from '@cairn/embeddings';
 import { ExtractionWorkerModule } from '@cairn/extraction';
 import { JobWorkersModule } from '@cairn/jobs';
-import { KnowledgeModule } from '@cairn/knowledge';
+import { KnowledgeModule, KnowledgeWorkerModule } from '@cairn/knowledge';
 import { MaintenanceWorkerModule } from '@cairn/maintenance';
 import { MemoryModule } from '@cairn/memory';
 import { SearchWorkerModule } from '@cairn/search';
 import { SummariesWorkerModule } from '@cairn/summaries';
 
 /**
- * Background jobs: embeddings, file and session summaries, fact extraction, maintenance and
+ * Background jobs: embeddings, knowledge-base fetches (the only pods with egress), file and session summaries, fact extraction, maintenance and
  * the keyword ranker's term statistics, each library's `jobs/` handlers. Serves only health, readiness and metrics over HTTP.
  */
 @Module({})
@@ -23,6 +23,7 @@ export class WorkerModule {
         InfrastructureModule.forRoot(config, { serving: false }),
         MemoryModule,
         KnowledgeModule,
+        KnowledgeWorkerModule,
         EmbeddingWorkerModule,
         SummariesWorkerModule,
         ExtractionWorkerModule,

@@ -70,6 +70,8 @@ export interface CairnConfig {
       readonly summaries: number;
       readonly extraction: number;
       readonly maintenance: number;
+      /** Fetches are network-bound: several at once cost little CPU. */
+      readonly knowledge: number;
     };
     readonly attempts: number;
     readonly backoffMs: number;
@@ -86,6 +88,10 @@ export interface CairnConfig {
     readonly documentMaxChars: number;
     /** Days a document of each retention tier is kept. */
     readonly retentionDays: { readonly external: number; readonly internal: number; readonly summary: number };
+    /** How long `kb_fetch` waits for the worker's fetch before answering 202 with the job id. */
+    readonly fetchWaitMs: number;
+    /** Fetches one project may make per UTC day, counted across replicas. */
+    readonly fetchDailyBudget: number;
   };
   readonly audit: {
     /** Days a tenant's audit entries are kept before the maintenance purge prunes them; 0 = forever. */

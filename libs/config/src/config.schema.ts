@@ -90,6 +90,7 @@ export const environmentSchema = z.object({
   WORKER_CONCURRENCY_SUMMARIES: positiveInt(2, 64),
   WORKER_CONCURRENCY_EXTRACTION: positiveInt(1, 64),
   WORKER_CONCURRENCY_MAINTENANCE: positiveInt(1, 16),
+  WORKER_CONCURRENCY_KNOWLEDGE: positiveInt(4, 64),
   JOB_ATTEMPTS: positiveInt(5, 50),
   JOB_BACKOFF_MS: positiveInt(1_000, 600_000),
   WORKER_STALLED_INTERVAL_MS: positiveInt(30_000, 600_000),
@@ -102,6 +103,9 @@ export const environmentSchema = z.object({
   KB_RETENTION_EXTERNAL_DAYS: positiveInt(14, 3_650),
   KB_RETENTION_INTERNAL_DAYS: positiveInt(30, 3_650),
   KB_RETENTION_SUMMARY_DAYS: positiveInt(365, 3_650),
+  /** Up to the fetch's own 15 s bound (plus queueing); longer fetches answer 202 with the job id. */
+  KB_FETCH_WAIT_MS: positiveInt(10_000, 60_000),
+  KB_FETCH_DAILY_BUDGET: positiveInt(50, 100_000),
   /** Days a tenant's audit entries are kept; 0 keeps them forever. */
   AUDIT_RETENTION_DAYS: z.coerce.number().int().min(0).max(36_500).default(365),
   MCP_PUBLIC_URL: httpUrl.optional(),

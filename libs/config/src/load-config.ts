@@ -89,6 +89,7 @@ export function loadConfig(app: AppName, env: EnvSource): CairnConfig {
         summaries: values.WORKER_CONCURRENCY_SUMMARIES,
         extraction: values.WORKER_CONCURRENCY_EXTRACTION,
         maintenance: values.WORKER_CONCURRENCY_MAINTENANCE,
+        knowledge: values.WORKER_CONCURRENCY_KNOWLEDGE,
       },
       attempts: values.JOB_ATTEMPTS,
       backoffMs: values.JOB_BACKOFF_MS,
@@ -108,6 +109,8 @@ export function loadConfig(app: AppName, env: EnvSource): CairnConfig {
         internal: values.KB_RETENTION_INTERNAL_DAYS,
         summary: values.KB_RETENTION_SUMMARY_DAYS,
       },
+      fetchWaitMs: values.KB_FETCH_WAIT_MS,
+      fetchDailyBudget: values.KB_FETCH_DAILY_BUDGET,
     },
     audit: { retentionDays: values.AUDIT_RETENTION_DAYS },
     mcp: {

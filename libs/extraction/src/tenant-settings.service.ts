@@ -7,7 +7,13 @@ import { TenantSettingsRepository } from './tenant-settings.repository';
 
 const EXTRACTION_KEY = 'extraction';
 const extractionValue = z.object({ mode: z.enum(EXTRACTION_MODES) });
-const DEFAULT_EXTRACTION_MODE = 'proposals';
+const FETCH_KEY = 'fetch';
+const fetchValue = z.object({ allowHosts: z.array(z.string()), denyHosts: z.array(z.string()) });
+const DEFAULTS: Omit<TenantSettings, 'secrets'> = {
+  extractionMode: 'proposals',
+  fetchAllowHosts: [],
+  fetchDenyHosts: [],
+};
 
 /**
  * Per-tenant settings in the tenant's own `tenant_settings` table (key → jsonb; `secrets` is
@@ -25,9 +31,12 @@ export class TenantSettingsService {
   get(): Promise<TenantSettings> {
     return this.tx.run(async () => {
       const parsed = extractionValue.safeParse(await this.settings.find(EXTRACTION_KEY));
+      const fetch = fetchValue.safeParse(await this.settings.find(FETCH_KEY));
       return {
-        extractionMode: parsed.success ? parsed.data.mode : DEFAULT_EXTRACTION_MODE,
+        extractionMode: parsed.success ? parsed.data.mode : DEFAULTS.extractionMode,
         secrets: await this.secrets.mode(),
+        fetchAllowHosts: fetch.success ? fetch.data.allowHosts : DEFAULTS.fetchAllowHosts,
+        fetchDenyHosts: fetch.success ? fetch.data.denyHosts : DEFAULTS.fetchDenyHosts,
       };
     });
   }
@@ -39,6 +48,14 @@ export class TenantSettingsService {
         await this.settings.upsert(EXTRACTION_KEY, { mode: changes.extractionMode });
       }
       if (changes.secrets !== undefined) await this.secrets.setMode(changes.secrets);
+      if (changes.fetchAllowHosts !== undefined || changes.fetchDenyHosts !== undefined) {
+        // Read inside the same transaction: one list changed keeps the other as it was.
+        const current = await this.get();
+        await this.settings.upsert(FETCH_KEY, {
+          allowHosts: changes.fetchAllowHosts ?? current.fetchAllowHosts,
+          denyHosts: changes.fetchDenyHosts ?? current.fetchDenyHosts,
+        });
+      }
       return this.get();
     });
   }

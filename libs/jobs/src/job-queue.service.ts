@@ -19,6 +19,10 @@ export interface EnqueueOptions {
   /** Derived from the work, so re-enqueueing the same work is harmless. */
   readonly jobId: string;
   readonly delayMs?: number;
+  /** Keep the completed job (and its result) this long, for a caller that reads it later. */
+  readonly keepResultSeconds?: number;
+  /** Attempts instead of the worker default (1: the caller waiting on it wants one answer). */
+  readonly attempts?: number;
 }
 
 /**
@@ -71,7 +75,13 @@ export class JobQueue implements OnApplicationShutdown {
     const jobId = options.jobId.replace(/[^A-Za-z0-9_.-]/g, '-');
     try {
       await withTimeout(
-        this.queues[queue].add(name, payload, { ...this.defaults, jobId, delay: options.delayMs }),
+        this.queues[queue].add(name, payload, {
+          ...this.defaults,
+          jobId,
+          delay: options.delayMs,
+          ...(options.keepResultSeconds === undefined ? {} : { removeOnComplete: { age: options.keepResultSeconds } }),
+          ...(options.attempts === undefined ? {} : { attempts: options.attempts }),
+        }),
         ENQUEUE_TIMEOUT_MS,
       );
       return true;

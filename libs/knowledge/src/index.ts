@@ -2,9 +2,16 @@ export { type Chunk, type ChunkOptions, chunkText, DEFAULT_CHUNK_OPTIONS } from 
 export { contentHash, normaliseDocumentText } from './document-text';
 export { KnowledgeHttpModule } from './http/knowledge-http.module';
 export { KnowledgeMcpModule } from './mcp/knowledge-mcp.module';
+export { KnowledgeWorkerModule } from './jobs/knowledge-worker.module';
+export { KbFetchJobHandler } from './jobs/kb-fetch.job-handler';
+export { KB_FETCH_TRUSTED_ADDRESSES, KbFetchRunner } from './kb-fetch-runner.service';
+export { KbFetchService } from './kb-fetch.service';
 export { KbSearchService } from './kb-search.service';
 export {
   type DocumentPage,
+  type FetchedDocument,
+  type FetchOutcome,
+  type FetchRequest,
   type IndexRequest,
   type IndexResult,
   KB_SEARCH_MAX_LIMIT,

@@ -5,7 +5,7 @@ import { type KbDocument, type RetentionTier } from './contract/kb.types';
 const COLUMNS = `d.id, d.project_id AS "projectId", d.source, d.title, d.source_type AS "sourceType",
   d.retention_tier AS "retentionTier", d.content_hash AS "contentHash", d.chunk_count AS "chunkCount",
   d.author_user_id AS "authorUserId", d.author_agent_id AS "authorAgentId", d.created_at AS "createdAt",
-  d.expires_at AS "expiresAt"`;
+  d.expires_at AS "expiresAt", d.metadata`;
 
 export type RetentionDays = Readonly<Record<RetentionTier, number>>;
 
@@ -53,8 +53,8 @@ export class KbDocumentsRepository {
   async insert(doc: NewDocument): Promise<KbDocument> {
     const rows = await this.db.query<KbDocument>(
       `INSERT INTO kb_documents AS d (id, project_id, source, title, source_type, retention_tier, content_hash,
-         chunk_count, author_user_id, author_agent_id, expires_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, now() + make_interval(days => $11::int))
+         chunk_count, author_user_id, author_agent_id, expires_at, metadata)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, now() + make_interval(days => $11::int), $12::jsonb)
        RETURNING ${COLUMNS}`,
       [
         doc.id,
@@ -68,6 +68,7 @@ export class KbDocumentsRepository {
         doc.authorUserId,
         doc.authorAgentId,
         doc.retentionDays,
+        JSON.stringify(doc.metadata),
       ],
     );
     return rows[0];
@@ -93,6 +94,14 @@ export class KbDocumentsRepository {
        ORDER BY d.created_at DESC, d.id DESC LIMIT $2`,
       afterId ? [projectId, limit + 1, afterId] : [projectId, limit + 1],
     );
+  }
+
+  async find(projectId: string, id: string): Promise<KbDocument | undefined> {
+    const rows = await this.db.query<KbDocument>(
+      `SELECT ${COLUMNS} FROM kb_documents d WHERE d.project_id = $1 AND d.id = $2`,
+      [projectId, id],
+    );
+    return rows[0];
   }
 
   async delete(projectId: string, id: string): Promise<boolean> {

@@ -12,6 +12,7 @@ import {
   type SearchReport,
   vectorSearchSettings,
 } from '@cairn/search';
+import { untrustedLabel } from '@cairn/safe-fetch';
 import { TenantTransaction } from '@cairn/tenancy';
 import { type ChunkHit, KbChunksRepository } from './kb-chunks.repository';
 import {
@@ -106,9 +107,12 @@ export class KbSearchService {
     for (const hit of reranked.ranked.slice(0, request.limit)) {
       const row = rows.get(hit.id);
       if (!row) continue;
+      const untrusted = row.sourceType === 'external';
       results.push({
         ...row,
-        untrusted: row.sourceType === 'external',
+        // Framed where it leaves the service, so every way out (REST, MCP) carries the label.
+        text: untrusted ? untrustedLabel(sourceHost(row.source), row.text) : row.text,
+        untrusted,
         score: hit.score,
         ...(request.explain ? { explain: hit.explain } : {}),
       });
@@ -135,4 +139,13 @@ function cleanRequest<T extends KbSearchRequest>(request: T): T {
   }
   const limit = Math.min(KB_SEARCH_MAX_LIMIT, Math.max(1, Math.trunc(request.limit)));
   return { ...request, query, limit: Number.isFinite(limit) ? limit : 10 };
+}
+
+/** The host of a URL source; an external source that is not a URL (a file name) has none. */
+function sourceHost(source: string): string {
+  try {
+    return new URL(source).hostname;
+  } catch {
+    return '';
+  }
 }

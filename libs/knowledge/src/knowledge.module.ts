@@ -7,6 +7,8 @@ import { SearchModule } from '@cairn/search';
 import { KbChunkEmbeddingTarget } from './kb-chunk-embedding-target.service';
 import { KbChunksRepository } from './kb-chunks.repository';
 import { KbDocumentsRepository } from './kb-documents.repository';
+import { KbFetchBudgetRepository } from './kb-fetch-budget.repository';
+import { KbFetchService } from './kb-fetch.service';
 import { KbSearchService } from './kb-search.service';
 import { KnowledgeService } from './knowledge.service';
 
@@ -18,7 +20,15 @@ import { KnowledgeService } from './knowledge.service';
  */
 @Module({
   imports: [ProjectsModule, SearchModule, EmbeddingsModule, EmbeddingTargetsModule, JobsModule, SecretsModule],
-  providers: [KnowledgeService, KbSearchService, KbDocumentsRepository, KbChunksRepository, KbChunkEmbeddingTarget],
-  exports: [KnowledgeService, KbSearchService],
+  providers: [
+    KnowledgeService,
+    KbSearchService,
+    KbFetchService,
+    KbDocumentsRepository,
+    KbChunksRepository,
+    KbFetchBudgetRepository,
+    KbChunkEmbeddingTarget,
+  ],
+  exports: [KnowledgeService, KbSearchService, KbFetchService],
 })
 export class KnowledgeModule {}

@@ -114,6 +114,7 @@ export class KnowledgeService {
         authorUserId: author.userId,
         authorAgentId: author.agentId,
         retentionDays: this.config.knowledge.retentionDays[tier],
+        metadata: request.metadata ?? {},
       });
       const newChunks = pieces.map((piece, ordinal) => ({
         id: randomUUID(),

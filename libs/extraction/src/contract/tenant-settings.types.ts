@@ -9,4 +9,16 @@ export interface TenantSettings {
   readonly extractionMode: ExtractionMode;
   /** Secrets found in written text: `redact` (default) to placeholders, `reject` the write, or `allow` them. */
   readonly secrets: SecretsMode;
+  /** When non-empty, `kb_fetch` reaches only these hosts (`example.com`, `*.example.com`). */
+  readonly fetchAllowHosts: string[];
+  /** Hosts `kb_fetch` never reaches, in the same forms; wins over the allow list. */
+  readonly fetchDenyHosts: string[];
 }
+
+/**
+ * A host pattern of a fetch list: a lower-case DNS name (or IP literal) with an optional leading
+ * `*.` for its subdomains. No scheme, port, path or wildcard elsewhere: those would never match.
+ */
+export const FETCH_HOST_PATTERN =
+  /^(\*\.)?(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)*[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
+export const FETCH_HOSTS_MAX = 200;

@@ -4,7 +4,7 @@ import { SECRETS_MODES } from '@cairn/secrets';
 import { createZodDto } from 'nestjs-zod';
 import { z } from 'zod';
 import { PROPOSAL_STATUSES, type Proposal } from '../contract/proposal.types';
-import { EXTRACTION_MODES } from '../contract/tenant-settings.types';
+import { EXTRACTION_MODES, FETCH_HOST_PATTERN, FETCH_HOSTS_MAX } from '../contract/tenant-settings.types';
 
 export const projectParamSchema = z.strictObject({ project: slugSchema });
 export class ProjectParamDto extends createZodDto(projectParamSchema) {}
@@ -110,10 +110,28 @@ export const tenantSettingsSchema = z.object({
   secrets: z
     .enum(SECRETS_MODES)
     .describe('Secrets in written text: "redact" to placeholders (default), "reject" the write, or "allow" them'),
+  fetchAllowHosts: z.array(z.string()).describe('kb_fetch reaches only these hosts when non-empty'),
+  fetchDenyHosts: z.array(z.string()).describe('Hosts kb_fetch never reaches; wins over the allow list'),
 });
 export class TenantSettingsDto extends createZodDto(tenantSettingsSchema) {}
 
+const fetchHosts = z
+  .array(
+    z
+      .string()
+      .trim()
+      .toLowerCase()
+      .max(253)
+      .regex(FETCH_HOST_PATTERN, 'must be a host name such as "example.com" or "*.example.com"'),
+  )
+  .max(FETCH_HOSTS_MAX);
+
 export const updateTenantSettingsSchema = z
-  .strictObject({ extractionMode: z.enum(EXTRACTION_MODES).optional(), secrets: z.enum(SECRETS_MODES).optional() })
-  .refine((body) => body.extractionMode !== undefined || body.secrets !== undefined, 'name a setting to change');
+  .strictObject({
+    extractionMode: z.enum(EXTRACTION_MODES).optional(),
+    secrets: z.enum(SECRETS_MODES).optional(),
+    fetchAllowHosts: fetchHosts.optional(),
+    fetchDenyHosts: fetchHosts.optional(),
+  })
+  .refine((body) => Object.keys(body).length > 0, 'name a setting to change');
 export class UpdateTenantSettingsDto extends createZodDto(updateTenantSettingsSchema) {}

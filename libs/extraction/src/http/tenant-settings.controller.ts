@@ -29,7 +29,8 @@ export class TenantSettingsController {
   @Audited('tenant.settings.update')
   @ApiOperation({
     summary: "Change the tenant's settings",
-    description: '`extractionMode`: proposals or memories; `secrets`: redact, reject or allow',
+    description:
+      '`extractionMode`: proposals or memories; `secrets`: redact, reject or allow; `fetchAllowHosts`, `fetchDenyHosts`: kb_fetch host lists',
   })
   @ZodResponse({ status: 200, type: TenantSettingsDto })
   update(

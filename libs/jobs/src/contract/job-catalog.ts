@@ -35,6 +35,24 @@ export const JOB_CATALOG = {
     'summarize-file': z.strictObject({ tenantId, fileSummaryId: id }),
     'summarize-session': z.strictObject({ tenantId, requestId: id }),
   },
+  knowledge: {
+    /**
+     * Fetches a URL into a project's knowledge base, in the worker (the only pods with egress).
+     * `project` is the slug the requester's token named, checked again by the indexing service.
+     */
+    fetch: z.strictObject({
+      tenantId,
+      project: z.string().min(1).max(100),
+      url: z.string().min(1).max(2_000),
+      requestedBy: z.strictObject({
+        userId: id.nullable(),
+        agentId: z.string().max(200).nullable(),
+        tokenId: z.string().max(200),
+      }),
+      title: z.string().max(500).optional(),
+      retentionTier: z.enum(['external', 'internal', 'summary']).optional(),
+    }),
+  },
   extraction: {
     'extract-facts': z.strictObject({ tenantId, requestId: id }),
   },

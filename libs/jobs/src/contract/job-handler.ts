@@ -6,6 +6,8 @@ export interface JobResult {
   readonly status: 'done' | 'skipped' | 'partial';
   readonly detail?: string;
   readonly counts?: Readonly<Record<string, number>>;
+  /** What a caller waiting on the job reads back (e.g. the document a fetch stored). */
+  readonly output?: Readonly<Record<string, unknown>>;
 }
 
 export interface JobInfo {

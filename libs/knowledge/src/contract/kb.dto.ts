@@ -4,6 +4,7 @@ import { redactedSchema } from '@cairn/secrets';
 import { createZodDto } from 'nestjs-zod';
 import { z } from 'zod';
 import {
+  type FetchOutcome,
   KB_SEARCH_MAX_LIMIT,
   type KbDocument,
   RETENTION_TIERS,
@@ -37,6 +38,16 @@ export const indexDocumentSchema = z.strictObject({
     .describe('How long it is kept; defaults to "external" for external sources, else "internal"'),
 });
 export class IndexDocumentDto extends createZodDto(indexDocumentSchema) {}
+
+export const fetchSchema = z.strictObject({
+  url: z
+    .url({ protocol: /^https?$/, error: 'must be an http or https URL' })
+    .max(SOURCE_MAX_CHARS)
+    .describe('http(s) URL of a public page; internal addresses are refused'),
+  title: displayText(TITLE_MAX_CHARS).optional().describe("Defaults to the page's first heading"),
+  retentionTier: z.enum(RETENTION_TIERS).optional().describe('How long it is kept; default "external"'),
+});
+export class FetchDto extends createZodDto(fetchSchema) {}
 
 export const documentsQuerySchema = z.strictObject({
   limit: z.coerce.number().int().min(1).max(200).default(50),
@@ -92,6 +103,31 @@ export const indexResultSchema = z.object({
   redacted: redactedSchema,
 });
 export class IndexResultDto extends createZodDto(indexResultSchema) {}
+
+export const fetchResultSchema = z.object({
+  status: z.enum(['done', 'pending']).describe('"pending": still fetching after the wait; see jobId'),
+  jobId: z.string().nullable().describe('The fetch job, when still pending'),
+  fetched: z
+    .object({
+      document: documentSchema,
+      chunks: z.number().int(),
+      duplicate: z.boolean(),
+      finalUrl: z.string().describe('The URL that answered, after redirects'),
+      flags: z.array(z.string()).describe('Prompt-injection patterns found in the page (flagged, not removed)'),
+    })
+    .nullable(),
+});
+export class FetchResultDto extends createZodDto(fetchResultSchema) {}
+
+export function toFetchResultDto(outcome: FetchOutcome): z.infer<typeof fetchResultSchema> {
+  if (outcome.status === 'pending') return { status: 'pending', jobId: outcome.jobId, fetched: null };
+  const { document, chunks, duplicate, finalUrl, flags } = outcome.fetched;
+  return {
+    status: 'done',
+    jobId: null,
+    fetched: { document: toDocumentDto(document), chunks, duplicate, finalUrl, flags: [...flags] },
+  };
+}
 
 export const documentPageSchema = z.object({ items: z.array(documentSchema), nextCursor: z.string().nullable() });
 export class DocumentPageDto extends createZodDto(documentPageSchema) {}

@@ -24,6 +24,8 @@ export interface KbDocument {
   readonly authorAgentId: string | null;
   readonly createdAt: Date;
   readonly expiresAt: Date;
+  /** What produced the document, e.g. `{ fetch: { finalUrl, flags } }` for a fetched page. */
+  readonly metadata: Readonly<Record<string, unknown>>;
 }
 
 export interface IndexRequest {
@@ -32,6 +34,8 @@ export interface IndexRequest {
   readonly text: string;
   readonly sourceType?: SourceType;
   readonly retentionTier?: RetentionTier;
+  /** Set by services (a fetch records its flags), never taken from a caller's body. */
+  readonly metadata?: Readonly<Record<string, unknown>>;
 }
 
 export interface IndexResult {
@@ -96,3 +100,38 @@ export interface PurgeResult {
   /** Chunks deleted with them. */
   readonly chunks: number;
 }
+
+/** A URL to fetch into a project's knowledge base (`kb_fetch`). */
+export interface FetchRequest {
+  readonly url: string;
+  readonly title?: string;
+  readonly retentionTier?: RetentionTier;
+}
+
+/** A fetched page as stored. */
+export interface FetchedDocument {
+  readonly document: KbDocument & { readonly project: string };
+  readonly chunks: number;
+  readonly duplicate: boolean;
+  /** The URL that answered, after redirects. */
+  readonly finalUrl: string;
+  /** Prompt-injection patterns the text matches (flagged, never removed). */
+  readonly flags: readonly string[];
+}
+
+/** A fetch finished within the wait, or still running as job `jobId`. */
+export type FetchOutcome =
+  | { readonly status: 'done'; readonly fetched: FetchedDocument }
+  | { readonly status: 'pending'; readonly jobId: string };
+
+/** What the `knowledge/fetch` job hands back to the caller waiting on it (its result's `output`). */
+export type FetchJobOutput =
+  | { readonly documentId: string; readonly duplicate: boolean; readonly finalUrl: string; readonly flags: string[] }
+  | {
+      readonly error: {
+        readonly status: number;
+        readonly code: string;
+        readonly message: string;
+        readonly details?: unknown;
+      };
+    };

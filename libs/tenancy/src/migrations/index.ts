@@ -10,6 +10,7 @@ import { termStatistics } from './0008-term-statistics';
 import { occurredAt } from './0009-occurred-at';
 import { auditQueue } from './0010-audit-queue';
 import { secrets } from './0011-secrets';
+import { kbFetch } from './0012-kb-fetch';
 
 /**
  * Tenant-schema migrations in order, run with the tenant's schema first on the search
@@ -27,6 +28,7 @@ export const TENANT_MIGRATION_LIST: readonly Migration[] = [
   occurredAt,
   auditQueue,
   secrets,
+  kbFetch,
 ];
 
 /** Injection token so tests can run the migrator over a list with a failing step. */

@@ -1,0 +1,29 @@
+import { Injectable } from '@nestjs/common';
+import { TenantDb } from '@cairn/tenancy';
+
+/** Each project's fetches per UTC day (`kb_fetch_budget`); every call runs inside a tenant transaction. */
+@Injectable()
+export class KbFetchBudgetRepository {
+  constructor(private readonly db: TenantDb) {}
+
+  /**
+   * Takes one fetch from today's budget: the fetches counted so far including this one, or
+   * null when `limit` were already taken. One statement, so replicas racing for the last
+   * fetch of the day cannot both get it (the row lock of ON CONFLICT orders them).
+   */
+  async take(projectId: string, limit: number): Promise<number | null> {
+    // Past days' rows count nothing any more: each fetch clears its project's, so the table stays one row per project.
+    await this.db.query(
+      `DELETE FROM kb_fetch_budget WHERE project_id = $1 AND day < (now() AT TIME ZONE 'UTC')::date`,
+      [projectId],
+    );
+    const rows = await this.db.query<{ fetches: number }>(
+      `INSERT INTO kb_fetch_budget AS b (project_id, day, fetches)
+       VALUES ($1, (now() AT TIME ZONE 'UTC')::date, 1)
+       ON CONFLICT (project_id, day) DO UPDATE SET fetches = b.fetches + 1 WHERE b.fetches < $2
+       RETURNING b.fetches`,
+      [projectId, limit],
+    );
+    return rows[0]?.fetches ?? null;
+  }
+}
