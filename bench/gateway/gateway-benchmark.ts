@@ -104,8 +104,16 @@ export async function benchGateway(
       nodeArgs: GATEWAY_NODE_ARGS,
     });
     children.push(gateway);
+    // BENCH_COMPARED_GATEWAY_ENV (KEY=VALUE,...) configures the compared gateway alone: with
+    // --gateway-compare . it measures one setting against another, same build, same slices.
+    const comparedEnv = Object.fromEntries(
+      (process.env.BENCH_COMPARED_GATEWAY_ENV ?? '')
+        .split(',')
+        .filter(Boolean)
+        .map((pair) => pair.split('=', 2) as [string, string]),
+    );
     const compared = input.compareRoot
-      ? await startGatewayProcess({ root: input.compareRoot, env: gatewayEnv })
+      ? await startGatewayProcess({ root: input.compareRoot, env: { ...gatewayEnv, ...comparedEnv } })
       : undefined;
     if (compared) {
       children.push(compared);

@@ -3,6 +3,7 @@ import { APP_GUARD } from '@nestjs/core';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { ProjectsModule } from '@cairn/projects';
 import { AccessGuard } from './access.guard';
+import { AuthChangeListener } from './auth-change-listener.service';
 import { RateLimits } from './rate-limits.service';
 import { SessionTokenEntity } from './session-token.entity';
 import { TokenVerifier } from './token-verifier.service';
@@ -18,6 +19,7 @@ import { UsersService } from './users.service';
   imports: [TypeOrmModule.forFeature([UserEntity, SessionTokenEntity]), ProjectsModule],
   providers: [
     { provide: APP_GUARD, useClass: AccessGuard },
+    AuthChangeListener,
     RateLimits,
     TokenVerifier,
     TokensRepository,

@@ -1,4 +1,5 @@
 export { AccessGuard } from './access.guard';
+export { AuthChangeListener } from './auth-change-listener.service';
 export { AuthHttpModule } from './http/auth-http.module';
 export { AuthModule } from './auth.module';
 export { type RateLimitRefusal, RateLimits } from './rate-limits.service';

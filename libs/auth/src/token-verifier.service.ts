@@ -2,9 +2,10 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { type Principal } from '@cairn/access';
 import { UnauthenticatedError } from '@cairn/common';
 import { CAIRN_CONFIG, type CairnConfig } from '@cairn/config';
+import { AuthChangeListener } from './auth-change-listener.service';
 import { evaluateToken } from './token-evaluation';
 import { hashToken, isWellFormedSessionToken, SESSION_TOKEN_PREFIX, secretsEqual } from './token-format';
-import { TokensRepository } from './tokens.repository';
+import { type TokenLookup, TokensRepository } from './tokens.repository';
 
 const TOUCH_INTERVAL_MS = 60_000;
 const TOUCH_MEMORY = 10_000;
@@ -19,6 +20,7 @@ export class TokenVerifier {
   constructor(
     @Inject(CAIRN_CONFIG) private readonly config: CairnConfig,
     private readonly tokens: TokensRepository,
+    private readonly changes: AuthChangeListener,
   ) {}
 
   async authenticate(authorization: string | undefined, challenge: Record<string, string> = {}): Promise<Principal> {
@@ -40,10 +42,31 @@ export class TokenVerifier {
     if (!isWellFormedSessionToken(token)) {
       throw new UnauthenticatedError('invalid_token', 'Malformed session token', challenge);
     }
-    const evaluation = evaluateToken(await this.tokens.lookup(hashToken(token)), new Date());
+    const evaluation = evaluateToken(await this.lookup(hashToken(token)), new Date());
     if (!evaluation.active) throw new UnauthenticatedError(evaluation.code, evaluation.message, challenge);
     this.recordUse(evaluation.principal.tokenId);
     return evaluation.principal;
+  }
+
+  /**
+   * From the cache when it is trusted (the change notices empty it on every replica at commit,
+   * so a revocation still bites at the next request), else one indexed round trip. Only
+   * tokens that exist are remembered: random guesses cannot fill the cache.
+   */
+  private async lookup(hash: Buffer): Promise<TokenLookup | undefined> {
+    const cache = this.changes.cache;
+    if (cache.get(hash)) {
+      // One turn of the event loop first: a change notice already in the socket is read and
+      // applied before the remembered answer is used (a notice and a request can arrive together).
+      await new Promise((resolve) => setImmediate(resolve));
+      const cached = cache.get(hash);
+      if (cached) return cached;
+    }
+    this.changes.start();
+    const mark = cache.mark;
+    const found = await this.tokens.lookup(hash);
+    if (found) cache.store(hash, found, mark);
+    return found;
   }
 
   private recordUse(tokenId: string): void {

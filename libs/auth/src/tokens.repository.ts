@@ -60,7 +60,7 @@ export class TokensRepository {
     return this.tokens.findOneByOrFail({ id: token.id });
   }
 
-  /** Deliberately uncached: revocation must bite on every replica at the next request. */
+  /** The database's answer; TokenVerifier caches it under the change notices' watch. */
   async lookup(hash: Buffer): Promise<TokenLookup | undefined> {
     const rows = await this.prepared.query<LookupRow>(TOKEN_LOOKUP.name, TOKEN_LOOKUP.text, [hash]);
     const row = rows[0];

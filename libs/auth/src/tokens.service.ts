@@ -5,6 +5,7 @@ import { BadRequestError, NotFoundError } from '@cairn/common';
 import { CAIRN_CONFIG, type CairnConfig } from '@cairn/config';
 import { ProjectsService } from '@cairn/projects';
 import { type TenantRef } from '@cairn/tenancy';
+import { AuthChangeListener } from './auth-change-listener.service';
 import { type SessionTokenEntity } from './session-token.entity';
 import { evaluateToken } from './token-evaluation';
 import { generateSessionToken, hashToken, isWellFormedSessionToken } from './token-format';
@@ -33,6 +34,7 @@ export class TokensService {
     private readonly tokens: TokensRepository,
     private readonly users: UsersRepository,
     private readonly projects: ProjectsService,
+    private readonly changes: AuthChangeListener,
   ) {}
 
   /** Must run inside the tenant's context: project scopes are checked against its schema. */
@@ -93,6 +95,9 @@ export class TokensService {
     const token = await this.tokens.findInTenant(tenant.id, id);
     if (!token) throw new NotFoundError('Token');
     await this.tokens.revoke(tenant.id, id);
+    // Every replica hears of it from the database's notice; this one forgets at once as well.
+    this.changes.cache.forget({ kind: 'token', id });
+    await this.changes.settle();
   }
 
   /**

@@ -3,6 +3,7 @@ import { Injectable } from '@nestjs/common';
 import { type Role } from '@cairn/access';
 import { ConflictError, NotFoundError } from '@cairn/common';
 import { type TenantRef } from '@cairn/tenancy';
+import { AuthChangeListener } from './auth-change-listener.service';
 import { type UserEntity } from './user.entity';
 import { DuplicateEmailError, UsersRepository } from './users.repository';
 
@@ -13,11 +14,14 @@ export interface UserPage {
 
 /**
  * A tenant's human users. Disabling a user or lowering its role takes effect on the next
- * request on every replica: token verification reads the user row every time.
+ * request on every replica: the change notice empties every replica's token cache at commit.
  */
 @Injectable()
 export class UsersService {
-  constructor(private readonly users: UsersRepository) {}
+  constructor(
+    private readonly users: UsersRepository,
+    private readonly changes: AuthChangeListener,
+  ) {}
 
   async create(tenant: TenantRef, input: { email: string; name: string; role: Role }): Promise<UserEntity> {
     try {
@@ -50,6 +54,8 @@ export class UsersService {
   ): Promise<UserEntity> {
     const user = await this.users.update(tenant.id, id, changes);
     if (!user) throw new NotFoundError('User');
+    this.changes.cache.forget({ kind: 'user', id });
+    await this.changes.settle();
     return user;
   }
 }

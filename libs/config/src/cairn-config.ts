@@ -105,6 +105,8 @@ export interface CairnConfig {
   };
   /** Requests per minute, enforced in Redis so the limit holds across replicas. */
   readonly rateLimits: { readonly tokenPerMinute: number; readonly tenantPerMinute: number };
+  /** Token verification: how long a verified token may be answered from memory (0: never). */
+  readonly auth: { readonly tokenCacheTtlMs: number };
   /** BullMQ key prefix; lets several installations (or test files) share one Redis. */
   readonly queues: { readonly prefix: string };
 }

@@ -117,6 +117,7 @@ export function loadConfig(app: AppName, env: EnvSource): CairnConfig {
       publicUrl: values.MCP_PUBLIC_URL?.replace(/\/+$/, ''),
       allowedOrigins: parseOrigins(values.MCP_ALLOWED_ORIGINS),
     },
+    auth: { tokenCacheTtlMs: values.TOKEN_CACHE_TTL_MS },
     rateLimits: {
       tokenPerMinute: values.RATE_LIMIT_TOKEN_PER_MINUTE,
       tenantPerMinute: values.RATE_LIMIT_TENANT_PER_MINUTE,

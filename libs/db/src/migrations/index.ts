@@ -2,6 +2,12 @@ import { type Migration } from '../migration.types';
 import { controlSchema } from './0001-control-schema';
 import { tokenToolsets } from './0002-token-toolsets';
 import { tenantDataKeys } from './0003-tenant-data-keys';
+import { authChangeNotices } from './0004-auth-change-notices';
 
 /** Control-schema migrations in order. Append only; never edit one that has shipped. */
-export const CONTROL_MIGRATIONS: readonly Migration[] = [controlSchema, tokenToolsets, tenantDataKeys];
+export const CONTROL_MIGRATIONS: readonly Migration[] = [
+  controlSchema,
+  tokenToolsets,
+  tenantDataKeys,
+  authChangeNotices,
+];
