@@ -1,9 +1,13 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
 import { CAIRN_CONFIG, type CairnConfig } from '@cairn/config';
-import { DataKeysRepository } from './data-keys.repository';
+import { DataKeysRepository, type MasterKeyUse } from './data-keys.repository';
 import { EncryptionError } from './encryption-error';
 import { MASTER_KEYRING } from './envelope-encryption.service';
 import { type MasterKeyring } from './master-keyring';
+
+/** PostgreSQL's codes for a table or schema that does not exist. */
+const UNDEFINED_TABLE = '42P01';
+const INVALID_SCHEMA_NAME = '3F000';
 
 /**
  * Refuses to start a process (api, gateway, worker: whatever loads EncryptionModule) whose master
@@ -31,7 +35,12 @@ export class MasterKeyBootCheck implements OnApplicationBootstrap {
     const current = this.config.secrets.masterKey ? this.keyring.currentId : null;
     const previous = this.keyring.previousId;
     const held = new Set([current, previous].filter((id) => id !== null));
-    const inUse = await this.repository.masterKeysInUse();
+    const inUse = await this.readMasterKeysInUse();
+    if (!inUse) {
+      // The apps start (not ready) before `npm run migrate`; no data key can exist before it.
+      this.logger.log(`master key ${current ?? 'unset'} (CAIRN_MASTER_KEY); control schema not migrated yet`);
+      return;
+    }
     const lacking = inUse.filter((use) => !held.has(use.masterKeyId));
     if (lacking.length > 0) {
       const keys = lacking.reduce((sum, use) => sum + use.keys, 0);
@@ -53,5 +62,16 @@ export class MasterKeyBootCheck implements OnApplicationBootstrap {
         (previous ? `, previous ${previous} (CAIRN_MASTER_KEY_PREVIOUS)` : '') +
         `; stored data keys: ${counts || 'none yet'}`,
     );
+  }
+
+  /** null when the control schema (or its data-key table) does not exist yet. */
+  private async readMasterKeysInUse(): Promise<MasterKeyUse[] | null> {
+    try {
+      return await this.repository.masterKeysInUse();
+    } catch (error) {
+      const code = (error as { driverError?: { code?: unknown } }).driverError?.code;
+      if (code === UNDEFINED_TABLE || code === INVALID_SCHEMA_NAME) return null;
+      throw error;
+    }
   }
 }

@@ -92,6 +92,21 @@ describe('the master-key check at start (integration)', () => {
     await start(masterC, undefined, 'keys');
   });
 
+  it('starts on a database not migrated yet (the apps come up not ready until npm run migrate)', async () => {
+    const unmigrated = await createTestDatabase({ migrated: false });
+    try {
+      const moduleRef = await createDbTestingModule(
+        testConfig(unmigrated.url, testRedisUrl(), { CAIRN_MASTER_KEY: masterB.toString('base64') }),
+        [EncryptionModule],
+        (builder) => builder.setLogger(capture),
+      );
+      await moduleRef.close();
+      expect(logs.some((line) => line.includes('control schema not migrated yet'))).toBe(true);
+    } finally {
+      await unmigrated.drop();
+    }
+  });
+
   it('refuses a stored data key that does not unwrap under the master key it names', async () => {
     const dataSource = modules[0].get(DataSource);
     await dataSource.query(
