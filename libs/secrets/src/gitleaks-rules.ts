@@ -4,11 +4,11 @@ import {
   type GeneratedRuleSet,
   type SecretTier,
 } from './contract/secret.types';
-import { GITLEAKS_RULES } from './gitleaks-rules.generated';
+import { GITLEAKS_RULES } from './gitleaks-rule-set';
 import { type ScanRule, type SecretSpan, shannonEntropy } from './scan-rule';
 
 /**
- * gitleaks' rules (generated from its default configuration, see gitleaks-rules.generated.ts)
+ * gitleaks' rules (generated from its default configuration, see gitleaks-rules.generated.json)
  * run the way gitleaks' detector runs them (detect/detect.go `detectRule`): every match of the
  * pattern, the secret taken from the rule's secret group (else the first non-empty group), an
  * entropy floor, then the global and the rule's allow lists (regexes against the secret, the

@@ -1,5 +1,5 @@
 import { defaultSecretRules } from './default-rules';
-import { GITLEAKS_RULES } from './gitleaks-rules.generated';
+import { GITLEAKS_RULES } from './gitleaks-rule-set';
 import { type ScanRule } from './scan-rule';
 import { SCAN_OVERLAP_CHARS, SCAN_WINDOW_CHARS, SecretScanner } from './secret-scanner.service';
 
