@@ -71,7 +71,11 @@ describe('the master-key check at start (integration)', () => {
     const dataSource = fresh.get(DataSource);
     const encryption = fresh.get(EnvelopeEncryption);
     for (let i = 0; i < 2; i += 1) {
-      await encryption.encrypt(await createTenant(dataSource), { table: 'memories', rowId: 'r1', field: 'content' }, 'x');
+      await encryption.encrypt(
+        await createTenant(dataSource),
+        { table: 'memories', rowId: 'r1', field: 'content' },
+        'x',
+      );
     }
 
     for (const app of ['api', 'worker'] as const) {

@@ -118,7 +118,9 @@ function issuesOf(line: number, error: z.ZodError, prefix?: string): LineError[]
   return error.issues.map((issue) => {
     const path = [prefix, ...issue.path.map(nameForMessage)].filter(Boolean).join('.');
     const message =
-      issue.code === 'unrecognized_keys' ? `unknown field(s): ${issue.keys.map(nameForMessage).join(', ')}` : issue.message;
+      issue.code === 'unrecognized_keys'
+        ? `unknown field(s): ${issue.keys.map(nameForMessage).join(', ')}`
+        : issue.message;
     return { line, path, message };
   });
 }
