@@ -7,18 +7,20 @@ import { evaluateSecrets, type SecretsEvalRun } from './secrets-eval';
 
 /**
  * Secret-detection regression check on the committed corpus (`npm run eval -- --secrets` prints
- * the full table). Measured when the floors were set (gitleaks v8.30.1 rules): recall 99.5%
- * (194 of 195; the miss is "the password is …" with no `=` or `:`, which gitleaks' generic rule
- * needs), precision 97.5%, false positives 2.8% (5 of 180, all the medium-tier generic rule on
- * hashes and ids assigned to fields named `*_key`; 0% for high-tier findings). One line is worth
- * 0.5 points of recall and 0.6 of false positives, so the floors allow about three lines of
- * drift: they catch a rule set or scanner change that broke detection, and are not a target to
- * tune the rules against.
+ * the full table). Measured when the floors were set (gitleaks v8.30.1 rules and Cairn's one
+ * allow-list entry, gitleaks-rules.ts `CAIRN_ALLOWLISTS`): recall 99.0% (201 of 203; the misses
+ * are "the password is …" with no `=` or `:`, which gitleaks' generic rule needs, and a 32-hex
+ * PagerDuty routing key whose entropy, 3.48, is under gitleaks' 3.5 floor), precision 100%, false
+ * positives 0% (0 of 194). gitleaks' rules alone: 18 of 194 (9.3%), every one the generic rule on
+ * a digest or id under a `*_key` name that identifies data (cache, idempotency, partition, sort…)
+ * or on `KEY_PREFIX`. One line is worth 0.5 points of recall and 0.5 of false positives, so the
+ * floors allow about three lines of drift: they catch a rule set or scanner change that broke
+ * detection, and are not a target to tune the rules against.
  */
 const FLOORS = {
   recall: 0.98,
   precision: 0.96,
-  maxFalsePositiveRate: 0.04,
+  maxFalsePositiveRate: 0.02,
   maxHighTierFalsePositiveRate: 0.01,
   minTypes: 25,
 } as const;

@@ -18,6 +18,9 @@ function uuid(random: SeededRandom): string {
 }
 
 const sha256 = (random: SeededRandom) => createHash('sha256').update(random.bytes(16)).digest('hex');
+/** A digest of random bytes in the given hash and notation. */
+const digest = (random: SeededRandom, algorithm: string, encoding: 'hex' | 'base64' | 'base64url') =>
+  createHash(algorithm).update(random.bytes(16)).digest(encoding);
 
 const camel = (random: SeededRandom, words: number) => {
   const vocabulary = [
@@ -143,6 +146,25 @@ const KINDS: Record<string, { count: number; make: Maker }> = {
         `span ${hex(r, 16)} took 41 ms`,
         `the session cookie name is sid_${r.chars(6, ALNUM)}`,
         `order #${r.chars(10, DIGITS)} shipped`,
+      ]),
+  },
+  // Digests and ids in other hashes and notations, under names that use `key` for what
+  // identifies or orders data (gitleaks allows primary_key, bucket_key, key_id and the like).
+  'identifier-key': {
+    count: 14,
+    make: (r) =>
+      r.pick([
+        `partition_key = ${digest(r, 'sha1', 'hex')}`,
+        `sort_key: "${digest(r, 'sha256', 'base64')}"`,
+        `dedup_key=${uuid(r)}`,
+        `CACHE_KEY=${digest(r, 'sha256', 'hex').toUpperCase()}`,
+        `lookup_key: ${digest(r, 'sha256', 'base64url')}`,
+        `row_key = "${digest(r, 'sha512', 'hex')}"`,
+        `Idempotency-Key: ${digest(r, 'sha1', 'hex')}`,
+        `shard_key: ${digest(r, 'md5', 'hex')}`,
+        `const cacheKey = '${digest(r, 'sha256', 'hex')}';`,
+        `deduplicationKey: ${digest(r, 'sha384', 'base64')}`,
+        `KEY_NAMESPACE=tenant-${digest(r, 'md5', 'hex').slice(0, 12)}`,
       ]),
   },
 };

@@ -248,3 +248,33 @@ export function positives(random: SeededRandom, perType: number): SecretsCorpusI
   }
   return items;
 }
+
+/**
+ * Secrets in the notations digests and ids use (hex, UUIDs, base64), in generic assignments:
+ * gitleaks counts these as secrets (its own cases: a 64-hex `client_secret`, a UUID
+ * `api_token`), so allow lists for digests under identifier names must leave them alone. Made
+ * after the negatives, so the lines before them stay as they were.
+ */
+export function encodedSecretPositives(random: SeededRandom): SecretsCorpusItem[] {
+  const hex = (length: number) => random.chars(length, HEX);
+  const uuid = () => {
+    const h = hex(32);
+    return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-a${h.slice(17, 20)}-${h.slice(20, 32)}`;
+  };
+  const templates: { text: string; secret: string }[] = [];
+  const add = (text: (s: string) => string, secret: string) => templates.push({ text: text(secret), secret });
+  add((s) => `encryption_key = ${s}`, hex(64));
+  add((s) => `"client_secret": "${s}",`, hex(64));
+  add((s) => `api_token = "${s}"`, uuid());
+  add((s) => `pagerduty:\n  routing_key: ${s}`, hex(32));
+  add((s) => `SECRET_KEY_BASE=${s}`, hex(128));
+  add((s) => `signing_key: ${s}`, random.bytes(32).toString('base64'));
+  add((s) => `CACHE_KEY_SECRET=${s}`, hex(64));
+  add((s) => `session_secret: ${s}`, random.bytes(32).toString('base64url'));
+  return templates.map(({ text, secret }) => ({
+    text,
+    label: 'secret',
+    type: 'generic-api-key',
+    secret,
+  }));
+}

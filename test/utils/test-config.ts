@@ -2,6 +2,12 @@ import { randomBytes } from 'node:crypto';
 import { type AppName, type CairnConfig, loadConfig } from '@cairn/config';
 
 export const TEST_ADMIN_TOKEN = `test-admin-${randomBytes(24).toString('hex')}`;
+/**
+ * One master key per test file (jest loads this module once per file), so the apps and workers a
+ * file starts on its database share it, as replicas do: a process whose key cannot unwrap the
+ * stored data keys refuses to start. Tests about other keys pass CAIRN_MASTER_KEY themselves.
+ */
+const TEST_MASTER_KEY = randomBytes(32).toString('base64');
 
 /** A real, validated configuration for tests, built the same way the apps build theirs. */
 export function testConfig(
@@ -15,7 +21,7 @@ export function testConfig(
     DATABASE_URL: databaseUrl,
     REDIS_URL: redisUrl,
     CAIRN_ADMIN_TOKEN: TEST_ADMIN_TOKEN,
-    CAIRN_MASTER_KEY: randomBytes(32).toString('base64'),
+    CAIRN_MASTER_KEY: TEST_MASTER_KEY,
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     DATABASE_POOL_MAX: '5',
     // Every authenticated REST and MCP request spends these budgets: at the maximum, so a test

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { createTestDatabase, type TestDatabase, testRedisUrl } from '@cairn/testing';
+import { EncryptionModule, EnvelopeEncryption, masterKeyId } from '@cairn/encryption';
+import { createDbTestingModule, createTestDatabase, type TestDatabase, testConfig, testRedisUrl } from '@cairn/testing';
 import {
   type ChildApp,
   eventually,
@@ -16,9 +17,11 @@ import {
   type Secrets,
   spawnApp,
   startApp,
+  BOOT_TIMEOUT_MS,
   takeSpawnedChildren,
   withPassword,
 } from './process-harness';
+import { DataSource } from 'typeorm';
 
 /**
  * The built apps (dist/) as real processes: boot, health/readiness/metrics over real HTTP,
@@ -277,6 +280,44 @@ describe('api process', () => {
       expect(api.process.stdout).toBe('');
       expectNoSecrets(api.process, [shortToken, badMasterKey]);
     });
+  });
+
+  it('refuses to start when CAIRN_MASTER_KEY cannot unwrap the stored data keys, and starts with the one that can', async () => {
+    // Data keys wrapped by another master key, as after a restore or a mixed-up Secret.
+    const url = await extraDatabase();
+    const other = randomBytes(32);
+    const sealing = await createDbTestingModule(
+      testConfig(url, testRedisUrl(), { CAIRN_MASTER_KEY: other.toString('base64') }, 'keys'),
+      [EncryptionModule],
+    );
+    try {
+      const tenant = '6f1d2c3b-4a59-4e8f-9a7b-0c1d2e3f4a5b';
+      await sealing
+        .get(DataSource)
+        .query(`INSERT INTO cairn.tenants (id, slug, name, schema_name) VALUES ($1, 'mk-boot', 'Boot', 't_mkboot')`, [
+          tenant,
+        ]);
+      await sealing.get(EnvelopeEncryption).encrypt(tenant, { table: 'memories', rowId: 'r', field: 'content' }, 'x');
+    } finally {
+      await sealing.close();
+    }
+
+    for (const app of ['api', 'worker'] as const) {
+      const refused = await spawnApp(app, appEnv(app, { DATABASE_URL: url }));
+      const exit = await refused.process.waitForExit(BOOT_TIMEOUT_MS);
+      expect(exit.code).toBe(1);
+      const output = refused.process.output();
+      expect(output).toContain('refusing to start: 1 stored data key(s) are wrapped by master key(s)');
+      expect(output).toContain(masterKeyId(other));
+      expect(output).not.toContain(other.toString('base64'));
+    }
+    const started = await startApp(
+      'api',
+      appEnv('api', { DATABASE_URL: url, CAIRN_MASTER_KEY_PREVIOUS: other.toString('base64') }),
+    );
+    const checked = started.process.logLines().find((line) => String(line.msg).startsWith('master key '));
+    expect(checked?.msg).toContain(`previous ${masterKeyId(other)} (CAIRN_MASTER_KEY_PREVIOUS)`);
+    expectNoSecrets(started.process, [other.toString('base64')]);
   });
 
   it('reports not ready until the control schema is migrated, then ready without a restart', async () => {

@@ -165,6 +165,48 @@ describe('secrets on the memory write paths (REST)', () => {
     }
   });
 
+  it('under "allow", audits each write that stores secrets: rule ids, types and counts, never a value', async () => {
+    expect((await w.admin.patch(settingsUrl(), { secrets: 'allow' })).status).toBe(200);
+    const allowedEntries = () =>
+      db.query<{ actor: string; request_id: string | null; details: any; target: string | null }[]>(
+        `SELECT actor, request_id, details, target FROM "${w.tenant.schema}".audit_log
+         WHERE action = 'secrets.allowed' ORDER BY id`,
+      );
+    const before = (await allowedEntries()).length;
+    try {
+      const first = await w.agent.request(
+        'POST',
+        memoriesUrl(w.project),
+        { content: `Two keys ${AWS_KEY} and AKIA7Q2LM4NXZR3TVW5Z, and ${DB_URL}` },
+        { 'x-request-id': 'allow-audit-0001' },
+      );
+      expect(first.status).toBe(201);
+      expect(first.body.memory.content).toContain(AWS_KEY);
+      expect((await w.agent.post(memoriesUrl(w.project), { content: 'Nothing secret in this one' })).status).toBe(201);
+      await w.agent.patch(memoriesUrl(w.project, `/${first.body.memory.id}`), { content: `Only ${DB_URL} now` });
+
+      const entries = (await allowedEntries()).slice(before);
+      expect(entries).toHaveLength(2); // the write without a secret leaves none
+      expect(entries[0]).toMatchObject({ actor: 'secret-scanner', request_id: 'allow-audit-0001', target: null });
+      expect(entries[0].details.total).toBe(3);
+      expect(entries[0].details.findings).toEqual(
+        expect.arrayContaining([
+          { ruleId: 'gitleaks:aws-access-token', type: 'aws-access-token', count: 2 },
+          expect.objectContaining({ type: expect.stringMatching(/connection-string/), count: 1 }),
+        ]),
+      );
+      expect(entries[1].details).toMatchObject({ total: 1 });
+      for (const value of [AWS_KEY, 'AKIA7Q2LM4NXZR3TVW5Z', DB_PASSWORD, 'db.internal']) {
+        expect(JSON.stringify(entries)).not.toContain(value);
+      }
+    } finally {
+      await w.admin.patch(settingsUrl(), { secrets: 'redact' });
+    }
+    // Under "redact" the originals are sealed, not audited per write.
+    await w.agent.post(memoriesUrl(w.project), { content: `Redacted: ${AWS_KEY}` });
+    expect((await allowedEntries()).length).toBe(before + 2);
+  });
+
   it('lets only admins change the setting, and validates it', async () => {
     expect((await w.member.patch(settingsUrl(), { secrets: 'allow' })).status).toBe(403);
     expect((await w.admin.patch(settingsUrl(), { secrets: 'sometimes' })).status).toBe(400);

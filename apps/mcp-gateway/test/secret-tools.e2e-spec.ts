@@ -78,6 +78,28 @@ describe('secrets over MCP', () => {
     expect(JSON.stringify(audited)).not.toContain(AWS_KEY);
   });
 
+  it('refuses a write under "reject" and bad arguments naming types and fields, never a value', async () => {
+    const refusedKey = 'AKIA5K7M2P4R6T3W5Y7Z';
+    await world.api.get(DataSource).query(
+      `INSERT INTO "${schema}".tenant_settings (key, value) VALUES ('secrets', '{"mode":"reject"}')
+       ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value`,
+    );
+    try {
+      const refused = await callTool(writer, 'memory_store', { content: `use ${refusedKey}` });
+      expect(refused.isError).toBe(true);
+      expect(refused.text).toMatch(/secrets_rejected/);
+      expect(refused.text).toContain('aws-access-token');
+      expect(refused.text).not.toContain(refusedKey);
+    } finally {
+      await world.api.get(DataSource).query(`DELETE FROM "${schema}".tenant_settings WHERE key = 'secrets'`);
+    }
+    // A secret pasted as an argument's name: the error names the argument by its length only.
+    const unknown = await callTool(writer, 'memory_store', { content: 'fine', [refusedKey]: 1 });
+    expect(unknown.isError).toBe(true);
+    expect(unknown.text).toContain('unknown argument(s): <a 20-character name>');
+    expect(unknown.text).not.toContain(refusedKey);
+  });
+
   it('is not in the default toolsets', async () => {
     const { tools } = await coreOnly.listTools();
     expect(tools.map((tool) => tool.name)).not.toContain('secret_get');

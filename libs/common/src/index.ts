@@ -11,3 +11,4 @@ export {
 } from './cairn-error';
 export { pastInstantSchema } from './time';
 export { agentIdSchema, displayText, SLUG_PATTERN, slugSchema, stripControlCharacters } from './text';
+export { nameForMessage, pathForMessage } from './field-names';

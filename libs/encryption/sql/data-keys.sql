@@ -41,5 +41,11 @@ UPDATE cairn.tenant_data_keys
        SET wrapped_key = $4, master_key_id = $5, rewrapped_at = now()
        WHERE tenant_id = $1 AND version = $2 AND master_key_id = $3;
 
+-- masterKeys
+SELECT DISTINCT ON (master_key_id) master_key_id, tenant_id, version, wrapped_key,
+              count(*) OVER (PARTITION BY master_key_id)::int AS keys
+       FROM cairn.tenant_data_keys
+       ORDER BY master_key_id, tenant_id, version;
+
 -- notWrappedBy
 SELECT count(*)::int AS remaining FROM cairn.tenant_data_keys WHERE master_key_id <> $1;

@@ -15,6 +15,13 @@ interface KeyRow {
   master_key_id: string;
 }
 
+/** A master key that wraps stored data keys: how many, and one of them to try. */
+export interface MasterKeyUse {
+  readonly masterKeyId: string;
+  readonly keys: number;
+  readonly sample: WrappedDataKey;
+}
+
 export interface TenantKeysSummary {
   readonly tenantId: string;
   readonly slug: string;
@@ -91,6 +98,12 @@ export class DataKeysRepository {
       }
       return rewrapped;
     });
+  }
+
+  /** Every master key that wraps a stored data key (boot check), in fingerprint order. */
+  async masterKeysInUse(): Promise<MasterKeyUse[]> {
+    const rows = await this.dataSource.query<(KeyRow & { keys: number })[]>(DATA_KEYS_SQL.masterKeys);
+    return rows.map((row) => ({ masterKeyId: row.master_key_id, keys: row.keys, sample: toKey(row) }));
   }
 
   async countNotWrappedBy(masterKeyId: string): Promise<number> {

@@ -40,6 +40,15 @@ export const DATA_KEYS_SQL = {
   rewrap: `UPDATE cairn.tenant_data_keys
        SET wrapped_key = $4, master_key_id = $5, rewrapped_at = now()
        WHERE tenant_id = $1 AND version = $2 AND master_key_id = $3`,
+  /**
+   * The boot check: each master key that wraps stored data keys, how many it wraps, and one of
+   * them (the lowest tenant id and version) to try unwrapping. A full scan of a table of one row
+   * per tenant and key version, once per process start.
+   */
+  masterKeys: `SELECT DISTINCT ON (master_key_id) master_key_id, tenant_id, version, wrapped_key,
+              count(*) OVER (PARTITION BY master_key_id)::int AS keys
+       FROM cairn.tenant_data_keys
+       ORDER BY master_key_id, tenant_id, version`,
   /** Keys still wrapped by another master key: 0 when a rotation is complete. */
   notWrappedBy: `SELECT count(*)::int AS remaining FROM cairn.tenant_data_keys WHERE master_key_id <> $1`,
 } as const;

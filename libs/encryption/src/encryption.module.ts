@@ -2,12 +2,14 @@ import { Module } from '@nestjs/common';
 import { CAIRN_CONFIG, type CairnConfig } from '@cairn/config';
 import { DataKeysRepository } from './data-keys.repository';
 import { EnvelopeEncryption, MASTER_KEYRING } from './envelope-encryption.service';
+import { MasterKeyBootCheck } from './master-key-check.service';
 import { MasterKeyRotation } from './master-key-rotation.service';
 import { MasterKeyring } from './master-keyring';
 
 /**
  * Envelope encryption for tenant data (DESIGN §8): import it where a capability stores something
  * only encrypted (secrets, sensitive memories). Needs the control schema (@cairn/db's pool).
+ * A process that loads it refuses to start when its master keys cannot unwrap the stored data keys.
  */
 @Module({
   providers: [
@@ -20,6 +22,7 @@ import { MasterKeyring } from './master-keyring';
     DataKeysRepository,
     EnvelopeEncryption,
     MasterKeyRotation,
+    MasterKeyBootCheck,
   ],
   exports: [EnvelopeEncryption, MasterKeyRotation],
 })

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { Injectable, Logger } from '@nestjs/common';
 import { actorOf, assertProjectAccess, roleGrants, type SessionPrincipal } from '@cairn/access';
 import { AuditBuffer } from '@cairn/audit';
-import { CairnError } from '@cairn/common';
+import { CairnError, nameForMessage, pathForMessage } from '@cairn/common';
 import { RequestContext } from '@cairn/observability';
 import { TenantContext } from '@cairn/tenancy';
 import { type CallToolResult, ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
@@ -199,8 +199,11 @@ function digest(args: unknown): string {
 
 function describeIssues(error: z.ZodError): string {
   const issues = error.issues.slice(0, 5).map((issue) => {
-    const path = issue.path.map(String).join('.');
-    const keys = 'keys' in issue && Array.isArray(issue.keys) ? `unknown argument(s): ${issue.keys.join(', ')}` : '';
+    const path = pathForMessage(issue.path);
+    const keys =
+      'keys' in issue && Array.isArray(issue.keys)
+        ? `unknown argument(s): ${issue.keys.map(nameForMessage).join(', ')}`
+        : '';
     return `${path ? `${path}: ` : ''}${keys || issue.message}`;
   });
   const more = error.issues.length > 5 ? ` (and ${error.issues.length - 5} more)` : '';

@@ -1,4 +1,4 @@
-import { BadRequestError } from '@cairn/common';
+import { BadRequestError, nameForMessage } from '@cairn/common';
 import { type z } from 'zod';
 import { EXPORT_FORMAT, type ExportedMemory, exportedMemorySchema, exportHeaderSchema } from './contract/export-format';
 
@@ -116,8 +116,11 @@ function parseJson(source: string): unknown {
 
 function issuesOf(line: number, error: z.ZodError, prefix?: string): LineError[] {
   return error.issues.map((issue) => {
-    const path = [prefix, ...issue.path.map(String)].filter(Boolean).join('.');
-    const message = issue.code === 'unrecognized_keys' ? `unknown field(s): ${issue.keys.join(', ')}` : issue.message;
+    const path = [prefix, ...issue.path.map(nameForMessage)].filter(Boolean).join('.');
+    const message =
+      issue.code === 'unrecognized_keys'
+        ? `unknown field(s): ${issue.keys.map(nameForMessage).join(', ')}`
+        : issue.message;
     return { line, path, message };
   });
 }

@@ -4,7 +4,7 @@ import { type ScanRule } from './scan-rule';
 
 /**
  * The rule set Cairn scans with: gitleaks' rules (a maintained set of some 220 provider formats,
- * with keywords and entropy thresholds; see gitleaks-rules.generated.ts for the version and what
+ * with keywords and entropy thresholds; see gitleaks-rules.generated.json for the version and what
  * was not carried over) and Cairn's connection-string rule, which gitleaks lacks.
  *
  * Why gitleaks rather than secretlint's recommended preset: the preset has about 15 rules

@@ -4,11 +4,11 @@ import {
   type GeneratedRuleSet,
   type SecretTier,
 } from './contract/secret.types';
-import { GITLEAKS_RULES } from './gitleaks-rules.generated';
+import { GITLEAKS_RULES } from './gitleaks-rule-set';
 import { type ScanRule, type SecretSpan, shannonEntropy } from './scan-rule';
 
 /**
- * gitleaks' rules (generated from its default configuration, see gitleaks-rules.generated.ts)
+ * gitleaks' rules (generated from its default configuration, see gitleaks-rules.generated.json)
  * run the way gitleaks' detector runs them (detect/detect.go `detectRule`): every match of the
  * pattern, the secret taken from the rule's secret group (else the first non-empty group), an
  * entropy floor, then the global and the rule's allow lists (regexes against the secret, the
@@ -22,8 +22,42 @@ import { type ScanRule, type SecretSpan, shannonEntropy } from './scan-rule';
  * Checked against gitleaks v8.30.1 itself (its detector with decoding off), with the generator's
  * prose suffix reverted: the same rule ids and secrets on every line of the corpus
  * (test/fixtures/secrets) and of gitleaks' own rule sources and test data (7,586 lines, 298 with
- * findings), except the 147 lines marked `gitleaks:allow`.
+ * findings), except the 147 lines marked `gitleaks:allow`; since then Cairn adds one allow list
+ * entry of its own (CAIRN_ALLOWLISTS below), which can only remove generic findings.
  */
+
+/**
+ * Allow lists Cairn adds to gitleaks' own, in gitleaks' form. gitleaks' generic rule already
+ * allows `key` in its data-structure sense (`primary_key`, `foreign_key`, `bucket_key`,
+ * `schema_key`, `sequence_key`, … and `key_id`, `key_name`, `key_size`, …) whatever the value;
+ * this entry extends that family with more names of the same sense: keys that identify or order
+ * data (cache, idempotency and deduplication keys, partition, sort, range, shard and row keys,
+ * composite, compound, surrogate and unique keys, lookup keys) and a key's prefix, suffix or
+ * namespace. Their values are ids and digests, often hex or UUIDs that pass the entropy floor.
+ *
+ * It does not treat hex digests or UUIDs as non-secrets: gitleaks counts `client_secret`,
+ * `credentials` and `api_token` assigned a 64-hex value or a UUID as secrets (its own test
+ * cases), and so does Cairn. The name must end the variable (`cache_key`, `cacheKey`), so
+ * `cache_key_secret = …` is still a finding; names whose values can be credentials are left out
+ * on purpose (PagerDuty's `routing_key` and a `message_key` are secrets; `hash_key` can be an
+ * HMAC key).
+ */
+const CAIRN_ALLOWLISTS: Readonly<Record<string, readonly GeneratedAllowlist[]>> = {
+  'generic-api-key': [
+    {
+      regexTarget: 'match',
+      condition: 'or',
+      regexes: [
+        {
+          source:
+            '(?:^|[^a-z0-9])(?:(?:cache|composite|compound|dedup|dedupe|deduplication|idempotency|lookup|partition|range|row|shard|sort|surrogate|unique)[_.-]?key|key[_.-]?(?:prefix|suffix|namespace))(?![\\w.-])',
+          flags: 'i',
+        },
+      ],
+      stopwords: [],
+    },
+  ],
+};
 
 /**
  * The rules whose findings are "medium": they match an assignment or a command line of any
@@ -122,7 +156,7 @@ class GitleaksRule implements ScanRule {
     const source = this.namePrefix ? rule.source.slice(NAME_PREFIX.length) : rule.source;
     // g: every match; d: the offsets of the groups, so the secret's own span is known.
     this.regex = new RegExp(source, `${rule.flags}gd`);
-    this.allowlists = [global, ...rule.allowlists.map(compileAllowlist)];
+    this.allowlists = [global, ...[...rule.allowlists, ...(CAIRN_ALLOWLISTS[rule.id] ?? [])].map(compileAllowlist)];
   }
 
   find(text: string): SecretSpan[] {

@@ -19,7 +19,7 @@ export {
 } from './contract/secret-redaction.types';
 export { redactedSchema, secretCountSchema } from './contract/secret.dto';
 export { defaultSecretRules } from './default-rules';
-export { GITLEAKS_RULES } from './gitleaks-rules.generated';
+export { GITLEAKS_RULES } from './gitleaks-rule-set';
 export { PLACEHOLDER_PATTERN, redactSecrets, type SecretIdFor } from './redaction';
 export { type ScanRule, type SecretSpan } from './scan-rule';
 export {

@@ -1,6 +1,8 @@
 import { Injectable } from '@nestjs/common';
+import { TenantAuditLog } from '@cairn/audit';
 import { BadRequestError } from '@cairn/common';
 import { EnvelopeEncryption } from '@cairn/encryption';
+import { RequestContext } from '@cairn/observability';
 import { TenantContext, TenantTransaction } from '@cairn/tenancy';
 import { z } from 'zod';
 import {
@@ -35,6 +37,7 @@ export class SecretRedaction {
     private readonly scanner: SecretScanner,
     private readonly encryption: EnvelopeEncryption,
     private readonly repository: SecretsRepository,
+    private readonly audit: TenantAuditLog,
   ) {}
 
   async mode(): Promise<SecretsMode> {
@@ -56,7 +59,10 @@ export class SecretRedaction {
     const scans = texts.map((text) => this.scanner.scan(text));
     if (scans.every((findings) => findings.length === 0)) return { texts: [...texts], redacted: [], sealed: [] };
     const mode = await this.mode();
-    if (mode === 'allow') return { texts: [...texts], redacted: [], sealed: [] };
+    if (mode === 'allow') {
+      await this.auditAllowed(scans.flat());
+      return { texts: [...texts], redacted: [], sealed: [] };
+    }
     if (mode === 'reject') {
       const types = [...new Set(scans.flat().map((finding) => finding.type))];
       throw new BadRequestError(
@@ -96,6 +102,34 @@ export class SecretRedaction {
     }
     const redacted: SecretTypeCount[] = [...counts].map(([type, count]) => ({ type, count }));
     return { texts: out, redacted, sealed };
+  }
+
+  /**
+   * Under `allow`, each write that stores secrets in the clear leaves an entry in the tenant's
+   * chained audit log: which rules found what, and how often, never a value or where it was.
+   * Written to the chain directly (every process that stores text has the database, not every
+   * one has the audit queue), before the write, so a stored secret always has its entry; the
+   * request id ties it to the call's own entry, which names the caller.
+   */
+  private async auditAllowed(findings: readonly SecretFinding[]): Promise<void> {
+    const counts = new Map<string, { ruleId: string; type: string; count: number }>();
+    for (const { ruleId, type } of findings) {
+      const entry = counts.get(ruleId) ?? { ruleId, type, count: 0 };
+      entry.count += 1;
+      counts.set(ruleId, entry);
+    }
+    const tenant = this.tenant.require('SecretRedaction.auditAllowed');
+    await this.audit.appendMany(tenant.schema, [
+      {
+        actor: 'secret-scanner',
+        action: 'secrets.allowed',
+        target: null,
+        outcome: 'success',
+        status: null,
+        requestId: RequestContext.current()?.correlationId ?? null,
+        details: { findings: [...counts.values()], total: findings.length },
+      },
+    ]);
   }
 
   /** Stores the sealed originals; call inside the write's tenant transaction, so they commit with it. */

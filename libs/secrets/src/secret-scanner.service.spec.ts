@@ -1,5 +1,5 @@
 import { defaultSecretRules } from './default-rules';
-import { GITLEAKS_RULES } from './gitleaks-rules.generated';
+import { GITLEAKS_RULES } from './gitleaks-rule-set';
 import { type ScanRule } from './scan-rule';
 import { SCAN_OVERLAP_CHARS, SCAN_WINDOW_CHARS, SecretScanner } from './secret-scanner.service';
 
@@ -71,6 +71,29 @@ describe('SecretScanner', () => {
     expect(only(`${'n'.repeat(60)}_password = "Zx8Qw2Lm5Nv9Rt3Yb7"`)).toEqual([
       { type: 'generic-api-key', tier: 'medium' },
     ]);
+  });
+
+  it('leaves digests under names that use key for what identifies data, and still finds secrets in hex, UUIDs and base64', () => {
+    const hex64 = '7f7c0a4f0d79b867916003a1181116841fb1f897ca1cc2cd31248ca032fab3a6';
+    const uuid = 'dafa7817-e246-48f3-91a7-e87653d587b8';
+    for (const text of [
+      `cache_key = ${hex64}`,
+      `partitionKey: "${hex64}"`,
+      `Idempotency-Key: ${uuid}`,
+      `SORT_KEY=${hex64.toUpperCase()}`,
+      'KEY_PREFIX=cairn-prod-memories-v3',
+    ]) {
+      expect(only(text)).toEqual([]);
+    }
+    const medium = [{ type: 'generic-api-key', tier: 'medium' }];
+    // gitleaks' own cases: hex and UUID values of secret names are secrets.
+    expect(only(`"client_secret" : "${hex64}",`)).toEqual(medium);
+    expect(only(`api_token = "${uuid}"`)).toEqual(medium);
+    expect(only(`encryption_key = ${hex64}`)).toEqual(medium);
+    // The identifier name must end the variable; names whose values are credentials are not allowed.
+    expect(only(`CACHE_KEY_SECRET=${hex64}`)).toEqual(medium);
+    expect(only(`routing_key: ${hex64}`)).toEqual(medium);
+    expect(only(`hash_key = ${hex64}`)).toEqual(medium);
   });
 
   it.each([

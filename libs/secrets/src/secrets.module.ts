@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { TenantAuditLogModule } from '@cairn/audit';
 import { EncryptionModule } from '@cairn/encryption';
 import { ProjectsModule } from '@cairn/projects';
 import { defaultSecretRules } from './default-rules';
@@ -14,7 +15,7 @@ import { SecretsRepository } from './secrets.repository';
  * `SecretVault`, which reads an original back for its writer or an admin (`secret_get`).
  */
 @Module({
-  imports: [EncryptionModule, ProjectsModule],
+  imports: [EncryptionModule, ProjectsModule, TenantAuditLogModule],
   providers: [
     { provide: SECRET_RULES, useFactory: defaultSecretRules },
     SecretScanner,

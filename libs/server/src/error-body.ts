@@ -1,5 +1,5 @@
 import { HttpException, HttpStatus } from '@nestjs/common';
-import { CairnError } from '@cairn/common';
+import { CairnError, nameForMessage, pathForMessage } from '@cairn/common';
 import { ZodValidationException } from 'nestjs-zod';
 
 export interface ErrorBody {
@@ -50,9 +50,11 @@ interface ZodIssueLike {
 function validationDetails(exception: ZodValidationException): unknown[] {
   const issues = (exception.getZodError() as { issues?: ZodIssueLike[] }).issues ?? [];
   return issues.slice(0, 20).map((issue) => ({
-    path: issue.path.map(String).join('.'),
+    path: pathForMessage(issue.path),
     message:
-      issue.code === 'unrecognized_keys' && issue.keys ? `unknown field(s): ${issue.keys.join(', ')}` : issue.message,
+      issue.code === 'unrecognized_keys' && issue.keys
+        ? `unknown field(s): ${issue.keys.map(nameForMessage).join(', ')}`
+        : issue.message,
   }));
 }
 

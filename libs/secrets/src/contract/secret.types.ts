@@ -44,7 +44,7 @@ export interface GeneratedAllowlist {
   readonly stopwords: readonly string[];
 }
 
-/** One rule of the generated rule file (libs/secrets/src/gitleaks-rules.generated.ts). */
+/** One rule of the generated rule file (libs/secrets/src/gitleaks-rules.generated.json). */
 export interface GeneratedRule {
   readonly id: string;
   readonly description: string;
