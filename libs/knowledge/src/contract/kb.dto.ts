@@ -112,11 +112,12 @@ export const indexResultSchema = z.object({
 });
 export class IndexResultDto extends createZodDto(indexResultSchema) {}
 
+/** Why a fetch read back by its job id failed: the error the fetch answered. */
+const fetchErrorSchema = z.object({ status: z.number().int(), code: z.string(), message: z.string() });
+
 export const fetchResultSchema = z.object({
-  status: z
-    .enum(['done', 'pending', 'failed'])
-    .describe('"pending": still fetching after the wait, see jobId; "failed" only when read back by jobId'),
-  jobId: z.string().nullable().describe('The fetch job, when still pending or read back'),
+  status: z.enum(['done', 'pending', 'failed']).describe('"pending": still fetching, see jobId; "failed": read back'),
+  jobId: z.string().nullable().describe('The fetch job, when pending or read back'),
   fetched: z
     .object({
       document: documentSchema,
@@ -126,10 +127,7 @@ export const fetchResultSchema = z.object({
       flags: z.array(z.string()).describe('Prompt-injection patterns found in the page (flagged, not removed)'),
     })
     .nullable(),
-  error: z
-    .object({ status: z.number().int(), code: z.string(), message: z.string() })
-    .nullable()
-    .describe('Why the fetch failed: the error the fetch answered (status, code, message)'),
+  error: fetchErrorSchema.nullable(),
 });
 export class FetchResultDto extends createZodDto(fetchResultSchema) {}
 

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { BadRequestError } from '@cairn/common';
-import { defineTool, McpTool, type McpToolHandler, type ToolCall } from '@cairn/mcp';
+import { defineTool, McpTool, type McpToolHandler, type ToolCall, toolListing } from '@cairn/mcp';
 import { z } from 'zod';
 import { fetchResultSchema, fetchSchema, toFetchResultDto } from '../contract/kb.dto';
 import { KbFetchService } from '../kb-fetch.service';
@@ -10,6 +10,9 @@ import { KbFetchService } from '../kb-fetch.service';
  * and fetching the web is a capability a token should opt into anyway. Reading a pending
  * fetch back is an argument of the same tool rather than a tool of its own, for the same budget.
  */
+// Listing only: one line for the error instead of its three plain fields (the web toolset's size bound).
+toolListing.add(fetchResultSchema.shape.error.unwrap(), { summary: '{status, code, message} of a failed fetch' });
+
 const spec = defineTool({
   name: 'kb_fetch',
   title: 'Fetch a web page into the knowledge base',
