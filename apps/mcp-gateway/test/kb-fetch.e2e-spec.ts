@@ -3,6 +3,7 @@ import { createServer, type Server } from 'node:http';
 import { type AddressInfo } from 'node:net';
 import { type DynamicModule, Module } from '@nestjs/common';
 import { type TestingModule } from '@nestjs/testing';
+import { JobQueue } from '@cairn/jobs';
 import { KB_FETCH_TRUSTED_ADDRESSES } from '@cairn/knowledge';
 import {
   createProject,
@@ -70,6 +71,7 @@ describe('kb_fetch through REST and MCP', () => {
   let pageUrl: string;
   let tenantSchema: string;
   let tenantSlug: string;
+  let tenantId: string;
   let projects: string[];
   let agent: TestClient;
   let mcp: Client;
@@ -111,6 +113,7 @@ describe('kb_fetch through REST and MCP', () => {
     const setup = await tenantWithProjects(world, 5);
     tenantSchema = setup.tenant.schema;
     tenantSlug = setup.tenant.slug;
+    tenantId = setup.tenant.id;
     projects = setup.projects;
     const rest = await issueToken(world.admin, setup.tenant.slug, { role: 'agent', projects: '*' });
     agent = new TestClient(world.api).as(rest.token);
@@ -218,7 +221,9 @@ describe('kb_fetch through REST and MCP', () => {
     ];
     for (const url of refused) {
       const answer = await agent.post(`/v1/projects/${project}/kb/fetch`, { url });
-      expect([url, answer.status]).toEqual([url, url.includes('@') ? 400 : 403]);
+      // Refused by the worker's checks (not by the request's validation): each took, then gave back, a fetch.
+      const expected = url.includes('@') ? [400, 'credentials'] : [403, 'blocked-address'];
+      expect([url, answer.status, answer.body.error.code]).toEqual([url, ...expected]);
     }
     // The whole budget is still there.
     for (const path of ['/tides', '/other']) {
@@ -232,6 +237,46 @@ describe('kb_fetch through REST and MCP', () => {
     expect(Number(third.headers['retry-after'])).toBeGreaterThan(0);
     expect(Number(third.headers['retry-after'])).toBeLessThanOrEqual(86_400);
     expect(await documentsOf(project)).toBe(2);
+  });
+
+  it('gives a refused fetch back to the UTC day that paid for it, not to a later one', async () => {
+    const project = projects[2]; // all 2 of today's fetches spent (the test before)
+    const today = async () =>
+      (
+        await sql<{ day: string; fetches: number }>(
+          `SELECT to_char(b.day, 'YYYY-MM-DD') AS day, b.fetches FROM {schema}.kb_fetch_budget b
+           JOIN {schema}.projects p ON p.id = b.project_id WHERE p.slug = $1`,
+          [project],
+        )
+      )[0];
+    const before = await today();
+    expect(before.fetches).toBe(2);
+    // A refused fetch as the api queues it, paid for on another day (a fetch queued just before midnight).
+    const refusedJob = async (budgetDay: string) => {
+      const jobId = `kb-fetch-${randomUUID()}`;
+      const payload = {
+        tenantId,
+        project,
+        url: 'http://10.0.0.1/',
+        requestedBy: { userId: null, agentId: null, tokenId: 'test' },
+        budgetDay,
+      };
+      const queue = world.api.get(JobQueue);
+      expect(await queue.enqueue('knowledge', 'fetch', payload, { jobId, attempts: 1, keepResultSeconds: 60 })).toBe(
+        true,
+      );
+      const job = (await queue.queue('knowledge').getJob(jobId))!;
+      expect(
+        await until(
+          () => job.getState(),
+          (state) => state === 'completed' || state === 'failed',
+        ),
+      ).toBe('completed');
+    };
+    await refusedJob('2000-01-01');
+    expect(await today()).toEqual(before);
+    await refusedJob(before.day);
+    expect(await today()).toEqual({ day: before.day, fetches: 1 });
   });
 
   it('charges a fetch refused at a redirect: the first server was reached', async () => {
