@@ -71,12 +71,32 @@ describe('secrets on the other write paths (REST)', () => {
     expect(response.body.details.list[0]).toBe('fine');
     expect(response.body.details.list[1]).toMatch(PLACEHOLDER);
     expect(response.body.details.env.url).not.toContain(DB_PASSWORD);
+    // What was redacted, over the summary and the details together: types and counts, no value.
+    expect(response.body.redacted).toEqual(
+      expect.arrayContaining([
+        { type: 'github-pat', count: 2 },
+        { type: expect.not.stringMatching(/github/), count: 1 },
+      ]),
+    );
+    expect(response.body.redacted).toHaveLength(2);
+    expect(JSON.stringify(response.body.redacted)).not.toMatch(/ghp_|Xk29/);
+
+    // Nothing to redact: an empty list, not a missing field; listing events does not carry it.
+    const clean = await w.agent.post(url('/events'), { kind: 'decision', summary: 'Keep the v1 webhooks' });
+    expect(clean.body.redacted).toEqual([]);
+    const listed = await w.agent.get(url('/events?limit=5'));
+    expect(listed.body.items[0]).not.toHaveProperty('redacted');
   });
 
   it('redacts session summaries in the knowledge base and in working memory', async () => {
     const response = await w.agent.post(url('/session/summary'), { text: `Rotated the CI token to ${GITHUB_TOKEN}.` });
     expect(response.status).toBeLessThan(300);
     expect(JSON.stringify(response.body)).not.toContain(GITHUB_TOKEN);
+    expect(response.body.redacted).toEqual([{ type: 'github-pat', count: 1 }]);
+    expect(response.body.entry.value).toMatch(/^Rotated the CI token to \[SECRET:github-pat:/);
+
+    const clean = await w.agent.post(url('/session/summary'), { text: 'Moved billing to Fastify.' });
+    expect(clean.body.redacted).toEqual([]);
   });
 
   it('redacts what is stored of a file sent for summary, keeping the hash of the file as sent', async () => {

@@ -35,7 +35,12 @@ describe('secrets over MCP', () => {
     };
     const slug = acme.tenant.slug;
     const projects = acme.projects;
-    writer = await connect(slug, { role: 'agent', projects, agentId: 'agent-w', toolsets: ['core', 'secrets'] });
+    writer = await connect(slug, {
+      role: 'agent',
+      projects,
+      agentId: 'agent-w',
+      toolsets: ['core', 'context', 'secrets'],
+    });
     otherAgent = await connect(slug, { role: 'agent', projects, agentId: 'agent-o', toolsets: ['core', 'secrets'] });
     coreOnly = await connect(slug, { role: 'agent', projects, agentId: 'agent-w2' });
     stranger = await connect(other.tenant.slug, {
@@ -98,6 +103,28 @@ describe('secrets over MCP', () => {
     expect(unknown.isError).toBe(true);
     expect(unknown.text).toContain('unknown argument(s): <a 20-character name>');
     expect(unknown.text).not.toContain(refusedKey);
+  });
+
+  it('reports what session_event and session_summarize redacted, in the result and the text', async () => {
+    const event = await callTool(writer, 'session_event', {
+      kind: 'error',
+      summary: `deploy failed with ${AWS_KEY}`,
+      details: { retried: [AWS_KEY] },
+    });
+    expect(event.isError).toBe(false);
+    expect(event.structured.summary).toMatch(/^deploy failed with \[SECRET:/);
+    expect(event.structured.redacted).toEqual([{ type: expect.stringMatching(/aws/), count: 2 }]);
+    expect(event.text).toMatch(/Secrets replaced by placeholders: .*aws.* ×2/);
+
+    const summary = await callTool(writer, 'session_summarize', { summary: `Rotated the key ${AWS_KEY} today` });
+    expect(summary.isError).toBe(false);
+    expect(summary.structured.filed.redacted).toEqual([{ type: expect.stringMatching(/aws/), count: 1 }]);
+    expect(summary.text).toMatch(/Secrets replaced by placeholders: .*aws.* ×1/);
+    expect(JSON.stringify([event, summary])).not.toContain(AWS_KEY);
+
+    const plain = await callTool(writer, 'session_event', { kind: 'decision', summary: 'Keep v1 webhooks' });
+    expect(plain.structured.redacted).toEqual([]);
+    expect(plain.text).not.toMatch(/Secrets/);
   });
 
   it('is not in the default toolsets', async () => {

@@ -1,4 +1,4 @@
-import { Inject, Injectable, Optional } from '@nestjs/common';
+import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
 import { type SessionPrincipal } from '@cairn/access';
 import { CairnError } from '@cairn/common';
 import { TenantSettingsService } from '@cairn/extraction';
@@ -10,9 +10,11 @@ import {
   htmlToMarkdown,
   isHtml,
   SafeFetcher,
+  SafeFetchError,
 } from '@cairn/safe-fetch';
 import { TenantContext, TenantsService, toTenantRef } from '@cairn/tenancy';
 import { type FetchJobOutput } from './contract/kb.types';
+import { KbFetchService } from './kb-fetch.service';
 import { KnowledgeService } from './knowledge.service';
 
 /**
@@ -36,10 +38,13 @@ type FetchPayload = JobPayload<'knowledge', 'fetch'>;
  */
 @Injectable()
 export class KbFetchRunner {
+  private readonly logger = new Logger('KbFetch');
+
   constructor(
     private readonly fetcher: SafeFetcher,
     private readonly settings: TenantSettingsService,
     private readonly knowledge: KnowledgeService,
+    private readonly fetches: KbFetchService,
     private readonly tenants: TenantsService,
     private readonly context: TenantContext,
     @Optional() @Inject(KB_FETCH_TRUSTED_ADDRESSES) private readonly trusted?: readonly string[],
@@ -55,6 +60,7 @@ export class KbFetchRunner {
       } catch (error) {
         // A refusal (4xx, or the fetch engine's 502/504) is the answer; anything else is retried.
         if (error instanceof CairnError && (error.status < 500 || isFetchError(error))) {
+          if (error instanceof SafeFetchError && error.refusedBeforeConnecting) await this.giveBack(payload);
           const output: FetchJobOutput = {
             error: { status: error.status, code: error.code, message: error.message, details: error.details },
           };
@@ -63,6 +69,17 @@ export class KbFetchRunner {
         throw error;
       }
     });
+  }
+
+  /** The budget counts fetches that reached the network; this one was refused before it went out. */
+  private async giveBack(payload: FetchPayload): Promise<void> {
+    if (!payload.budgetDay) return;
+    try {
+      await this.fetches.giveBack(payload.project, payload.budgetDay);
+    } catch (error) {
+      // The refusal is still the answer; the unit stays spent, as it would have before.
+      this.logger.warn({ msg: 'could not give back a refused fetch to the budget', err: error });
+    }
   }
 
   private async fetchAndIndex(payload: FetchPayload, principal: SessionPrincipal): Promise<JobResult> {

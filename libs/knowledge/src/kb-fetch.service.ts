@@ -3,23 +3,38 @@ import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/
 import { assertProjectAccess, type SessionPrincipal } from '@cairn/access';
 import { CairnError, NotFoundError, RateLimitedError } from '@cairn/common';
 import { CAIRN_CONFIG, type CairnConfig } from '@cairn/config';
-import { createBullConnection, type JobResult, JobQueue, withTimeout } from '@cairn/jobs';
+import { createBullConnection, type JobPayload, type JobResult, JobQueue, withTimeout } from '@cairn/jobs';
 import { ProjectResolver } from '@cairn/projects';
 import { TenantTransaction } from '@cairn/tenancy';
 import { QueueEvents } from 'bullmq';
 import { type Redis } from 'ioredis';
 import { KbDocumentsRepository } from './kb-documents.repository';
 import { KbFetchBudgetRepository } from './kb-fetch-budget.repository';
-import { type FetchedDocument, type FetchJobOutput, type FetchOutcome, type FetchRequest } from './contract/kb.types';
+import {
+  FETCH_JOB_ID,
+  type FetchedDocument,
+  type FetchJobOutput,
+  type FetchOutcome,
+  type FetchRequest,
+} from './contract/kb.types';
 
 /** A fetch job's result stays readable this long, for a caller that got 202 and its job id. */
 const KEEP_RESULT_SECONDS = 3_600;
 
+/** What a job that threw (rather than answering a refusal) tells its caller: nothing of the worker's error. */
+const WORKER_FAILURE = {
+  status: 502,
+  code: 'fetch_failed',
+  message: 'The fetch failed in the worker; try again later',
+};
+
 /**
  * `kb_fetch` on the api and gateway side: takes one fetch from the project's daily budget,
  * hands the fetch to the worker (the only pods with egress) and waits a bounded time for the
- * stored document. Refusals of the fetch (a blocked address, a host off the tenant's lists)
- * come back from the worker as the same errors the fetch engine raised.
+ * stored document; a caller whose wait ran out reads the result later by job id. Refusals of
+ * the fetch (a blocked address, a host off the tenant's lists) come back from the worker as
+ * the same errors the fetch engine raised, and those refused before anything was sent give
+ * their fetch back to the budget (the worker calls `giveBack`).
  */
 @Injectable()
 export class KbFetchService implements OnApplicationShutdown {
@@ -64,6 +79,7 @@ export class KbFetchService implements OnApplicationShutdown {
         requestedBy: { userId: principal.userId, agentId: principal.agentId, tokenId: principal.tokenId },
         title: request.title,
         retentionTier: request.retentionTier,
+        budgetDay: taken.day,
       },
       { jobId, keepResultSeconds: KEEP_RESULT_SECONDS, attempts: 1 },
     );
@@ -77,9 +93,45 @@ export class KbFetchService implements OnApplicationShutdown {
     } catch (error) {
       if (error instanceof Error && error.message.startsWith('no answer within')) return { status: 'pending', jobId };
       this.logger.warn({ msg: 'fetch job failed', jobId, err: error });
-      throw new CairnError(502, 'fetch_failed', 'The fetch failed in the worker; try again later');
+      throw new CairnError(WORKER_FAILURE.status, WORKER_FAILURE.code, WORKER_FAILURE.message);
     }
     return { status: 'done', fetched: await this.stored(projectSlug, result.output as FetchJobOutput | undefined) };
+  }
+
+  /**
+   * A fetch job of this tenant and project, as it stands: still pending, done with its
+   * document, or failed with the error the fetch answered. Another project's or tenant's job
+   * is not found, exactly like a job that never existed or whose result expired (an hour).
+   */
+  async status(projectSlug: string, principal: SessionPrincipal, jobId: string): Promise<FetchOutcome> {
+    assertProjectAccess(principal, projectSlug);
+    const job = FETCH_JOB_ID.test(jobId) ? await this.jobs.queue('knowledge').getJob(jobId) : undefined;
+    const data = job?.data as Partial<JobPayload<'knowledge', 'fetch'>> | undefined;
+    // Job ids are random, but ownership is what decides: the tenant and project the job was queued for.
+    if (!job || job.name !== 'fetch' || data?.tenantId !== principal.tenant.id || data.project !== projectSlug) {
+      throw new NotFoundError('Fetch job');
+    }
+    const state = await job.getState();
+    if (state === 'failed') return { status: 'failed', jobId, error: WORKER_FAILURE };
+    if (state !== 'completed') return { status: 'pending', jobId };
+    const output = (job.returnvalue as JobResult | undefined)?.output as FetchJobOutput | undefined;
+    if (output && 'error' in output) {
+      const { status, code, message } = output.error;
+      return { status: 'failed', jobId, error: { status, code, message } };
+    }
+    return { status: 'done', jobId, fetched: await this.stored(projectSlug, output) };
+  }
+
+  /**
+   * Gives back the fetch a job took from its project's budget, when the safety checks refused
+   * its URL before anything was sent (the worker calls it, inside the job's tenant): only
+   * fetches that reach the network count. Best effort: a project deleted since keeps nothing.
+   */
+  async giveBack(projectSlug: string, day: string): Promise<void> {
+    await this.tx.run(async () => {
+      const project = await this.projects.resolve(projectSlug);
+      await this.budget.giveBack(project.id, day);
+    });
   }
 
   /** The document a finished job stored, or the error it ended with, raised as the caller's error. */

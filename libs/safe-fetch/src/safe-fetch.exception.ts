@@ -19,6 +19,18 @@ const STATUS: Record<SafeFetchReason, number> = {
 };
 
 /**
+ * Refusals of the URL by the safety checks alone: when one of these ends a fetch at its first
+ * hop, nothing was sent to the target (at most its name was resolved to be checked).
+ */
+const POLICY_REFUSALS: ReadonlySet<SafeFetchReason> = new Set([
+  'invalid-url',
+  'scheme',
+  'credentials',
+  'host-not-allowed',
+  'blocked-address',
+]);
+
+/**
  * A fetch refused or failed, for one {@link SafeFetchReason} (the error's `code`). Messages name
  * the reason and, for blocked addresses, the range: never the resolved address, a socket error
  * or anything else about the network the fetch ran in, so a caller cannot map internal DNS or
@@ -32,7 +44,19 @@ export class SafeFetchError extends CairnError {
     message: string,
     /** For `blocked-address`: the range's name (`loopback`, `private`, `cloud-metadata`…). */
     readonly range?: string,
+    /**
+     * The safety checks refused the URL before any connection to the target was opened (the
+     * first hop; a redirect's refusal comes after the first answer). Set only by SafeFetcher,
+     * which alone knows the hop; callers use it to not charge a fetch that never went out.
+     */
+    readonly refusedBeforeConnecting = false,
   ) {
     super(STATUS[code], code, message, range === undefined ? undefined : { range });
+  }
+
+  /** This refusal as raised at the first hop: flagged when it is one of the policy refusals. */
+  atFirstHop(): SafeFetchError {
+    if (!POLICY_REFUSALS.has(this.code) || this.refusedBeforeConnecting) return this;
+    return new SafeFetchError(this.code, this.message, this.range, true);
   }
 }

@@ -30,7 +30,7 @@ export class SafeFetcher {
     const timeout = new AbortController();
     const timer = setTimeout(() => timeout.abort(), policy.timeoutMs ?? DEFAULT_TIMEOUT_MS);
     try {
-      return await this.follow(parseUrl(rawUrl), policy, timeout.signal);
+      return await this.follow(await firstHop(() => parseUrl(rawUrl)), policy, timeout.signal);
     } catch (error) {
       // Whatever broke once time ran out (an aborted socket, a resolver left waiting), the reason is the time.
       if (timeout.signal.aborted) throw new SafeFetchError('timeout', 'The fetch took longer than allowed');
@@ -45,7 +45,9 @@ export class SafeFetcher {
     const redirects: string[] = [];
     let url = first;
     for (;;) {
-      const address = await this.checkedAddress(checkUrl(url, policy), policy, signal);
+      const target = url;
+      const check = () => this.checkedAddress(checkUrl(target, policy), policy, signal);
+      const address = await (redirects.length === 0 ? firstHop(check) : check());
       const answer = await exchange(url, address, policy.maxBytes ?? DEFAULT_MAX_BYTES, signal);
       if (answer.kind === 'final') {
         const { status, contentType, body } = answer;
@@ -92,6 +94,18 @@ export class SafeFetcher {
     }
     if (answers.length === 0) throw new SafeFetchError('dns', 'The host could not be resolved');
     return answers;
+  }
+}
+
+/**
+ * `check` run for the first hop: a refusal of it is flagged as made before anything went to the
+ * target, so a caller can tell it from a fetch that reached the network (SafeFetchError.atFirstHop).
+ */
+async function firstHop<T>(check: () => T | Promise<T>): Promise<T> {
+  try {
+    return await check();
+  } catch (error) {
+    throw error instanceof SafeFetchError ? error.atFirstHop() : error;
   }
 }
 

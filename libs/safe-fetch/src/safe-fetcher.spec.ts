@@ -254,6 +254,33 @@ describe('SafeFetcher', () => {
     expect(refused.message).not.toMatch(/127\.0\.0\.1|ECONNREFUSED|:1\b/);
   });
 
+  it('tells a refusal before anything went to the target from a fetch that reached it (kb_fetch charges only those)', async () => {
+    names['internal.test'] = ['10.20.30.40'];
+    const before = async (url: string, policy: FetchPolicy = {}) => {
+      const error = await refusal(fetcher.fetch(url, policy));
+      return [error.code, error.refusedBeforeConnecting];
+    };
+    expect(await before('ftp://public.test/')).toEqual(['scheme', true]);
+    expect(await before('http://user:pw@public.test/')).toEqual(['credentials', true]);
+    expect(await before('http://[fe80::1%25eth0]/')).toEqual(['invalid-url', true]);
+    expect(await before(`${origin}/page`, { ...trusting, denyHosts: ['public.test'] })).toEqual([
+      'host-not-allowed',
+      true,
+    ]);
+    expect(await before('http://169.254.169.254/latest/meta-data/')).toEqual(['blocked-address', true]);
+    expect(await before('http://internal.test/')).toEqual(['blocked-address', true]);
+    // Reached the network: a name that does not resolve, a connection refused, and a redirect
+    // refused after the first server answered.
+    expect(await before('http://nowhere.test/')).toEqual(['dns', false]);
+    expect(await before('http://127.0.0.1:1/', trusting)).toEqual(['connection', false]);
+    const served = server.requests.length;
+    expect(await before(`${origin}/to?url=${encodeURIComponent('http://internal.test/')}`, trusting)).toEqual([
+      'blocked-address',
+      false,
+    ]);
+    expect(server.requests.length).toBe(served + 1);
+  });
+
   it('resolves through the OS in the Nest module, and refuses what localhost is', async () => {
     const moduleRef = await Test.createTestingModule({ imports: [SafeFetchModule] }).compile();
     const refused = await refusal(moduleRef.get(SafeFetcher).fetch(`http://localhost:${server.port}/page`));

@@ -17,7 +17,7 @@ export {
   type SecretsMode,
   type SecretWriteContext,
 } from './contract/secret-redaction.types';
-export { redactedSchema, secretCountSchema } from './contract/secret.dto';
+export { redactedLine, redactedSchema, secretCountSchema } from './contract/secret.dto';
 export { defaultSecretRules } from './default-rules';
 export { GITLEAKS_RULES } from './gitleaks-rule-set';
 export { PLACEHOLDER_PATTERN, redactSecrets, type SecretIdFor } from './redaction';

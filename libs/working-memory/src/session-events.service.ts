@@ -6,7 +6,12 @@ import { SecretRedaction } from '@cairn/secrets';
 import { TenantTransaction } from '@cairn/tenancy';
 import { SessionEventsRepository } from './session-events.repository';
 import { parseInput, type RecordEventInput, recordEventSchema } from './contract/working-memory.fields';
-import { EVENTS_MAX_LIMIT, type EventKind, type SessionEvent } from './contract/working-memory.types';
+import {
+  EVENTS_MAX_LIMIT,
+  type EventKind,
+  type RecordedEvent,
+  type SessionEvent,
+} from './contract/working-memory.types';
 
 /**
  * Session events (file written, error, decision, session start/end, custom): a project-wide
@@ -21,7 +26,7 @@ export class SessionEventsService {
     private readonly secrets: SecretRedaction,
   ) {}
 
-  async record(projectSlug: string, principal: SessionPrincipal, input: RecordEventInput): Promise<SessionEvent> {
+  async record(projectSlug: string, principal: SessionPrincipal, input: RecordEventInput): Promise<RecordedEvent> {
     assertProjectAccess(principal, projectSlug);
     const event = parseInput(recordEventSchema, input);
     // The summary and every string in the details, each redacted in place.
@@ -39,7 +44,7 @@ export class SessionEventsService {
         sourceId: id,
         writer: authorOf(principal),
       });
-      return this.events.insert({
+      const stored = await this.events.insert({
         id,
         projectId: project.id,
         agentKey: agentKeyOf(principal),
@@ -47,6 +52,7 @@ export class SessionEventsService {
         summary,
         details: replaceStrings(details, cleanStrings[Symbol.iterator]()) as typeof details,
       });
+      return { ...stored, redacted: clean.redacted };
     });
   }
 

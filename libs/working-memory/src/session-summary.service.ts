@@ -41,7 +41,8 @@ export class SessionSummaryService {
       importance: SUMMARY_IMPORTANCE,
     });
     const { id, source, expiresAt } = archived.document;
-    return { document: { id, source, expiresAt }, entry, evicted };
+    // The archived copy holds the whole text: its findings cover the working-memory entry's too.
+    return { document: { id, source, expiresAt }, entry, evicted, redacted: archived.redacted };
   }
 }
 

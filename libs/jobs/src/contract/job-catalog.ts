@@ -51,6 +51,11 @@ export const JOB_CATALOG = {
       }),
       title: z.string().max(500).optional(),
       retentionTier: z.enum(['external', 'internal', 'summary']).optional(),
+      /**
+       * The UTC day whose budget paid for the fetch: given back to that day when the safety
+       * checks refuse the URL before anything is sent. Absent on jobs queued before it existed.
+       */
+      budgetDay: z.iso.date().optional(),
     }),
   },
   extraction: {

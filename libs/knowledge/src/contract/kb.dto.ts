@@ -4,6 +4,7 @@ import { redactedSchema } from '@cairn/secrets';
 import { createZodDto } from 'nestjs-zod';
 import { z } from 'zod';
 import {
+  FETCH_JOB_ID,
   type FetchOutcome,
   KB_SEARCH_MAX_LIMIT,
   type KbDocument,
@@ -48,6 +49,13 @@ export const fetchSchema = z.strictObject({
   retentionTier: z.enum(RETENTION_TIERS).optional().describe('How long it is kept; default "external"'),
 });
 export class FetchDto extends createZodDto(fetchSchema) {}
+
+export const fetchJobIdSchema = z
+  .string()
+  .regex(FETCH_JOB_ID, 'must be a job id kb_fetch returned')
+  .describe('The jobId of a fetch that answered "pending"');
+export const fetchJobParamsSchema = z.strictObject({ project: slugSchema, jobId: fetchJobIdSchema });
+export class FetchJobParamsDto extends createZodDto(fetchJobParamsSchema) {}
 
 export const documentsQuerySchema = z.strictObject({
   limit: z.coerce.number().int().min(1).max(200).default(50),
@@ -104,9 +112,12 @@ export const indexResultSchema = z.object({
 });
 export class IndexResultDto extends createZodDto(indexResultSchema) {}
 
+/** Why a fetch read back by its job id failed: the error the fetch answered. */
+const fetchErrorSchema = z.object({ status: z.number().int(), code: z.string(), message: z.string() });
+
 export const fetchResultSchema = z.object({
-  status: z.enum(['done', 'pending']).describe('"pending": still fetching after the wait; see jobId'),
-  jobId: z.string().nullable().describe('The fetch job, when still pending'),
+  status: z.enum(['done', 'pending', 'failed']).describe('"pending": still fetching, see jobId; "failed": read back'),
+  jobId: z.string().nullable().describe('The fetch job, when pending or read back'),
   fetched: z
     .object({
       document: documentSchema,
@@ -116,16 +127,21 @@ export const fetchResultSchema = z.object({
       flags: z.array(z.string()).describe('Prompt-injection patterns found in the page (flagged, not removed)'),
     })
     .nullable(),
+  error: fetchErrorSchema.nullable(),
 });
 export class FetchResultDto extends createZodDto(fetchResultSchema) {}
 
 export function toFetchResultDto(outcome: FetchOutcome): z.infer<typeof fetchResultSchema> {
-  if (outcome.status === 'pending') return { status: 'pending', jobId: outcome.jobId, fetched: null };
+  if (outcome.status === 'pending') return { status: 'pending', jobId: outcome.jobId, fetched: null, error: null };
+  if (outcome.status === 'failed') {
+    return { status: 'failed', jobId: outcome.jobId, fetched: null, error: { ...outcome.error } };
+  }
   const { document, chunks, duplicate, finalUrl, flags } = outcome.fetched;
   return {
     status: 'done',
-    jobId: null,
+    jobId: outcome.jobId ?? null,
     fetched: { document: toDocumentDto(document), chunks, duplicate, finalUrl, flags: [...flags] },
+    error: null,
   };
 }
 

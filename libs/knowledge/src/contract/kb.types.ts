@@ -119,10 +119,24 @@ export interface FetchedDocument {
   readonly flags: readonly string[];
 }
 
-/** A fetch finished within the wait, or still running as job `jobId`. */
+/** Why a fetch job ended without a document: the error the fetch would have answered. */
+export interface FetchFailure {
+  readonly status: number;
+  readonly code: string;
+  readonly message: string;
+}
+
+/**
+ * A fetch finished within the wait, or still running as job `jobId`; read back later by its
+ * job id, also a fetch that ended refused or failed (the POST raises that as its error).
+ */
 export type FetchOutcome =
-  | { readonly status: 'done'; readonly fetched: FetchedDocument }
-  | { readonly status: 'pending'; readonly jobId: string };
+  | { readonly status: 'done'; readonly fetched: FetchedDocument; readonly jobId?: string }
+  | { readonly status: 'pending'; readonly jobId: string }
+  | { readonly status: 'failed'; readonly jobId: string; readonly error: FetchFailure };
+
+/** The ids kb_fetch gives its jobs: not guessable, and checked against the caller's tenant and project. */
+export const FETCH_JOB_ID = /^kb-fetch-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /** What the `knowledge/fetch` job hands back to the caller waiting on it (its result's `output`). */
 export type FetchJobOutput =

@@ -1,10 +1,10 @@
-import { Body, Controller, Param, Post, Res } from '@nestjs/common';
+import { Body, Controller, Get, Param, Post, Res } from '@nestjs/common';
 import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { Audited, CurrentPrincipal, type Principal, RequirePermission } from '@cairn/access';
 import { type FastifyReply } from 'fastify';
 import { ZodResponse } from 'nestjs-zod';
 import { KbFetchService } from '../kb-fetch.service';
-import { FetchDto, FetchResultDto, ProjectParamDto, toFetchResultDto } from '../contract/kb.dto';
+import { FetchDto, FetchJobParamsDto, FetchResultDto, ProjectParamDto, toFetchResultDto } from '../contract/kb.dto';
 import { sessionPrincipal } from './session-principal';
 
 @ApiTags('knowledge base')
@@ -24,7 +24,10 @@ export class KbFetchController {
       'host, 429 daily fetch budget spent, 502/504 the page failed or took too long.',
   })
   @ZodResponse({ status: 200, type: FetchResultDto })
-  @ApiResponse({ status: 202, description: 'Still fetching: `status: "pending"` with the job id' })
+  @ApiResponse({
+    status: 202,
+    description: 'Still fetching: `status: "pending"` with the job id; GET `fetch/{jobId}` reads the result',
+  })
   async fetch(
     @Param() params: ProjectParamDto,
     @Body() body: FetchDto,
@@ -34,5 +37,19 @@ export class KbFetchController {
     const outcome = await this.fetches.fetch(params.project, sessionPrincipal(principal), body);
     if (outcome.status === 'pending') reply.status(202);
     return toFetchResultDto(outcome);
+  }
+
+  @Get('fetch/:jobId')
+  @RequirePermission('kb.read')
+  @ApiOperation({
+    summary: 'Read the result of a fetch that answered 202',
+    description:
+      'By the job id the 202 gave: "pending" while the worker fetches, "done" with the stored document, or ' +
+      '"failed" with the error the fetch answered (e.g. 403 blocked-address). A job of another project or ' +
+      'tenant, or one finished more than an hour ago, is 404.',
+  })
+  @ZodResponse({ status: 200, type: FetchResultDto })
+  async status(@Param() params: FetchJobParamsDto, @CurrentPrincipal() principal: Principal) {
+    return toFetchResultDto(await this.fetches.status(params.project, sessionPrincipal(principal), params.jobId));
   }
 }

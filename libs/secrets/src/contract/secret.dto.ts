@@ -8,6 +8,12 @@ export const secretCountSchema = z.object({ type: z.string(), count: z.number().
 /** What a write result says it redacted: one entry per type; empty when nothing was. */
 export const redactedSchema = z.array(secretCountSchema);
 
+/** What a write redacted, as one line of a tool's text for the agent (none when nothing was). */
+export function redactedLine(redacted: readonly { type: string; count: number }[]): string[] {
+  if (redacted.length === 0) return [];
+  return [`Secrets replaced by placeholders: ${redacted.map(({ type, count }) => `${type} ×${count}`).join(', ')}.`];
+}
+
 /** A placeholder's id, as `[SECRET:<type>:<id>]` shows it. */
 export const secretIdSchema = z
   .string()

@@ -10,8 +10,22 @@ import {
   transcriptSchema,
 } from '@cairn/generation';
 import { defineTool, McpTool, type McpToolHandler, type ToolCall, toolListing } from '@cairn/mcp';
+import { redactedLine, redactedSchema } from '@cairn/secrets';
 import { SessionSummaryService, summarizeSchema } from '@cairn/working-memory';
 import { z } from 'zod';
+
+/** A summary filed now: the archived document, the working-memory entries it evicted, what was redacted. */
+const filedSchema = z.object({
+  documentId: z.uuid().describe('Knowledge-base document archiving the summary'),
+  expiresAt: z.iso.datetime(),
+  evicted: z.array(z.object({ key: z.string(), memoryId: z.uuid() })),
+  redacted: redactedSchema,
+});
+
+// Listed as one line: the fields are plain, and the default tool list is at its size budget.
+toolListing.add(filedSchema, {
+  summary: '{documentId (archived copy), expiresAt, evicted: [{key, memoryId}], redacted: [{type, count}]}',
+});
 
 const spec = defineTool({
   name: 'session_summarize',
@@ -31,13 +45,7 @@ const spec = defineTool({
   }),
   output: z.object({
     outcome: z.enum(['filed', 'queued', 'status']),
-    filed: z
-      .object({
-        documentId: z.uuid().describe('Knowledge-base document archiving the summary'),
-        expiresAt: z.iso.datetime(),
-        evicted: z.array(z.object({ key: z.string(), memoryId: z.uuid() })),
-      })
-      .optional(),
+    filed: filedSchema.optional(),
     accepted: requestAcceptedSchema.optional(),
     request: generationRequestSchema.optional(),
   }),
@@ -70,8 +78,12 @@ export class SessionSummarizeTool implements McpToolHandler<typeof spec.input, t
         documentId: result.document.id,
         expiresAt: result.document.expiresAt.toISOString(),
         evicted: result.evicted.map(({ key, memoryId }) => ({ key, memoryId })),
+        redacted: [...result.redacted],
       };
-      const text = `Filed the session summary (document ${filed.documentId}); your next recall_context shows it.`;
+      const text = [
+        `Filed the session summary (document ${filed.documentId}); your next recall_context shows it.`,
+        ...redactedLine(filed.redacted),
+      ].join('\n');
       return { structured: { outcome: 'filed' as const, filed }, text };
     }
     if (input.transcript !== undefined) {

@@ -1,7 +1,8 @@
+import { redactedSchema } from '@cairn/secrets';
 import { createZodDto } from 'nestjs-zod';
 import { z } from 'zod';
 import { recordEventSchema, summarizeSchema } from './working-memory.fields';
-import { EVENT_KINDS, EVENTS_MAX_LIMIT, type SessionEvent } from './working-memory.types';
+import { EVENT_KINDS, EVENTS_MAX_LIMIT, type RecordedEvent, type SessionEvent } from './working-memory.types';
 import { entrySchema, evictedSchema } from './working-memory.dto';
 
 export class RecordSessionEventDto extends createZodDto(recordEventSchema) {}
@@ -23,12 +24,20 @@ const eventSchema = z.object({
   createdAt: z.iso.datetime(),
 });
 export class SessionEventDto extends createZodDto(eventSchema) {}
+/** Recording an event answers it as stored and what was redacted in it (listing events does not). */
+export const recordedEventSchema = eventSchema.extend({ redacted: redactedSchema });
+export class RecordedSessionEventDto extends createZodDto(recordedEventSchema) {}
 export class SessionEventListDto extends createZodDto(
   z.object({ items: z.array(eventSchema).describe('Newest first, every agent of the project') }),
 ) {}
 
 export function toEventView(event: SessionEvent): z.infer<typeof eventSchema> {
-  return { ...event, createdAt: event.createdAt.toISOString() };
+  const { id, kind, summary, details, agent, createdAt } = event;
+  return { id, kind, summary, details, agent, createdAt: createdAt.toISOString() };
+}
+
+export function toRecordedEventView(event: RecordedEvent): z.infer<typeof recordedEventSchema> {
+  return { ...toEventView(event), redacted: [...event.redacted] };
 }
 
 export class SummarizeSessionDto extends createZodDto(summarizeSchema) {}
@@ -40,5 +49,6 @@ export class SessionSummaryResultDto extends createZodDto(
       .describe('The knowledge-base document archiving the summary (retention tier "summary")'),
     entry: entrySchema.describe('The last_session_summary working-memory entry'),
     evicted: evictedSchema,
+    redacted: redactedSchema,
   }),
 ) {}

@@ -41,9 +41,17 @@ export interface SessionEvent {
   readonly createdAt: Date;
 }
 
+/** A session event as recording it answers: what was stored, and what was redacted on the way. */
+export interface RecordedEvent extends SessionEvent {
+  /** Secrets in the summary and details replaced by placeholders (types and counts); empty when none. */
+  readonly redacted: readonly { readonly type: string; readonly count: number }[];
+}
+
 export interface SummaryResult {
   /** The knowledge-base document archiving the summary (retention tier `summary`). */
   readonly document: { readonly id: string; readonly source: string; readonly expiresAt: Date };
   readonly entry: WorkingMemoryEntry;
   readonly evicted: EvictedEntry[];
+  /** Secrets in the summary replaced by placeholders (types and counts); empty when none. */
+  readonly redacted: readonly { readonly type: string; readonly count: number }[];
 }

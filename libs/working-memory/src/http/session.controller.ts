@@ -5,13 +5,14 @@ import { ZodResponse } from 'nestjs-zod';
 import { SessionEventsService } from '../session-events.service';
 import { SessionSummaryService } from '../session-summary.service';
 import {
-  SessionEventDto,
+  RecordedSessionEventDto,
   SessionEventListDto,
   SessionEventsQueryDto,
   RecordSessionEventDto,
   SummarizeSessionDto,
   SessionSummaryResultDto,
   toEventView,
+  toRecordedEventView,
 } from '../contract/session.dto';
 import { ProjectParamDto, toEntryView, toEvictedView } from '../contract/working-memory.dto';
 
@@ -26,13 +27,13 @@ export class SessionController {
   @Post('events')
   @RequirePermission('events.write')
   @ApiOperation({ summary: 'Record a session event (file written, error, decision, session start/end, custom)' })
-  @ZodResponse({ status: 201, type: SessionEventDto })
+  @ZodResponse({ status: 201, type: RecordedSessionEventDto })
   async record(
     @Param() params: ProjectParamDto,
     @Body() body: RecordSessionEventDto,
     @CurrentPrincipal() principal: SessionPrincipal,
   ) {
-    return toEventView(await this.events.record(params.project, principal, body));
+    return toRecordedEventView(await this.events.record(params.project, principal, body));
   }
 
   @Get('events')
@@ -68,6 +69,7 @@ export class SessionController {
       document: { ...result.document, expiresAt: result.document.expiresAt.toISOString() },
       entry: toEntryView(result.entry),
       evicted: toEvictedView(result.evicted),
+      redacted: [...result.redacted],
     };
   }
 }

@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { defineTool, McpTool, type McpToolHandler, type ToolCall, toolListing } from '@cairn/mcp';
+import { redactedLine } from '@cairn/secrets';
 import { type z } from 'zod';
-import { SessionEventDto, toEventView } from '../contract/session.dto';
+import { RecordedSessionEventDto, toRecordedEventView } from '../contract/session.dto';
 import { SessionEventsService } from '../session-events.service';
 import { recordEventSchema } from '../contract/working-memory.fields';
 
@@ -16,12 +17,12 @@ const spec = defineTool({
     'not every step. Example: {"kind": "decision", "summary": "Keep v1 webhooks until clients migrate"}',
   ].join(' '),
   input: recordEventSchema,
-  output: SessionEventDto.schema,
+  output: RecordedSessionEventDto.schema,
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false },
 });
 
 // Listing only (the REST documentation keeps the long form).
-toolListing.add(SessionEventDto.schema.shape.agent, {
+toolListing.add(RecordedSessionEventDto.schema.shape.agent, {
   description: 'Who recorded it: agent:<id>, user:<id> or token:<id>',
 });
 
@@ -33,7 +34,10 @@ export class SessionEventTool implements McpToolHandler<typeof spec.input, typeo
   async run(input: z.output<typeof spec.input>, call: ToolCall) {
     // Named fields only: the service re-validates strictly and the input also carries `project`.
     const { kind, summary, details } = input;
-    const event = toEventView(await this.events.record(call.project!, call.principal, { kind, summary, details }));
-    return { structured: event, text: `Recorded ${event.kind} event ${event.id} in ${call.project}.` };
+    const event = toRecordedEventView(
+      await this.events.record(call.project!, call.principal, { kind, summary, details }),
+    );
+    const lines = [`Recorded ${event.kind} event ${event.id} in ${call.project}.`, ...redactedLine(event.redacted)];
+    return { structured: event, text: lines.join('\n') };
   }
 }
