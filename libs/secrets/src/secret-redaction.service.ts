@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { BadRequestError } from '@cairn/common';
 import { EnvelopeEncryption } from '@cairn/encryption';
@@ -19,6 +20,8 @@ import { SecretsRepository } from './secrets.repository';
 const modeValue = z.object({ mode: z.enum(SECRETS_MODES) });
 /** 128 bits of HMAC: collisions between a tenant's secrets are out of reach, ids stay short. */
 const ID_BYTES = 16;
+/** The placeholder type of a whole sealed content (`sensitive: true`). */
+export const SENSITIVE_TYPE = 'sensitive';
 
 /**
  * The one place write services send text before storing it (issue 12 §1): scans it and, by the
@@ -96,6 +99,23 @@ export class SecretRedaction {
     }
     const redacted: SecretTypeCount[] = [...counts].map(([type, count]) => ({ type, count }));
     return { texts: out, redacted, sealed };
+  }
+
+  /**
+   * Seals a whole text (the content of a `sensitive: true` memory) under a fresh random id and
+   * returns the placeholder that stands for it, `[SECRET:sensitive:<id>]`. Random, not an HMAC of
+   * the text: two memories with the same content must not show that they are the same. Whatever
+   * the tenant's `secrets` mode, nothing of the text is stored in the clear, so there is nothing
+   * to scan, refuse or allow. Call before the write's transaction, then `keep` inside it.
+   */
+  async sealWhole(text: string): Promise<{ placeholder: string; sealed: SealedSecret }> {
+    const tenantId = this.tenant.require('SecretRedaction.sealWhole').id;
+    const id = randomBytes(ID_BYTES).toString('base64url');
+    const envelope = await this.encryption.encrypt(tenantId, { table: 'secrets', rowId: id, field: 'value' }, text);
+    return {
+      placeholder: `[SECRET:${SENSITIVE_TYPE}:${id}]`,
+      sealed: { placeholderId: id, type: SENSITIVE_TYPE, ruleId: SENSITIVE_TYPE, envelope },
+    };
   }
 
   /** Stores the sealed originals; call inside the write's tenant transaction, so they commit with it. */

@@ -71,18 +71,24 @@ export class SecretsRepository {
         ORDER BY created_at, id`,
       [placeholderId, projectId],
     );
-    return rows.map((row) => ({
-      placeholderId: row.placeholder_id,
-      type: row.type,
-      envelope: row.value_encrypted,
-      writerUserId: row.writer_user_id,
-      writerAgentId: row.writer_agent_id,
-      writerTokenId: row.writer_token_id,
-      projectId: row.project_id,
-      sourceTable: row.source_table,
-      sourceId: row.source_id,
-      createdAt: row.created_at,
-    }));
+    return rows.map(toStored);
+  }
+
+  /** Every original kept for these rows of `sourceTable` (a backup of them), by row, oldest first. */
+  async findBySources(
+    sourceTable: string,
+    sourceIds: readonly string[],
+  ): Promise<(StoredSecret & { ruleId: string })[]> {
+    if (sourceIds.length === 0) return [];
+    const rows = await this.db.query<Row & { rule_id: string }>(
+      `SELECT placeholder_id, type, rule_id, value_encrypted, writer_user_id, writer_agent_id, writer_token_id,
+              project_id, source_table, source_id, created_at
+         FROM secrets
+        WHERE source_table = $1 AND source_id = ANY($2::text[])
+        ORDER BY source_id, created_at, id`,
+      [sourceTable, sourceIds],
+    );
+    return rows.map((row) => ({ ...toStored(row), ruleId: row.rule_id }));
   }
 
   /** The raw `secrets` setting (validated by the caller); undefined when never set. */
@@ -98,4 +104,19 @@ export class SecretsRepository {
       [JSON.stringify({ mode })],
     );
   }
+}
+
+function toStored(row: Row): StoredSecret {
+  return {
+    placeholderId: row.placeholder_id,
+    type: row.type,
+    envelope: row.value_encrypted,
+    writerUserId: row.writer_user_id,
+    writerAgentId: row.writer_agent_id,
+    writerTokenId: row.writer_token_id,
+    projectId: row.project_id,
+    sourceTable: row.source_table,
+    sourceId: row.source_id,
+    createdAt: row.created_at,
+  };
 }
