@@ -56,7 +56,7 @@ export class SecretRedaction {
    * a secret; the error names the types, never a value.
    */
   async redact(texts: readonly string[]): Promise<RedactedTexts> {
-    const scans = texts.map((text) => this.scanner.scan(text));
+    const scans = texts.map((text) => outsidePlaceholders(text, this.scanner.scan(text)));
     if (scans.every((findings) => findings.length === 0)) return { texts: [...texts], redacted: [], sealed: [] };
     const mode = await this.mode();
     if (mode === 'allow') return { texts: [...texts], redacted: [], sealed: [] };
@@ -123,6 +123,18 @@ export class SecretRedaction {
     if (sealed.length === 0) return;
     await this.tx.run(() => this.repository.insert(sealed, context));
   }
+}
+
+/**
+ * The findings that touch no placeholder already in the text. A placeholder is not a secret, but
+ * its id after `[SECRET:<type>:` can look like a generic `secret: <high-entropy value>`; redacting
+ * it again would nest placeholders and make a re-imported or quoted one unreadable.
+ */
+function outsidePlaceholders(text: string, findings: readonly SecretFinding[]): readonly SecretFinding[] {
+  if (findings.length === 0) return findings;
+  const spans = [...text.matchAll(PLACEHOLDER_PATTERN)].map((match) => [match.index, match.index + match[0].length]);
+  if (spans.length === 0) return findings;
+  return findings.filter((finding) => spans.every(([start, end]) => finding.end <= start || finding.start >= end));
 }
 
 /** Each distinct placeholder id in the texts with its type. */
