@@ -39,7 +39,12 @@ describe('secrets in memory exports and imports', () => {
     });
     return { status: response.statusCode, text: response.body };
   };
-  const linesOf = (text: string): Line[] => text.trimEnd().split('\n').slice(1).map((line) => JSON.parse(line) as Line);
+  const linesOf = (text: string): Line[] =>
+    text
+      .trimEnd()
+      .split('\n')
+      .slice(1)
+      .map((line) => JSON.parse(line) as Line);
   const importText = (client: TestClient, project: string, text: string) =>
     client.request('POST', memoriesUrl(project, '/import'), text, { 'content-type': NDJSON });
   const secretRows = async (sourceIds: string[]) =>
@@ -139,8 +144,13 @@ describe('secrets in memory exports and imports', () => {
     expect((await w.admin.get(secretUrl)).body.value).toBe(SEALED_TEXT);
     // Its writer is the writer again (not only the admin who imported it).
     const alice = api.client.as(
-      (await issueToken(api.admin, w.tenant.slug, { role: 'agent', projects: [w.otherProject], agentId: 'claude-code:alice' }))
-        .token,
+      (
+        await issueToken(api.admin, w.tenant.slug, {
+          role: 'agent',
+          projects: [w.otherProject],
+          agentId: 'claude-code:alice',
+        })
+      ).token,
     );
     expect((await alice.get(secretUrl)).body.value).toBe(SEALED_TEXT);
     const rows = await secretRows(renamed.map((line) => line.id));
@@ -156,7 +166,11 @@ describe('secrets in memory exports and imports', () => {
     const line = linesOf(backup).find((candidate) => candidate.id === id)!;
     const bytes = Buffer.from(line.secrets![0].ciphertext, 'base64');
     bytes[bytes.length - 1] ^= 0x01;
-    const tampered = { ...line, id: randomUUID(), secrets: [{ ...line.secrets![0], ciphertext: bytes.toString('base64') }] };
+    const tampered = {
+      ...line,
+      id: randomUUID(),
+      secrets: [{ ...line.secrets![0], ciphertext: bytes.toString('base64') }],
+    };
     const refused = await importText(w.admin, w.otherProject, `${header}\n${JSON.stringify(tampered)}\n`);
     expect(refused.status).toBe(400);
     expect(JSON.stringify(refused.body)).toContain('secrets.0.ciphertext');
@@ -165,7 +179,11 @@ describe('secrets in memory exports and imports', () => {
     const other = await createTenant(api.admin);
     const otherProject = (await createProject(api.admin, other.slug)).slug;
     const otherAdmin = api.client.as((await issueToken(api.admin, other.slug, { role: 'admin', projects: '*' })).token);
-    const foreign = await importText(otherAdmin, otherProject, `${header}\n${JSON.stringify({ ...line, id: randomUUID() })}\n`);
+    const foreign = await importText(
+      otherAdmin,
+      otherProject,
+      `${header}\n${JSON.stringify({ ...line, id: randomUUID() })}\n`,
+    );
     expect(foreign.status).toBe(400);
     expect(JSON.stringify(foreign.body)).toContain('not sealed by this tenant');
   });

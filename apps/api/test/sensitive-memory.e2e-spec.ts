@@ -51,7 +51,13 @@ describe('sensitive memories (REST): the whole content sealed', () => {
     const id = placeholderId(memory.content);
     const mine = await w.agent.get(secretUrl(id));
     expect(mine.status).toBe(200);
-    expect(mine.body).toMatchObject({ id, type: 'sensitive', value: CONTENT, sourceTable: 'memories', sourceId: memory.id });
+    expect(mine.body).toMatchObject({
+      id,
+      type: 'sensitive',
+      value: CONTENT,
+      sourceTable: 'memories',
+      sourceId: memory.id,
+    });
     expect((await w.admin.get(secretUrl(id))).body.value).toBe(CONTENT);
     // Not the writer, not an admin: the same 404 as an id never stored.
     for (const other of [w.otherAgent, w.reader, w.member]) {
@@ -191,8 +197,13 @@ describe('sensitive memories (REST): the whole content sealed', () => {
     const created = await w.agent.post(memoriesUrl(w.project), { content: CONTENT, sensitive: true });
     const id = placeholderId(created.body.memory.content);
     const elsewhere = api.client.as(
-      (await issueToken(api.admin, w.tenant.slug, { role: 'agent', projects: [w.otherProject], agentId: 'claude-code:alice' }))
-        .token,
+      (
+        await issueToken(api.admin, w.tenant.slug, {
+          role: 'agent',
+          projects: [w.otherProject],
+          agentId: 'claude-code:alice',
+        })
+      ).token,
     );
     expect((await elsewhere.get(`/v1/projects/${w.otherProject}/secrets/${id}`)).status).toBe(404);
   });

@@ -96,7 +96,10 @@ describe('secrets over MCP', () => {
       expect(read.isError).toBe(false);
       expect(JSON.stringify(read)).not.toContain('Xanthoudakis');
     }
-    expect((await callTool(writer, 'secret_get', { id })).structured).toMatchObject({ type: 'sensitive', value: content });
+    expect((await callTool(writer, 'secret_get', { id })).structured).toMatchObject({
+      type: 'sensitive',
+      value: content,
+    });
     expect((await callTool(otherAgent, 'secret_get', { id })).text).toMatch(/not_found/);
 
     // memory_update keeps it sealed; new content gets a new placeholder.

@@ -72,7 +72,9 @@ export class MemoryExporter {
       const byFrom = new Map<string, ImportRelation[]>();
       for (const relation of relations) byFrom.set(relation.fromId, [...(byFrom.get(relation.fromId) ?? []), relation]);
       if (memories.length > 0) {
-        yield memories.map((memory) => `${exportLine(memory, byFrom.get(memory.id) ?? [], secrets.get(memory.id))}\n`).join('');
+        yield memories
+          .map((memory) => `${exportLine(memory, byFrom.get(memory.id) ?? [], secrets.get(memory.id))}\n`)
+          .join('');
       }
       const last = memories[memories.length - 1];
       if (!last || memories.length < PAGE) return;

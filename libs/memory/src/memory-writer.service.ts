@@ -103,7 +103,9 @@ export class MemoryWriter {
       });
       await this.supersede(stored, input.supersedes, project, principal);
       // A placeholder contradicts nothing; the sealed content must not be compared either.
-      const found = sensitive ? [] : await this.contradictions.check(stored, projectScope(project), authorOf(principal));
+      const found = sensitive
+        ? []
+        : await this.contradictions.check(stored, projectScope(project), authorOf(principal));
       this.tx.onCommit(async () => {
         embedding = await this.enqueue(stored);
       });
@@ -123,7 +125,11 @@ export class MemoryWriter {
     if (input.content !== undefined) this.limit.check(input.content);
     const seal = await this.sealing.planUpdate(id, input);
     const given = { content: input.content ?? '', tags: input.tags ?? [], keywords: input.keywords ?? [] };
-    const clean = await this.secrets.redact([...(seal?.whole ? [] : [given.content]), ...given.tags, ...given.keywords]);
+    const clean = await this.secrets.redact([
+      ...(seal?.whole ? [] : [given.content]),
+      ...given.tags,
+      ...given.keywords,
+    ]);
     const redactedInput = { ...input, ...pick(split(clean, given, seal?.whole), input, seal?.whole !== undefined) };
     let embedding: WriteResult['embedding'] = 'unchanged';
     const { memory, warnings } = await this.tx.run(async () => {
@@ -131,7 +137,11 @@ export class MemoryWriter {
       const before = visibleIn(await this.memories.findByIdForUpdate(id), project);
       assertMayModify(principal, before);
       const sensitive = seal?.sensitive ?? before.sensitive;
-      if (seal && (before.sensitive !== seal.wasSensitive || (seal.readHash !== undefined && before.contentHash !== seal.readHash))) {
+      if (
+        seal &&
+        (before.sensitive !== seal.wasSensitive ||
+          (seal.readHash !== undefined && before.contentHash !== seal.readHash))
+      ) {
         throw new ConflictError('the memory changed while this update was prepared; retry', 'concurrent_update');
       }
       await this.secrets.keep(withWhole(clean.sealed, seal?.whole), {

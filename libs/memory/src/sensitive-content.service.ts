@@ -58,6 +58,11 @@ export class SensitiveContent {
     const sealStored = sensitive && !current.sensitive && input.content === undefined;
     const text = input.content ?? (sealStored ? current.content : undefined);
     const whole = sensitive && text !== undefined ? await this.secrets.sealWhole(text) : undefined;
-    return { sensitive, wasSensitive: current.sensitive, readHash: sealStored ? current.contentHash : undefined, whole };
+    return {
+      sensitive,
+      wasSensitive: current.sensitive,
+      readHash: sealStored ? current.contentHash : undefined,
+      whole,
+    };
   }
 }

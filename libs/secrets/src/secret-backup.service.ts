@@ -56,8 +56,13 @@ export class SecretBackup {
     const envelope = Buffer.from(secret.ciphertext, 'base64');
     const tenantId = this.tenant.require('SecretBackup.restorable').id;
     try {
-      if (envelopeKeyVersion(envelope) !== secret.keyVersion) return { refused: 'keyVersion does not match the envelope' };
-      const opened = await this.encryption.decrypt(tenantId, { table: 'secrets', rowId: secret.id, field: 'value' }, envelope);
+      if (envelopeKeyVersion(envelope) !== secret.keyVersion)
+        return { refused: 'keyVersion does not match the envelope' };
+      const opened = await this.encryption.decrypt(
+        tenantId,
+        { table: 'secrets', rowId: secret.id, field: 'value' },
+        envelope,
+      );
       opened.fill(0);
     } catch (error) {
       if (error instanceof EncryptionError) return { refused: 'not sealed by this tenant for this placeholder' };

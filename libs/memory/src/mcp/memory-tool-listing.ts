@@ -41,7 +41,9 @@ toolListing.add(sourceSchema.unwrap().shape.path, { description: 'Repository-rel
 toolListing.add(sourceSchema.unwrap().shape.contentHash, { description: 'For memory_verify' });
 toolListing.add(storeMemorySchema.shape.content, { description: 'The fact' });
 toolListing.add(storeMemorySchema.shape.supersedes, { description: 'Older memories it replaces' });
-toolListing.add(storeMemorySchema.shape.sensitive, { description: 'Encrypt it; reads show a placeholder for secret_get' });
+toolListing.add(storeMemorySchema.shape.sensitive, {
+  description: 'Encrypt it; reads show a placeholder for secret_get',
+});
 toolListing.add(storeMemorySchema.shape.occurredAt, { description: 'When it happened (default now)' });
 toolListing.add(updateMemorySchema.shape.occurredAt, { description: '' });
 toolListing.add(recallSchema.shape.asOf, { description: 'Dates in the query ("last week") count from it' });
