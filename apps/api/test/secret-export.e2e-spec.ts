@@ -176,6 +176,15 @@ describe('secrets in memory exports and imports', () => {
     expect(JSON.stringify(refused.body)).toContain('secrets.0.ciphertext');
     expect((await w.admin.get(memoriesUrl(w.otherProject, `/${tampered.id}`))).status).toBe(404);
 
+    // Originals only for placeholders the line carries; a sensitive line's content is its placeholder.
+    const detached = { ...line, id: randomUUID(), content: 'The billing job signs with a role now' };
+    const claimed = { ...line, id: randomUUID(), secrets: undefined, sensitive: true };
+    for (const bad of [detached, claimed]) {
+      const response = await importText(w.admin, w.otherProject, `${header}\n${JSON.stringify(bad)}\n`);
+      expect(response.status).toBe(400);
+      expect((await w.admin.get(memoriesUrl(w.otherProject, `/${bad.id}`))).status).toBe(404);
+    }
+
     const other = await createTenant(api.admin);
     const otherProject = (await createProject(api.admin, other.slug)).slug;
     const otherAdmin = api.client.as((await issueToken(api.admin, other.slug, { role: 'admin', projects: '*' })).token);

@@ -33,6 +33,7 @@ export const EXPORT_VERSION = 1;
 export const NDJSON = 'application/x-ndjson';
 
 const timestamp = z.iso.datetime({ offset: true });
+const SENSITIVE_CONTENT = /^\[SECRET:sensitive:[A-Za-z0-9_-]{1,64}\]$/;
 const count = z.number().int().min(0).max(2_147_483_647);
 
 export const exportHeaderSchema = z.strictObject({
@@ -97,7 +98,18 @@ export const exportedMemorySchema = z
   .refine((line) => line.relations.every((relation) => relation.toId !== line.id), {
     message: 'a memory cannot be related to itself',
     path: ['relations'],
-  });
+  })
+  .refine((line) => !line.sensitive || SENSITIVE_CONTENT.test(line.content), {
+    message: "a sensitive memory's content is its placeholder [SECRET:sensitive:<id>]",
+    path: ['content'],
+  })
+  .refine(
+    (line) => {
+      const text = [line.content, ...line.tags, ...line.keywords].join('\n');
+      return (line.secrets ?? []).every((secret) => text.includes(`[SECRET:${secret.type}:${secret.id}]`));
+    },
+    { message: "each of secrets must be the original of a placeholder in the line's text", path: ['secrets'] },
+  );
 export type ExportedMemory = z.infer<typeof exportedMemorySchema>;
 
 export function exportHeaderLine(project: string, exportedAt: Date): string {
