@@ -141,6 +141,10 @@ describe('sensitive memories (REST): the whole content sealed', () => {
     const refused = await w.agent.patch(url, { sensitive: false });
     expect(refused.status).toBe(400);
     expect(refused.body.error.code).toBe('content_required');
+    // Others learn nothing about it: the answers of any update they may not make.
+    expect((await w.otherAgent.patch(url, { sensitive: false })).status).toBe(403);
+    const elsewhere = memoriesUrl(w.otherProject, `/${created.body.memory.id}`);
+    expect((await w.wideAgent.patch(elsewhere, { sensitive: false })).status).toBe(404);
 
     const opened = await w.agent.patch(url, { sensitive: false, content: 'Payroll vendor: see the finance wiki' });
     expect(opened.status).toBe(200);

@@ -123,7 +123,7 @@ export class MemoryWriter {
   ): Promise<WriteResult> {
     assertProjectAccess(principal, projectSlug);
     if (input.content !== undefined) this.limit.check(input.content);
-    const seal = await this.sealing.planUpdate(id, input);
+    const seal = await this.sealing.planUpdate(projectSlug, principal, id, input);
     const given = { content: input.content ?? '', tags: input.tags ?? [], keywords: input.keywords ?? [] };
     const clean = await this.secrets.redact([
       ...(seal?.whole ? [] : [given.content]),

@@ -1,7 +1,10 @@
 import { Injectable } from '@nestjs/common';
+import { type SessionPrincipal } from '@cairn/access';
 import { BadRequestError } from '@cairn/common';
+import { ProjectResolver } from '@cairn/projects';
 import { type SealedSecret, SecretRedaction } from '@cairn/secrets';
 import { TenantTransaction } from '@cairn/tenancy';
+import { assertMayModify, visibleIn } from './memory-access';
 import { MemoriesRepository } from './memories.repository';
 
 /** A whole content sealed by SecretRedaction.sealWhole: the placeholder the row keeps, and the original. */
@@ -38,15 +41,28 @@ export function withWhole(sealed: readonly SealedSecret[], whole?: SealedContent
 export class SensitiveContent {
   constructor(
     private readonly tx: TenantTransaction,
+    private readonly resolver: ProjectResolver,
     private readonly memories: MemoriesRepository,
     private readonly secrets: SecretRedaction,
   ) {}
 
-  /** Null when the update touches neither content nor sensitivity (the memory stays as it is). */
-  async planUpdate(id: string, input: { content?: string; sensitive?: boolean }): Promise<SealPlan | null> {
+  /**
+   * Null when the update touches neither content nor sensitivity (the memory stays as it is).
+   * Answers 404 and 403 as the update itself would, before anything about the memory shows.
+   */
+  async planUpdate(
+    projectSlug: string,
+    principal: SessionPrincipal,
+    id: string,
+    input: { content?: string; sensitive?: boolean },
+  ): Promise<SealPlan | null> {
     if (input.content === undefined && input.sensitive === undefined) return null;
-    const current = await this.tx.run(() => this.memories.findById(id));
-    if (!current) return null; // the write's transaction answers 404 as for any update
+    const current = await this.tx.run(async () => {
+      const project = await this.resolver.resolve(projectSlug);
+      const memory = visibleIn(await this.memories.findById(id), project);
+      assertMayModify(principal, memory);
+      return memory;
+    });
     const sensitive = input.sensitive ?? current.sensitive;
     if (current.sensitive && !sensitive && input.content === undefined) {
       throw new BadRequestError(
