@@ -131,7 +131,7 @@ describe('secrets do not outlive their source', () => {
     expect(await rows('kb_documents', expiring)).toBe(0);
   });
 
-  it('deletes the originals of a working-memory entry forgotten, overwritten without them, or evicted', async () => {
+  it('deletes the originals of a working-memory entry forgotten or overwritten without them, moves them when evicted', async () => {
     const put = (key: string, value: string, importance = 3) =>
       w.agent.request('PUT', url(`/working-memory/${key}`), { value, importance });
     const forgotten = await put('deploy-token', `token ${githubToken()}`);
@@ -149,13 +149,20 @@ describe('secrets do not outlive their source', () => {
     await put('ci-key', 'moved to the vault');
     await expectGone(keptId, 'working_memory', keptSource);
 
+    // Evicted entries become memories that carry their placeholders: the originals move with them.
     const evicted = await put('scratch', `scratch ${githubToken()}`, 1);
+    const evictedId = idIn(evicted.body.entry.value);
     const evictedSource = (await rowsFor(evicted.body.entry.value))!;
-    for (let i = 0; i < CAP; i += 1) await put(`important-${i}`, `note ${i}`, 5);
-    expect((await w.agent.get(url('/working-memory'))).body.items.map((e: { key: string }) => e.key)).not.toContain(
-      'scratch',
-    );
-    await expectGone(idIn(evicted.body.entry.value), 'working_memory', evictedSource);
+    const pushed = [];
+    for (let i = 0; i < CAP; i += 1) pushed.push(await put(`important-${i}`, `note ${i}`, 5));
+    const moved = pushed.flatMap((response) => response.body.evicted).find((e: { key: string }) => e.key === 'scratch');
+    expect(moved).toBeDefined();
+    expect(await rows('working_memory', evictedSource)).toBe(0);
+    await expectKept(evictedId, 'memories', moved.memoryId);
+    const memory = await w.agent.get(memoriesUrl(w.project, `/${moved.memoryId}`));
+    expect(idIn(memory.body.content)).toBe(evictedId);
+    expect((await w.agent.request('DELETE', memoriesUrl(w.project, `/${moved.memoryId}`))).status).toBe(204);
+    await expectGone(evictedId, 'memories', moved.memoryId);
   });
 
   /** The source id the working-memory write recorded for the placeholder in `value`. */

@@ -118,6 +118,14 @@ export class SecretRedaction {
     };
   }
 
+  /**
+   * The text of one source moved to another (which keeps its placeholders): its originals follow,
+   * so they outlive the old source's removal. Call inside the move's tenant transaction.
+   */
+  async carry(from: { sourceTable: string; sourceId: string }, to: Omit<SecretWriteContext, 'writer'>): Promise<void> {
+    await this.tx.run(() => this.repository.copySource(from, to));
+  }
+
   /** Stores the sealed originals; call inside the write's tenant transaction, so they commit with it. */
   async keep(sealed: readonly SealedSecret[], context: SecretWriteContext): Promise<void> {
     if (sealed.length === 0) return;

@@ -9,7 +9,7 @@ import { type Migration } from '@cairn/db';
  * A sealed original must not outlive the text that refers to it. Triggers delete the `secrets`
  * rows of a source in the transaction that removes it, whatever path removes it (a REST or MCP
  * delete, the retention purge, the replacement of a document's older versions, working-memory
- * eviction, a cascade): a memory when it is soft-deleted (or deleted), a knowledge-base
+ * eviction (which first copies them to the memory the entry becomes), a cascade): a memory when it is soft-deleted (or deleted), a knowledge-base
  * document when it is deleted, a working-memory entry when it is deleted, and, when an entry's
  * value is overwritten, the originals its new value no longer carries. A memory's update keeps
  * them: its earlier versions, kept in its history, still carry their placeholders.
