@@ -1,6 +1,7 @@
 import { Writable } from 'node:stream';
 import { type NestFastifyApplication } from '@nestjs/platform-fastify';
 import {
+  createProject,
   createTenant,
   createTestDatabase,
   createTestHttpApp,
@@ -58,5 +59,22 @@ describe('logs', () => {
       status: 200,
       durationMs: expect.any(Number),
     });
+  });
+
+  it('never log the content of a sensitive memory, on success or on error', async () => {
+    const admin = new TestClient(app, TEST_ADMIN_TOKEN);
+    const tenant = await createTenant(admin);
+    const project = (await createProject(admin, tenant.slug)).slug;
+    const agent = admin.as((await issueToken(admin, tenant.slug, { role: 'agent', agentId: 'log:probe' })).token);
+    const content = 'Grievance filed by Ermenegilda Thorsdottir-Okafor';
+    const url = `/v1/projects/${project}/memories`;
+    const created = await agent.post(url, { content, sensitive: true });
+    expect(created.status).toBe(201);
+    const id = created.body.memory.id as string;
+    await agent.patch(`${url}/${id}`, { content: `${content}, withdrawn` });
+    expect((await agent.patch(`${url}/${id}`, { sensitive: false })).status).toBe(400);
+    expect((await agent.post(url, { content, sensitive: 'yes' })).status).toBe(400);
+    expect(lines.some((line) => line.route === '/v1/projects/:project/memories')).toBe(true);
+    expect(JSON.stringify(lines)).not.toContain('Thorsdottir');
   });
 });

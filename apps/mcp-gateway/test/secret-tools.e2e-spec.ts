@@ -127,6 +127,51 @@ describe('secrets over MCP', () => {
     expect(plain.text).not.toMatch(/Secrets/);
   });
 
+  it('seals a sensitive memory whole: tools show the placeholder, secret_get the original, audit neither', async () => {
+    const content = 'Incident contact is Perpetua Xanthoudakis, personal phone on file';
+    const stored = await callTool(writer, 'memory_store', { content, sensitive: true, keywords: ['incident contact'] });
+    expect(stored.isError).toBe(false);
+    expect(stored.structured.memory).toMatchObject({ sensitive: true, keywords: ['incident contact'] });
+    expect(stored.structured.memory.content).toMatch(/^\[SECRET:sensitive:[A-Za-z0-9_-]{22}\]$/);
+    expect(stored.text).toContain('Content encrypted');
+    expect(stored.text).not.toContain('Xanthoudakis');
+    const id = PLACEHOLDER.exec(stored.structured.memory.content)![2];
+
+    for (const read of [
+      await callTool(otherAgent, 'memory_get', { id: stored.structured.memory.id }),
+      await callTool(otherAgent, 'memory_recall', { query: 'incident contact' }),
+      await callTool(otherAgent, 'memory_list', {}),
+    ]) {
+      expect(read.isError).toBe(false);
+      expect(JSON.stringify(read)).not.toContain('Xanthoudakis');
+    }
+    expect((await callTool(writer, 'secret_get', { id })).structured).toMatchObject({
+      type: 'sensitive',
+      value: content,
+    });
+    expect((await callTool(otherAgent, 'secret_get', { id })).text).toMatch(/not_found/);
+
+    // memory_update keeps it sealed; new content gets a new placeholder.
+    const updated = await callTool(writer, 'memory_update', {
+      id: stored.structured.memory.id,
+      content: 'Incident contact is now the on-call rota',
+    });
+    expect(updated.structured.memory.sensitive).toBe(true);
+    const next = PLACEHOLDER.exec(updated.structured.memory.content)![2];
+    expect(next).not.toBe(id);
+    expect((await callTool(writer, 'secret_get', { id: next })).structured.value).toBe(
+      'Incident contact is now the on-call rota',
+    );
+    const refused = await callTool(writer, 'memory_update', { id: stored.structured.memory.id, sensitive: false });
+    expect(refused.isError).toBe(true);
+    expect(refused.text).toMatch(/content_required/);
+
+    await world.gateways[0].app.get(AuditBuffer).flush();
+    const audit = await world.api.get(DataSource).query(`SELECT details FROM "${schema}".audit_log`);
+    expect(JSON.stringify(audit)).not.toContain('Xanthoudakis');
+    expect(JSON.stringify(audit)).not.toContain('on-call rota');
+  });
+
   it('is not in the default toolsets', async () => {
     const { tools } = await coreOnly.listTools();
     expect(tools.map((tool) => tool.name)).not.toContain('secret_get');

@@ -119,6 +119,11 @@ export function parseEnvelope(envelope: Buffer): ParsedEnvelope {
   };
 }
 
+/** The data-key version an envelope was sealed with (backups carry it beside the ciphertext). */
+export function envelopeKeyVersion(envelope: Buffer): number {
+  return parseEnvelope(envelope).keyVersion;
+}
+
 /** Decrypts and authenticates; throws `decryption_failed` when the envelope or its binding does not match. */
 export function openEnvelope(dataKey: Buffer, envelope: ParsedEnvelope, binding: CheckedBinding): Buffer {
   const decipher = createDecipheriv('aes-256-gcm', dataKey, envelope.nonce, { authTagLength: TAG_BYTES });

@@ -9,6 +9,6 @@ export {
 export { EncryptionError } from './encryption-error';
 export { EncryptionModule } from './encryption.module';
 export { CURRENT_VERSION_TTL_MS, EnvelopeEncryption } from './envelope-encryption.service';
-export { ENVELOPE_FORMAT } from './envelope-format';
+export { ENVELOPE_FORMAT, envelopeKeyVersion } from './envelope-format';
 export { MasterKeyRotation } from './master-key-rotation.service';
 export { masterKeyId } from './master-keyring';

@@ -17,6 +17,7 @@ function memory(overrides: Partial<Memory>): Memory {
     verifiedAt: null,
     author: { userId: null, agentId: null, tokenId: null },
     pinned: false,
+    sensitive: false,
     version: 1,
     supersededBy: null,
     accessCount: 0,

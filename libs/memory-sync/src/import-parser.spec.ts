@@ -22,6 +22,7 @@ function memory(overrides: Partial<Memory> = {}): Memory {
     verifiedAt: null,
     author: { userId: null, agentId: 'claude-code:alice', tokenId: 'ignored' },
     pinned: false,
+    sensitive: false,
     version: 2,
     supersededBy: null,
     accessCount: 4,

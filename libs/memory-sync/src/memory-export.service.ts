@@ -1,6 +1,8 @@
 import { Readable } from 'node:stream';
 import { Injectable } from '@nestjs/common';
+import { type SessionPrincipal } from '@cairn/access';
 import { type ProjectRef, ProjectResolver } from '@cairn/projects';
+import { type BackedUpSecret, type ExportSecrets, SecretBackup } from '@cairn/secrets';
 import { type TenantRef, TenantContext, TenantTransaction } from '@cairn/tenancy';
 import { exportHeaderLine, exportLine } from './contract/export-format';
 import { type ImportRelation, MemoryTransferRepository } from './memory-transfer.repository';
@@ -26,33 +28,53 @@ export class MemoryExporter {
     private readonly tenant: TenantContext,
     private readonly resolver: ProjectResolver,
     private readonly transfer: MemoryTransferRepository,
+    private readonly backup: SecretBackup,
   ) {}
 
   /** Resolves the project first, so a wrong slug is a 404 rather than a broken stream. */
-  async open(projectSlug: string, includeTenantWide: boolean): Promise<MemoryExport> {
+  async open(
+    projectSlug: string,
+    principal: SessionPrincipal,
+    options: { includeTenantWide: boolean; secrets: ExportSecrets },
+  ): Promise<MemoryExport> {
+    if (options.secrets === 'ciphertext') this.backup.assertMayBackUp(principal);
     const tenant = this.tenant.require('MemoryExporter.open');
     const project = await this.tx.run(() => this.resolver.resolve(projectSlug));
-    const stream = Readable.from(this.lines(tenant, project, includeTenantWide, new Date()), { objectMode: false });
+    const stream = Readable.from(this.lines(tenant, project, options, new Date()), { objectMode: false });
     return { project, stream };
   }
 
-  private async *lines(tenant: TenantRef, project: ProjectRef, includeTenantWide: boolean, exportedAt: Date) {
+  private async *lines(
+    tenant: TenantRef,
+    project: ProjectRef,
+    { includeTenantWide, secrets: withSecrets }: { includeTenantWide: boolean; secrets: ExportSecrets },
+    exportedAt: Date,
+  ) {
     yield `${exportHeaderLine(project.slug, exportedAt)}\n`;
     let after: string | null = null;
     for (;;) {
       // The stream is pulled from socket events, outside the request's async context: the
       // tenant is carried explicitly.
-      const { memories, relations } = await this.tenant.run(tenant, () =>
+      const { memories, relations, secrets } = await this.tenant.run(tenant, () =>
         this.tx.run(async () => {
           const page = await this.transfer.exportPage(project.id, includeTenantWide, after, PAGE);
           const ids = page.map((memory) => memory.id);
-          return { memories: page, relations: await this.transfer.exportRelations(ids, project.id, includeTenantWide) };
+          return {
+            memories: page,
+            relations: await this.transfer.exportRelations(ids, project.id, includeTenantWide),
+            secrets:
+              withSecrets === 'ciphertext'
+                ? await this.backup.sealedFor('memories', ids)
+                : new Map<string, BackedUpSecret[]>(),
+          };
         }),
       );
       const byFrom = new Map<string, ImportRelation[]>();
       for (const relation of relations) byFrom.set(relation.fromId, [...(byFrom.get(relation.fromId) ?? []), relation]);
       if (memories.length > 0) {
-        yield memories.map((memory) => `${exportLine(memory, byFrom.get(memory.id) ?? [])}\n`).join('');
+        yield memories
+          .map((memory) => `${exportLine(memory, byFrom.get(memory.id) ?? [], secrets.get(memory.id))}\n`)
+          .join('');
       }
       const last = memories[memories.length - 1];
       if (!last || memories.length < PAGE) return;

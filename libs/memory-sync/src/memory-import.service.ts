@@ -4,7 +4,7 @@ import { CairnError } from '@cairn/common';
 import { CAIRN_CONFIG, type CairnConfig } from '@cairn/config';
 import { JobQueue } from '@cairn/jobs';
 import { type ProjectRef, ProjectResolver } from '@cairn/projects';
-import { type SealedSecret, SecretRedaction, type SecretTypeCount } from '@cairn/secrets';
+import { type SealedSecret, SecretBackup, SecretRedaction, type SecretTypeCount } from '@cairn/secrets';
 import { TenantContext, TenantTransaction } from '@cairn/tenancy';
 import { assertMayWriteTenantWide, memoryContentHash } from '@cairn/memory';
 import { type ExportedMemory } from './contract/export-format';
@@ -19,6 +19,12 @@ export interface ImportResult {
   readonly embedding: 'queued' | 'deferred' | 'unchanged';
   /** Secrets replaced by placeholders across the file (types and counts). */
   readonly redacted: SecretTypeCount[];
+}
+
+/** One writer's originals of one memory, as a backup carries them. */
+interface RestoredOriginals {
+  readonly writer: { readonly userId: string | null; readonly agentId: string | null };
+  readonly sealed: SealedSecret[];
 }
 
 const MAX_LINES = 10_000;
@@ -39,6 +45,7 @@ export class MemoryImporter {
     private readonly transfer: MemoryTransferRepository,
     private readonly jobs: JobQueue,
     private readonly secrets: SecretRedaction,
+    private readonly backup: SecretBackup,
   ) {}
 
   async import(
@@ -50,6 +57,7 @@ export class MemoryImporter {
     assertProjectAccess(principal, projectSlug);
     const parsed = parseImport(text, { maxContentChars: this.config.memory.contentMaxChars, maxLines: MAX_LINES });
     if (parsed.lines.some((line) => line.memory.scope === 'tenant')) assertMayWriteTenantWide(principal);
+    const restored = await this.restorable(parsed.lines, principal);
     // Before comparing with what exists: a re-import of a redacted export matches its placeholders.
     const { lines, sealed, redacted } = await this.redact(parsed.lines);
     const result = await this.tx.run(async () => {
@@ -90,6 +98,15 @@ export class MemoryImporter {
           sourceId: memory.id,
           writer: authorOf(principal),
         });
+        // Backed-up originals go back to their writers (the importing admin's token holds them too).
+        for (const { writer, sealed: originals } of restored.get(memory.id) ?? []) {
+          await this.secrets.keep(originals, {
+            projectId: memory.scope === 'tenant' ? null : project.id,
+            sourceTable: 'memories',
+            sourceId: memory.id,
+            writer: { ...writer, tokenId: principal.tokenId },
+          });
+        }
       }
       await this.transfer.restoreSuperseded(
         fresh.flatMap(({ memory }) => (memory.supersededBy ? [{ id: memory.id, by: memory.supersededBy }] : [])),
@@ -106,6 +123,38 @@ export class MemoryImporter {
     });
     const { fresh, ...counts } = result;
     return { ...counts, embedding: await this.enqueue(fresh.map((line) => line.memory)), redacted };
+  }
+
+  /**
+   * The sealed originals a backup carries (`secrets`, from an export with secrets=ciphertext), by
+   * memory and writer, each checked to open under this tenant's key: only an admin may import
+   * them, and a file whose envelopes are not this tenant's is refused whole (400, by line).
+   */
+  private async restorable(
+    lines: readonly ImportLine[],
+    principal: SessionPrincipal,
+  ): Promise<Map<string, RestoredOriginals[]>> {
+    const byMemory = new Map<string, RestoredOriginals[]>();
+    if (!lines.some((line) => (line.memory.secrets ?? []).length > 0)) return byMemory;
+    this.backup.assertMayBackUp(principal);
+    const errors: LineError[] = [];
+    for (const { line, memory } of lines) {
+      const groups = new Map<string, RestoredOriginals>();
+      for (const [index, secret] of (memory.secrets ?? []).entries()) {
+        const result = await this.backup.restorable(secret);
+        if ('refused' in result) {
+          errors.push({ line, path: `secrets.${index}.ciphertext`, message: result.refused });
+          continue;
+        }
+        const key = `${secret.writer.userId ?? ''}/${secret.writer.agentId ?? ''}`;
+        const group = groups.get(key) ?? { writer: secret.writer, sealed: [] };
+        group.sealed.push(result);
+        groups.set(key, group);
+      }
+      if (groups.size > 0) byMemory.set(memory.id, [...groups.values()]);
+    }
+    if (errors.length > 0) throw invalidImport(errors);
+    return byMemory;
   }
 
   /** Each line's content, tags and keywords through SecretRedaction (so `reject` refuses the whole file). */

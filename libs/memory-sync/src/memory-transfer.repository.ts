@@ -110,6 +110,7 @@ export class MemoryTransferRepository {
       access_count: m.accessCount,
       last_accessed_at: m.lastAccessedAt,
       archived_at: m.archivedAt,
+      sensitive: m.sensitive ?? false,
       occurred_at: m.occurredAt ?? m.createdAt,
       created_at: m.createdAt,
       updated_at: m.updatedAt,
@@ -118,16 +119,16 @@ export class MemoryTransferRepository {
       `WITH inserted AS (
        INSERT INTO memories (id, project_id, content, content_hash, category, tags, keywords, importance, confidence,
          source_path, source_line, source_hash, stale, verified_at, author_user_id, author_agent_id, author_token_id,
-         pinned, version, access_count, last_accessed_at, archived_at, occurred_at, created_at, updated_at)
+         pinned, version, access_count, last_accessed_at, archived_at, occurred_at, created_at, updated_at, sensitive)
        SELECT r.id, r.project_id, r.content, r.content_hash, r.category, r.tags, r.keywords, r.importance, r.confidence,
          r.source_path, r.source_line, r.source_hash, r.stale, r.verified_at, r.author_user_id, r.author_agent_id, $2,
          r.pinned, r.version, r.access_count, r.last_accessed_at, r.archived_at, r.occurred_at, r.created_at,
-         r.updated_at
+         r.updated_at, r.sensitive
        FROM jsonb_to_recordset($1::jsonb) AS r(id uuid, project_id uuid, content text, content_hash text, category text,
          tags text[], keywords text[], importance smallint, confidence real, source_path text, source_line integer,
          source_hash text, stale boolean, verified_at timestamptz, author_user_id uuid, author_agent_id text,
          pinned boolean, version integer, access_count integer, last_accessed_at timestamptz, archived_at timestamptz,
-         occurred_at timestamptz, created_at timestamptz, updated_at timestamptz)
+         occurred_at timestamptz, created_at timestamptz, updated_at timestamptz, sensitive boolean)
        ON CONFLICT (id) DO NOTHING RETURNING 1
        )
        SELECT count(*)::int AS n FROM inserted`,

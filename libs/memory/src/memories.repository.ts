@@ -15,6 +15,8 @@ export interface NewMemory extends MemoryFields {
   readonly contentHash: string;
   readonly author: { readonly userId: string | null; readonly agentId: string | null; readonly tokenId: string };
   readonly createdAt?: Date;
+  /** The content is the placeholder of a sealed original (default false). */
+  readonly sensitive?: boolean;
 }
 
 /** Long-term memories of the current tenant; every call runs inside a tenant transaction. */
@@ -27,9 +29,9 @@ export class MemoriesRepository {
       `WITH m AS (
          INSERT INTO memories (id, project_id, content, content_hash, category, tags, keywords, importance, confidence,
            source_path, source_line, source_hash, pinned, author_user_id, author_agent_id, author_token_id,
-           created_at, updated_at, occurred_at)
+           created_at, updated_at, occurred_at, sensitive)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16,
-           coalesce($17, now()), coalesce($17, now()), coalesce($18, $17, now()))
+           coalesce($17, now()), coalesce($17, now()), coalesce($18, $17, now()), $19)
          RETURNING *
        )
        SELECT ${MEMORY_COLUMNS} FROM m LEFT JOIN projects p ON p.id = m.project_id`,
@@ -52,6 +54,7 @@ export class MemoriesRepository {
         memory.author.tokenId,
         memory.createdAt ?? null,
         memory.occurredAt ?? null,
+        memory.sensitive ?? false,
       ],
     );
     return toMemory(rows[0]);
@@ -130,11 +133,19 @@ export class MemoriesRepository {
   }
 
   /** Replaces the writable fields; bumps the version and the change cursor. */
-  async update(id: string, fields: MemoryFields, contentHash: string, sourceChanged: boolean): Promise<Memory> {
+  async update(
+    id: string,
+    fields: MemoryFields,
+    contentHash: string,
+    sourceChanged: boolean,
+    /** Absent: unchanged. */
+    sensitive?: boolean,
+  ): Promise<Memory> {
     await this.db.query(
       `UPDATE memories SET content = $2, content_hash = $3, category = $4, tags = $5, keywords = $6, importance = $7,
          confidence = $8, source_path = $9, source_line = $10, source_hash = $11, pinned = $12,
          stale = CASE WHEN $13 THEN false ELSE stale END, occurred_at = coalesce($14, occurred_at),
+         sensitive = coalesce($15, sensitive),
          -- A vector of old content must never rank the new content: drop it until re-embedded.
          embedding = CASE WHEN content_hash = $3 THEN embedding END,
          embedding_model = CASE WHEN content_hash = $3 THEN embedding_model END,
@@ -157,6 +168,7 @@ export class MemoriesRepository {
         fields.pinned,
         sourceChanged,
         fields.occurredAt ?? null,
+        sensitive ?? null,
       ],
     );
     return (await this.findById(id)) as Memory;

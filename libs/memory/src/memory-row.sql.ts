@@ -4,7 +4,7 @@ import { type Memory, type MemoryCategory } from './contract/memory.types';
 export const MEMORY_COLUMNS = `
   m.id, m.project_id, p.slug AS project_slug, m.content, m.content_hash, m.category, m.tags, m.keywords,
   m.importance, m.confidence, m.source_path, m.source_line, m.source_hash, m.stale, m.verified_at,
-  m.author_user_id, m.author_agent_id, m.author_token_id, m.pinned, m.version, m.superseded_by,
+  m.author_user_id, m.author_agent_id, m.author_token_id, m.pinned, m.sensitive, m.version, m.superseded_by,
   m.access_count, m.last_accessed_at, m.archived_at, m.deleted_at, m.occurred_at, m.created_at, m.updated_at,
   (m.embedded_hash IS NOT NULL AND m.embedded_hash = m.content_hash) AS embedded`;
 
@@ -31,6 +31,7 @@ export interface MemoryRow {
   author_agent_id: string | null;
   author_token_id: string | null;
   pinned: boolean;
+  sensitive: boolean;
   version: number;
   superseded_by: string | null;
   access_count: number;
@@ -59,6 +60,7 @@ export function toMemory(row: MemoryRow): Memory {
     verifiedAt: row.verified_at,
     author: { userId: row.author_user_id, agentId: row.author_agent_id, tokenId: row.author_token_id },
     pinned: row.pinned,
+    sensitive: row.sensitive,
     version: row.version,
     supersededBy: row.superseded_by,
     accessCount: row.access_count,

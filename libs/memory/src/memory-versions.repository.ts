@@ -39,6 +39,7 @@ export class MemoryVersionsRepository {
       confidence: before.confidence,
       source: before.source,
       pinned: before.pinned,
+      sensitive: before.sensitive,
       supersededBy: before.supersededBy,
       occurredAt: before.occurredAt.toISOString(),
       updatedAt: before.updatedAt.toISOString(),
@@ -47,6 +48,18 @@ export class MemoryVersionsRepository {
       `INSERT INTO memory_versions (memory_id, version, snapshot, changed_by_user_id, changed_by_agent_id, change_reason)
        VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (memory_id, version) DO NOTHING`,
       [before.id, before.version, JSON.stringify(snapshot), changedBy.userId, changedBy.agentId, reason],
+    );
+  }
+
+  /**
+   * When a memory's content becomes sealed, its earlier versions must not keep it in the clear:
+   * their content becomes `placeholder` too (who changed what when, and the other fields, stay).
+   */
+  async sealContent(memoryId: string, placeholder: string): Promise<void> {
+    await this.db.query(
+      `UPDATE memory_versions SET snapshot = jsonb_set(snapshot, '{content}', to_jsonb($2::text))
+       WHERE memory_id = $1`,
+      [memoryId, placeholder],
     );
   }
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { assertProjectAccess, authorOf, type SessionPrincipal } from '@cairn/access';
-import { BadRequestError } from '@cairn/common';
+import { BadRequestError, ConflictError } from '@cairn/common';
 import { JobQueue } from '@cairn/jobs';
 import { type ProjectRef, ProjectResolver } from '@cairn/projects';
 import { type RedactedTexts, SecretRedaction, type SecretTypeCount } from '@cairn/secrets';
@@ -17,6 +17,7 @@ import {
   visibleIn,
 } from './memory-access';
 import { memoryContentHash } from './memory-content';
+import { SensitiveContent, withWhole } from './sensitive-content.service';
 import { MemoryRelationsRepository } from './memory-relations.repository';
 import { MemoryVersionsRepository } from './memory-versions.repository';
 import { type ContradictionWarning, type Memory, type MemoryFields } from './contract/memory.types';
@@ -29,11 +30,15 @@ export interface StoreMemoryInput extends MemoryFields {
   readonly supersedes: readonly string[];
   /** Backdating for imports of older knowledge; defaults to now. */
   readonly createdAt?: Date;
+  /** Seal the whole content: the row keeps only its placeholder (see SecretRedaction.sealWhole). */
+  readonly sensitive?: boolean;
 }
 
 export interface UpdateMemoryInput extends Partial<MemoryFields> {
   readonly reason?: string;
   readonly supersedes?: readonly string[];
+  /** Absent: a sensitive memory stays sensitive. `false` turns it off and then needs new content. */
+  readonly sensitive?: boolean;
 }
 
 export interface WriteResult {
@@ -64,20 +69,24 @@ export class MemoryWriter {
     private readonly jobs: JobQueue,
     private readonly limit: ContentLimit,
     private readonly secrets: SecretRedaction,
+    private readonly sealing: SensitiveContent,
   ) {}
 
   async store(projectSlug: string, principal: SessionPrincipal, input: StoreMemoryInput): Promise<WriteResult> {
     assertProjectAccess(principal, projectSlug);
     this.limit.check(input.content);
     if (input.scope === 'tenant') assertMayWriteTenantWide(principal);
-    const clean = await this.secrets.redact([input.content, ...input.tags, ...input.keywords]);
-    const fields = split(clean, { content: input.content, tags: input.tags, keywords: input.keywords });
+    const sensitive = input.sensitive === true;
+    // A sensitive content is sealed whole: it is neither scanned nor stored, searched or embedded.
+    const whole = sensitive ? await this.secrets.sealWhole(input.content) : undefined;
+    const clean = await this.secrets.redact([...(whole ? [] : [input.content]), ...input.tags, ...input.keywords]);
+    const fields = split(clean, { content: input.content, tags: input.tags, keywords: input.keywords }, whole);
     let embedding: WriteResult['embedding'] = 'queued';
     const { memory, warnings } = await this.tx.run(async () => {
       const project = await this.resolver.resolve(projectSlug);
       const id = randomUUID();
       const projectId = input.scope === 'tenant' ? null : project.id;
-      await this.secrets.keep(clean.sealed, {
+      await this.secrets.keep(withWhole(clean.sealed, whole), {
         projectId,
         sourceTable: 'memories',
         sourceId: id,
@@ -90,9 +99,13 @@ export class MemoryWriter {
         projectId,
         contentHash: memoryContentHash(fields.content, fields.keywords),
         author: authorOf(principal),
+        sensitive,
       });
       await this.supersede(stored, input.supersedes, project, principal);
-      const found = await this.contradictions.check(stored, projectScope(project), authorOf(principal));
+      // A placeholder contradicts nothing; the sealed content must not be compared either.
+      const found = sensitive
+        ? []
+        : await this.contradictions.check(stored, projectScope(project), authorOf(principal));
       this.tx.onCommit(async () => {
         embedding = await this.enqueue(stored);
       });
@@ -110,15 +123,28 @@ export class MemoryWriter {
   ): Promise<WriteResult> {
     assertProjectAccess(principal, projectSlug);
     if (input.content !== undefined) this.limit.check(input.content);
+    const seal = await this.sealing.planUpdate(projectSlug, principal, id, input);
     const given = { content: input.content ?? '', tags: input.tags ?? [], keywords: input.keywords ?? [] };
-    const clean = await this.secrets.redact([given.content, ...given.tags, ...given.keywords]);
-    const redactedInput = { ...input, ...pick(split(clean, given), input) };
+    const clean = await this.secrets.redact([
+      ...(seal?.whole ? [] : [given.content]),
+      ...given.tags,
+      ...given.keywords,
+    ]);
+    const redactedInput = { ...input, ...pick(split(clean, given, seal?.whole), input, seal?.whole !== undefined) };
     let embedding: WriteResult['embedding'] = 'unchanged';
     const { memory, warnings } = await this.tx.run(async () => {
       const project = await this.resolver.resolve(projectSlug);
       const before = visibleIn(await this.memories.findByIdForUpdate(id), project);
       assertMayModify(principal, before);
-      await this.secrets.keep(clean.sealed, {
+      const sensitive = seal?.sensitive ?? before.sensitive;
+      if (
+        seal &&
+        (before.sensitive !== seal.wasSensitive ||
+          (seal.readHash !== undefined && before.contentHash !== seal.readHash))
+      ) {
+        throw new ConflictError('the memory changed while this update was prepared; retry', 'concurrent_update');
+      }
+      await this.secrets.keep(withWhole(clean.sealed, seal?.whole), {
         projectId: before.projectId,
         sourceTable: 'memories',
         sourceId: id,
@@ -128,12 +154,15 @@ export class MemoryWriter {
       const contentHash = memoryContentHash(fields.content, fields.keywords);
       const sourceChanged = input.source !== undefined && input.source?.contentHash !== before.source?.contentHash;
       await this.versions.record(before, authorOf(principal), input.reason ?? null);
-      const updated = await this.memories.update(id, fields, contentHash, sourceChanged);
+      // Turning sensitive: no earlier version may keep the content in the clear.
+      if (seal?.whole && !before.sensitive) await this.versions.sealContent(id, seal.whole.placeholder);
+      const updated = await this.memories.update(id, fields, contentHash, sourceChanged, sensitive);
       await this.supersede(updated, input.supersedes ?? [], project, principal);
       const contentChanged = contentHash !== before.contentHash;
-      const found = contentChanged
-        ? await this.contradictions.check(updated, projectScope(project), authorOf(principal))
-        : [];
+      const found =
+        contentChanged && !sensitive
+          ? await this.contradictions.check(updated, projectScope(project), authorOf(principal))
+          : [];
       const current = (await this.memories.findById(id)) as Memory;
       if (contentChanged) {
         embedding = 'queued';
@@ -199,9 +228,17 @@ interface RedactableFields {
   readonly keywords: readonly string[];
 }
 
-/** The redacted texts back in their fields (they were passed as [content, ...tags, ...keywords]). */
-function split(clean: RedactedTexts, given: RedactableFields): { content: string; tags: string[]; keywords: string[] } {
-  const [content, ...labels] = clean.texts;
+/**
+ * The redacted texts back in their fields (they were passed as [content, ...tags, ...keywords],
+ * without the content when it was sealed whole: its placeholder stands in).
+ */
+function split(
+  clean: RedactedTexts,
+  given: RedactableFields,
+  whole?: { placeholder: string },
+): { content: string; tags: string[]; keywords: string[] } {
+  const content = whole ? whole.placeholder : clean.texts[0];
+  const labels = whole ? clean.texts : clean.texts.slice(1);
   return {
     content,
     tags: labels.slice(0, given.tags.length),
@@ -210,9 +247,9 @@ function split(clean: RedactedTexts, given: RedactableFields): { content: string
 }
 
 /** Only the fields the update names, so an absent one keeps its stored value. */
-function pick(fields: ReturnType<typeof split>, input: UpdateMemoryInput): Partial<RedactableFields> {
+function pick(fields: ReturnType<typeof split>, input: UpdateMemoryInput, sealed: boolean): Partial<RedactableFields> {
   return {
-    ...(input.content !== undefined && { content: fields.content }),
+    ...((input.content !== undefined || sealed) && { content: fields.content }),
     ...(input.tags !== undefined && { tags: fields.tags }),
     ...(input.keywords !== undefined && { keywords: fields.keywords }),
   };

@@ -14,6 +14,7 @@ import { MemoryRecords } from './memory-records.service';
 import { MemoryLinks } from './memory-relations.service';
 import { MemoryRelationsRepository } from './memory-relations.repository';
 import { MemoryVersionsRepository } from './memory-versions.repository';
+import { SensitiveContent } from './sensitive-content.service';
 import { MemoryWriter } from './memory-writer.service';
 import { MemoriesRepository } from './memories.repository';
 
@@ -33,6 +34,7 @@ import { MemoriesRepository } from './memories.repository';
     MemoryReader,
     MemoryRecall,
     MemoryRecords,
+    SensitiveContent,
     MemoryRelationsRepository,
     MemoryVersionsRepository,
     MemoryWriter,

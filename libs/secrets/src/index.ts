@@ -18,6 +18,13 @@ export {
   type SecretWriteContext,
 } from './contract/secret-redaction.types';
 export { redactedLine, redactedSchema, secretCountSchema } from './contract/secret.dto';
+export {
+  type BackedUpSecret,
+  backedUpSecretSchema,
+  EXPORT_SECRETS,
+  type ExportSecrets,
+} from './contract/secret-backup.types';
+export { SecretBackup } from './secret-backup.service';
 export { defaultSecretRules } from './default-rules';
 export { GITLEAKS_RULES } from './gitleaks-rule-set';
 export { PLACEHOLDER_PATTERN, redactSecrets, type SecretIdFor } from './redaction';
@@ -29,7 +36,7 @@ export {
   type SecretScan,
   SecretScanner,
 } from './secret-scanner.service';
-export { SecretRedaction } from './secret-redaction.service';
+export { SecretRedaction, SENSITIVE_TYPE } from './secret-redaction.service';
 export { SecretVault } from './secret-vault.service';
 export { SecretsModule } from './secrets.module';
 export { SecretsHttpModule } from './http/secrets-http.module';

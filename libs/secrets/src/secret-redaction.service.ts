@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { TenantAuditLog } from '@cairn/audit';
 import { BadRequestError } from '@cairn/common';
@@ -21,6 +22,8 @@ import { SecretsRepository } from './secrets.repository';
 const modeValue = z.object({ mode: z.enum(SECRETS_MODES) });
 /** 128 bits of HMAC: collisions between a tenant's secrets are out of reach, ids stay short. */
 const ID_BYTES = 16;
+/** The placeholder type of a whole sealed content (`sensitive: true`). */
+export const SENSITIVE_TYPE = 'sensitive';
 
 /**
  * The one place write services send text before storing it (issue 12 §1): scans it and, by the
@@ -56,7 +59,7 @@ export class SecretRedaction {
    * a secret; the error names the types, never a value.
    */
   async redact(texts: readonly string[]): Promise<RedactedTexts> {
-    const scans = texts.map((text) => this.scanner.scan(text));
+    const scans = texts.map((text) => outsidePlaceholders(text, this.scanner.scan(text)));
     if (scans.every((findings) => findings.length === 0)) return { texts: [...texts], redacted: [], sealed: [] };
     const mode = await this.mode();
     if (mode === 'allow') {
@@ -132,11 +135,48 @@ export class SecretRedaction {
     ]);
   }
 
+  /**
+   * Seals a whole text (the content of a `sensitive: true` memory) under a fresh random id and
+   * returns the placeholder that stands for it, `[SECRET:sensitive:<id>]`. Random, not an HMAC of
+   * the text: two memories with the same content must not show that they are the same. Whatever
+   * the tenant's `secrets` mode, nothing of the text is stored in the clear, so there is nothing
+   * to scan, refuse or allow. Call before the write's transaction, then `keep` inside it.
+   */
+  async sealWhole(text: string): Promise<{ placeholder: string; sealed: SealedSecret }> {
+    const tenantId = this.tenant.require('SecretRedaction.sealWhole').id;
+    const id = randomBytes(ID_BYTES).toString('base64url');
+    const envelope = await this.encryption.encrypt(tenantId, { table: 'secrets', rowId: id, field: 'value' }, text);
+    return {
+      placeholder: `[SECRET:${SENSITIVE_TYPE}:${id}]`,
+      sealed: { placeholderId: id, type: SENSITIVE_TYPE, ruleId: SENSITIVE_TYPE, envelope },
+    };
+  }
+
+  /**
+   * The text of one source moved to another (which keeps its placeholders): its originals follow,
+   * so they outlive the old source's removal. Call inside the move's tenant transaction.
+   */
+  async carry(from: { sourceTable: string; sourceId: string }, to: Omit<SecretWriteContext, 'writer'>): Promise<void> {
+    await this.tx.run(() => this.repository.copySource(from, to));
+  }
+
   /** Stores the sealed originals; call inside the write's tenant transaction, so they commit with it. */
   async keep(sealed: readonly SealedSecret[], context: SecretWriteContext): Promise<void> {
     if (sealed.length === 0) return;
     await this.tx.run(() => this.repository.insert(sealed, context));
   }
+}
+
+/**
+ * The findings that touch no placeholder already in the text. A placeholder is not a secret, but
+ * its id after `[SECRET:<type>:` can look like a generic `secret: <high-entropy value>`; redacting
+ * it again would nest placeholders and make a re-imported or quoted one unreadable.
+ */
+function outsidePlaceholders(text: string, findings: readonly SecretFinding[]): readonly SecretFinding[] {
+  if (findings.length === 0) return findings;
+  const spans = [...text.matchAll(PLACEHOLDER_PATTERN)].map((match) => [match.index, match.index + match[0].length]);
+  if (spans.length === 0) return findings;
+  return findings.filter((finding) => spans.every(([start, end]) => finding.end <= start || finding.start >= end));
 }
 
 /** Each distinct placeholder id in the texts with its type. */

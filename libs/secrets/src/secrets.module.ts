@@ -3,6 +3,7 @@ import { TenantAuditLogModule } from '@cairn/audit';
 import { EncryptionModule } from '@cairn/encryption';
 import { ProjectsModule } from '@cairn/projects';
 import { defaultSecretRules } from './default-rules';
+import { SecretBackup } from './secret-backup.service';
 import { SecretRedaction } from './secret-redaction.service';
 import { SECRET_RULES, SecretScanner } from './secret-scanner.service';
 import { SecretVault } from './secret-vault.service';
@@ -22,7 +23,8 @@ import { SecretsRepository } from './secrets.repository';
     SecretsRepository,
     SecretRedaction,
     SecretVault,
+    SecretBackup,
   ],
-  exports: [SecretScanner, SecretRedaction, SecretVault],
+  exports: [SecretScanner, SecretRedaction, SecretVault, SecretBackup],
 })
 export class SecretsModule {}

@@ -61,6 +61,26 @@ export class SecretsRepository {
     );
   }
 
+  /**
+   * Copies the originals kept for one source to another (text that moves, e.g. an evicted
+   * working-memory entry becoming a memory), with their writers; the envelopes stay valid, as
+   * they are bound to the placeholder, not to the source.
+   */
+  async copySource(
+    from: { sourceTable: string; sourceId: string },
+    to: Omit<SecretWriteContext, 'writer'>,
+  ): Promise<void> {
+    await this.db.query(
+      `INSERT INTO secrets (id, placeholder_id, type, rule_id, value_encrypted, writer_user_id, writer_agent_id,
+                            writer_token_id, project_id, source_table, source_id, created_at)
+       SELECT gen_random_uuid(), placeholder_id, type, rule_id, value_encrypted, writer_user_id, writer_agent_id,
+              writer_token_id, $3, $4, $5, created_at
+         FROM secrets WHERE source_table = $1 AND source_id = $2
+       ON CONFLICT (placeholder_id, writer_token_id, source_table, source_id) DO NOTHING`,
+      [from.sourceTable, from.sourceId, to.projectId, to.sourceTable, to.sourceId],
+    );
+  }
+
   /** The copies of a placeholder's original written in this project or tenant-wide, oldest first. */
   async findByPlaceholder(placeholderId: string, projectId: string): Promise<StoredSecret[]> {
     const rows = await this.db.query<Row>(
@@ -71,18 +91,24 @@ export class SecretsRepository {
         ORDER BY created_at, id`,
       [placeholderId, projectId],
     );
-    return rows.map((row) => ({
-      placeholderId: row.placeholder_id,
-      type: row.type,
-      envelope: row.value_encrypted,
-      writerUserId: row.writer_user_id,
-      writerAgentId: row.writer_agent_id,
-      writerTokenId: row.writer_token_id,
-      projectId: row.project_id,
-      sourceTable: row.source_table,
-      sourceId: row.source_id,
-      createdAt: row.created_at,
-    }));
+    return rows.map(toStored);
+  }
+
+  /** Every original kept for these rows of `sourceTable` (a backup of them), by row, oldest first. */
+  async findBySources(
+    sourceTable: string,
+    sourceIds: readonly string[],
+  ): Promise<(StoredSecret & { ruleId: string })[]> {
+    if (sourceIds.length === 0) return [];
+    const rows = await this.db.query<Row & { rule_id: string }>(
+      `SELECT placeholder_id, type, rule_id, value_encrypted, writer_user_id, writer_agent_id, writer_token_id,
+              project_id, source_table, source_id, created_at
+         FROM secrets
+        WHERE source_table = $1 AND source_id = ANY($2::text[])
+        ORDER BY source_id, created_at, id`,
+      [sourceTable, sourceIds],
+    );
+    return rows.map((row) => ({ ...toStored(row), ruleId: row.rule_id }));
   }
 
   /** The raw `secrets` setting (validated by the caller); undefined when never set. */
@@ -98,4 +124,19 @@ export class SecretsRepository {
       [JSON.stringify({ mode })],
     );
   }
+}
+
+function toStored(row: Row): StoredSecret {
+  return {
+    placeholderId: row.placeholder_id,
+    type: row.type,
+    envelope: row.value_encrypted,
+    writerUserId: row.writer_user_id,
+    writerAgentId: row.writer_agent_id,
+    writerTokenId: row.writer_token_id,
+    projectId: row.project_id,
+    sourceTable: row.source_table,
+    sourceId: row.source_id,
+    createdAt: row.created_at,
+  };
 }

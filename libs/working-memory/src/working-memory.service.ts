@@ -102,6 +102,11 @@ export class WorkingMemoryService {
         scope: 'project',
         supersedes: [],
       });
+      // The memory carries the entry's placeholders: their originals go with it before the entry goes.
+      await this.secrets.carry(
+        { sourceTable: 'working_memory', sourceId: `${agentKey}/${victim.key}` },
+        { projectId: project.id, sourceTable: 'memories', sourceId: memory.id },
+      );
       evicted.push({ key: victim.key, memoryId: memory.id });
     }
     await this.entries.delete(

@@ -1,4 +1,5 @@
 import { agentIdSchema, pastInstantSchema } from '@cairn/common';
+import { type BackedUpSecret, backedUpSecretSchema } from '@cairn/secrets';
 import { z } from 'zod';
 import {
   categorySchema,
@@ -22,12 +23,17 @@ import {
  * import, for files written before it existed: it then defaults to `createdAt`. `supersededBy` is written as stored, so it may name a
  * memory outside the file (tenant-wide, or deleted since); an import resolves it against the
  * file and the target project, and refuses the line (400, with its number) when it cannot.
+ * Two keys appear only when they apply: `sensitive: true` (the content is the placeholder of a
+ * sealed original, see memory_store), and `secrets`, in an admin's export with
+ * `secrets=ciphertext`: the sealed originals of the line's placeholders (envelope and data-key
+ * version, never a value), which an import into the same tenant keeps again.
  */
 export const EXPORT_FORMAT = 'cairn.memories';
 export const EXPORT_VERSION = 1;
 export const NDJSON = 'application/x-ndjson';
 
 const timestamp = z.iso.datetime({ offset: true });
+const SENSITIVE_CONTENT = /^\[SECRET:sensitive:[A-Za-z0-9_-]{1,64}\]$/;
 const count = z.number().int().min(0).max(2_147_483_647);
 
 export const exportHeaderSchema = z.strictObject({
@@ -78,6 +84,8 @@ export const exportedMemorySchema = z
     updatedAt: timestamp,
     author: z.strictObject({ userId: z.uuid().nullable(), agentId: agentIdSchema.nullable() }),
     relations: z.array(exportedRelationSchema).max(1000),
+    sensitive: z.boolean().optional(),
+    secrets: z.array(backedUpSecretSchema).max(1000).optional(),
   })
   .refine((line) => line.archived === (line.archivedAt !== null), {
     message: 'archived must be true exactly when archivedAt is set',
@@ -90,7 +98,18 @@ export const exportedMemorySchema = z
   .refine((line) => line.relations.every((relation) => relation.toId !== line.id), {
     message: 'a memory cannot be related to itself',
     path: ['relations'],
-  });
+  })
+  .refine((line) => !line.sensitive || SENSITIVE_CONTENT.test(line.content), {
+    message: "a sensitive memory's content is its placeholder [SECRET:sensitive:<id>]",
+    path: ['content'],
+  })
+  .refine(
+    (line) => {
+      const text = [line.content, ...line.tags, ...line.keywords].join('\n');
+      return (line.secrets ?? []).every((secret) => text.includes(`[SECRET:${secret.type}:${secret.id}]`));
+    },
+    { message: "each of secrets must be the original of a placeholder in the line's text", path: ['secrets'] },
+  );
 export type ExportedMemory = z.infer<typeof exportedMemorySchema>;
 
 export function exportHeaderLine(project: string, exportedAt: Date): string {
@@ -103,8 +122,12 @@ export function exportHeaderLine(project: string, exportedAt: Date): string {
 }
 
 /** One memory as a line. Keys in a fixed order, so equal memories give byte-identical lines. */
-export function exportLine(memory: Memory, relations: readonly ExportedRelation[]): string {
-  const line: Record<keyof ExportedMemory, unknown> = {
+export function exportLine(
+  memory: Memory,
+  relations: readonly ExportedRelation[],
+  secrets?: readonly BackedUpSecret[],
+): string {
+  const line: Record<Exclude<keyof ExportedMemory, 'sensitive' | 'secrets'>, unknown> = {
     id: memory.id,
     scope: memory.projectId === null ? 'tenant' : 'project',
     content: memory.content,
@@ -133,5 +156,9 @@ export function exportLine(memory: Memory, relations: readonly ExportedRelation[
     author: { userId: memory.author.userId, agentId: memory.author.agentId },
     relations: relations.map((relation) => ({ toId: relation.toId, type: relation.type, note: relation.note })),
   };
-  return JSON.stringify(line);
+  return JSON.stringify({
+    ...line,
+    ...(memory.sensitive && { sensitive: true }),
+    ...(secrets && secrets.length > 0 && { secrets }),
+  });
 }

@@ -1,6 +1,7 @@
 import { createZodDto } from 'nestjs-zod';
 import { z } from 'zod';
 import { memorySchema } from '@cairn/memory';
+import { EXPORT_SECRETS } from '@cairn/secrets';
 import { changeCursorSchema } from './change-cursor';
 
 const booleanFlag = z.enum(['true', 'false']).transform((value) => value === 'true');
@@ -29,6 +30,13 @@ export class ChangesPageDto extends createZodDto(
 export class ExportQueryDto extends createZodDto(
   z.strictObject({
     includeTenantWide: booleanFlag.default(false).describe('Also export tenant-wide memories'),
+    secrets: z
+      .enum(EXPORT_SECRETS)
+      .default('placeholders')
+      .describe(
+        'ciphertext (admins only, for backups): each line also carries the sealed originals of its placeholders, ' +
+          'which an import into the same tenant restores; never the plaintext',
+      ),
   }),
 ) {}
 

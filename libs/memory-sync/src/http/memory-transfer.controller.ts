@@ -12,7 +12,8 @@ import { ExportQueryDto, ImportQueryDto, ImportResultDto } from '../contract/mem
 const FORMAT_NOTE =
   'JSON Lines: a header {"format":"cairn.memories","version":1,"project","exportedAt"}, then one memory per line ' +
   '(id, scope, content, category, tags, keywords, importance, confidence, source, pinned, stale, verifiedAt, ' +
-  'archived, archivedAt, supersededBy, version, accessCount, lastAccessedAt, createdAt, updatedAt, author, relations).';
+  'archived, archivedAt, supersededBy, version, accessCount, lastAccessedAt, createdAt, updatedAt, author, relations; ' +
+  'sensitive when true; secrets, the sealed originals as ciphertext, only with secrets=ciphertext).';
 
 @ApiTags('memories')
 @Controller('v1/projects/:project/memories')
@@ -26,8 +27,12 @@ export class MemoryTransferController {
   @RequirePermission('memory.read')
   @ApiOperation({ summary: "Stream the project's live memories as JSON Lines", description: FORMAT_NOTE })
   @ApiProduces(NDJSON)
-  async export(@Param() params: ProjectParamDto, @Query() query: ExportQueryDto): Promise<StreamableFile> {
-    const { project, stream } = await this.exporter.open(params.project, query.includeTenantWide);
+  async export(
+    @Param() params: ProjectParamDto,
+    @Query() query: ExportQueryDto,
+    @CurrentPrincipal() principal: SessionPrincipal,
+  ): Promise<StreamableFile> {
+    const { project, stream } = await this.exporter.open(params.project, principal, query);
     return new StreamableFile(stream, {
       type: NDJSON,
       disposition: `attachment; filename="${project.slug}-memories.ndjson"`,

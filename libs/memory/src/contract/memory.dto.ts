@@ -30,6 +30,10 @@ export const storeMemorySchema = z.strictObject({
   scope: z.enum(['project', 'tenant']).default('project'),
   supersedes: z.array(z.uuid()).max(20).default([]).describe('Ids of older memories this one replaces'),
   occurredAt: occurredAtSchema.optional(),
+  sensitive: z
+    .boolean()
+    .default(false)
+    .describe('Encrypt the whole content: reads show [SECRET:sensitive:<id>], secret_get returns it'),
 });
 export class StoreMemoryDto extends createZodDto(storeMemorySchema) {}
 
@@ -45,6 +49,10 @@ export const updateMemorySchema = z
     pinned: z.boolean().optional(),
     supersedes: z.array(z.uuid()).max(20).optional(),
     occurredAt: occurredAtSchema.optional(),
+    sensitive: z
+      .boolean()
+      .optional()
+      .describe('Absent: unchanged. false on a sensitive memory needs new content (it is never decrypted back)'),
     reason: z.string().trim().min(1).max(500).optional().describe('Why it changed; kept in the history'),
   })
   .refine((body) => Object.keys(body).some((key) => key !== 'reason'), 'give at least one field to change');
@@ -64,6 +72,7 @@ export const memorySchema = z.object({
   verifiedAt: z.iso.datetime().nullable(),
   author: z.object({ userId: z.string().nullable(), agentId: z.string().nullable() }),
   pinned: z.boolean(),
+  sensitive: z.boolean().describe('content is only the placeholder of the encrypted original'),
   archived: z.boolean(),
   supersededBy: z.string().nullable(),
   version: z.number(),
@@ -92,6 +101,7 @@ export function toMemoryView(memory: Memory): MemoryView {
     verifiedAt: memory.verifiedAt?.toISOString() ?? null,
     author: { userId: memory.author.userId, agentId: memory.author.agentId },
     pinned: memory.pinned,
+    sensitive: memory.sensitive,
     archived: memory.archivedAt !== null,
     supersededBy: memory.supersededBy,
     version: memory.version,

@@ -56,6 +56,8 @@ export interface Memory {
   readonly verifiedAt: Date | null;
   readonly author: { readonly userId: string | null; readonly agentId: string | null; readonly tokenId: string | null };
   readonly pinned: boolean;
+  /** The content is sealed: `content` is only its placeholder `[SECRET:sensitive:<id>]`. */
+  readonly sensitive: boolean;
   readonly version: number;
   readonly supersededBy: string | null;
   readonly accessCount: number;

@@ -3,7 +3,7 @@ import { defineTool, McpTool, type McpToolHandler, type ToolCall } from '@cairn/
 import { type z } from 'zod';
 import { storeMemorySchema, toMemoryView, writeResultSchema } from '../contract/memory.dto';
 import { MemoryWriter } from '../memory-writer.service';
-import { redactedLine } from './memory-text';
+import { redactedLine, sealedLine } from './memory-text';
 // What the tool list shows of the shared schemas (a memory, a search explanation).
 import './memory-tool-listing';
 
@@ -14,8 +14,8 @@ const spec = defineTool({
   permission: 'memory.write',
   scope: 'project',
   description: [
-    'Store one durable fact, decision, bug or preference for the team (scratch notes: remember). One fact per',
-    'call; it warns of contradictions. Example: {"content": "The API uses Fastify, not Express", "keywords": ["web framework"]}',
+    'Store one durable fact, decision, bug or preference for the team (scratch notes: remember); warns of',
+    'contradictions. Example: {"content": "The API uses Fastify, not Express", "keywords": ["web framework"]}',
   ].join(' '),
   input: storeMemorySchema,
   output: writeResultSchema,
@@ -37,6 +37,7 @@ export class MemoryStoreTool implements McpToolHandler<typeof spec.input, typeof
       structured: { memory, warnings: result.warnings, embedding: result.embedding, redacted: result.redacted },
       text: [
         `Stored ${memory.id} [${memory.category} i${memory.importance}] in ${memory.project ?? 'every project'}.`,
+        ...sealedLine(memory),
         ...warnings,
         ...redactedLine(result.redacted),
       ].join('\n'),

@@ -71,3 +71,9 @@ export function redactedLine(redacted: readonly { type: string; count: number }[
   if (redacted.length === 0) return [];
   return [`Secrets replaced by placeholders: ${redacted.map(({ type, count }) => `${type} ×${count}`).join(', ')}.`];
 }
+
+/** For a sensitive memory: where its content went, and how its writer or an admin reads it back. */
+export function sealedLine(memory: MemoryView): string[] {
+  if (!memory.sensitive) return [];
+  return [`Content encrypted; stored as ${memory.content} (secret_get with its id returns it).`];
+}

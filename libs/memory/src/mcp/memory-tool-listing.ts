@@ -7,6 +7,7 @@ import {
   storeMemorySchema,
   updateMemorySchema,
   warningSchema,
+  writeResultSchema,
 } from '../contract/memory.dto';
 import { historyResultSchema, relatedResultSchema } from '../contract/memory-tool.schemas';
 
@@ -37,7 +38,12 @@ toolListing.add(tagsSchema, { description: '' });
 toolListing.add(keywordsSchema, { description: 'Synonyms a future question might use' });
 toolListing.add(storeMemorySchema.shape.pinned, { description: 'Exempt from decay and pruning' });
 toolListing.add(sourceSchema.unwrap().shape.path, { description: 'Repository-relative path' });
-toolListing.add(sourceSchema.unwrap().shape.contentHash, { description: "The file's content hash, for memory_verify" });
+toolListing.add(sourceSchema.unwrap().shape.contentHash, { description: 'For memory_verify' });
+toolListing.add(storeMemorySchema.shape.content, { description: 'The fact' });
+toolListing.add(storeMemorySchema.shape.supersedes, { description: 'Older memories it replaces' });
+toolListing.add(storeMemorySchema.shape.sensitive, {
+  description: 'Encrypt it; reads show a placeholder for secret_get',
+});
 toolListing.add(storeMemorySchema.shape.occurredAt, { description: 'When it happened (default now)' });
 toolListing.add(updateMemorySchema.shape.occurredAt, { description: '' });
 toolListing.add(recallSchema.shape.asOf, { description: 'Dates in the query ("last week") count from it' });
@@ -51,3 +57,8 @@ toolListing.add(recallSchema.shape.explain, { description: '' });
 // memory_update takes memory_store's fields, which memory_store's listing explains.
 toolListing.add(updateMemorySchema.shape.source, { summary: 'As in memory_store; null removes it' });
 toolListing.add(updateMemorySchema.shape.keywords, { description: '' });
+// false on a sensitive memory needs new content: the error says so when it is missing.
+toolListing.add(updateMemorySchema.shape.sensitive, { description: '' });
+toolListing.add(memorySchema.shape.sensitive, { description: '' });
+// The warning's one-line summary says what it is; write results need no second description.
+toolListing.add(writeResultSchema.shape.warnings, { description: '' });

@@ -4,7 +4,7 @@ import { defineTool, McpTool, type McpToolHandler, type ToolCall } from '@cairn/
 import { z } from 'zod';
 import { toMemoryView, updateMemorySchema, writeResultSchema } from '../contract/memory.dto';
 import { MemoryWriter } from '../memory-writer.service';
-import { redactedLine } from './memory-text';
+import { redactedLine, sealedLine } from './memory-text';
 import { memoryIdSchema } from '../contract/memory-tool.schemas';
 
 const spec = defineTool({
@@ -14,8 +14,8 @@ const spec = defineTool({
   permission: 'memory.write',
   scope: 'project',
   description: [
-    "Change some fields of a memory (memory_store's); the old version stays in memory_history. Better than a",
-    'near-duplicate. Example: {"id": "<memory id>", "content": "Staging deploys run on merge", "reason": "pipeline changed"}',
+    'Change fields of a memory (as in memory_store); the old version stays in memory_history. Example:',
+    '{"id": "<id>", "content": "Staging deploys run on merge", "reason": "pipeline changed"}',
   ].join(' '),
   // The REST body's refinement ("at least one field") is checked in run(): a refined object
   // cannot be extended with the `id` and `project` arguments.
@@ -45,6 +45,7 @@ export class MemoryUpdateTool implements McpToolHandler<typeof spec.input, typeo
       structured: { memory, warnings: result.warnings, embedding: result.embedding, redacted: result.redacted },
       text: [
         `Updated ${memory.id} to v${memory.version} (${changed.map(([key]) => key).join(', ')} changed; earlier version kept).`,
+        ...sealedLine(memory),
         ...warnings,
         ...redactedLine(result.redacted),
       ].join('\n'),

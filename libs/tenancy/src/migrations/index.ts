@@ -11,6 +11,7 @@ import { occurredAt } from './0009-occurred-at';
 import { auditQueue } from './0010-audit-queue';
 import { secrets } from './0011-secrets';
 import { kbFetch } from './0012-kb-fetch';
+import { sensitive } from './0013-sensitive';
 
 /**
  * Tenant-schema migrations in order, run with the tenant's schema first on the search
@@ -29,6 +30,7 @@ export const TENANT_MIGRATION_LIST: readonly Migration[] = [
   auditQueue,
   secrets,
   kbFetch,
+  sensitive,
 ];
 
 /** Injection token so tests can run the migrator over a list with a failing step. */
