@@ -17,6 +17,7 @@ import {
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { type NestFastifyApplication } from '@nestjs/platform-fastify';
+import { type Logger } from 'pino';
 import { ApiModule } from '@cairn/api-app';
 
 /**
@@ -35,7 +36,7 @@ export interface GatewayWorld {
 }
 
 export async function startGatewayWorld(
-  options: { overrides?: Record<string, string>; gateways?: number } = {},
+  options: { overrides?: Record<string, string>; gateways?: number; gatewayLogger?: Logger } = {},
 ): Promise<GatewayWorld> {
   const database = await createTestDatabase();
   const env = { QUEUE_PREFIX: `g${randomBytes(4).toString('hex')}`, ...options.overrides };
@@ -44,7 +45,12 @@ export async function startGatewayWorld(
   const gateways: GatewayWorld['gateways'] = [];
   for (let i = 0; i < (options.gateways ?? 1); i += 1) {
     const gatewayConfig = testConfig(database.url, testRedisUrl(), { HOST: '127.0.0.1', ...env }, 'mcp-gateway');
-    const app = await createTestHttpApp(McpGatewayModule.register(gatewayConfig), gatewayConfig);
+    const app = await createTestHttpApp(
+      McpGatewayModule.register(gatewayConfig),
+      gatewayConfig,
+      'mcp-gateway',
+      options.gatewayLogger,
+    );
     await app.listen(0, '127.0.0.1');
     const address = app.getHttpServer().address() as { port: number };
     gateways.push({ app, url: `http://127.0.0.1:${address.port}` });

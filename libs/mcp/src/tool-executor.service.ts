@@ -151,16 +151,14 @@ export class ToolExecutor {
     errorCode,
     seconds,
   }: CallRecord): Promise<void> {
-    const durationMs = Math.round(seconds * 10_000) / 10;
-    this.logger.log({
-      msg: 'tool call',
-      tool,
-      tenantId: principal.tenant.id,
-      project,
-      outcome,
-      correlationId,
-      durationMs,
-    });
+    const toolMs = Math.round(seconds * 10_000) / 10;
+    const completion = RequestContext.current()?.completion;
+    if (completion && completion.tool === undefined) {
+      // The request's completion line says it (one line per call instead of two).
+      Object.assign(completion, { tool, project, outcome, toolMs });
+    } else {
+      this.logger.log({ msg: 'tool call', tool, tenantId: principal.tenant.id, project, outcome, correlationId, toolMs });
+    }
     return this.audit.append(principal.tenant.schema, {
       actor: actorOf(principal),
       action: `mcp.${tool}`,

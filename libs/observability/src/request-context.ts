@@ -4,6 +4,11 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 export interface RequestContextData {
   readonly correlationId: string;
   readonly tenantId?: string;
+  /**
+   * What the request did, for its one completion log line (the MCP gateway puts the tool,
+   * project and outcome here, so a call costs one log line, not two).
+   */
+  readonly completion?: Record<string, unknown>;
 }
 
 const storage = new AsyncLocalStorage<RequestContextData>();

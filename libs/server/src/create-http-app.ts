@@ -67,6 +67,7 @@ export async function createHttpApp(
       reply.elapsedTime / 1000,
     );
     const line = {
+      ...request.logFields,
       correlationId: request.id,
       tenantId: request.tenantId,
       method: request.method,

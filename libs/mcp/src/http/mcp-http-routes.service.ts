@@ -110,7 +110,9 @@ export class McpHttpRoutes implements OnModuleInit {
       headers,
       body: message === undefined ? raw : undefined,
     });
-    const context = { correlationId: request.id, tenantId: principal.tenant.id };
+    const completion: Record<string, unknown> = {};
+    request.logFields = completion;
+    const context = { correlationId: request.id, tenantId: principal.tenant.id, completion };
     const response = await RequestContext.run(context, () =>
       transport.handleRequest(webRequest, message === undefined ? undefined : { parsedBody: message }),
     );
