@@ -157,7 +157,15 @@ export class ToolExecutor {
       // The request's completion line says it (one line per call instead of two).
       Object.assign(completion, { tool, project, outcome, toolMs });
     } else {
-      this.logger.log({ msg: 'tool call', tool, tenantId: principal.tenant.id, project, outcome, correlationId, toolMs });
+      this.logger.log({
+        msg: 'tool call',
+        tool,
+        tenantId: principal.tenant.id,
+        project,
+        outcome,
+        correlationId,
+        toolMs,
+      });
     }
     return this.audit.append(principal.tenant.schema, {
       actor: actorOf(principal),
