@@ -1,0 +1,130 @@
+import { randomUUID } from 'node:crypto';
+import { JSONSchemaFaker } from 'json-schema-faker';
+import { VICTIM_WORDS, type VictimWorld } from './victim-world';
+
+/** A fixed seed: the same bodies every run, so a failure reproduces. */
+function seededRandom(seed = 20_261_124): () => number {
+  let state = seed;
+  return () => {
+    state = (state * 16_807) % 2_147_483_647;
+    return (state - 1) / 2_147_483_646;
+  };
+}
+
+JSONSchemaFaker.option({
+  requiredOnly: true,
+  useDefaultValue: false,
+  random: seededRandom(),
+  maxItems: 2,
+});
+
+/**
+ * The smallest body or argument object valid against its JSON Schema that `accepts` takes,
+ * so a probe reaches the authorisation it tests instead of stopping at validation: the
+ * required fields alone, else with one optional field added (the first that is accepted),
+ * else every field. `root` resolves `$ref`s (the OpenAPI document's components).
+ */
+export function minimalInstance(schema: object, root: object = {}, accepts: (value: unknown) => boolean = () => true) {
+  const generate = (): unknown =>
+    JSONSchemaFaker.generate({ ...root, ...schema } as Parameters<typeof JSONSchemaFaker.generate>[0]);
+  const minimal = generate();
+  if (accepts(minimal) || !isObject(minimal)) return minimal;
+  JSONSchemaFaker.option({ requiredOnly: false, alwaysFakeOptionals: true });
+  let full: unknown;
+  try {
+    full = generate();
+  } finally {
+    JSONSchemaFaker.option({ requiredOnly: true, alwaysFakeOptionals: false });
+  }
+  if (!isObject(full)) return minimal;
+  // In the schema's order: the fields a caller would name first (content before reason).
+  const properties = Object.keys((schema as { properties?: object }).properties ?? full);
+  const candidates = properties
+    .filter((key) => key in full && !(key in minimal))
+    .map((key) => ({ ...minimal, [key]: full[key] }));
+  return [...candidates, full].find(accepts) ?? minimal;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+/**
+ * A call naming only its target (`{}`, `{ id }`) can be refused as "nothing to change" or
+ * "pass one of these" before any lookup: where a field can be added, the probe adds one.
+ */
+export function changesSomething(value: unknown): boolean {
+  return !isObject(value) || Object.keys(value).some((key) => key !== 'id' && key !== 'project');
+}
+
+/** Resources a route or tool addresses by id, and which victim object that id names. */
+const VICTIM_OBJECT: Record<string, keyof VictimWorld['ids']> = {
+  memories: 'memory',
+  memory: 'memory',
+  secrets: 'secret',
+  secret: 'secret',
+  documents: 'document',
+  tokens: 'token',
+  users: 'user',
+};
+
+/** Ids the victim tenant has no object for (yet); the probes name them as recorded gaps. */
+export const NO_VICTIM_OBJECT = new Set(['proposals', 'requests', 'jobs']);
+
+/** The real victim id for `resource` (the path segment before `:id`, or a tool's noun). */
+export function victimIdFor(resource: string, victim: VictimWorld): string {
+  const kind = VICTIM_OBJECT[resource];
+  if (kind) return victim.ids[kind];
+  if (NO_VICTIM_OBJECT.has(resource)) return resource === 'jobs' ? '1' : randomUUID();
+  throw new Error(`no victim object for "${resource}" ids: seed one in victim-world.ts`);
+}
+
+/** A path parameter's value: always the victim's. Unknown parameters fail, so no route goes unaimed. */
+export function victimParam(name: string, resource: string, victim: VictimWorld): string {
+  switch (name) {
+    case 'slug':
+      return victim.tenant.slug;
+    case 'project':
+      return victim.project;
+    case 'key':
+      return victim.ids.workingMemoryKey;
+    case 'queue':
+      return victim.ids.queue;
+    case 'id':
+      return victimIdFor(resource, victim);
+    default:
+      throw new Error(`path parameter ":${name}" has no victim value: add it to victimParam`);
+  }
+}
+
+/**
+ * Points a generated body at the victim: fields that name objects get the victim's real ids,
+ * a search gets the words the victim's texts hold, an introspection the victim's live token.
+ * Returns whether any field now names a victim object (then the call must be refused).
+ */
+export function aimAtVictim(
+  body: unknown,
+  resource: string,
+  victim: VictimWorld,
+): { body: unknown; namesVictimObject: boolean } {
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) return { body, namesVictimObject: false };
+  const aimed: Record<string, unknown> = { ...(body as Record<string, unknown>) };
+  let namesVictimObject = false;
+  const set = (key: string, value: unknown, isObject = false) => {
+    if (!(key in aimed)) return;
+    aimed[key] = value;
+    namesVictimObject ||= isObject;
+  };
+  if ('id' in aimed) set('id', victimIdFor(resource, victim), VICTIM_OBJECT[resource] !== undefined);
+  set('toId', victim.ids.secondMemory, true);
+  set('supersedes', victim.ids.secondMemory, true);
+  set('sourceIds', [victim.ids.secondMemory], true);
+  set('key', victim.ids.workingMemoryKey);
+  set('project', victim.project);
+  set('projects', [victim.project]);
+  set('query', VICTIM_WORDS);
+  set('token', victim.victimToken);
+  // An address the SSRF guard refuses: a probe that got this far must not fetch anything.
+  set('url', 'http://127.0.0.1:9/');
+  return { body: aimed, namesVictimObject };
+}

@@ -1,0 +1,184 @@
+import { randomBytes } from 'node:crypto';
+import { TOOLSETS } from '@cairn/access';
+import { type GatewayWorld } from '@cairn/gateway-harness';
+import { createProject, createTenant, createUser, issueToken, type TestClient, uniqueSlug } from '@cairn/testing';
+import { DataSource } from 'typeorm';
+
+/** Synthetic but format-valid AWS access key id: stored redacted, so its placeholder is a real secret id. */
+const AWS_KEY = `AKIA${[...randomBytes(16)].map((byte) => 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567'[byte % 32]).join('')}`;
+const SECRET_PLACEHOLDER = /\[SECRET:[a-z0-9-]+:([A-Za-z0-9_-]+)\]/;
+
+/** The words the victim's texts share, so a search by another caller would match them if it leaked. */
+export const VICTIM_WORDS = 'zebra quartz falcon ledger';
+
+/** What a probe may aim at: the real ids of the victim's objects, and the bait it must never see. */
+export interface VictimWorld {
+  readonly tenant: { id: string; slug: string };
+  /** The project the probes attack, and a second one (for tokens scoped to "another project"). */
+  readonly project: string;
+  readonly otherProject: string;
+  /** Path and argument values, by the resource they name. */
+  readonly ids: {
+    readonly memory: string;
+    readonly secondMemory: string;
+    readonly document: string;
+    readonly secret: string;
+    readonly token: string;
+    readonly user: string;
+    readonly workingMemoryKey: string;
+    readonly queue: string;
+  };
+  /** The victim's own token (a valid one, so introspection probes ask about a live token). */
+  readonly victimToken: string;
+  /** Strings that reveal the victim tenant anywhere outside it. */
+  readonly tenantSecrets: readonly string[];
+  /** Strings that reveal the attacked project to a token of the same tenant scoped elsewhere. */
+  readonly projectSecrets: readonly string[];
+  /** The bearer tokens the probes use, by kind (`lower:<role>` for the victim tenant's lower roles). */
+  readonly tokens: Readonly<Record<string, string>>;
+}
+
+function expectCreated(response: { status: number; body: unknown }, what: string): any {
+  if (response.status < 200 || response.status > 299) {
+    throw new Error(`seeding ${what}: ${response.status} ${JSON.stringify(response.body)}`);
+  }
+  return response.body;
+}
+
+/**
+ * The victim tenant, filled through the public API with one object of every kind the routes
+ * and tools address, each carrying a unique marker; and the callers that must not reach them.
+ */
+export async function seedVictimWorld(world: GatewayWorld): Promise<VictimWorld> {
+  const { admin } = world;
+  const tenantMarker = `VICTIM-TENANT-${randomBytes(6).toString('hex')}`;
+  const projectMarker = `VICTIM-PROJECT-${randomBytes(6).toString('hex')}`;
+  const tenant = await createTenant(admin);
+  const project = (await createProject(admin, tenant.slug)).slug;
+  const otherProject = (await createProject(admin, tenant.slug)).slug;
+  const user = await createUser(admin, tenant.slug, 'admin', `${tenantMarker.toLowerCase()}@example.com`);
+  const toolsets = [...TOOLSETS];
+  const owner = await issueToken(admin, tenant.slug, {
+    role: 'admin',
+    userId: user.id,
+    agentId: 'victim-agent',
+    toolsets,
+  });
+  const victim: TestClient = world.admin.as(owner.token);
+  const base = `/v1/projects/${project}`;
+
+  const memory = expectCreated(
+    await victim.post(`${base}/memories`, {
+      content: `${projectMarker} ${VICTIM_WORDS}: the deploy key is ${AWS_KEY}`,
+      keywords: ['zebra'],
+    }),
+    'memory',
+  );
+  const secret = SECRET_PLACEHOLDER.exec(String(memory.memory.content))?.[1];
+  if (!secret) throw new Error(`seeding: the memory's secret was not redacted: ${memory.memory.content}`);
+  const second = expectCreated(
+    await victim.post(`${base}/memories`, { content: `${projectMarker} second ${VICTIM_WORDS}` }),
+    'second memory',
+  );
+  const document = expectCreated(
+    await victim.post(`${base}/kb/documents`, {
+      source: 'victim/notes.md',
+      text: `${projectMarker} ${VICTIM_WORDS} in the knowledge base.`,
+    }),
+    'kb document',
+  );
+  const workingMemoryKey = 'victim-plan';
+  expectCreated(
+    await victim.request('PUT', `${base}/working-memory/${workingMemoryKey}`, {
+      value: `${projectMarker} ${VICTIM_WORDS} plan`,
+    }),
+    'working memory',
+  );
+  expectCreated(
+    await victim.post(`${base}/events`, { kind: 'decision', summary: `${projectMarker} ${VICTIM_WORDS}` }),
+    'event',
+  );
+  expectCreated(
+    await victim.post(`${base}/session/summary`, { text: `${projectMarker} ${VICTIM_WORDS} summary` }),
+    'session summary',
+  );
+  const queues = expectCreated(await admin.get('/v1/admin/queues'), 'queue list');
+  const queue = String(queues.items?.[0]?.name ?? queues[0]?.name ?? 'knowledge');
+
+  const tokens = await probeTokens(world, tenant.slug, project, otherProject, toolsets);
+  const documentId = String(document.document?.id ?? document.id);
+  const objectIds = [memory.memory.id, second.memory.id, documentId, secret];
+  return {
+    tenant,
+    project,
+    otherProject,
+    ids: {
+      memory: memory.memory.id,
+      secondMemory: second.memory.id,
+      document: documentId,
+      secret,
+      token: owner.id,
+      user: user.id,
+      workingMemoryKey,
+      queue,
+    },
+    victimToken: owner.token,
+    tenantSecrets: [tenant.id, user.id, owner.id, owner.token, tenantMarker, projectMarker, AWS_KEY, ...objectIds],
+    projectSecrets: [projectMarker, AWS_KEY, ...objectIds],
+    tokens,
+  };
+}
+
+/**
+ * Every caller the probes impersonate. The attackers hold the widest token their tenant can
+ * issue (admin, every project, every toolset), so a refusal is the isolation's doing and not
+ * a narrower scope's.
+ */
+async function probeTokens(
+  world: GatewayWorld,
+  victimSlug: string,
+  project: string,
+  otherProject: string,
+  toolsets: string[],
+): Promise<Record<string, string>> {
+  const { admin } = world;
+  const issue = async (tenant: string, body: Parameters<typeof issueToken>[2]) =>
+    (await issueToken(admin, tenant, { toolsets, ...body })).token;
+
+  const attacker = await createTenant(admin);
+  // A second attacker holding a project of the very same slug: its calls pass the guard, so
+  // only the tenant's own schema stands between it and the victim's ids.
+  const twin = await createTenant(admin);
+  await createProject(admin, twin.slug, project);
+
+  const tokens: Record<string, string> = {
+    'other-tenant': await issue(attacker.slug, { role: 'admin', projects: '*' }),
+    'other-tenant-same-project-slug': await issue(twin.slug, { role: 'admin', projects: '*' }),
+    'other-project': await issue(victimSlug, { role: 'admin', projects: [otherProject] }),
+    revoked: await revokedToken(world, victimSlug, toolsets),
+    expired: await expiredToken(world, victimSlug, toolsets),
+    // Well-formed prefix, wrong length and alphabet: the verifier must refuse it unread.
+    malformed: `cairn_st_${'!'.repeat(12)}${uniqueSlug('x')}`,
+  };
+  for (const role of ['member', 'orchestrator', 'agent', 'reader']) {
+    tokens[`lower:${role}`] = await issue(victimSlug, { role, projects: '*' });
+  }
+  // Admin is the top tenant role: "lower" only than the platform admin, for platform routes.
+  tokens['lower:admin'] = await issue(victimSlug, { role: 'admin', projects: '*' });
+  return tokens;
+}
+
+async function revokedToken(world: GatewayWorld, tenant: string, toolsets: string[]): Promise<string> {
+  const issued = await issueToken(world.admin, tenant, { role: 'admin', projects: '*', toolsets });
+  expectCreated(await world.admin.delete(`/v1/tenants/${tenant}/tokens/${issued.id}`), 'token revocation');
+  return issued.token;
+}
+
+/** Tokens live at least a minute; the database's clock is moved past this one's end instead of waiting. */
+async function expiredToken(world: GatewayWorld, tenant: string, toolsets: string[]): Promise<string> {
+  const issued = await issueToken(world.admin, tenant, { role: 'admin', projects: '*', toolsets, ttlSeconds: 60 });
+  await world.api
+    .get(DataSource)
+    .query(`UPDATE cairn.session_tokens SET expires_at = now() - interval '1 minute' WHERE id = $1`, [issued.id]);
+  return issued.token;
+}
