@@ -1,7 +1,7 @@
 import { type GatewayWorld, startGatewayWorld } from '@cairn/gateway-harness';
 import { ToolRegistry } from '@cairn/mcp';
 import { mcpProbes } from './isolation/mcp-probes';
-import { type Probe, runProbes } from './isolation/probe-verdict';
+import { describeOutcomes, type Probe, runProbes } from './isolation/probe-verdict';
 import { restProbes } from './isolation/rest-probes';
 import { seedVictimWorld, type VictimWorld } from './isolation/victim-world';
 
@@ -16,6 +16,7 @@ import { seedVictimWorld, type VictimWorld } from './isolation/victim-world';
 describe('isolation probes', () => {
   let world: GatewayWorld;
   let victim: VictimWorld;
+  let probes: Probe[];
 
   beforeAll(async () => {
     // No worker runs here: a fetch a probe could start would only wait; don't wait long.
@@ -29,16 +30,18 @@ describe('isolation probes', () => {
     const rest = restProbes(world.api, openApi, victim);
     const tools = world.gateways[0].app.get(ToolRegistry).all();
     const mcp = mcpProbes(tools, world.mcpUrl, victim);
-    const probes: Probe[] = [...rest.probes, ...mcp];
+    probes = [...rest.probes, ...mcp];
 
     const started = performance.now();
-    const failures = await runProbes(probes, 8);
+    const { failures, outcomes } = await runProbes(probes, victim.tokens, 8);
     const seconds = ((performance.now() - started) / 1000).toFixed(1);
     const leaked = new Set(failures.map((failure) => failure.probe)).size;
     console.log(
       [
         `Isolation probes: ${probes.length} run, ${leaked} leaked ` +
           `(${rest.probes.length} REST over ${rest.routes.length} routes, ${mcp.length} MCP over ${tools.length} tools; ${seconds} s)`,
+        // "answered": session-scoped calls that act on the caller's own tenant, checked for leaks.
+        ...describeOutcomes(outcomes),
         ...rest.gaps.map((gap) => `  not aimed at a real victim object: ${gap}`),
         ...failures.map((failure) => `  LEAK ${failure.probe}: ${failure.problem}`),
       ].join('\n'),
@@ -49,5 +52,26 @@ describe('isolation probes', () => {
     expect(tools.length).toBeGreaterThanOrEqual(26);
     expect(probes.length).toBeGreaterThanOrEqual(500);
     expect(failures).toEqual([]);
+  });
+
+  it("sees a leak when there is one: the same read probes, replayed with the victim's own token", async () => {
+    // The owner may read its project: every refusal the probes demand fails, and the answers
+    // hold the victim's markers. Read-only probes, so replaying them changes nothing.
+    const replayed = probes
+      .filter((probe) => probe.caller === 'other-project' && probe.mustRefuse && probe.readOnly)
+      .map((probe) => ({ ...probe, caller: 'owner' }));
+    expect(replayed.length).toBeGreaterThanOrEqual(20);
+    const { failures } = await runProbes(replayed, { owner: victim.victimToken }, 8);
+    const flagged = new Set(failures.map((failure) => failure.probe));
+    expect(flagged.size).toBe(replayed.length);
+    const sawData = failures.filter((failure) => failure.problem.startsWith('victim data in the answer'));
+    expect(sawData.map((failure) => failure.probe)).toEqual(
+      expect.arrayContaining([
+        'REST GET /v1/projects/:project/memories/:id as owner',
+        'REST GET /v1/projects/:project/working-memory as owner',
+        'MCP memory_get as owner',
+        'MCP kb_search as owner',
+      ]),
+    );
   });
 });

@@ -10,7 +10,7 @@ import { type VictimWorld } from './victim-world';
  * (invalid_arguments, internal_error) means the probe never reached the check it tests.
  */
 const TOOL_REFUSALS = ['project_forbidden', 'insufficient_role', 'not_found', 'forbidden'];
-const BAD_TOKENS = ['revoked', 'expired', 'malformed'] as const;
+const BAD_TOKENS = ['revoked', 'expired', 'malformed', 'disabled-user'] as const;
 const LOWER_ROLES: readonly Role[] = ['member', 'orchestrator', 'agent', 'reader'];
 
 /** A tool's arguments, generated from its listed input schema and aimed at the victim. */
@@ -42,8 +42,9 @@ export function mcpProbes(tools: readonly RegisteredTool[], mcpUrl: string, vict
         mustRefuse,
         refusals,
         secrets,
+        readOnly: tool.spec.annotations.readOnlyHint,
         sent: body,
-        run: () => callRaw(mcpUrl, body, victim.tokens[caller]),
+        run: (token: string) => callRaw(mcpUrl, body, token),
       }) satisfies Probe;
     const projectTool = tool.spec.scope === 'project';
     for (const caller of BAD_TOKENS) probes.push(probe(caller, true, [401], victim.tenantSecrets));
@@ -63,8 +64,7 @@ export function mcpProbes(tools: readonly RegisteredTool[], mcpUrl: string, vict
 }
 
 /** One stateless JSON-RPC `tools/call` over real HTTP; the outcome is the refusal code or status. */
-async function callRaw(url: string, body: string, token: string | undefined): Promise<ProbeAnswer> {
-  if (!token) throw new Error('probe caller has no token');
+async function callRaw(url: string, body: string, token: string): Promise<ProbeAnswer> {
   const response = await postRaw(url, body, { Authorization: `Bearer ${token}` });
   const text = `${response.text}\n${JSON.stringify(Object.fromEntries(response.headers))}`;
   if (response.status !== 200) return { succeeded: false, outcome: response.status, text };

@@ -5,8 +5,10 @@
 export interface Probe {
   /** e.g. `REST GET /v1/projects/:project/memories/:id` or `MCP memory_get`. */
   readonly target: string;
-  /** The token kind (see VictimWorld.tokens). */
+  /** The token kind (see VictimWorld.tokens); the runner passes that token to `run`. */
   readonly caller: string;
+  /** Reads only (GET, read-only tools): safe to replay with any token. */
+  readonly readOnly: boolean;
   /** The call must be refused: any success is a leak. */
   readonly mustRefuse: boolean;
   /** Statuses (REST) or refusal kinds (MCP) that count as refused. */
@@ -15,7 +17,7 @@ export interface Probe {
   readonly secrets: readonly string[];
   /** Everything the probe itself sent: echoing the caller's own input back is not a leak. */
   readonly sent: string;
-  run(): Promise<ProbeAnswer>;
+  run(token: string): Promise<ProbeAnswer>;
 }
 
 export interface ProbeAnswer {
@@ -53,9 +55,25 @@ function redact(secret: string): string {
   return secret.length > 12 ? `${secret.slice(0, 12)}…` : secret;
 }
 
-/** Runs every probe with at most `limit` in flight, and returns the failures. */
-export async function runProbes(probes: readonly Probe[], limit: number): Promise<ProbeFailure[]> {
+export interface ProbeRun {
+  readonly failures: ProbeFailure[];
+  /** How each kind of caller was answered: caller -> outcome -> count. */
+  readonly outcomes: Map<string, Map<string, number>>;
+}
+
+/** Runs every probe with at most `limit` in flight. */
+export async function runProbes(
+  probes: readonly Probe[],
+  tokens: Readonly<Record<string, string>>,
+  limit: number,
+): Promise<ProbeRun> {
   const failures: ProbeFailure[] = [];
+  const outcomes = new Map<string, Map<string, number>>();
+  const tally = (caller: string, outcome: string) => {
+    const counts = outcomes.get(caller) ?? new Map<string, number>();
+    counts.set(outcome, (counts.get(outcome) ?? 0) + 1);
+    outcomes.set(caller, counts);
+  };
   let next = 0;
   const worker = async (): Promise<void> => {
     while (next < probes.length) {
@@ -63,13 +81,31 @@ export async function runProbes(probes: readonly Probe[], limit: number): Promis
       next += 1;
       let problems: string[];
       try {
-        problems = judge(probe, await probe.run());
+        const token = tokens[probe.caller];
+        if (!token) throw new Error(`no token for caller "${probe.caller}"`);
+        const answer = await probe.run(token);
+        tally(probe.caller, answer.succeeded ? 'answered' : String(answer.outcome));
+        problems = judge(probe, answer);
       } catch (error) {
+        tally(probe.caller, 'call failed');
         problems = [`the call itself failed: ${(error as Error).message}`];
       }
       for (const problem of problems) failures.push({ probe: `${probe.target} as ${probe.caller}`, problem });
     }
   };
   await Promise.all(Array.from({ length: Math.min(limit, probes.length) }, worker));
-  return failures;
+  return { failures, outcomes };
+}
+
+/** One line per kind of caller: `other-tenant: 403 x61, 404 x40, answered x4`. */
+export function describeOutcomes(outcomes: ProbeRun['outcomes']): string[] {
+  return [...outcomes]
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(
+      ([caller, counts]) =>
+        `  ${caller}: ${[...counts]
+          .sort(([a], [b]) => a.localeCompare(b))
+          .map(([outcome, count]) => `${outcome} x${count}`)
+          .join(', ')}`,
+    );
 }

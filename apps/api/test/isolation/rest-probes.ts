@@ -118,7 +118,7 @@ function requiredQuery(operation: OpenApiOperation | undefined, openApi: OpenApi
   return text ? `?${text}` : '';
 }
 
-const BAD_TOKENS = ['revoked', 'expired', 'malformed'] as const;
+const BAD_TOKENS = ['revoked', 'expired', 'malformed', 'disabled-user'] as const;
 const LOWER_ROLES: readonly Role[] = ['admin', 'member', 'orchestrator', 'agent', 'reader'];
 
 /**
@@ -145,8 +145,9 @@ export function restProbes(
       mustRefuse,
       refusals,
       secrets,
+      readOnly: route.method === 'GET',
       sent: `${request.url} ${request.body ?? ''}`,
-      run: () => inject(app, route.method, request, victim.tokens[caller]),
+      run: (token) => inject(app, route.method, request, token),
     });
     for (const caller of BAD_TOKENS) probes.push(probe(caller, true, [401], victim.tenantSecrets));
     // Session routes act on the caller's own tenant: answering is right, showing the victim is not.
@@ -168,9 +169,8 @@ async function inject(
   app: NestFastifyApplication,
   method: string,
   request: AimedRequest,
-  token: string | undefined,
+  token: string,
 ): Promise<ProbeAnswer> {
-  if (!token) throw new Error('probe caller has no token');
   const response = await app.inject({
     method: method as 'GET',
     url: request.url,

@@ -27,6 +27,7 @@ export interface VictimWorld {
     readonly user: string;
     readonly workingMemoryKey: string;
     readonly queue: string;
+    readonly request: string;
   };
   /** The victim's own token (a valid one, so introspection probes ask about a live token). */
   readonly victimToken: string;
@@ -102,12 +103,17 @@ export async function seedVictimWorld(world: GatewayWorld): Promise<VictimWorld>
     await victim.post(`${base}/session/summary`, { text: `${projectMarker} ${VICTIM_WORDS} summary` }),
     'session summary',
   );
+  // Waits for a worker that never comes here: a real pending request of the victim project.
+  const request = expectCreated(
+    await victim.post(`${base}/session/summarize`, { transcript: `${projectMarker} ${VICTIM_WORDS} transcript` }),
+    'summarize request',
+  );
   const queues = expectCreated(await admin.get('/v1/admin/queues'), 'queue list');
   const queue = String(queues.items?.[0]?.name ?? queues[0]?.name ?? 'knowledge');
 
   const tokens = await probeTokens(world, tenant.slug, project, otherProject, toolsets);
   const documentId = String(document.document?.id ?? document.id);
-  const objectIds = [memory.memory.id, second.memory.id, documentId, secret];
+  const objectIds = [memory.memory.id, second.memory.id, documentId, secret, String(request.requestId)];
   return {
     tenant,
     project,
@@ -121,6 +127,7 @@ export async function seedVictimWorld(world: GatewayWorld): Promise<VictimWorld>
       user: user.id,
       workingMemoryKey,
       queue,
+      request: String(request.requestId),
     },
     victimToken: owner.token,
     tenantSecrets: [tenant.id, user.id, owner.id, owner.token, tenantMarker, projectMarker, AWS_KEY, ...objectIds],
@@ -157,6 +164,7 @@ async function probeTokens(
     'other-project': await issue(victimSlug, { role: 'admin', projects: [otherProject] }),
     revoked: await revokedToken(world, victimSlug, toolsets),
     expired: await expiredToken(world, victimSlug, toolsets),
+    'disabled-user': await disabledUsersToken(world, victimSlug, toolsets),
     // Well-formed prefix, wrong length and alphabet: the verifier must refuse it unread.
     malformed: `cairn_st_${'!'.repeat(12)}${uniqueSlug('x')}`,
   };
@@ -180,5 +188,13 @@ async function expiredToken(world: GatewayWorld, tenant: string, toolsets: strin
   await world.api
     .get(DataSource)
     .query(`UPDATE cairn.session_tokens SET expires_at = now() - interval '1 minute' WHERE id = $1`, [issued.id]);
+  return issued.token;
+}
+
+/** A live, unexpired token whose user an admin has since disabled: it must stop working at once. */
+async function disabledUsersToken(world: GatewayWorld, tenant: string, toolsets: string[]): Promise<string> {
+  const user = await createUser(world.admin, tenant, 'admin');
+  const issued = await issueToken(world.admin, tenant, { role: 'admin', projects: '*', userId: user.id, toolsets });
+  expectCreated(await world.admin.patch(`/v1/tenants/${tenant}/users/${user.id}`, { disabled: true }), 'disabling');
   return issued.token;
 }
