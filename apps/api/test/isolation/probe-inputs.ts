@@ -25,8 +25,7 @@ JSONSchemaFaker.option({
  * else every field. `root` resolves `$ref`s (the OpenAPI document's components).
  */
 export function minimalInstance(schema: object, root: object = {}, accepts: (value: unknown) => boolean = () => true) {
-  const generate = (): unknown =>
-    JSONSchemaFaker.generate({ ...root, ...schema } as Parameters<typeof JSONSchemaFaker.generate>[0]);
+  const generate = (): unknown => JSONSchemaFaker.generate({ ...root, ...schema });
   const minimal = generate();
   if (accepts(minimal) || !isObject(minimal)) return minimal;
   JSONSchemaFaker.option({ requiredOnly: false, alwaysFakeOptionals: true });
