@@ -1,7 +1,7 @@
 import { type Role, roleGrants } from '@cairn/access';
 import { postRaw, rpc } from '@cairn/gateway-harness';
 import { type RegisteredTool } from '@cairn/mcp';
-import { aimAtVictim, changesSomething, minimalInstance } from './probe-inputs';
+import { aimAtVictim, changesSomething, declares, minimalInstance } from './probe-inputs';
 import { type Probe, type ProbeAnswer } from './probe-verdict';
 import { type VictimWorld } from './victim-world';
 
@@ -13,31 +13,42 @@ const TOOL_REFUSALS = ['project_forbidden', 'insufficient_role', 'not_found', 'f
 const BAD_TOKENS = ['revoked', 'expired', 'malformed', 'disabled-user'] as const;
 const LOWER_ROLES: readonly Role[] = ['member', 'orchestrator', 'agent', 'reader'];
 
-/** A tool's arguments, generated from its listed input schema and aimed at the victim. */
+/**
+ * A tool's arguments, generated from its listed input schema and aimed at the victim; for a
+ * tool that can name projects (a cross-project search), a second variant naming the victim's.
+ */
 function aimedArguments(tool: RegisteredTool, victim: VictimWorld) {
-  // The tool's own validator judges the candidates; a field beyond the address is preferred,
-  // since some handlers refuse a bare call ("pass exactly one of ...") before any lookup.
   // The noun of `memory_get`, `secret_get`: which victim object an `id` argument names.
   const noun = tool.spec.name.split('_')[0];
-  const aim = (value: unknown) => {
-    const aimed = aimAtVictim(value, noun, victim);
+  const aim = (value: unknown, nameProjects = false) => {
+    const aimed = aimAtVictim(value, noun, victim, { nameProjects });
     const args = tool.spec.scope === 'project' ? { ...(aimed.body as object), project: victim.project } : aimed.body;
-    return { args, namesVictimObject: aimed.namesVictimObject };
+    return {
+      args,
+      namesVictimObject: aimed.namesVictimObject,
+      variant: nameProjects ? ' (naming the victim project)' : '',
+    };
   };
-  // Judged once aimed: the victim's real ids replace generated ones the validator may not take.
+  // The tool's own validator judges the candidates, once aimed (the victim's real ids replace
+  // generated ones); a field beyond the address is preferred, since some handlers refuse a
+  // bare call ("pass exactly one of ...") before any lookup.
   const accepts = (value: unknown) => changesSomething(value) && tool.input.safeParse(aim(value).args).success;
-  return aim(minimalInstance(tool.listing.inputSchema as object, {}, accepts));
+  const generated = minimalInstance(tool.listing.inputSchema as object, {}, accepts);
+  const namesProjects =
+    declares(tool.listing.inputSchema as object, 'projects') && !('projects' in (generated as object));
+  return namesProjects ? [aim(generated), aim(generated, true)] : [aim(generated)];
 }
 
 /** Every registered tool crossed with every kind of wrong caller, as for the REST routes. */
 export function mcpProbes(tools: readonly RegisteredTool[], mcpUrl: string, victim: VictimWorld): Probe[] {
   const probes: Probe[] = [];
-  for (const tool of tools) {
-    const { args, namesVictimObject } = aimedArguments(tool, victim);
+  for (const [tool, { args, namesVictimObject, variant }] of tools.flatMap((tool) =>
+    aimedArguments(tool, victim).map((aimed) => [tool, aimed] as const),
+  )) {
     const body = rpc('tools/call', { name: tool.spec.name, arguments: args });
     const probe = (caller: string, mustRefuse: boolean, refusals: (number | string)[], secrets: readonly string[]) =>
       ({
-        target: `MCP ${tool.spec.name}`,
+        target: `MCP ${tool.spec.name}${variant}`,
         caller,
         mustRefuse,
         refusals,
@@ -53,6 +64,7 @@ export function mcpProbes(tools: readonly RegisteredTool[], mcpUrl: string, vict
       probes.push(probe('other-tenant-same-project-slug', namesVictimObject, TOOL_REFUSALS, victim.tenantSecrets));
     }
     probes.push(probe('other-project', projectTool, TOOL_REFUSALS, victim.projectSecrets));
+    probes.push(probe('other-agent', false, TOOL_REFUSALS, victim.privateSecrets));
     for (const role of LOWER_ROLES) {
       if (!roleGrants(role, tool.spec.permission)) {
         // The gateway answers a call its scope lacks with HTTP 403 insufficient_scope (step-up).

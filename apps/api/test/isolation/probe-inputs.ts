@@ -52,6 +52,18 @@ function isObject(value: unknown): value is Record<string, unknown> {
  * A call naming only its target (`{}`, `{ id }`) can be refused as "nothing to change" or
  * "pass one of these" before any lookup: where a field can be added, the probe adds one.
  */
+/** Whether a (possibly `$ref`) object schema declares a property. */
+export function declares(schema: object, property: string, root: { components?: object } = {}): boolean {
+  const ref = (schema as { $ref?: string }).$ref;
+  const resolved = ref
+    ? ref
+        .replace(/^#\//, '')
+        .split('/')
+        .reduce<unknown>((node, key) => (node as Record<string, unknown> | undefined)?.[key], root)
+    : schema;
+  return Boolean((resolved as { properties?: object } | undefined)?.properties?.hasOwnProperty(property));
+}
+
 export function changesSomething(value: unknown): boolean {
   return !isObject(value) || Object.keys(value).some((key) => key !== 'id' && key !== 'project');
 }
@@ -106,9 +118,12 @@ export function aimAtVictim(
   body: unknown,
   resource: string,
   victim: VictimWorld,
+  options: { nameProjects?: boolean } = {},
 ): { body: unknown; namesVictimObject: boolean } {
   if (body === null || typeof body !== 'object' || Array.isArray(body)) return { body, namesVictimObject: false };
   const aimed: Record<string, unknown> = { ...(body as Record<string, unknown>) };
+  // The optional project list of a cross-project search, named outright: the scope must still hold.
+  if (options.nameProjects) aimed.projects = [];
   let namesVictimObject = false;
   const set = (key: string, value: unknown, isObject = false) => {
     if (!(key in aimed)) return;

@@ -4,7 +4,14 @@ import { ModulesContainer } from '@nestjs/core';
 import { type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { type Permission, PERMISSIONS, REQUIRED_PERMISSION, type Role, roleGrants } from '@cairn/access';
 import { PUBLIC_ROUTE } from '@cairn/observability';
-import { aimAtVictim, changesSomething, minimalInstance, NO_VICTIM_OBJECT, victimParam } from './probe-inputs';
+import {
+  aimAtVictim,
+  changesSomething,
+  declares,
+  minimalInstance,
+  NO_VICTIM_OBJECT,
+  victimParam,
+} from './probe-inputs';
 import { type Probe, type ProbeAnswer } from './probe-verdict';
 import { VICTIM_WORDS, type VictimWorld } from './victim-world';
 import { importLine } from '../memory-fixtures';
@@ -61,9 +68,15 @@ interface AimedRequest {
   readonly contentType: string | undefined;
   readonly namesVictimObject: boolean;
   readonly gap?: string;
+  /** Set on the variant that names the victim's project in an optional `projects` list. */
+  readonly variant?: string;
 }
 
-function aimedRequest(route: RestRoute, openApi: OpenApiDocument, victim: VictimWorld): AimedRequest {
+/**
+ * The route's request aimed at the victim; for a body that can name projects (a cross-project
+ * search), a second variant naming the victim's project outright.
+ */
+function aimedRequests(route: RestRoute, openApi: OpenApiDocument, victim: VictimWorld): AimedRequest[] {
   const segments = route.path.split('/');
   let gap: string | undefined;
   let namesVictimObject = false;
@@ -81,7 +94,7 @@ function aimedRequest(route: RestRoute, openApi: OpenApiDocument, victim: Victim
   const operation = openApi.paths[route.path.replace(/:([A-Za-z]+)/g, '{$1}')]?.[route.method.toLowerCase()];
   const url = `${path}${requiredQuery(operation, openApi)}`;
   const content = operation?.requestBody?.content;
-  if (!content) return { url, body: undefined, contentType: undefined, namesVictimObject, gap };
+  if (!content) return [{ url, body: undefined, contentType: undefined, namesVictimObject, gap }];
   const [contentType, { schema }] = Object.entries(content)[0];
   if (contentType === 'application/x-ndjson') {
     // The import format has no JSON Schema in the document: a header and one memory line of
@@ -89,22 +102,28 @@ function aimedRequest(route: RestRoute, openApi: OpenApiDocument, victim: Victim
     const header = { format: 'cairn.memories', version: 1, project: victim.project, exportedAt: new Date() };
     const line = importLine({ content: `probe ${VICTIM_WORDS}` });
     const body = `${JSON.stringify(header)}\n${JSON.stringify(line)}\n`;
-    return { url, body, contentType, namesVictimObject, gap };
+    return [{ url, body, contentType, namesVictimObject, gap }];
   }
   if (contentType !== 'application/json') {
-    return { url, body: '', contentType, namesVictimObject, gap: `${contentType} body is not generated (sent empty)` };
+    const unsupported = `${contentType} body is not generated (sent empty)`;
+    return [{ url, body: '', contentType, namesVictimObject, gap: unsupported }];
   }
   const resource = segments.filter((segment) => !segment.startsWith(':')).at(-1) ?? '';
   const accepts = route.method === 'PATCH' ? changesSomething : undefined;
-  const body = minimalInstance(schema, { components: openApi.components }, accepts);
-  const aimed = aimAtVictim(body, resource, victim);
-  return {
-    url,
-    body: JSON.stringify(aimed.body),
-    contentType,
-    namesVictimObject: namesVictimObject || aimed.namesVictimObject,
-    gap,
-  };
+  const root = { components: openApi.components };
+  const body = minimalInstance(schema, root, accepts);
+  const variants = declares(schema, 'projects', root) && !('projects' in (body as object)) ? [false, true] : [false];
+  return variants.map((nameProjects) => {
+    const aimed = aimAtVictim(body, resource, victim, { nameProjects });
+    return {
+      url,
+      body: JSON.stringify(aimed.body),
+      contentType,
+      namesVictimObject: namesVictimObject || aimed.namesVictimObject,
+      gap,
+      variant: nameProjects ? 'naming the victim project' : undefined,
+    };
+  });
 }
 
 /** The query string of the parameters the operation requires, generated from their schemas. */
@@ -134,11 +153,12 @@ export function restProbes(
   const routes = restRoutes(app);
   const probes: Probe[] = [];
   const gaps: string[] = [];
-  for (const route of routes) {
-    const request = aimedRequest(route, openApi, victim);
+  for (const [route, request] of routes.flatMap((route) =>
+    aimedRequests(route, openApi, victim).map((request) => [route, request] as const),
+  )) {
     if (request.gap) gaps.push(`${route.method} ${route.path}: ${request.gap}`);
     const scope = PERMISSIONS[route.permission].scope;
-    const target = `REST ${route.method} ${route.path}`;
+    const target = `REST ${route.method} ${route.path}${request.variant ? ` (${request.variant})` : ''}`;
     const probe = (caller: string, mustRefuse: boolean, refusals: number[], secrets: readonly string[]): Probe => ({
       target,
       caller,
@@ -157,6 +177,8 @@ export function restProbes(
     }
     if (scope === 'project' || scope === 'session') {
       probes.push(probe('other-project', scope === 'project', [403], victim.projectSecrets));
+      // Allowed in the project, so any answer may come back; what is private to the victim may not.
+      probes.push(probe('other-agent', false, [403, 404], victim.privateSecrets));
     }
     for (const role of LOWER_ROLES) {
       if (!roleGrants(role, route.permission)) probes.push(probe(`lower:${role}`, true, [403], victim.tenantSecrets));

@@ -35,6 +35,11 @@ export interface VictimWorld {
   readonly tenantSecrets: readonly string[];
   /** Strings that reveal the attacked project to a token of the same tenant scoped elsewhere. */
   readonly projectSecrets: readonly string[];
+  /**
+   * What only the victim agent (or an admin) may see, even inside its project: its private
+   * working memory and the originals of its secrets.
+   */
+  readonly privateSecrets: readonly string[];
   /** The bearer tokens the probes use, by kind (`lower:<role>` for the victim tenant's lower roles). */
   readonly tokens: Readonly<Record<string, string>>;
 }
@@ -54,6 +59,7 @@ export async function seedVictimWorld(world: GatewayWorld): Promise<VictimWorld>
   const { admin } = world;
   const tenantMarker = `VICTIM-TENANT-${randomBytes(6).toString('hex')}`;
   const projectMarker = `VICTIM-PROJECT-${randomBytes(6).toString('hex')}`;
+  const privateMarker = `VICTIM-PRIVATE-${randomBytes(6).toString('hex')}`;
   const tenant = await createTenant(admin);
   const project = (await createProject(admin, tenant.slug)).slug;
   const otherProject = (await createProject(admin, tenant.slug)).slug;
@@ -91,7 +97,7 @@ export async function seedVictimWorld(world: GatewayWorld): Promise<VictimWorld>
   const workingMemoryKey = 'victim-plan';
   expectCreated(
     await victim.request('PUT', `${base}/working-memory/${workingMemoryKey}`, {
-      value: `${projectMarker} ${VICTIM_WORDS} plan`,
+      value: `${privateMarker} ${VICTIM_WORDS} plan`,
     }),
     'working memory',
   );
@@ -130,8 +136,19 @@ export async function seedVictimWorld(world: GatewayWorld): Promise<VictimWorld>
       request: String(request.requestId),
     },
     victimToken: owner.token,
-    tenantSecrets: [tenant.id, user.id, owner.id, owner.token, tenantMarker, projectMarker, AWS_KEY, ...objectIds],
-    projectSecrets: [projectMarker, AWS_KEY, ...objectIds],
+    tenantSecrets: [
+      tenant.id,
+      user.id,
+      owner.id,
+      owner.token,
+      tenantMarker,
+      projectMarker,
+      privateMarker,
+      AWS_KEY,
+      ...objectIds,
+    ],
+    projectSecrets: [projectMarker, privateMarker, AWS_KEY, ...objectIds],
+    privateSecrets: [privateMarker, AWS_KEY, owner.token],
     tokens,
   };
 }
@@ -162,6 +179,8 @@ async function probeTokens(
     'other-tenant': await issue(attacker.slug, { role: 'admin', projects: '*' }),
     'other-tenant-same-project-slug': await issue(twin.slug, { role: 'admin', projects: '*' }),
     'other-project': await issue(victimSlug, { role: 'admin', projects: [otherProject] }),
+    // A colleague: same tenant, same projects, the same role as most agents, another agent.
+    'other-agent': await issue(victimSlug, { role: 'agent', projects: '*', agentId: 'other-agent' }),
     revoked: await revokedToken(world, victimSlug, toolsets),
     expired: await expiredToken(world, victimSlug, toolsets),
     'disabled-user': await disabledUsersToken(world, victimSlug, toolsets),
