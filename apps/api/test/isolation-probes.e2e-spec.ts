@@ -1,9 +1,9 @@
 import { type GatewayWorld, startGatewayWorld } from '@cairn/gateway-harness';
 import { ToolRegistry } from '@cairn/mcp';
 import { mcpProbes } from './isolation/mcp-probes';
-import { describeOutcomes, type Probe, runProbes } from './isolation/probe-verdict';
+import { describeOutcomes, mergeOutcomes, type Probe, runProbes } from './isolation/probe-verdict';
 import { restProbes } from './isolation/rest-probes';
-import { seedVictimWorld, type VictimWorld } from './isolation/victim-world';
+import { seedVictimWorld, type VictimWorld, victimSnapshot } from './isolation/victim-world';
 
 /**
  * Isolation probes, generated from what the apps actually serve: every REST route the api
@@ -32,8 +32,19 @@ describe('isolation probes', () => {
     const mcp = mcpProbes(tools, world.mcpUrl, victim);
     probes = [...rest.probes, ...mcp];
 
+    const before = await victimSnapshot(world, victim);
     const started = performance.now();
-    const { failures, outcomes } = await runProbes(probes, victim.tokens, 8);
+    // Calls a caller may make and that change things (a colleague storing, indexing, deleting a
+    // shared document) run last, so every refusal above is tested against the seeded objects.
+    const last = (probe: Probe) => !probe.mustRefuse && !probe.readOnly;
+    const first = await runProbes(
+      probes.filter((probe) => !last(probe)),
+      victim.tokens,
+      8,
+    );
+    const second = await runProbes(probes.filter(last), victim.tokens, 8);
+    const failures = [...first.failures, ...second.failures];
+    const outcomes = mergeOutcomes(first.outcomes, second.outcomes);
     const seconds = ((performance.now() - started) / 1000).toFixed(1);
     const leaked = new Set(failures.map((failure) => failure.probe)).size;
     console.log(
@@ -52,6 +63,8 @@ describe('isolation probes', () => {
     expect(tools.length).toBeGreaterThanOrEqual(26);
     expect(probes.length).toBeGreaterThanOrEqual(500);
     expect(failures).toEqual([]);
+    // Nothing the wrong callers did, refused or allowed, changed what the victim owns.
+    expect(await victimSnapshot(world, victim)).toBe(before);
   });
 
   it("sees a leak when there is one: the same read probes, replayed with the victim's own token", async () => {

@@ -78,10 +78,11 @@ const VICTIM_OBJECT: Record<string, keyof VictimWorld['ids']> = {
   tokens: 'token',
   users: 'user',
   requests: 'request',
+  proposals: 'proposal',
 };
 
 /** Ids the victim tenant has no object for (yet); the probes name them as recorded gaps. */
-export const NO_VICTIM_OBJECT = new Set(['proposals', 'jobs']);
+export const NO_VICTIM_OBJECT = new Set(['jobs']);
 
 /** The real victim id for `resource` (the path segment before `:id`, or a tool's noun). */
 export function victimIdFor(resource: string, victim: VictimWorld): string {

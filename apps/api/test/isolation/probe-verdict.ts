@@ -109,3 +109,15 @@ export function describeOutcomes(outcomes: ProbeRun['outcomes']): string[] {
           .join(', ')}`,
     );
 }
+
+export function mergeOutcomes(...runs: ProbeRun['outcomes'][]): ProbeRun['outcomes'] {
+  const merged = new Map<string, Map<string, number>>();
+  for (const run of runs) {
+    for (const [caller, counts] of run) {
+      const into = merged.get(caller) ?? new Map<string, number>();
+      for (const [outcome, count] of counts) into.set(outcome, (into.get(outcome) ?? 0) + count);
+      merged.set(caller, into);
+    }
+  }
+  return merged;
+}

@@ -28,6 +28,7 @@ export interface VictimWorld {
     readonly workingMemoryKey: string;
     readonly queue: string;
     readonly request: string;
+    readonly proposal: string;
   };
   /** The victim's own token (a valid one, so introspection probes ask about a live token). */
   readonly victimToken: string;
@@ -114,12 +115,22 @@ export async function seedVictimWorld(world: GatewayWorld): Promise<VictimWorld>
     await victim.post(`${base}/session/summarize`, { transcript: `${projectMarker} ${VICTIM_WORDS} transcript` }),
     'summarize request',
   );
+  // Proposals come only from the extraction worker and a model, neither of which runs here:
+  // written as that worker writes them, for the victim's pending request.
+  const [proposal] = await world.api.get(DataSource).query<{ id: string }[]>(
+    `INSERT INTO "${tenant.schema}".memory_proposals (id, project_id, request_id, content, category, importance,
+       confidence, status)
+     SELECT gen_random_uuid(), projects.id, $2, $3, 'fact', 3, 0.9, 'pending'
+     FROM "${tenant.schema}".projects WHERE slug = $1
+     RETURNING id`,
+    [project, request.requestId, `${projectMarker} ${VICTIM_WORDS} proposed`],
+  );
   const queues = expectCreated(await admin.get('/v1/admin/queues'), 'queue list');
   const queue = String(queues.items?.[0]?.name ?? queues[0]?.name ?? 'knowledge');
 
   const tokens = await probeTokens(world, tenant.slug, project, otherProject, toolsets);
   const documentId = String(document.document?.id ?? document.id);
-  const objectIds = [memory.memory.id, second.memory.id, documentId, secret, String(request.requestId)];
+  const objectIds = [memory.memory.id, second.memory.id, documentId, secret, String(request.requestId), proposal.id];
   return {
     tenant,
     project,
@@ -134,6 +145,7 @@ export async function seedVictimWorld(world: GatewayWorld): Promise<VictimWorld>
       workingMemoryKey,
       queue,
       request: String(request.requestId),
+      proposal: proposal.id,
     },
     victimToken: owner.token,
     tenantSecrets: [
@@ -216,4 +228,29 @@ async function disabledUsersToken(world: GatewayWorld, tenant: string, toolsets:
   const issued = await issueToken(world.admin, tenant, { role: 'admin', projects: '*', userId: user.id, toolsets });
   expectCreated(await world.admin.patch(`/v1/tenants/${tenant}/users/${user.id}`, { disabled: true }), 'disabling');
   return issued.token;
+}
+
+/**
+ * Fields that reading legitimately moves (a recalled memory counts the access and gains a
+ * little confidence); everything else must hold.
+ */
+const READ_BOOKKEEPING = /^(accessCount|lastAccessedAt|confidence)$/;
+
+/**
+ * What the victim's own token sees of the objects other callers could try to change: its
+ * memories (content, supersession, version), their relations, and its private working memory.
+ * Taken before and after the probes: no wrong caller may have changed any of it.
+ */
+export async function victimSnapshot(world: GatewayWorld, victim: VictimWorld): Promise<string> {
+  const owner = world.admin.as(victim.victimToken);
+  const base = `/v1/projects/${victim.project}`;
+  const parts: unknown[] = [];
+  for (const id of [victim.ids.memory, victim.ids.secondMemory]) {
+    parts.push(
+      (await owner.get(`${base}/memories/${id}`)).body,
+      (await owner.get(`${base}/memories/${id}/related`)).body,
+    );
+  }
+  parts.push((await owner.get(`${base}/working-memory`)).body);
+  return JSON.stringify(parts, (key, value: unknown) => (READ_BOOKKEEPING.test(key) ? undefined : value), 2);
 }
