@@ -8,10 +8,12 @@ import { seedVictimWorld, type VictimWorld, victimSnapshot } from './isolation/v
 /**
  * Isolation probes, generated from what the apps actually serve: every REST route the api
  * mounted and every tool the gateway registered, each called with the token of another
- * tenant, of another project, of each role the route's permission does not grant, and with a
- * revoked, an expired and a malformed token, aimed at real objects of a victim tenant. A probe
- * fails on a success where a refusal is due, on an answer that is not a refusal (the probe
- * never reached the check), or on any of the victim's ids, markers or secrets in any answer.
+ * tenant (with and without a project of the same slug), of another project, of each role the
+ * route's permission does not grant, of a colleague agent, and with a revoked, an expired, a
+ * malformed token and one whose user is disabled, aimed at real objects of a victim tenant. A
+ * probe leaks on a success where a refusal is due or on any of the victim's ids, markers or
+ * secrets in any answer (error bodies and headers included); it fails as unreached on an
+ * answer that is not a refusal (a validation error: it never reached the check it tests).
  */
 describe('isolation probes', () => {
   let world: GatewayWorld;
@@ -46,15 +48,16 @@ describe('isolation probes', () => {
     const failures = [...first.failures, ...second.failures];
     const outcomes = mergeOutcomes(first.outcomes, second.outcomes);
     const seconds = ((performance.now() - started) / 1000).toFixed(1);
-    const leaked = new Set(failures.map((failure) => failure.probe)).size;
+    const leaked = new Set(failures.filter((failure) => failure.leak).map((failure) => failure.probe)).size;
+    const unreached = new Set(failures.filter((failure) => !failure.leak).map((failure) => failure.probe)).size;
     console.log(
       [
-        `Isolation probes: ${probes.length} run, ${leaked} leaked ` +
+        `Isolation probes: ${probes.length} run, ${leaked} leaked${unreached ? `, ${unreached} unreached` : ''} ` +
           `(${rest.probes.length} REST over ${rest.routes.length} routes, ${mcp.length} MCP over ${tools.length} tools; ${seconds} s)`,
         // "answered": session-scoped calls that act on the caller's own tenant, checked for leaks.
         ...describeOutcomes(outcomes),
         ...rest.gaps.map((gap) => `  not aimed at a real victim object: ${gap}`),
-        ...failures.map((failure) => `  LEAK ${failure.probe}: ${failure.problem}`),
+        ...failures.map((failure) => `  ${failure.leak ? 'LEAK' : 'UNREACHED'} ${failure.probe}: ${failure.problem}`),
       ].join('\n'),
     );
 

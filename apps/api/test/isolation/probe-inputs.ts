@@ -48,10 +48,6 @@ function isObject(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
-/**
- * A call naming only its target (`{}`, `{ id }`) can be refused as "nothing to change" or
- * "pass one of these" before any lookup: where a field can be added, the probe adds one.
- */
 /** Whether a (possibly `$ref`) object schema declares a property. */
 export function declares(schema: object, property: string, root: { components?: object } = {}): boolean {
   const ref = (schema as { $ref?: string }).$ref;
@@ -61,9 +57,14 @@ export function declares(schema: object, property: string, root: { components?: 
         .split('/')
         .reduce<unknown>((node, key) => (node as Record<string, unknown> | undefined)?.[key], root)
     : schema;
-  return Boolean((resolved as { properties?: object } | undefined)?.properties?.hasOwnProperty(property));
+  const properties = (resolved as { properties?: object } | undefined)?.properties;
+  return properties !== undefined && Object.hasOwn(properties, property);
 }
 
+/**
+ * A call naming only its target (`{}`, `{ id }`) can be refused as "nothing to change" or
+ * "pass one of these" before any lookup: where a field can be added, the probe adds one.
+ */
 export function changesSomething(value: unknown): boolean {
   return !isObject(value) || Object.keys(value).some((key) => key !== 'id' && key !== 'project');
 }

@@ -32,21 +32,33 @@ export interface ProbeAnswer {
 export interface ProbeFailure {
   readonly probe: string;
   readonly problem: string;
+  /** A leak (victim data out, or a success where a refusal is due), not a probe that missed. */
+  readonly leak: boolean;
+}
+
+export interface Problem {
+  readonly text: string;
+  readonly leak: boolean;
 }
 
 /** What is wrong with an answer; nothing when the probe held. */
-export function judge(probe: Probe, answer: ProbeAnswer): string[] {
-  const problems: string[] = [];
+export function judge(probe: Probe, answer: ProbeAnswer): Problem[] {
+  const problems: Problem[] = [];
   const leaked = probe.secrets.filter((secret) => answer.text.includes(secret) && !probe.sent.includes(secret));
   if (leaked.length > 0) {
-    problems.push(`victim data in the answer (${String(answer.outcome)}): ${leaked.map(redact).join(', ')}`);
+    const text = `victim data in the answer (${String(answer.outcome)}): ${leaked.map(redact).join(', ')}`;
+    problems.push({ text, leak: true });
   }
-  if (probe.mustRefuse && answer.succeeded) problems.push(`succeeded (${String(answer.outcome)}) instead of refusing`);
-  else if (probe.mustRefuse && !probe.refusals.includes(answer.outcome)) {
+  if (probe.mustRefuse && answer.succeeded) {
+    problems.push({ text: `succeeded (${String(answer.outcome)}) instead of refusing`, leak: true });
+  } else if (probe.mustRefuse && !probe.refusals.includes(answer.outcome)) {
     // A validation error or a crash means the probe never reached the authorisation it tests.
-    problems.push(`answered ${String(answer.outcome)}, expected one of ${probe.refusals.join('/')}`);
+    const text = `answered ${String(answer.outcome)}, expected one of ${probe.refusals.join('/')}`;
+    problems.push({ text, leak: false });
   }
-  if (problems.length > 0) problems.push(`answer: ${answer.text.slice(0, 300)}`);
+  if (problems.length > 0) {
+    problems.push({ text: `answer: ${answer.text.slice(0, 300)}`, leak: problems.some((problem) => problem.leak) });
+  }
   return problems;
 }
 
@@ -79,7 +91,7 @@ export async function runProbes(
     while (next < probes.length) {
       const probe = probes[next];
       next += 1;
-      let problems: string[];
+      let problems: Problem[];
       try {
         const token = tokens[probe.caller];
         if (!token) throw new Error(`no token for caller "${probe.caller}"`);
@@ -88,9 +100,11 @@ export async function runProbes(
         problems = judge(probe, answer);
       } catch (error) {
         tally(probe.caller, 'call failed');
-        problems = [`the call itself failed: ${(error as Error).message}`];
+        problems = [{ text: `the call itself failed: ${(error as Error).message}`, leak: false }];
       }
-      for (const problem of problems) failures.push({ probe: `${probe.target} as ${probe.caller}`, problem });
+      for (const { text, leak } of problems) {
+        failures.push({ probe: `${probe.target} as ${probe.caller}`, problem: text, leak });
+      }
     }
   };
   await Promise.all(Array.from({ length: Math.min(limit, probes.length) }, worker));
