@@ -1,6 +1,7 @@
 import { type GatewayWorld, startGatewayWorld } from '@cairn/gateway-harness';
 import { ToolRegistry } from '@cairn/mcp';
 import { mcpProbes } from './isolation/mcp-probes';
+import { mcpResourceProbes } from './isolation/mcp-resource-probes';
 import { describeOutcomes, mergeOutcomes, type Probe, runProbes } from './isolation/probe-verdict';
 import { restProbes } from './isolation/rest-probes';
 import { seedVictimWorld, type VictimWorld, victimSnapshot } from './isolation/victim-world';
@@ -31,7 +32,7 @@ describe('isolation probes', () => {
     const openApi = (await world.admin.get('/docs/json')).body;
     const rest = restProbes(world.api, openApi, victim);
     const tools = world.gateways[0].app.get(ToolRegistry).all();
-    const mcp = mcpProbes(tools, world.mcpUrl, victim);
+    const mcp = [...mcpProbes(tools, world.mcpUrl, victim), ...(await mcpResourceProbes(world.mcpUrl, victim))];
     probes = [...rest.probes, ...mcp];
 
     const before = await victimSnapshot(world, victim);
@@ -53,7 +54,7 @@ describe('isolation probes', () => {
     console.log(
       [
         `Isolation probes: ${probes.length} run, ${leaked} leaked${unreached ? `, ${unreached} unreached` : ''} ` +
-          `(${rest.probes.length} REST over ${rest.routes.length} routes, ${mcp.length} MCP over ${tools.length} tools; ${seconds} s)`,
+          `(${rest.probes.length} REST over ${rest.routes.length} routes, ${mcp.length} MCP over ${tools.length} tools and the resource templates; ${seconds} s)`,
         // "answered": session-scoped calls that act on the caller's own tenant, checked for leaks.
         ...describeOutcomes(outcomes),
         ...rest.gaps.map((gap) => `  not aimed at a real victim object: ${gap}`),

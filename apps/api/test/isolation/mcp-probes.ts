@@ -75,8 +75,8 @@ export function mcpProbes(tools: readonly RegisteredTool[], mcpUrl: string, vict
   return probes;
 }
 
-/** One stateless JSON-RPC `tools/call` over real HTTP; the outcome is the refusal code or status. */
-async function callRaw(url: string, body: string, token: string): Promise<ProbeAnswer> {
+/** One stateless JSON-RPC request over real HTTP; the outcome is the refusal code (tool or RPC) or status. */
+export async function callRaw(url: string, body: string, token: string): Promise<ProbeAnswer> {
   const response = await postRaw(url, body, { Authorization: `Bearer ${token}` });
   const text = `${response.text}\n${JSON.stringify(Object.fromEntries(response.headers))}`;
   if (response.status !== 200) return { succeeded: false, outcome: response.status, text };
