@@ -82,6 +82,13 @@ const VICTIM_OBJECT: Record<string, keyof VictimWorld['ids']> = {
   proposals: 'proposal',
 };
 
+/** Objects that belong to the attacked project (a user or a queue job belongs to the tenant). */
+export const PROJECT_BOUND: ReadonlySet<string> = new Set(
+  Object.entries(VICTIM_OBJECT)
+    .filter(([, kind]) => kind !== 'user')
+    .map(([resource]) => resource),
+);
+
 /** Ids the victim tenant has no object for (yet); the probes name them as recorded gaps. */
 export const NO_VICTIM_OBJECT = new Set(['jobs']);
 
@@ -121,8 +128,10 @@ export function aimAtVictim(
   resource: string,
   victim: VictimWorld,
   options: { nameProjects?: boolean } = {},
-): { body: unknown; namesVictimObject: boolean } {
-  if (body === null || typeof body !== 'object' || Array.isArray(body)) return { body, namesVictimObject: false };
+): { body: unknown; namesVictimObject: boolean; namesVictimProject: boolean } {
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) {
+    return { body, namesVictimObject: false, namesVictimProject: false };
+  }
   const aimed: Record<string, unknown> = { ...(body as Record<string, unknown>) };
   // The optional project list of a cross-project search, named outright: the scope must still hold.
   if (options.nameProjects) aimed.projects = [];
@@ -140,8 +149,8 @@ export function aimAtVictim(
   set('project', victim.project);
   set('projects', [victim.project]);
   set('query', VICTIM_WORDS);
-  set('token', victim.victimToken);
+  set('token', victim.projectToken);
   // An address the SSRF guard refuses: a probe that got this far must not fetch anything.
   set('url', 'http://127.0.0.1:9/');
-  return { body: aimed, namesVictimObject };
+  return { body: aimed, namesVictimObject, namesVictimProject: 'project' in aimed || 'projects' in aimed };
 }

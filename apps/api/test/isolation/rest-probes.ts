@@ -10,6 +10,7 @@ import {
   declares,
   minimalInstance,
   NO_VICTIM_OBJECT,
+  PROJECT_BOUND,
   victimParam,
 } from './probe-inputs';
 import { type Probe, type ProbeAnswer } from './probe-verdict';
@@ -67,6 +68,8 @@ interface AimedRequest {
   readonly body: string | undefined;
   readonly contentType: string | undefined;
   readonly namesVictimObject: boolean;
+  /** It names the attacked project, or one of its objects (a token scoped to it). */
+  readonly reachesVictimProject: boolean;
   readonly gap?: string;
   /** Set on the variant that names the victim's project in an optional `projects` list. */
   readonly variant?: string;
@@ -80,6 +83,7 @@ function aimedRequests(route: RestRoute, openApi: OpenApiDocument, victim: Victi
   const segments = route.path.split('/');
   let gap: string | undefined;
   let namesVictimObject = false;
+  let reachesVictimProject = false;
   const path = segments
     .map((segment, index) => {
       if (!segment.startsWith(':')) return segment;
@@ -87,6 +91,7 @@ function aimedRequests(route: RestRoute, openApi: OpenApiDocument, victim: Victi
       if (segment === ':id') {
         if (NO_VICTIM_OBJECT.has(resource)) gap = `no victim ${resource} to name (an unknown id is used)`;
         else namesVictimObject = true;
+        reachesVictimProject ||= PROJECT_BOUND.has(resource);
       }
       return encodeURIComponent(victimParam(segment.slice(1), resource, victim));
     })
@@ -94,7 +99,8 @@ function aimedRequests(route: RestRoute, openApi: OpenApiDocument, victim: Victi
   const operation = openApi.paths[route.path.replace(/:([A-Za-z]+)/g, '{$1}')]?.[route.method.toLowerCase()];
   const url = `${path}${requiredQuery(operation, openApi)}`;
   const content = operation?.requestBody?.content;
-  if (!content) return [{ url, body: undefined, contentType: undefined, namesVictimObject, gap }];
+  const bare = { url, namesVictimObject, reachesVictimProject, gap };
+  if (!content) return [{ ...bare, body: undefined, contentType: undefined }];
   const [contentType, { schema }] = Object.entries(content)[0];
   if (contentType === 'application/x-ndjson') {
     // The import format has no JSON Schema in the document: a header and one memory line of
@@ -102,11 +108,11 @@ function aimedRequests(route: RestRoute, openApi: OpenApiDocument, victim: Victi
     const header = { format: 'cairn.memories', version: 1, project: victim.project, exportedAt: new Date() };
     const line = importLine({ content: `probe ${VICTIM_WORDS}` });
     const body = `${JSON.stringify(header)}\n${JSON.stringify(line)}\n`;
-    return [{ url, body, contentType, namesVictimObject, gap }];
+    return [{ ...bare, body, contentType }];
   }
   if (contentType !== 'application/json') {
     const unsupported = `${contentType} body is not generated (sent empty)`;
-    return [{ url, body: '', contentType, namesVictimObject, gap: unsupported }];
+    return [{ ...bare, body: '', contentType, gap: unsupported }];
   }
   const resource = segments.filter((segment) => !segment.startsWith(':')).at(-1) ?? '';
   const accepts = route.method === 'PATCH' ? changesSomething : undefined;
@@ -120,6 +126,7 @@ function aimedRequests(route: RestRoute, openApi: OpenApiDocument, victim: Victi
       body: JSON.stringify(aimed.body),
       contentType,
       namesVictimObject: namesVictimObject || aimed.namesVictimObject,
+      reachesVictimProject: reachesVictimProject || aimed.namesVictimProject,
       gap,
       variant: nameProjects ? 'naming the victim project' : undefined,
     };
@@ -174,6 +181,12 @@ export function restProbes(
     probes.push(probe('other-tenant', scope !== 'session', [403, 404], victim.tenantSecrets));
     if (scope === 'project') {
       probes.push(probe('other-tenant-same-project-slug', request.namesVictimObject, [403, 404], victim.tenantSecrets));
+    }
+    // Tenant administration is the tenant admin's whatever its project scope, but not over a
+    // project outside it (a token for it, revoking one of its tokens); and that project's data
+    // may not show (in audit entries, token lists, jobs...).
+    if (scope === 'tenant') {
+      probes.push(probe('other-project', request.reachesVictimProject, [403], victim.projectSecrets));
     }
     if (scope === 'project' || scope === 'session') {
       probes.push(probe('other-project', scope === 'project', [403], victim.projectSecrets));

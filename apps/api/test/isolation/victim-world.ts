@@ -30,8 +30,10 @@ export interface VictimWorld {
     readonly request: string;
     readonly proposal: string;
   };
-  /** The victim's own token (a valid one, so introspection probes ask about a live token). */
+  /** The victim's own token: it seeds, and checks afterwards that nothing changed. */
   readonly victimToken: string;
+  /** A live token of the attacked project: what introspection probes ask about. */
+  readonly projectToken: string;
   /** Strings that reveal the victim tenant anywhere outside it. */
   readonly tenantSecrets: readonly string[];
   /** Strings that reveal the attacked project to a token of the same tenant scoped elsewhere. */
@@ -73,6 +75,12 @@ export async function seedVictimWorld(world: GatewayWorld): Promise<VictimWorld>
     toolsets,
   });
   const victim: TestClient = world.admin.as(owner.token);
+  // The token the probes name (to revoke it, introspect it): one of the attacked project's.
+  const projectToken = await issueToken(admin, tenant.slug, {
+    role: 'agent',
+    projects: [project],
+    agentId: 'victim-ci',
+  });
   const base = `/v1/projects/${project}`;
 
   const memory = expectCreated(
@@ -140,7 +148,7 @@ export async function seedVictimWorld(world: GatewayWorld): Promise<VictimWorld>
       secondMemory: second.memory.id,
       document: documentId,
       secret,
-      token: owner.id,
+      token: projectToken.id,
       user: user.id,
       workingMemoryKey,
       queue,
@@ -148,18 +156,21 @@ export async function seedVictimWorld(world: GatewayWorld): Promise<VictimWorld>
       proposal: proposal.id,
     },
     victimToken: owner.token,
+    projectToken: projectToken.token,
     tenantSecrets: [
       tenant.id,
       user.id,
       owner.id,
       owner.token,
+      projectToken.id,
+      projectToken.token,
       tenantMarker,
       projectMarker,
       privateMarker,
       AWS_KEY,
       ...objectIds,
     ],
-    projectSecrets: [projectMarker, privateMarker, AWS_KEY, ...objectIds],
+    projectSecrets: [projectMarker, privateMarker, AWS_KEY, projectToken.token, ...objectIds],
     privateSecrets: [privateMarker, AWS_KEY, owner.token],
     tokens,
   };
