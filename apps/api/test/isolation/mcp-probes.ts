@@ -1,7 +1,15 @@
 import { type Role, roleGrants } from '@cairn/access';
 import { postRaw, rpc } from '@cairn/gateway-harness';
 import { type RegisteredTool } from '@cairn/mcp';
-import { aimAtVictim, changesSomething, declares, minimalInstance } from './probe-inputs';
+import {
+  aimAtVictim,
+  changesSomething,
+  declares,
+  minimalInstance,
+  NAMING_FIELDS,
+  type NamingField,
+  requiredInstance,
+} from './probe-inputs';
 import { type Probe, type ProbeAnswer } from './probe-verdict';
 import { type VictimWorld } from './victim-world';
 
@@ -15,28 +23,28 @@ const LOWER_ROLES: readonly Role[] = ['member', 'orchestrator', 'agent', 'reader
 
 /**
  * A tool's arguments, generated from its listed input schema and aimed at the victim; for a
- * tool that can name projects (a cross-project search), a second variant naming the victim's.
+ * tool with an optional field naming the victim's (projects, a fetch job), a variant naming it.
  */
 function aimedArguments(tool: RegisteredTool, victim: VictimWorld) {
   // The noun of `memory_get`, `secret_get`: which victim object an `id` argument names.
   const noun = tool.spec.name.split('_')[0];
-  const aim = (value: unknown, nameProjects = false) => {
-    const aimed = aimAtVictim(value, noun, victim, { nameProjects });
+  const aim = (value: unknown, name?: NamingField) => {
+    const aimed = aimAtVictim(value, noun, victim, { name });
     const args = tool.spec.scope === 'project' ? { ...(aimed.body as object), project: victim.project } : aimed.body;
     return {
       args,
       namesVictimObject: aimed.namesVictimObject,
-      variant: nameProjects ? ' (naming the victim project)' : '',
+      variant: name ? ` (naming the victim's ${name})` : '',
     };
   };
   // The tool's own validator judges the candidates, once aimed (the victim's real ids replace
   // generated ones); a field beyond the address is preferred, since some handlers refuse a
   // bare call ("pass exactly one of ...") before any lookup.
   const accepts = (value: unknown) => changesSomething(value) && tool.input.safeParse(aim(value).args).success;
-  const generated = minimalInstance(tool.listing.inputSchema as object, {}, accepts);
-  const namesProjects =
-    declares(tool.listing.inputSchema as object, 'projects') && !('projects' in (generated as object));
-  return namesProjects ? [aim(generated), aim(generated, true)] : [aim(generated)];
+  const schema = tool.listing.inputSchema as object;
+  const generated = minimalInstance(schema, {}, accepts);
+  const named = NAMING_FIELDS.filter((field) => declares(schema, field) && !(field in (generated as object)));
+  return [aim(generated), ...named.map((name) => aim(requiredInstance(schema), name))];
 }
 
 /** Every registered tool crossed with every kind of wrong caller, as for the REST routes. */

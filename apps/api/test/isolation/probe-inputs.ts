@@ -44,6 +44,18 @@ export function minimalInstance(schema: object, root: object = {}, accepts: (val
   return [...candidates, full].find(accepts) ?? minimal;
 }
 
+/** The required fields alone: what a naming variant adds its one field to. */
+export function requiredInstance(schema: object, root: object = {}): unknown {
+  return JSONSchemaFaker.generate({ ...root, ...schema });
+}
+
+/**
+ * Optional fields that name something of the victim's: a cross-project search's project list,
+ * a pending fetch's job. Where a schema declares one, a variant of the call names it outright.
+ */
+export const NAMING_FIELDS = ['projects', 'jobId'] as const;
+export type NamingField = (typeof NAMING_FIELDS)[number];
+
 function isObject(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
@@ -111,6 +123,8 @@ export function victimParam(name: string, resource: string, victim: VictimWorld)
       return victim.ids.workingMemoryKey;
     case 'queue':
       return victim.ids.queue;
+    case 'jobId':
+      return victim.ids.fetchJob;
     case 'id':
       return victimIdFor(resource, victim);
     default:
@@ -127,14 +141,14 @@ export function aimAtVictim(
   body: unknown,
   resource: string,
   victim: VictimWorld,
-  options: { nameProjects?: boolean } = {},
+  options: { name?: NamingField } = {},
 ): { body: unknown; namesVictimObject: boolean; namesVictimProject: boolean } {
   if (body === null || typeof body !== 'object' || Array.isArray(body)) {
     return { body, namesVictimObject: false, namesVictimProject: false };
   }
   const aimed: Record<string, unknown> = { ...(body as Record<string, unknown>) };
-  // The optional project list of a cross-project search, named outright: the scope must still hold.
-  if (options.nameProjects) aimed.projects = [];
+  // An optional field that names the victim's, named outright (set below with the victim's value).
+  if (options.name) aimed[options.name] = null;
   let namesVictimObject = false;
   const set = (key: string, value: unknown, isObject = false) => {
     if (!(key in aimed)) return;
@@ -146,6 +160,7 @@ export function aimAtVictim(
   set('supersedes', victim.ids.secondMemory, true);
   set('sourceIds', [victim.ids.secondMemory], true);
   set('key', victim.ids.workingMemoryKey);
+  set('jobId', victim.ids.fetchJob, true);
   set('project', victim.project);
   set('projects', [victim.project]);
   set('query', VICTIM_WORDS);

@@ -9,8 +9,10 @@ import {
   changesSomething,
   declares,
   minimalInstance,
+  NAMING_FIELDS,
   NO_VICTIM_OBJECT,
   PROJECT_BOUND,
+  requiredInstance,
   victimParam,
 } from './probe-inputs';
 import { type Probe, type ProbeAnswer } from './probe-verdict';
@@ -88,7 +90,8 @@ function aimedRequests(route: RestRoute, openApi: OpenApiDocument, victim: Victi
     .map((segment, index) => {
       if (!segment.startsWith(':')) return segment;
       const resource = segments[index - 1] ?? '';
-      if (segment === ':id') {
+      // `:id`, `:jobId`: a path parameter naming one object.
+      if (/^:(id|[a-z]+Id)$/.test(segment)) {
         if (NO_VICTIM_OBJECT.has(resource)) gap = `no victim ${resource} to name (an unknown id is used)`;
         else namesVictimObject = true;
         reachesVictimProject ||= PROJECT_BOUND.has(resource);
@@ -118,9 +121,13 @@ function aimedRequests(route: RestRoute, openApi: OpenApiDocument, victim: Victi
   const accepts = route.method === 'PATCH' ? changesSomething : undefined;
   const root = { components: openApi.components };
   const body = minimalInstance(schema, root, accepts);
-  const variants = declares(schema, 'projects', root) && !('projects' in (body as object)) ? [false, true] : [false];
-  return variants.map((nameProjects) => {
-    const aimed = aimAtVictim(body, resource, victim, { nameProjects });
+  const named = NAMING_FIELDS.filter((field) => declares(schema, field, root) && !(field in (body as object)));
+  const variants = [
+    { body, name: undefined },
+    ...named.map((name) => ({ body: requiredInstance(schema, root), name })),
+  ];
+  return variants.map(({ body, name }) => {
+    const aimed = aimAtVictim(body, resource, victim, { name });
     return {
       url,
       body: JSON.stringify(aimed.body),
@@ -128,7 +135,7 @@ function aimedRequests(route: RestRoute, openApi: OpenApiDocument, victim: Victi
       namesVictimObject: namesVictimObject || aimed.namesVictimObject,
       reachesVictimProject: reachesVictimProject || aimed.namesVictimProject,
       gap,
-      variant: nameProjects ? 'naming the victim project' : undefined,
+      variant: name ? `naming the victim's ${name}` : undefined,
     };
   });
 }

@@ -29,6 +29,7 @@ export interface VictimWorld {
     readonly queue: string;
     readonly request: string;
     readonly proposal: string;
+    readonly fetchJob: string;
   };
   /** The victim's own token: it seeds, and checks afterwards that nothing changed. */
   readonly victimToken: string;
@@ -133,12 +134,22 @@ export async function seedVictimWorld(world: GatewayWorld): Promise<VictimWorld>
      RETURNING id`,
     [project, request.requestId, `${projectMarker} ${VICTIM_WORDS} proposed`],
   );
+  // A fetch the (absent) worker never runs: a real pending job of the victim project.
+  const fetch = expectCreated(await victim.post(`${base}/kb/fetch`, { url: 'http://127.0.0.1:9/' }), 'kb fetch');
   const queues = expectCreated(await admin.get('/v1/admin/queues'), 'queue list');
   const queue = String(queues.items?.[0]?.name ?? queues[0]?.name ?? 'knowledge');
 
   const tokens = await probeTokens(world, tenant.slug, project, otherProject, toolsets);
   const documentId = String(document.document?.id ?? document.id);
-  const objectIds = [memory.memory.id, second.memory.id, documentId, secret, String(request.requestId), proposal.id];
+  const objectIds = [
+    memory.memory.id,
+    second.memory.id,
+    documentId,
+    secret,
+    String(request.requestId),
+    proposal.id,
+    String(fetch.jobId),
+  ];
   return {
     tenant,
     project,
@@ -154,6 +165,7 @@ export async function seedVictimWorld(world: GatewayWorld): Promise<VictimWorld>
       queue,
       request: String(request.requestId),
       proposal: proposal.id,
+      fetchJob: String(fetch.jobId),
     },
     victimToken: owner.token,
     projectToken: projectToken.token,
