@@ -251,6 +251,32 @@ describe('long-term memories', () => {
     expect((await w.agent.get(memoriesUrl(w.project, `/${old.id}/history`))).body.versions).toHaveLength(1);
   });
 
+  it("lets only an author or a maintainer retire or relate from someone else's memory", async () => {
+    const { memory: theirs } = await store(w.agent, w.project, { content: 'The build cache lives in bucket b-1' });
+    const { memory: other } = await store(w.agent, w.project, { content: 'Artifacts are kept for 30 days' });
+    const { memory: mine } = await store(w.otherAgent, w.project, { content: 'Artifacts are kept for 90 days' });
+    // A colleague agent may neither supersede it (storing, updating, or linking) nor relate from it.
+    const viaStore = await w.otherAgent.post(memoriesUrl(w.project), {
+      content: 'Cache is b-2',
+      supersedes: [theirs.id],
+    });
+    expect(viaStore.status).toBe(403);
+    expect(viaStore.body.error.code).toBe('not_owner');
+    const viaUpdate = await w.otherAgent.patch(memoriesUrl(w.project, `/${mine.id}`), { supersedes: [other.id] });
+    expect(viaUpdate.status).toBe(403);
+    const link = (client: typeof w.agent, from: string, toId: string, type: string) =>
+      client.post(memoriesUrl(w.project, `/${from}/relations`), { toId, type });
+    expect((await link(w.otherAgent, mine.id, other.id, 'supersedes')).status).toBe(403);
+    expect((await link(w.otherAgent, theirs.id, mine.id, 'elaborates')).status).toBe(403);
+    const untouched = await w.agent.get(memoriesUrl(w.project, `/${other.id}`));
+    expect(untouched.body).toMatchObject({ supersededBy: null, version: 1 });
+    expect((await w.agent.get(memoriesUrl(w.project, `/${theirs.id}/related`))).body.items).toEqual([]);
+    // Relating one's own memory to theirs changes only one's own; a maintainer may supersede any.
+    expect((await link(w.otherAgent, mine.id, other.id, 'contradicts')).status).toBe(201);
+    expect((await link(w.member, mine.id, other.id, 'supersedes')).status).toBe(201);
+    expect((await w.agent.get(memoriesUrl(w.project, `/${other.id}`))).body.supersededBy).toBe(mine.id);
+  });
+
   it('links memories with typed relations, idempotently', async () => {
     const { memory: a } = await store(w.agent, w.project, { content: 'The API gateway depends on Redis' });
     const { memory: b } = await store(w.agent, w.project, { content: 'Redis runs as a three-node cluster' });

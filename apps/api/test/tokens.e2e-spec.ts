@@ -155,6 +155,27 @@ describe('session tokens', () => {
     }
   });
 
+  it('lets an admin token scoped to some projects issue and revoke tokens only within them', async () => {
+    const other = await createProject(api.admin, tenant.slug);
+    const scoped = api.client.as(
+      (await issueToken(api.admin, tenant.slug, { role: 'admin', projects: [project.slug] })).token,
+    );
+    for (const projects of ['*', [other.slug], [project.slug, other.slug]]) {
+      const widened = await scoped.post(tokensUrl(), { role: 'reader', projects });
+      expect(widened.status).toBe(403);
+      expect(widened.body.error.code).toBe('project_forbidden');
+    }
+    expect((await scoped.post(tokensUrl(), { role: 'reader', projects: [project.slug] })).status).toBe(201);
+    const elsewhere = await issueToken(api.admin, tenant.slug, { role: 'reader', projects: [other.slug] });
+    const everywhere = await issueToken(api.admin, tenant.slug, { role: 'reader', projects: '*' });
+    const within = await issueToken(api.admin, tenant.slug, { role: 'reader', projects: [project.slug] });
+    expect((await scoped.delete(`${tokensUrl()}/${elsewhere.id}`)).status).toBe(403);
+    expect((await scoped.delete(`${tokensUrl()}/${everywhere.id}`)).status).toBe(403);
+    expect((await api.client.as(elsewhere.token).get('/v1/whoami')).status).toBe(200);
+    expect((await scoped.delete(`${tokensUrl()}/${within.id}`)).status).toBe(204);
+    expect((await api.client.as(within.token).get('/v1/whoami')).status).toBe(401);
+  });
+
   it('revokes at once, and says why a token is refused', async () => {
     const { token, id } = await issueToken(api.admin, tenant.slug, { role: 'reader' });
     expect((await api.client.as(token).get('/v1/whoami')).status).toBe(200);

@@ -18,6 +18,6 @@ export {
   type Principal,
   type SessionPrincipal,
 } from './principal';
-export { assertProjectAccess, searchScope } from './project-access';
+export { assertProjectAccess, assertScopeWithin, searchScope } from './project-access';
 export { isRole, type Role, ROLES } from './roles';
 export { DEFAULT_TOOLSETS, isToolset, type Toolset, TOOLSETS } from './toolsets';

@@ -1,5 +1,5 @@
 import { type SessionPrincipal } from './principal';
-import { assertProjectAccess, searchScope } from './project-access';
+import { assertProjectAccess, assertScopeWithin, searchScope } from './project-access';
 
 const principal = (projects: '*' | string[]): SessionPrincipal => ({
   kind: 'session',
@@ -26,5 +26,14 @@ describe('project access', () => {
   it('refuses a project outside the token scope', () => {
     expect(() => assertProjectAccess(principal(['aaa']), 'bbb')).toThrow(/may not use project "bbb"/);
     expect(() => assertProjectAccess(principal('*'), 'bbb')).not.toThrow();
+  });
+
+  it('lets a token act on token scopes only within its own', () => {
+    expect(() => assertScopeWithin(principal(['aaa', 'bbb']), ['aaa'])).not.toThrow();
+    expect(() => assertScopeWithin(principal(['aaa']), ['aaa', 'bbb'])).toThrow(/may not use project "bbb"/);
+    expect(() => assertScopeWithin(principal(['aaa']), '*')).toThrow(/cannot act on every project/);
+    expect(() => assertScopeWithin(principal(['aaa']), ['*'])).toThrow(/cannot act on every project/);
+    expect(() => assertScopeWithin(principal('*'), '*')).not.toThrow();
+    expect(() => assertScopeWithin({ kind: 'platform' }, '*')).not.toThrow();
   });
 });

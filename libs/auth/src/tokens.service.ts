@@ -1,6 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import { actorOf, type Principal, type Role, roleWithin, type SessionPrincipal, type Toolset } from '@cairn/access';
+import {
+  actorOf,
+  assertScopeWithin,
+  type Principal,
+  type Role,
+  roleWithin,
+  type SessionPrincipal,
+  type Toolset,
+} from '@cairn/access';
 import { BadRequestError, NotFoundError } from '@cairn/common';
 import { CAIRN_CONFIG, type CairnConfig } from '@cairn/config';
 import { ProjectsService } from '@cairn/projects';
@@ -53,6 +61,9 @@ export class TokensService {
     }
     if (input.userId !== undefined) await this.assertUserMayHold(tenant, input.userId, input.role);
     const projects = input.projects === '*' ? ['*'] : [...new Set(input.projects)];
+    // An admin token scoped to some projects administers the tenant, but cannot mint itself a
+    // way into the others.
+    assertScopeWithin(issuer, projects);
     if (input.projects !== '*') await this.projects.assertExist(projects);
     if (input.defaultProject !== undefined) {
       if (input.projects !== '*' && !projects.includes(input.defaultProject)) {
@@ -91,9 +102,10 @@ export class TokensService {
     return { items, nextCursor: rows.length > limit && last ? last.id : null };
   }
 
-  async revoke(tenant: TenantRef, id: string): Promise<void> {
+  async revoke(tenant: TenantRef, revoker: Principal, id: string): Promise<void> {
     const token = await this.tokens.findInTenant(tenant.id, id);
     if (!token) throw new NotFoundError('Token');
+    assertScopeWithin(revoker, token.projects);
     await this.tokens.revoke(tenant.id, id);
     // Every replica hears of it from the database's notice; this one forgets at once as well.
     this.changes.cache.forget({ kind: 'token', id });

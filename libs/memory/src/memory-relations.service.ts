@@ -3,7 +3,7 @@ import { assertProjectAccess, authorOf, type SessionPrincipal } from '@cairn/acc
 import { BadRequestError } from '@cairn/common';
 import { ProjectResolver } from '@cairn/projects';
 import { TenantTransaction } from '@cairn/tenancy';
-import { assertNotSupersededElsewhere, visibleIn } from './memory-access';
+import { assertMayModify, assertNotSupersededElsewhere, visibleIn } from './memory-access';
 import { MemoryRelationsRepository } from './memory-relations.repository';
 import { MemoryVersionsRepository } from './memory-versions.repository';
 import { type Memory, type MemoryRelation, type RelationType } from './contract/memory.types';
@@ -40,7 +40,13 @@ export class MemoryLinks {
           : await this.memories.findById(input.toId),
         project,
       );
-      if (input.type === 'supersedes') assertNotSupersededElsewhere([to], from.id);
+      // Relating is changing: from one's own memory (or as a maintainer), and a supersedes link
+      // also retires its target, so the target must be the caller's to change too.
+      assertMayModify(principal, from);
+      if (input.type === 'supersedes') {
+        assertMayModify(principal, to);
+        assertNotSupersededElsewhere([to], from.id);
+      }
       const relation = await this.relations.link(from.id, to.id, input.type, input.note ?? null, authorOf(principal));
       if (input.type === 'supersedes' && to.supersededBy !== from.id) {
         await this.versions.record(to, authorOf(principal), `superseded by ${from.id}`);

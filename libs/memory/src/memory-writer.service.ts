@@ -202,6 +202,9 @@ export class MemoryWriter {
     }
     assertNotSupersededElsewhere(visible, memory.id);
     const fresh = visible.filter((old) => old.supersededBy !== memory.id);
+    // Superseding retires the old memory from recall: a change to it, so only its author or a
+    // maintainer may (memory.write changes one's own memories; memory.maintain anyone's).
+    for (const old of fresh) assertMayModify(principal, old);
     for (const old of fresh) {
       await this.versions.record(old, authorOf(principal), `superseded by ${memory.id}`);
       await this.relations.link(memory.id, old.id, 'supersedes', null, authorOf(principal));

@@ -40,7 +40,11 @@ export class TokensController {
   @RequirePermission('tenant.tokens.manage')
   @Audited('token.revoke')
   @ApiOperation({ summary: 'Revoke a token; effective on every replica at the next request' })
-  async revoke(@Param() params: TokenParamsDto, @CurrentTenant() tenant: TenantRef): Promise<void> {
-    await this.tokens.revoke(tenant, params.id);
+  async revoke(
+    @Param() params: TokenParamsDto,
+    @CurrentTenant() tenant: TenantRef,
+    @CurrentPrincipal() principal: Principal,
+  ): Promise<void> {
+    await this.tokens.revoke(tenant, principal, params.id);
   }
 }
