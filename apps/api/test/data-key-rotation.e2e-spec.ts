@@ -163,6 +163,30 @@ describe('data-key rotation with lazy re-encryption', () => {
     await db.query(`DELETE FROM "${w.tenant.schema}".secrets WHERE placeholder_id = $1`, [ids[0]]);
   });
 
+  it('answers the read even when its row cannot be re-sealed, and leaves the row to the sweep', async () => {
+    const value = githubToken();
+    const id = idIn((await store(w.agent, w.project, { content: `ci ${value}` })).memory.content as string);
+    const { currentVersion } = (await api.admin.post(rotateUrl(), {})).body as { currentVersion: number };
+    const schema = `"${w.tenant.schema}"`;
+    // The database refuses every update of the table, as a lost connection or a lock timeout would.
+    await db.query(`CREATE FUNCTION ${schema}.refuse_update() RETURNS trigger LANGUAGE plpgsql AS
+                      $$ BEGIN RAISE EXCEPTION 'updates refused by the test'; END $$`);
+    await db.query(`CREATE TRIGGER refuse_update BEFORE UPDATE ON ${schema}.secrets
+                      FOR EACH ROW EXECUTE FUNCTION ${schema}.refuse_update()`);
+    try {
+      const read = await reveal(id);
+      expect(read.status).toBe(200);
+      expect(read.body.value).toBe(value);
+      expect(await versionsOf(id)).toEqual([currentVersion - 1]);
+    } finally {
+      await db.query(`DROP TRIGGER refuse_update ON ${schema}.secrets`);
+      await db.query(`DROP FUNCTION ${schema}.refuse_update()`);
+    }
+    expect((await runSweep()).counts).toMatchObject({ failed: 0, remaining: 0 });
+    expect(await versionsOf(id)).toEqual([currentVersion]);
+    expect((await reveal(id)).body.value).toBe(value);
+  });
+
   it('is for the platform admin only: 403 for tenant tokens, 404 for an unknown tenant; audited', async () => {
     const versions = await keyVersions();
     const agentToken = (await issueToken(api.admin, w.tenant.slug, { role: 'agent', projects: [w.project] })).token;
