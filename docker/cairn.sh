@@ -9,8 +9,8 @@ case "$app" in
   mcp-gateway) exec node dist/apps/mcp-gateway/src/main.js ;;
   worker) exec node dist/apps/worker/src/main.js ;;
   migrate) exec node dist/apps/api/src/migrate.js ;;
-  # npm run keys:rotate, e.g. kubectl exec deploy/cairn-api -- cairn keys-rotate
-  keys-rotate) exec node dist/tools/keys/rotate.js ;;
+  # npm run keys:rotate, e.g. kubectl exec deploy/cairn-api -- cairn keys-rotate [--data-key <tenant-slug>]
+  keys-rotate) shift; exec node dist/tools/keys/rotate.js "$@" ;;
   healthcheck)
     # One app runs per container; whichever port answers /healthz with 200 is it.
     exec node -e '

@@ -93,8 +93,10 @@ export class ChildApp {
     readonly label: string,
     script: string,
     env: Record<string, string>,
+    /** Command-line arguments after the script (a tool's options). */
+    args: readonly string[] = [],
   ) {
-    this.child = spawn(process.execPath, [script], {
+    this.child = spawn(process.execPath, [script, ...args], {
       cwd: REPO_ROOT,
       env,
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -8,11 +8,12 @@ import { KnowledgeModule, KnowledgeWorkerModule } from '@cairn/knowledge';
 import { MaintenanceWorkerModule } from '@cairn/maintenance';
 import { MemoryModule } from '@cairn/memory';
 import { SearchWorkerModule } from '@cairn/search';
+import { SecretsWorkerModule } from '@cairn/secrets';
 import { SummariesWorkerModule } from '@cairn/summaries';
 
 /**
  * Background jobs: embeddings, knowledge-base fetches (the only pods with egress), file and session summaries, fact extraction, maintenance and
- * the keyword ranker's term statistics, each library's `jobs/` handlers. Serves only health, readiness and metrics over HTTP.
+ * the keyword ranker's term statistics, the re-sealing of secrets after a data-key rotation, each library's `jobs/` handlers. Serves only health, readiness and metrics over HTTP.
  */
 @Module({})
 export class WorkerModule {
@@ -29,6 +30,7 @@ export class WorkerModule {
         ExtractionWorkerModule,
         MaintenanceWorkerModule,
         SearchWorkerModule,
+        SecretsWorkerModule,
         JobWorkersModule,
       ],
     };

@@ -23,6 +23,10 @@ describe('permission table', () => {
     expect(roleGrants('admin', 'tenant.tokens.manage')).toBe(true);
   });
 
+  it('leaves data-key rotation to the platform admin: no tenant role, not even admin, holds it', () => {
+    for (const role of ROLES) expect(roleGrants(role, 'tenant.keys.rotate')).toBe(false);
+  });
+
   it('lets every role ask who it is', () => {
     for (const role of ROLES) expect(roleGrants(role, 'auth.whoami')).toBe(true);
   });

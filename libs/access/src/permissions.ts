@@ -22,6 +22,11 @@ export const PERMISSIONS = {
   'tenant.projects.read': { scope: 'tenant', description: 'List the projects the token may read' },
   'tenant.audit.read': { scope: 'tenant', description: "Read the tenant's audit log" },
   'tenant.settings.manage': { scope: 'tenant', description: "Read and change the tenant's settings" },
+  /** Granted to no tenant role: only the platform admin rotates a tenant's data key. */
+  'tenant.keys.rotate': {
+    scope: 'tenant',
+    description: "Rotate the tenant's data key and see how many sealed values are left on older versions",
+  },
   'auth.introspect': { scope: 'session', description: 'Introspect a session token (RFC 7662)' },
   'auth.whoami': { scope: 'session', description: 'Describe the calling principal' },
   'memory.read': { scope: 'project', description: 'Read, list, search and export memories' },

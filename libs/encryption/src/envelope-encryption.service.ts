@@ -95,6 +95,32 @@ export class EnvelopeEncryption implements OnModuleDestroy {
   }
 
   /**
+   * The version new envelopes of this tenant are sealed with. As this replica knows it (up to
+   * CURRENT_VERSION_TTL_MS behind a rotation elsewhere) unless `fresh`, which reads the key table
+   * and updates what this replica writes with: for rare callers that must not lag (a re-seal sweep).
+   */
+  currentKeyVersion(tenantId: string, options: { fresh?: boolean } = {}): Promise<number> {
+    const tenant = checkTenantId(tenantId);
+    if (options.fresh) this.currentVersions.delete(tenant);
+    return this.currentVersion(tenant);
+  }
+
+  /**
+   * The same value sealed again, for the same place, under the tenant's current data key; null
+   * when the envelope already uses it. After a data-key rotation, callers store the result in
+   * place of the old envelope (lazy re-encryption); the old key version stays readable meanwhile.
+   */
+  async reseal(tenantId: string, binding: FieldBinding, envelope: Buffer): Promise<Buffer | null> {
+    if (!(await this.needsReencryption(tenantId, envelope))) return null;
+    const plaintext = await this.decrypt(tenantId, binding, envelope);
+    try {
+      return await this.encrypt(tenantId, binding, plaintext);
+    } finally {
+      plaintext.fill(0);
+    }
+  }
+
+  /**
    * Starts a new data-key version for the tenant; new writes use it (on other replicas within
    * CURRENT_VERSION_TTL_MS), old envelopes stay readable. Replicas racing for the same version
    * number make one version, never a conflict. Returns the tenant's current version.

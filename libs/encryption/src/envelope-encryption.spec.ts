@@ -197,9 +197,15 @@ describe('envelope encryption of tenant data (integration)', () => {
     expect(await encryption.decryptText(tenant, where, old)).toBe('written under v1');
     expect(await encryption.decryptText(tenant, where, fresh)).toBe('written under v2');
 
-    // What a caller does with a flagged value: decrypt and seal it again.
-    const resealed = await encryption.encrypt(tenant, where, await encryption.decrypt(tenant, where, old));
+    // What a caller does with a flagged value: seal it again under the current version, same place.
+    expect(await encryption.currentKeyVersion(tenant)).toBe(2);
+    const resealed = (await encryption.reseal(tenant, where, old))!;
+    expect(parseEnvelope(resealed).keyVersion).toBe(2);
     expect(await encryption.needsReencryption(tenant, resealed)).toBe(false);
+    expect(await encryption.decryptText(tenant, where, resealed)).toBe('written under v1');
+    expect(await encryption.reseal(tenant, where, fresh)).toBeNull();
+    // Re-sealing authenticates first: an envelope of another place is refused, not laundered.
+    expect((await failure(encryption.reseal(tenant, place(), old))).code).toBe('decryption_failed');
 
     // Two replicas rotating at once: no conflict error, no gap; racing for one number makes one version.
     const [first, second] = [await replica(masterA), await replica(masterA)];
@@ -213,6 +219,20 @@ describe('envelope encryption of tenant data (integration)', () => {
 
     expect(await encryption.needsReencryption(bystander, untouched)).toBe(false);
     expect((await keyRows(bystander)).map((row) => row.version)).toEqual([1]);
+  });
+
+  it('lets a replica that lags behind a rotation elsewhere ask for the current version afresh', async () => {
+    const tenant = await createTenant();
+    const [rotating, lagging] = [await replica(masterA), await replica(masterA)];
+    const where = place();
+    expect(await lagging.currentKeyVersion(tenant)).toBe(1);
+    expect(await rotating.rotateDataKey(tenant)).toBe(2);
+    // Within CURRENT_VERSION_TTL_MS the other replica still writes with v1 (readable, flagged later)...
+    expect(await lagging.currentKeyVersion(tenant)).toBe(1);
+    expect(parseEnvelope(await lagging.encrypt(tenant, where, 'x')).keyVersion).toBe(1);
+    // ...unless it asks afresh, which also moves its own writes to v2.
+    expect(await lagging.currentKeyVersion(tenant, { fresh: true })).toBe(2);
+    expect(parseEnvelope(await lagging.encrypt(tenant, where, 'x')).keyVersion).toBe(2);
   });
 
   it('gives keyed digests stable across data-key rotations and replicas, distinct per tenant and purpose', async () => {

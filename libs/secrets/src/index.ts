@@ -41,3 +41,11 @@ export { SecretVault } from './secret-vault.service';
 export { SecretsModule } from './secrets.module';
 export { SecretsHttpModule } from './http/secrets-http.module';
 export { SecretsMcpModule } from './mcp/secrets-mcp.module';
+export { SecretsWorkerModule } from './jobs/secrets-worker.module';
+export { DataKeyRotation, RESEAL_BATCH } from './data-key-rotation.service';
+export {
+  type DataKeyRotationResult,
+  type DataKeyStatus,
+  dataKeyStatusSchema,
+  type ResealSweepReport,
+} from './contract/data-key.dto';

@@ -5,6 +5,7 @@ import { EnvelopeEncryption } from '@cairn/encryption';
 import { ProjectResolver } from '@cairn/projects';
 import { TenantTransaction } from '@cairn/tenancy';
 import { type RevealedSecret } from './contract/secret-redaction.types';
+import { DataKeyRotation } from './data-key-rotation.service';
 import { type StoredSecret, SecretsRepository } from './secrets.repository';
 
 const PLACEHOLDER_ID = /^[A-Za-z0-9_-]{1,64}$/;
@@ -19,6 +20,7 @@ function wroteIt(principal: SessionPrincipal, secret: StoredSecret): boolean {
 /**
  * `secret_get`: the original behind a placeholder, for its writer or a tenant admin. Everyone
  * else gets the same 404 as for an id that was never stored, so nobody learns whether it exists.
+ * Copies sealed under an older data-key version are re-sealed under the current one on the way.
  */
 @Injectable()
 export class SecretVault {
@@ -27,6 +29,7 @@ export class SecretVault {
     private readonly resolver: ProjectResolver,
     private readonly repository: SecretsRepository,
     private readonly encryption: EnvelopeEncryption,
+    private readonly rotation: DataKeyRotation,
   ) {}
 
   async reveal(projectSlug: string, principal: SessionPrincipal, placeholderId: string): Promise<RevealedSecret> {
@@ -44,6 +47,8 @@ export class SecretVault {
       { table: 'secrets', rowId: copy.placeholderId, field: 'value' },
       copy.envelope,
     );
+    // Lazy re-encryption after a data-key rotation: the copies just read move to the current key.
+    await this.rotation.resealAfterRead(copies);
     return {
       id: copy.placeholderId,
       type: copy.type,

@@ -4,6 +4,8 @@ import { TenantDb } from '@cairn/tenancy';
 import { type SealedSecret, type SecretWriteContext } from './contract/secret-redaction.types';
 
 export interface StoredSecret {
+  /** The row's own id (a placeholder can have several rows: one per writer and source). */
+  readonly id: string;
   readonly placeholderId: string;
   readonly type: string;
   readonly envelope: Buffer;
@@ -17,6 +19,7 @@ export interface StoredSecret {
 }
 
 interface Row {
+  id: string;
   placeholder_id: string;
   type: string;
   value_encrypted: Buffer;
@@ -28,6 +31,19 @@ interface Row {
   source_id: string;
   created_at: Date;
 }
+
+/** A sealed original as the re-encryption sweep needs it: where it is bound, and the envelope. */
+export interface SealedRow {
+  readonly id: string;
+  readonly placeholderId: string;
+  readonly envelope: Buffer;
+}
+
+/**
+ * The data-key version an envelope names (bytes 1-2, big-endian; see @cairn/encryption's
+ * envelope format), read in SQL so the sweep selects only what needs re-sealing.
+ */
+const KEY_VERSION = '(get_byte(value_encrypted, 1) * 256 + get_byte(value_encrypted, 2))';
 
 /** The tenant's `secrets` table and its `secrets` setting; every call runs inside a tenant transaction. */
 @Injectable()
@@ -84,7 +100,7 @@ export class SecretsRepository {
   /** The copies of a placeholder's original written in this project or tenant-wide, oldest first. */
   async findByPlaceholder(placeholderId: string, projectId: string): Promise<StoredSecret[]> {
     const rows = await this.db.query<Row>(
-      `SELECT placeholder_id, type, value_encrypted, writer_user_id, writer_agent_id, writer_token_id, project_id,
+      `SELECT id, placeholder_id, type, value_encrypted, writer_user_id, writer_agent_id, writer_token_id, project_id,
               source_table, source_id, created_at
          FROM secrets
         WHERE placeholder_id = $1 AND (project_id = $2 OR project_id IS NULL)
@@ -101,7 +117,7 @@ export class SecretsRepository {
   ): Promise<(StoredSecret & { ruleId: string })[]> {
     if (sourceIds.length === 0) return [];
     const rows = await this.db.query<Row & { rule_id: string }>(
-      `SELECT placeholder_id, type, rule_id, value_encrypted, writer_user_id, writer_agent_id, writer_token_id,
+      `SELECT id, placeholder_id, type, rule_id, value_encrypted, writer_user_id, writer_agent_id, writer_token_id,
               project_id, source_table, source_id, created_at
          FROM secrets
         WHERE source_table = $1 AND source_id = ANY($2::text[])
@@ -109,6 +125,42 @@ export class SecretsRepository {
       [sourceTable, sourceIds],
     );
     return rows.map((row) => ({ ...toStored(row), ruleId: row.rule_id }));
+  }
+
+  /**
+   * Puts a re-sealed envelope in place of the one it was made from, only if the row still holds
+   * that one (a row rewritten meanwhile keeps its newer value). True when the row was updated.
+   */
+  async replaceEnvelope(id: string, previous: Buffer, next: Buffer): Promise<boolean> {
+    // In a CTE: TypeORM answers a bare UPDATE … RETURNING with [rows, count].
+    const rows = await this.db.query<{ id: string }>(
+      `WITH updated AS (UPDATE secrets SET value_encrypted = $3 WHERE id = $1 AND value_encrypted = $2 RETURNING id)
+       SELECT id FROM updated`,
+      [id, previous, next],
+    );
+    return rows.length > 0;
+  }
+
+  /**
+   * Rows sealed under a data-key version below `version`, in id order after `afterId`: the
+   * re-encryption sweep's batch. A sequential scan of the table, run by a background job.
+   */
+  async sealedBefore(version: number, afterId: string | null, limit: number): Promise<SealedRow[]> {
+    return this.db.query<SealedRow>(
+      `SELECT id, placeholder_id AS "placeholderId", value_encrypted AS envelope
+         FROM secrets
+        WHERE ${KEY_VERSION} < $1 AND ($2::uuid IS NULL OR id > $2::uuid)
+        ORDER BY id
+        LIMIT $3`,
+      [version, afterId, limit],
+    );
+  }
+
+  /** How many rows each data-key version seals, lowest version first. */
+  async countByKeyVersion(): Promise<{ version: number; envelopes: number }[]> {
+    return this.db.query<{ version: number; envelopes: number }>(
+      `SELECT ${KEY_VERSION} AS version, count(*)::int AS envelopes FROM secrets GROUP BY 1 ORDER BY 1`,
+    );
   }
 
   /** The raw `secrets` setting (validated by the caller); undefined when never set. */
@@ -128,6 +180,7 @@ export class SecretsRepository {
 
 function toStored(row: Row): StoredSecret {
   return {
+    id: row.id,
     placeholderId: row.placeholder_id,
     type: row.type,
     envelope: row.value_encrypted,

@@ -14,6 +14,7 @@ export const MAINTENANCE_TASKS = [
   'stale-embedding-sweep',
   'duplicate-scan',
   'term-statistics-fold',
+  'data-key-reseal',
 ] as const;
 export type MaintenanceTask = (typeof MAINTENANCE_TASKS)[number];
 
@@ -68,6 +69,8 @@ export const JOB_CATALOG = {
     'duplicate-scan': z.strictObject({ tenantId }),
     /** Folds the keyword ranker's appended term-count deltas into their totals. */
     'term-statistics-fold': z.strictObject({ tenantId }),
+    /** Re-seals a batch of the tenant's sealed secrets still under an older data-key version. */
+    'data-key-reseal': z.strictObject({ tenantId }),
     /**
      * The one platform-level job: a repeatable tick that fans a maintenance task out to one
      * job per live tenant. It carries no tenant because it works for all of them.
