@@ -1,13 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { CAIRN_CONFIG, type CairnConfig } from '@cairn/config';
-import { Client, type Notification } from 'pg';
-import { type DataSource } from 'typeorm';
+import { AuthChangeNoticesRepository, type NoticeSubscription } from './auth-change-notices.repository';
 import { parseAuthChange, TokenCache } from './token-cache';
 
-/** The channel control migration 4's triggers and probe function notify. */
-export const AUTH_CHANGE_CHANNEL = 'cairn_auth_change';
 /** How often the listener proves notices still reach it; the cache is trusted for 2.5 of these. */
 const PROBE_INTERVAL_MS = 10_000;
 const TRUST_SPAN_MS = 25_000;
@@ -29,19 +25,19 @@ const RECONNECT_MAX_MS = 30_000;
 export class AuthChangeListener implements OnModuleDestroy {
   private readonly logger = new Logger('AuthChangeListener');
   readonly cache: TokenCache;
-  private client: Client | undefined;
+  private subscription: NoticeSubscription | undefined;
   private started = false;
   private stopped = false;
   private probeTimer: NodeJS.Timeout | undefined;
   private reconnectTimer: NodeJS.Timeout | undefined;
   private reconnectDelay = RECONNECT_MIN_MS;
-  private pendingProbe: { nonce: string; sentAt: number } | undefined;
-  /** Callers of `settle` waiting for their probe to come back, by nonce. */
+  private pendingProbe: string | undefined;
+  /** Callers of `settle` waiting for their marker to come back, by nonce. */
   private readonly settling = new Map<string, () => void>();
 
   constructor(
     @Inject(CAIRN_CONFIG) private readonly config: CairnConfig,
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly notices: AuthChangeNoticesRepository,
   ) {
     this.cache = new TokenCache(config.auth.tokenCacheTtlMs);
   }
@@ -58,76 +54,12 @@ export class AuthChangeListener implements OnModuleDestroy {
     clearInterval(this.probeTimer);
     clearTimeout(this.reconnectTimer);
     this.cache.distrust();
-    await this.client?.end().catch(() => undefined);
-  }
-
-  private async connect(): Promise<void> {
-    const client = new Client({
-      connectionString: this.config.database.url,
-      application_name: `cairn-${this.config.app}-auth-listener`,
-      keepAlive: true,
-      connectionTimeoutMillis: 10_000,
-    });
-    this.client = client;
-    client.on('notification', (notice) => this.onNotice(notice));
-    client.on('error', (error) => this.lost(client, error));
-    client.on('end', () => this.lost(client, undefined));
-    try {
-      await client.connect();
-      await client.query(`LISTEN ${AUTH_CHANGE_CHANNEL}`);
-    } catch (error) {
-      this.lost(client, error);
-      return;
-    }
-    if (this.stopped) return void client.end().catch(() => undefined);
-    this.reconnectDelay = RECONNECT_MIN_MS;
-    clearInterval(this.probeTimer);
-    this.probeTimer = setInterval(() => void this.probe(), PROBE_INTERVAL_MS).unref();
-    await this.probe();
-  }
-
-  /** Any doubt about the connection: forget everything, stop trusting, try again later. */
-  private lost(client: Client, error: unknown): void {
-    if (client !== this.client) return;
-    this.client = undefined;
-    this.pendingProbe = undefined;
-    clearInterval(this.probeTimer);
-    this.cache.distrust();
-    client.removeAllListeners('notification');
-    void client.end().catch(() => undefined);
-    if (this.stopped) return;
-    this.logger.warn({
-      msg: 'token change notices interrupted; every request is looked up until they resume',
-      err: error,
-    });
-    this.reconnectTimer = setTimeout(() => void this.connect(), this.reconnectDelay).unref();
-    this.reconnectDelay = Math.min(this.reconnectDelay * 2, RECONNECT_MAX_MS);
-  }
-
-  private onNotice(notice: Notification): void {
-    if (notice.channel !== AUTH_CHANGE_CHANNEL) return;
-    const payload = notice.payload ?? '';
-    if (payload.startsWith('settle:')) {
-      this.settling.get(payload.slice('settle:'.length))?.();
-      return;
-    }
-    if (payload.startsWith('probe:')) {
-      const pending = this.pendingProbe;
-      if (pending && payload === `probe:${pending.nonce}`) {
-        this.pendingProbe = undefined;
-        this.cache.trustUntil(Date.now() + TRUST_SPAN_MS);
-      }
-      return;
-    }
-    const change = parseAuthChange(payload);
-    // A notice it cannot read may still have meant something: forget everything.
-    if (change) this.cache.forget(change);
-    else this.cache.distrust();
+    await this.subscription?.close();
   }
 
   /**
    * Resolves once every notice committed before the call has reached this replica's listener
-   * (a probe sent now comes back after them: PostgreSQL delivers notices in commit order).
+   * (a marker sent now comes back after them: PostgreSQL delivers notices in commit order).
    * The admin paths that revoke call it before answering, so by the time the caller hears
    * "revoked" the database has signalled every replica's listener. Bounded: a listener that
    * is down has already stopped the cache answering.
@@ -141,26 +73,75 @@ export class AuthChangeListener implements OnModuleDestroy {
       timer = setTimeout(resolve, timeoutMs);
     });
     try {
-      await this.dataSource.query(`SELECT pg_notify('${AUTH_CHANGE_CHANNEL}', $1)`, [`settle:${nonce}`]);
+      await this.notices.mark(nonce);
       await heard;
     } catch {
-      // The pool failed: the probe will fail too and distrust the cache.
+      // The pool failed: the next probe fails too and distrusts the cache.
     } finally {
       clearTimeout(timer);
       this.settling.delete(nonce);
     }
   }
 
+  private async connect(): Promise<void> {
+    try {
+      const subscription = await this.notices.listen(
+        (payload) => this.onNotice(payload),
+        (error) => this.lost(error),
+      );
+      if (this.stopped) return void (await subscription.close());
+      this.subscription = subscription;
+    } catch (error) {
+      this.lost(error);
+      return;
+    }
+    this.reconnectDelay = RECONNECT_MIN_MS;
+    clearInterval(this.probeTimer);
+    this.probeTimer = setInterval(() => void this.probe(), PROBE_INTERVAL_MS).unref();
+    await this.probe();
+  }
+
+  /** Any doubt about the connection: forget everything, stop trusting, try again later. */
+  private lost(error: unknown): void {
+    this.subscription = undefined;
+    this.pendingProbe = undefined;
+    clearInterval(this.probeTimer);
+    this.cache.distrust();
+    if (this.stopped) return;
+    this.logger.warn({
+      msg: 'token change notices interrupted; every request is looked up until they resume',
+      err: error,
+    });
+    this.reconnectTimer = setTimeout(() => void this.connect(), this.reconnectDelay).unref();
+    this.reconnectDelay = Math.min(this.reconnectDelay * 2, RECONNECT_MAX_MS);
+  }
+
+  private onNotice(payload: string): void {
+    if (payload.startsWith('settle:')) {
+      this.settling.get(payload.slice('settle:'.length))?.();
+      return;
+    }
+    if (payload.startsWith('probe:')) {
+      if (this.pendingProbe !== undefined && payload === `probe:${this.pendingProbe}`) {
+        this.pendingProbe = undefined;
+        this.cache.trustUntil(Date.now() + TRUST_SPAN_MS);
+      }
+      return;
+    }
+    const change = parseAuthChange(payload);
+    // A notice it cannot read may still have meant something: forget everything.
+    if (change) this.cache.forget(change);
+    else this.cache.distrust();
+  }
+
   /** Sends a probe through the pool (not the listening connection) and expects it back. */
   private async probe(): Promise<void> {
-    if (this.pendingProbe) {
-      // The previous probe never came back: notices are not arriving.
-      this.cache.distrust();
-    }
+    // The previous probe never came back: notices are not arriving.
+    if (this.pendingProbe !== undefined) this.cache.distrust();
     const nonce = randomUUID();
-    this.pendingProbe = { nonce, sentAt: Date.now() };
+    this.pendingProbe = nonce;
     try {
-      await this.dataSource.query('SELECT cairn.auth_change_probe($1)', [nonce]);
+      await this.notices.probe(nonce);
     } catch (error) {
       this.cache.distrust();
       this.logger.warn({ msg: 'token cache probe failed; every request is looked up', err: error });

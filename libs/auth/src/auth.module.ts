@@ -4,6 +4,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { ProjectsModule } from '@cairn/projects';
 import { AccessGuard } from './access.guard';
 import { AuthChangeListener } from './auth-change-listener.service';
+import { AuthChangeNoticesRepository } from './auth-change-notices.repository';
 import { RateLimits } from './rate-limits.service';
 import { SessionTokenEntity } from './session-token.entity';
 import { TokenVerifier } from './token-verifier.service';
@@ -20,6 +21,7 @@ import { UsersService } from './users.service';
   providers: [
     { provide: APP_GUARD, useClass: AccessGuard },
     AuthChangeListener,
+    AuthChangeNoticesRepository,
     RateLimits,
     TokenVerifier,
     TokensRepository,
