@@ -17,7 +17,10 @@ export const PERMISSIONS = {
   'platform.queues.manage': { scope: 'platform', description: 'See every job queue; list and retry failed jobs' },
   'tenant.jobs.manage': { scope: 'tenant', description: "List and retry the tenant's failed background jobs" },
   'tenant.users.manage': { scope: 'tenant', description: "Create, list and update a tenant's users" },
-  'tenant.tokens.manage': { scope: 'tenant', description: "Issue, list and revoke session tokens (within the caller's own projects)" },
+  'tenant.tokens.manage': {
+    scope: 'tenant',
+    description: "Issue, list and revoke session tokens (within the caller's own projects)",
+  },
   'tenant.projects.manage': { scope: 'tenant', description: 'Create projects' },
   'tenant.projects.read': { scope: 'tenant', description: 'List the projects the token may read' },
   'tenant.audit.read': { scope: 'tenant', description: "Read the tenant's audit log" },
