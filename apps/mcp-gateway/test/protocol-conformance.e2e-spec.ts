@@ -121,7 +121,7 @@ describe('MCP gateway protocol conformance', () => {
     });
 
     it('still serves a batch from a 2025-03-26 client (explicit, or no header: the spec says assume 2025-03-26)', async () => {
-      for (const headers of [{ 'MCP-Protocol-Version': '2025-03-26' }, {}]) {
+      for (const headers of [{ 'MCP-Protocol-Version': '2025-03-26' }, {}] as Record<string, string>[]) {
         const answer = await raw(world.mcpUrl, { headers: { ...bearer(), ...headers }, body: batch });
         expect(answer.status).toBe(200);
         expect((answer.json as { id: number }[]).map((item) => item.id).sort()).toEqual([1, 2]);
@@ -224,6 +224,18 @@ describe('MCP gateway protocol conformance', () => {
       expect(unauthenticated.headers['access-control-allow-origin']).toBe(own());
       const exposed = String(unauthenticated.headers['access-control-expose-headers']).split(/,\s*/);
       expect(exposed).toEqual(expect.arrayContaining(['mcp-session-id', 'www-authenticate']));
+    });
+  });
+
+  describe('logging', () => {
+    it('declares the logging capability and accepts logging/setLevel (conformance scenario logging-set-level)', async () => {
+      const client = await connectClient(world.mcpUrl, token);
+      try {
+        expect(client.getServerCapabilities()?.logging).toEqual({});
+        await expect(client.setLoggingLevel('info')).resolves.toEqual({});
+      } finally {
+        await client.close();
+      }
     });
   });
 

@@ -50,7 +50,9 @@ export class McpServerFactory {
 
   create(principal: SessionPrincipal, correlationId: string): Server {
     const server = new Server(SERVER_INFO, {
-      capabilities: { tools: {}, resources: {}, prompts: {} },
+      // logging: the SDK then answers logging/setLevel (with {}), which clients send without
+      // asking; the gateway emits no log notifications, which the capability allows.
+      capabilities: { tools: {}, resources: {}, prompts: {}, logging: {} },
       instructions: SERVER_INSTRUCTIONS,
       jsonSchemaValidator: this.jsonSchemaValidator,
     });
