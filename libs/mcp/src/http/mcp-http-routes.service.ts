@@ -11,6 +11,7 @@ import { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fa
 import { GATEWAY_ERROR, jsonRpcError, requestIdOf } from '../json-rpc-errors';
 import { McpServerFactory } from '../mcp-server.factory';
 import { invalidParamsOf } from '../request-params';
+import { isLoopbackHost } from './gateway-host';
 import { envelopeProblem } from './json-rpc-envelope';
 import { type GateRefusal, McpRequestGate } from './mcp-request-gate.service';
 
@@ -53,6 +54,12 @@ export class McpHttpRoutes implements OnModuleInit {
   ) {}
 
   onModuleInit(): void {
+    if (this.config.mcp.publicUrl === undefined && !isLoopbackHost(this.config.http.host)) {
+      this.logger.warn(
+        'MCP_PUBLIC_URL is unset while listening beyond loopback: only a Host naming this machine can name the ' +
+          'protected resource, so clients reaching the gateway by another name get no resource metadata; set it',
+      );
+    }
     const fastify = this.adapterHost.httpAdapter.getInstance<FastifyInstance>();
     void fastify.register(async (instance) => {
       // Browser clients: preflight and CORS headers for the origins the gate allows, on the
