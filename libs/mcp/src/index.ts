@@ -2,6 +2,7 @@ export { McpModule } from './mcp.module';
 export { McpHttpModule } from './http/mcp-http.module';
 export { MCP_PATH } from './http/mcp-http-routes.service';
 export { SERVER_INFO } from './server-info';
+export { ProtocolError } from './json-rpc-errors';
 export {
   defineTool,
   McpTool,

@@ -19,6 +19,7 @@ import {
 import { ToolExecutor } from './tool-executor.service';
 import { ToolRegistry } from './tool.registry';
 import { McpCatalog } from './mcp-catalog.registry';
+import { ProtocolError } from './json-rpc-errors';
 import { matchTemplate } from './resource-template';
 import { SERVER_INFO, SERVER_INSTRUCTIONS } from './server-info';
 
@@ -49,7 +50,9 @@ export class McpServerFactory {
 
   create(principal: SessionPrincipal, correlationId: string): Server {
     const server = new Server(SERVER_INFO, {
-      capabilities: { tools: {}, resources: {}, prompts: {} },
+      // logging: the SDK then answers logging/setLevel (with {}), which clients send without
+      // asking; the gateway emits no log notifications, which the capability allows.
+      capabilities: { tools: {}, resources: {}, prompts: {}, logging: {} },
       instructions: SERVER_INSTRUCTIONS,
       jsonSchemaValidator: this.jsonSchemaValidator,
     });
@@ -90,7 +93,7 @@ export class McpServerFactory {
         const contents = await this.inTenant(principal, () => handler.read(params, principal), correlationId);
         return { contents: [contents] };
       }
-      throw new McpError(RESOURCE_NOT_FOUND, `Resource not found: ${request.params.uri.slice(0, 200)}`);
+      throw new ProtocolError(RESOURCE_NOT_FOUND, `Resource not found: ${request.params.uri.slice(0, 200)}`);
     });
     server.setRequestHandler(ListPromptsRequestSchema, () => ({
       prompts: this.catalog.promptList().map(({ spec }) => ({
@@ -102,8 +105,9 @@ export class McpServerFactory {
     }));
     server.setRequestHandler(GetPromptRequestSchema, (request) => {
       const prompt = this.catalog.prompt(request.params.name);
-      if (!prompt) throw new McpError(ErrorCode.InvalidParams, `Unknown prompt: ${request.params.name.slice(0, 64)}`);
-      const rendered = prompt.handler.render(request.params.arguments ?? {}, principal);
+      if (!prompt)
+        throw new ProtocolError(ErrorCode.InvalidParams, `Unknown prompt: ${request.params.name.slice(0, 64)}`);
+      const rendered = withoutSdkPrefix(() => prompt.handler.render(request.params.arguments ?? {}, principal));
       return {
         description: rendered.description,
         messages: [{ role: 'user' as const, content: { type: 'text' as const, text: rendered.text } }],
@@ -117,13 +121,23 @@ export class McpServerFactory {
     try {
       return await this.tenants.run(principal.tenant, fn);
     } catch (error) {
-      if (error instanceof McpError) throw error;
+      if (error instanceof ProtocolError) throw error;
+      if (error instanceof McpError) throw ProtocolError.fromMcpError(error);
       if (error instanceof CairnError) {
         const code = error.status === 404 ? RESOURCE_NOT_FOUND : ErrorCode.InvalidParams;
-        throw new McpError(code, error.message, { code: error.code });
+        throw new ProtocolError(code, error.message, { code: error.code });
       }
       this.logger.error({ msg: 'resource request failed', correlationId, err: error });
-      throw new McpError(ErrorCode.InternalError, `Internal error (correlation id ${correlationId})`);
+      throw new ProtocolError(ErrorCode.InternalError, `Internal error (correlation id ${correlationId})`);
     }
+  }
+}
+
+/** Runs a handler of another library, turning an `McpError` it throws into a `ProtocolError` (no doubled prefix). */
+function withoutSdkPrefix<T>(fn: () => T): T {
+  try {
+    return fn();
+  } catch (error) {
+    throw error instanceof McpError ? ProtocolError.fromMcpError(error) : error;
   }
 }

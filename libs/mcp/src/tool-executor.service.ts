@@ -5,9 +5,10 @@ import { AuditBuffer } from '@cairn/audit';
 import { CairnError, nameForMessage, pathForMessage } from '@cairn/common';
 import { RequestContext } from '@cairn/observability';
 import { TenantContext } from '@cairn/tenancy';
-import { type CallToolResult, ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { type CallToolResult, ErrorCode } from '@modelcontextprotocol/sdk/types.js';
 import { type z } from 'zod';
 import { type ToolCall } from './contract/mcp-tool';
+import { ProtocolError } from './json-rpc-errors';
 import { isEnabled, type RegisteredTool, ToolRegistry } from './tool.registry';
 import { ToolMetrics, type ToolOutcome } from './tool-metrics.service';
 
@@ -42,7 +43,7 @@ export class ToolExecutor {
   find(name: string, principal: SessionPrincipal): RegisteredTool {
     const tool = this.registry.get(name);
     if (!tool || !isEnabled(tool, principal)) {
-      throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name.slice(0, 64)}`);
+      throw new ProtocolError(ErrorCode.InvalidParams, `Unknown tool: ${name.slice(0, 64)}`);
     }
     return tool;
   }

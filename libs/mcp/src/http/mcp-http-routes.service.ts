@@ -6,16 +6,29 @@ import { CAIRN_CONFIG, type CairnConfig } from '@cairn/config';
 import { RequestContext } from '@cairn/observability';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
+import fastifyCors from '@fastify/cors';
 import { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { GATEWAY_ERROR, jsonRpcError, requestIdOf } from '../json-rpc-errors';
 import { McpServerFactory } from '../mcp-server.factory';
 import { invalidParamsOf } from '../request-params';
+import { isLoopbackHost } from './gateway-host';
+import { envelopeProblem } from './json-rpc-envelope';
 import { type GateRefusal, McpRequestGate } from './mcp-request-gate.service';
 
 export const MCP_PATH = '/mcp';
 const METADATA_PATH = '/.well-known/oauth-protected-resource';
 /** Request headers the SDK transport reads; nothing else is copied into its Request. */
 const FORWARDED_HEADERS = ['accept', 'content-type', 'mcp-protocol-version', 'last-event-id'];
+/** What a browser client sends (preflight) and must be able to read (exposed) on /mcp. */
+const CORS_REQUEST_HEADERS = [
+  'authorization',
+  'content-type',
+  'accept',
+  'mcp-protocol-version',
+  'mcp-session-id',
+  'last-event-id',
+];
+const CORS_EXPOSED_HEADERS = ['mcp-session-id', 'mcp-protocol-version', 'www-authenticate', 'retry-after'];
 /**
  * No tool argument is nested anywhere near this deep; past it, recursive code downstream
  * (schema validation, the audit digest, log serialization) would overflow the stack.
@@ -41,8 +54,19 @@ export class McpHttpRoutes implements OnModuleInit {
   ) {}
 
   onModuleInit(): void {
+    if (this.config.mcp.publicUrl === undefined && !isLoopbackHost(this.config.http.host)) {
+      this.logger.warn(
+        'MCP_PUBLIC_URL is unset while listening beyond loopback: only a Host naming this machine can name the ' +
+          'protected resource, so clients reaching the gateway by another name get no resource metadata; set it',
+      );
+    }
     const fastify = this.adapterHost.httpAdapter.getInstance<FastifyInstance>();
-    void fastify.register((instance, _options, done) => {
+    void fastify.register(async (instance) => {
+      // Browser clients: preflight and CORS headers for the origins the gate allows, on the
+      // MCP paths only. Registered first so its onRequest hook covers every route below.
+      await instance.register(fastifyCors, {
+        delegator: (request, callback) => callback(null, this.corsOptions(request)),
+      });
       instance.removeAllContentTypeParsers();
       instance.addContentTypeParser(
         '*',
@@ -61,14 +85,13 @@ export class McpHttpRoutes implements OnModuleInit {
       for (const method of ['GET', 'DELETE'] as const) {
         instance.route({ method, url: MCP_PATH, handler: (_request, reply) => this.methodNotAllowed(reply) });
       }
-      instance.get(METADATA_PATH, (request) => this.metadata(request));
-      instance.get(`${METADATA_PATH}${MCP_PATH}`, (request) => this.metadata(request));
-      done();
+      instance.get(METADATA_PATH, (request, reply) => this.metadata(request, reply));
+      instance.get(`${METADATA_PATH}${MCP_PATH}`, (request, reply) => this.metadata(request, reply));
     });
   }
 
   private async handle(request: FastifyRequest, reply: FastifyReply): Promise<void> {
-    const metadataUrl = `${this.baseUrl(request)}${METADATA_PATH}${MCP_PATH}`;
+    const metadataUrl = this.metadataUrl(request);
     const originRefusal = this.gate.checkOrigin(request);
     if (originRefusal) return this.refuse(reply, originRefusal);
     const auth = await this.gate.authenticate(request, metadataUrl);
@@ -88,6 +111,12 @@ export class McpHttpRoutes implements OnModuleInit {
       );
       return reply.status(400).send(error);
     }
+    const protocolVersion = request.headers['mcp-protocol-version'];
+    const notOneMessage =
+      message === undefined
+        ? undefined
+        : envelopeProblem(message, typeof protocolVersion === 'string' ? protocolVersion : undefined);
+    if (notOneMessage) return reply.status(400).send(jsonRpcError(id, GATEWAY_ERROR.invalidRequest, notOneMessage));
     const invalid = invalidParamsOf(message);
     if (invalid) return reply.status(200).send(jsonRpcError(id, ErrorCode.InvalidParams, invalid));
     const forbidden = this.gate.checkToolPermission(principal, message, id, metadataUrl);
@@ -154,10 +183,25 @@ export class McpHttpRoutes implements OnModuleInit {
       );
   }
 
-  /** RFC 9728 protected resource metadata: what the resource is and how to present a token. */
-  private metadata(request: FastifyRequest) {
+  /**
+   * RFC 9728 protected resource metadata: what the resource is and how to present a token.
+   * 404 when the gateway cannot say what it is (no MCP_PUBLIC_URL, a Host not naming this machine).
+   */
+  private metadata(request: FastifyRequest, reply: FastifyReply) {
+    const base = this.gate.publicBase(request);
+    if (base === undefined) {
+      return reply
+        .status(404)
+        .send(
+          jsonRpcError(
+            null,
+            GATEWAY_ERROR.invalidRequest,
+            'No protected resource metadata for this host: set MCP_PUBLIC_URL to the URL clients reach the gateway on',
+          ),
+        );
+    }
     return {
-      resource: `${this.baseUrl(request)}${MCP_PATH}`,
+      resource: `${base}${MCP_PATH}`,
       resource_name: 'Cairn MCP gateway',
       bearer_methods_supported: ['header'],
       scopes_supported: Object.entries(PERMISSIONS)
@@ -167,8 +211,23 @@ export class McpHttpRoutes implements OnModuleInit {
     };
   }
 
-  private baseUrl(request: FastifyRequest): string {
-    return this.config.mcp.publicUrl ?? `${request.protocol}://${request.host}`;
+  private metadataUrl(request: FastifyRequest): string | undefined {
+    const base = this.gate.publicBase(request);
+    return base === undefined ? undefined : `${base}${METADATA_PATH}${MCP_PATH}`;
+  }
+
+  /** CORS for the MCP paths and allowed origins; `origin: false` leaves a request (and a preflight: 404) alone. */
+  private corsOptions(request: FastifyRequest) {
+    const path = request.url.split('?')[0];
+    const origin = request.headers.origin;
+    const mcpPath = path === MCP_PATH || path.startsWith(METADATA_PATH);
+    return {
+      origin: mcpPath && origin !== undefined && this.gate.allowsOrigin(origin, request) ? origin : false,
+      methods: ['POST', 'GET', 'DELETE'],
+      allowedHeaders: CORS_REQUEST_HEADERS,
+      exposedHeaders: CORS_EXPOSED_HEADERS,
+      maxAge: 600,
+    };
   }
 }
 

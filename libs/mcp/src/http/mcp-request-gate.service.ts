@@ -6,6 +6,7 @@ import { CAIRN_CONFIG, type CairnConfig } from '@cairn/config';
 import { type FastifyRequest } from 'fastify';
 import { GATEWAY_ERROR, jsonRpcError, type JsonRpcErrorBody } from '../json-rpc-errors';
 import { ToolRegistry } from '../tool.registry';
+import { hostnameOf, isLoopbackHost, namesThisMachine, originOf } from './gateway-host';
 
 /** An HTTP-level refusal: status, headers and a JSON-RPC error body. */
 export interface GateRefusal {
@@ -15,7 +16,6 @@ export interface GateRefusal {
 }
 
 const LOOPBACK_BINDS = new Set(['127.0.0.1', 'localhost', '::1']);
-const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
 const QUERY_TOKEN_PARAMETERS = ['access_token', 'token', 'api_key'];
 
 /** Every check a request passes before the MCP server sees it (DESIGN §7). */
@@ -29,24 +29,50 @@ export class McpRequestGate {
     private readonly registry: ToolRegistry,
   ) {}
 
-  /** Origin and Host checks: cheap, and first, so a hostile page learns nothing else. */
+  /**
+   * Host and Origin checks: cheap, and first, so a hostile page learns nothing else. A Host
+   * is checked while bound to loopback (DNS rebinding: a page on evil.example resolving to
+   * 127.0.0.1 still sends its own Host); an Origin must be listed in MCP_ALLOWED_ORIGINS or
+   * be the gateway's own (see publicBase), so a same-origin page works without configuration.
+   */
   checkOrigin(request: FastifyRequest): GateRefusal | undefined {
-    const origin = request.headers.origin;
-    const allowed = this.config.mcp.allowedOrigins;
-    if (origin !== undefined && allowed !== '*' && !allowed.includes(origin.toLowerCase())) {
-      return refusal(403, GATEWAY_ERROR.forbidden, `Origin ${origin.slice(0, 100)} is not allowed`);
-    }
     if (LOOPBACK_BINDS.has(this.config.http.host)) {
-      // DNS rebinding: a page on evil.example resolving to 127.0.0.1 still sends its own Host.
-      const host = (request.headers.host ?? '').replace(/:\d+$/, '').toLowerCase();
-      if (!LOOPBACK_HOSTS.has(host)) return refusal(403, GATEWAY_ERROR.forbidden, 'Host header not allowed');
+      const host = hostnameOf(request.headers.host);
+      if (!host || !isLoopbackHost(host)) return refusal(403, GATEWAY_ERROR.forbidden, 'Host header not allowed');
+    }
+    const origin = request.headers.origin;
+    if (origin !== undefined && !this.allowsOrigin(origin, request)) {
+      return refusal(403, GATEWAY_ERROR.forbidden, `Origin ${origin.slice(0, 100)} is not allowed`);
     }
     return undefined;
   }
 
+  /** Whether a browser page of this origin may call the gateway (and get CORS headers for it). */
+  allowsOrigin(origin: string, request: FastifyRequest): boolean {
+    const allowed = this.config.mcp.allowedOrigins;
+    if (allowed === '*' || allowed.includes(origin.toLowerCase())) return true;
+    const own = this.publicBase(request);
+    return own !== undefined && originOf(origin) === originOf(own);
+  }
+
+  /**
+   * The gateway's own base URL: MCP_PUBLIC_URL when set. Without it, the origin the request
+   * reached it on, but only when its Host names this machine (loopback, the host name, an
+   * interface address): a Host taken on trust would let any request choose what the gateway
+   * says it is, in the protected resource metadata and the challenges pointing at it.
+   * Undefined when neither holds (a gateway behind a proxy must be told its MCP_PUBLIC_URL).
+   */
+  publicBase(request: FastifyRequest): string | undefined {
+    const configured = this.config.mcp.publicUrl;
+    if (configured !== undefined) return configured;
+    const host = hostnameOf(request.headers.host);
+    if (!host || !namesThisMachine(host)) return undefined;
+    return originOf(`${request.protocol}://${request.headers.host}`);
+  }
+
   async authenticate(
     request: FastifyRequest,
-    metadataUrl: string,
+    metadataUrl: string | undefined,
   ): Promise<{ principal: SessionPrincipal } | { refusal: GateRefusal }> {
     const query = request.query as Record<string, unknown> | undefined;
     if (query && QUERY_TOKEN_PARAMETERS.some((name) => name in query)) {
@@ -60,7 +86,10 @@ export class McpRequestGate {
     }
     let principal: Principal;
     try {
-      principal = await this.verifier.authenticate(request.headers.authorization, { resource_metadata: metadataUrl });
+      principal = await this.verifier.authenticate(
+        request.headers.authorization,
+        metadataUrl ? { resource_metadata: metadataUrl } : {},
+      );
     } catch (error) {
       if (!(error instanceof CairnError) || error.status !== 401) throw error;
       return {
@@ -105,7 +134,7 @@ export class McpRequestGate {
     principal: SessionPrincipal,
     message: unknown,
     id: string | number | null,
-    metadataUrl: string,
+    metadataUrl: string | undefined,
   ): GateRefusal | undefined {
     if (typeof message !== 'object' || message === null || (message as { method?: unknown }).method !== 'tools/call') {
       return undefined;
@@ -119,7 +148,7 @@ export class McpRequestGate {
     return {
       status: 403,
       headers: {
-        'WWW-Authenticate': `Bearer error="insufficient_scope", scope="${scope}", resource_metadata="${metadataUrl}", error_description="${PERMISSIONS[scope].description.replace(/"/g, "'")}"`,
+        'WWW-Authenticate': `Bearer error="insufficient_scope", scope="${scope}",${metadataUrl ? ` resource_metadata="${metadataUrl}",` : ''} error_description="${PERMISSIONS[scope].description.replace(/"/g, "'")}"`,
       },
       body: jsonRpcError(
         id,
