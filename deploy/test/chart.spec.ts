@@ -57,6 +57,17 @@ describe('the Helm chart', () => {
     }
   });
 
+  it("names the gateway's public URL after the ingress host unless MCP_PUBLIC_URL is set", () => {
+    const publicUrl = (set: Record<string, string>) =>
+      renderChart({ set }).find((o) => o.kind === 'ConfigMap' && o.data?.API_PORT !== undefined)?.data?.MCP_PUBLIC_URL;
+    expect(publicUrl({})).toBeUndefined();
+    expect(publicUrl({ 'ingress.enabled': 'true', 'ingress.host': 'mem.example.org' })).toBe('http://mem.example.org');
+    expect(publicUrl({ 'ingress.enabled': 'true', 'ingress.tls.enabled': 'true' })).toBe('https://cairn.example.com');
+    expect(publicUrl({ 'ingress.enabled': 'true', 'config.MCP_PUBLIC_URL': 'https://x.example' })).toBe(
+      'https://x.example',
+    );
+  });
+
   it('by default embeds with the model the image carries, with memory for it in every app', () => {
     const objects = render('default');
     const workloads = cairnWorkloads(objects);
