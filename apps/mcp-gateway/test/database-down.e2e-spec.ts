@@ -75,9 +75,12 @@ describe('REST and MCP with PostgreSQL unreachable', () => {
   let mcp: Client;
 
   beforeAll(async () => {
-    const serverUrl = new URL(process.env.CAIRN_TEST_SERVER_URL ?? '');
-    relay = await CuttableRelay.start(Number(serverUrl.port));
-    world = await startGatewayWorld({ databaseViaPort: relay.port });
+    world = await startGatewayWorld({
+      databaseVia: async (port) => {
+        relay = await CuttableRelay.start(port);
+        return relay.port;
+      },
+    });
     const acme = await tenantWithProjects(world, 1);
     project = acme.projects[0];
     token = await tokenFor(world, acme.tenant.slug, { role: 'agent', projects: [project], agentId: 'agent-p' });

@@ -40,13 +40,13 @@ export async function startGatewayWorld(
     overrides?: Record<string, string>;
     gateways?: number;
     gatewayLogger?: Logger;
-    /** The apps reach PostgreSQL through this local port (a relay the test controls). */
-    databaseViaPort?: number;
+    /** Given PostgreSQL's port, the local port the apps should reach it through (a relay the test controls). */
+    databaseVia?: (port: number) => Promise<number>;
   } = {},
 ): Promise<GatewayWorld> {
   const database = await createTestDatabase();
   const databaseUrl = new URL(database.url);
-  if (options.databaseViaPort !== undefined) databaseUrl.port = String(options.databaseViaPort);
+  if (options.databaseVia) databaseUrl.port = String(await options.databaseVia(Number(databaseUrl.port)));
   const env = { QUEUE_PREFIX: `g${randomBytes(4).toString('hex')}`, ...options.overrides };
   const config = testConfig(databaseUrl.toString(), testRedisUrl(), env);
   const api = await createTestHttpApp(ApiModule.register(config), config);
