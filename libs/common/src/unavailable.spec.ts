@@ -14,6 +14,12 @@ describe('isConnectionFailure', () => {
     ['the pool connect timeout', new Error('timeout exceeded when trying to connect')],
     ['TypeORM wrapping the driver error', Object.assign(new Error('query failed'), { driverError: pgError('57P01') })],
     ['a cause chain', new Error('outer', { cause: pgError('ECONNREFUSED') })],
+    [
+      "a transaction's next statement after its connection dropped (TypeORM)",
+      Object.defineProperty(new Error('Database connection provided by a query runner was already released'), 'name', {
+        value: 'QueryRunnerProviderAlreadyReleasedError',
+      }),
+    ],
     ['every address refused', new AggregateError([pgError('ECONNREFUSED'), pgError('ECONNREFUSED')], 'refused')],
   ])('retryable: %s', (_name, error) => {
     expect(isConnectionFailure(error)).toBe(true);

@@ -48,6 +48,9 @@ export function isConnectionFailure(error: unknown, depth = 0): boolean {
     errors?: unknown;
   };
   if (typeof code === 'string' && (CONNECTION_SQLSTATE.test(code) || CONNECTION_ERRNO.has(code))) return true;
+  // TypeORM releases a transaction's connection when it errors (the server went away under it);
+  // the transaction's next statement then fails with this instead of the connection error.
+  if (error instanceof Error && error.name === 'QueryRunnerProviderAlreadyReleasedError') return true;
   if (typeof message === 'string' && CONNECTION_MESSAGES.some((pattern) => pattern.test(message))) return true;
   if (Array.isArray(errors) && errors.some((inner) => isConnectionFailure(inner, depth + 1))) return true;
   return isConnectionFailure(driverError, depth + 1) || isConnectionFailure(cause, depth + 1);
