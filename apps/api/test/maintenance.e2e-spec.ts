@@ -124,6 +124,24 @@ describe('maintenance jobs', () => {
     expect(await log.verify(tenant.schema)).toMatchObject({ valid: true, entries: 1 });
   });
 
+  it('prunes memory_store idempotency keys after 24 hours; a later repeat stores anew', async () => {
+    const post = (key: string) =>
+      w.agent.request('POST', memoriesUrl(w.project), { content: `Stored under ${key}` }, { 'idempotency-key': key });
+    const old = (await post('day-old')).body.memory.id;
+    await post('fresh');
+    await sql(`UPDATE {schema}.memory_idempotency_keys SET created_at = now() - interval '25 hours' WHERE key = $1`, [
+      'day-old',
+    ]);
+    const result = await run('retention-purge', { tenantId: w.tenant.id });
+    expect(result.counts?.idempotencyKeys).toBe(1);
+    const keys = await sql<{ key: string }>(`SELECT key FROM {schema}.memory_idempotency_keys ORDER BY key`);
+    expect(keys.map((row) => row.key)).toEqual(['fresh']);
+    const later = await post('day-old');
+    expect(later.headers['idempotency-replayed']).toBeUndefined();
+    expect(later.body.memory.id).not.toBe(old);
+    expect((await post('fresh')).headers['idempotency-replayed']).toBe('true');
+  });
+
   it('decays unused memories by a bounded step, and never pinned ones', async () => {
     const unused = (await store(w.agent, w.project, { content: 'Nobody has read this in months', confidence: 0.8 }))
       .memory.id;

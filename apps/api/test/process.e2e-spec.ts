@@ -359,7 +359,7 @@ describe('api process', () => {
 describe('mcp-gateway process', () => {
   describeEveryApp('mcp-gateway');
 
-  it('stays up and reports Redis not ready when Redis is unreachable', async () => {
+  it('stays up, ready and reports Redis as degraded when Redis is unreachable', async () => {
     const closedPort = await freePort();
     const redisPassword = `redispw${randomBytes(8).toString('hex')}`;
     const gateway = await startApp(
@@ -367,17 +367,24 @@ describe('mcp-gateway process', () => {
       appEnv('mcp-gateway', { REDIS_URL: `redis://:${redisPassword}@127.0.0.1:${closedPort}` }),
     );
 
+    // The gateway serves on without Redis (writes commit, embedding is deferred to the sweep),
+    // so an orchestrator must not pull it: ready, with Redis listed as degraded.
     const ready = await http(`${gateway.url}/readyz`);
-    expect(ready.status).toBe(503);
-    expect(ready.body.status).toBe('not_ready');
+    expect(ready.status).toBe(200);
+    expect(ready.body.status).toBe('ready');
+    expect(ready.body.degraded).toEqual(['redis']);
     expect(ready.body.checks.redis.ok).toBe(false);
     expect(ready.body.checks.redis.detail).toEqual(expect.any(String));
     expect(ready.body.checks.redis.detail.length).toBeGreaterThan(0);
     expect(ready.body.checks.database.ok).toBe(true);
     expect(ready.text).not.toContain(redisPassword);
 
+    const metrics = await http(`${gateway.url}/metrics`);
+    expect(metrics.text).toContain('cairn_dependency_up{dependency="redis"} 0');
+    expect(metrics.text).toContain('cairn_dependency_up{dependency="database"} 1');
+
     // Still alive and live after the failed checks.
-    expect((await http(`${gateway.url}/readyz`)).status).toBe(503);
+    expect((await http(`${gateway.url}/readyz`)).status).toBe(200);
     expect((await http(`${gateway.url}/healthz`)).status).toBe(200);
     expect(gateway.process.alive).toBe(true);
     expectNoSecrets(gateway.process, [redisPassword]);

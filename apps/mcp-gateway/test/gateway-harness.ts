@@ -36,15 +36,28 @@ export interface GatewayWorld {
 }
 
 export async function startGatewayWorld(
-  options: { overrides?: Record<string, string>; gateways?: number; gatewayLogger?: Logger } = {},
+  options: {
+    overrides?: Record<string, string>;
+    gateways?: number;
+    gatewayLogger?: Logger;
+    /** Given PostgreSQL's port, the local port the apps should reach it through (a relay the test controls). */
+    databaseVia?: (port: number) => Promise<number>;
+  } = {},
 ): Promise<GatewayWorld> {
   const database = await createTestDatabase();
+  const databaseUrl = new URL(database.url);
+  if (options.databaseVia) databaseUrl.port = String(await options.databaseVia(Number(databaseUrl.port)));
   const env = { QUEUE_PREFIX: `g${randomBytes(4).toString('hex')}`, ...options.overrides };
-  const config = testConfig(database.url, testRedisUrl(), env);
+  const config = testConfig(databaseUrl.toString(), testRedisUrl(), env);
   const api = await createTestHttpApp(ApiModule.register(config), config);
   const gateways: GatewayWorld['gateways'] = [];
   for (let i = 0; i < (options.gateways ?? 1); i += 1) {
-    const gatewayConfig = testConfig(database.url, testRedisUrl(), { HOST: '127.0.0.1', ...env }, 'mcp-gateway');
+    const gatewayConfig = testConfig(
+      databaseUrl.toString(),
+      testRedisUrl(),
+      { HOST: '127.0.0.1', ...env },
+      'mcp-gateway',
+    );
     const app = await createTestHttpApp(
       McpGatewayModule.register(gatewayConfig),
       gatewayConfig,

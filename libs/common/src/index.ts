@@ -12,3 +12,4 @@ export {
 export { pastInstantSchema } from './time';
 export { agentIdSchema, displayText, SLUG_PATTERN, slugSchema, stripControlCharacters } from './text';
 export { nameForMessage, pathForMessage } from './field-names';
+export { isConnectionFailure, ServiceUnavailableError, UNAVAILABLE_RETRY_AFTER_SECONDS } from './unavailable';

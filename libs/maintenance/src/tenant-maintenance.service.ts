@@ -3,6 +3,7 @@ import { AuditLogService } from '@cairn/audit';
 import { CAIRN_CONFIG, type CairnConfig } from '@cairn/config';
 import { type JobResult } from '@cairn/jobs';
 import { KnowledgeService } from '@cairn/knowledge';
+import { IDEMPOTENCY_KEY_HOURS, IdempotencyKeysRepository } from '@cairn/memory';
 import { MemoryHygiene } from '@cairn/memory-hygiene';
 import { ProjectResolver } from '@cairn/projects';
 import { TenantContext, type TenantRef, TenantsService, TenantTransaction, toTenantRef } from '@cairn/tenancy';
@@ -14,7 +15,7 @@ const DECAY = { olderThanDays: 30, factor: 0.95, floor: 0.1 };
 /**
  * The per-tenant maintenance tasks that are the memory, knowledge and audit libraries' own
  * operations run on a schedule: retention purge by tier (and of audit entries past
- * AUDIT_RETENTION_DAYS), confidence decay (pinned memories exempt), and the duplicate scan
+ * AUDIT_RETENTION_DAYS, and of memory_store idempotency keys past 24 hours), confidence decay (pinned memories exempt), and the duplicate scan
  * whose candidates `GET …/memories/duplicates?source=scan` lists. Each runs in the tenant's
  * context; a tenant deleted since the job was scheduled is skipped.
  */
@@ -28,6 +29,7 @@ export class TenantMaintenance {
     private readonly knowledge: KnowledgeService,
     private readonly hygiene: MemoryHygiene,
     private readonly auditLog: AuditLogService,
+    private readonly idempotencyKeys: IdempotencyKeysRepository,
     @Inject(CAIRN_CONFIG) private readonly config: CairnConfig,
   ) {}
 
@@ -37,7 +39,10 @@ export class TenantMaintenance {
       const days = this.config.audit.retentionDays;
       const auditEntries =
         days > 0 ? await this.auditLog.prune(tenant.schema, new Date(Date.now() - days * DAY_MS)) : 0;
-      return { ...result.documents, chunks: result.chunks, auditEntries };
+      // A key answers repeats for a day; a client retrying later than that stores anew.
+      const cutoff = new Date(Date.now() - IDEMPOTENCY_KEY_HOURS * 3_600_000);
+      const idempotencyKeys = await this.tx.run(() => this.idempotencyKeys.prune(cutoff));
+      return { ...result.documents, chunks: result.chunks, auditEntries, idempotencyKeys };
     });
   }
 

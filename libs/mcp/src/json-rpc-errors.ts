@@ -3,6 +3,8 @@ export const GATEWAY_ERROR = {
   unauthorized: -32001,
   forbidden: -32003,
   rateLimited: -32029,
+  /** A dependency is down for the moment (HTTP 503 with Retry-After): retry the request. */
+  unavailable: -32053,
   methodNotAllowed: -32000,
   internal: -32603,
   parse: -32700,

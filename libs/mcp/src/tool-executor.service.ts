@@ -2,7 +2,13 @@ import { createHash } from 'node:crypto';
 import { Injectable, Logger } from '@nestjs/common';
 import { actorOf, assertProjectAccess, roleGrants, type SessionPrincipal } from '@cairn/access';
 import { AuditBuffer } from '@cairn/audit';
-import { CairnError, nameForMessage, pathForMessage } from '@cairn/common';
+import {
+  CairnError,
+  isConnectionFailure,
+  nameForMessage,
+  pathForMessage,
+  UNAVAILABLE_RETRY_AFTER_SECONDS,
+} from '@cairn/common';
 import { RequestContext } from '@cairn/observability';
 import { TenantContext } from '@cairn/tenancy';
 import { type CallToolResult, ErrorCode } from '@modelcontextprotocol/sdk/types.js';
@@ -116,6 +122,16 @@ export class ToolExecutor {
       const outcome: ToolOutcome = error.status === 403 ? 'denied' : 'tool_error';
       const details = validationDetails(error.details);
       return new ToolRefusal(error.code, details ? `${error.message}: ${details}` : error.message, outcome);
+    }
+    if (isConnectionFailure(error)) {
+      // Retryable, unlike an internal error: the client repeats the call (memory_store with the
+      // same idempotencyKey, so a write that did commit is not stored twice).
+      this.logger.warn({ msg: 'tool call met an unavailable database', tool, correlationId, err: error });
+      return new ToolRefusal(
+        'unavailable',
+        `The database is unreachable for the moment; retry in ${UNAVAILABLE_RETRY_AFTER_SECONDS} s (correlation id ${correlationId})`,
+        'tool_error',
+      );
     }
     this.logger.error({ msg: 'tool failed', tool, correlationId, err: error });
     return new ToolRefusal(

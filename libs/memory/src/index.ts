@@ -10,6 +10,7 @@ export { MemoryRecall, type RecallHit, type RecallInput } from './memory-recall.
 export { MemoryLinks } from './memory-relations.service';
 export { MemoryWriter, type StoreMemoryInput, type WriteResult } from './memory-writer.service';
 export { MemoryRecords } from './memory-records.service';
+export { IDEMPOTENCY_KEY_HOURS, IdempotencyKeysRepository } from './idempotency-keys.repository';
 
 // The contract: types, schemas, DTOs and views shared with other libraries.
 export {

@@ -17,6 +17,7 @@ import {
   visibleIn,
 } from './memory-access';
 import { memoryContentHash } from './memory-content';
+import { IdempotencyKeysRepository, payloadDigest } from './idempotency-keys.repository';
 import { SensitiveContent, withWhole } from './sensitive-content.service';
 import { MemoryRelationsRepository } from './memory-relations.repository';
 import { MemoryVersionsRepository } from './memory-versions.repository';
@@ -48,6 +49,8 @@ export interface WriteResult {
   readonly embedding: 'queued' | 'deferred' | 'unchanged';
   /** Secrets replaced by placeholders in content, tags and keywords (types and counts); empty when none. */
   readonly redacted: SecretTypeCount[];
+  /** True when an idempotency key named an earlier store: the memory it stored, nothing new written. */
+  readonly replayed?: boolean;
 }
 
 /**
@@ -70,10 +73,24 @@ export class MemoryWriter {
     private readonly limit: ContentLimit,
     private readonly secrets: SecretRedaction,
     private readonly sealing: SensitiveContent,
+    private readonly idempotency: IdempotencyKeysRepository,
   ) {}
 
-  async store(projectSlug: string, principal: SessionPrincipal, input: StoreMemoryInput): Promise<WriteResult> {
+  /**
+   * With an `idempotencyKey`, a repeat of the same store by the same token in the same project
+   * (within 24 h) returns the memory the first one stored instead of storing it again.
+   */
+  async store(
+    projectSlug: string,
+    principal: SessionPrincipal,
+    input: StoreMemoryInput,
+    idempotencyKey?: string,
+  ): Promise<WriteResult> {
     assertProjectAccess(principal, projectSlug);
+    // Digest of the validated input (defaults applied), so REST and MCP repeats compare alike.
+    const claim = idempotencyKey
+      ? { key: idempotencyKey, digest: payloadDigest(JSON.parse(JSON.stringify({ projectSlug, ...input }))) }
+      : undefined;
     this.limit.check(input.content);
     if (input.scope === 'tenant') assertMayWriteTenantWide(principal);
     const sensitive = input.sensitive === true;
@@ -82,9 +99,11 @@ export class MemoryWriter {
     const clean = await this.secrets.redact([...(whole ? [] : [input.content]), ...input.tags, ...input.keywords]);
     const fields = split(clean, { content: input.content, tags: input.tags, keywords: input.keywords }, whole);
     let embedding: WriteResult['embedding'] = 'queued';
-    const { memory, warnings } = await this.tx.run(async () => {
+    const { memory, warnings, replayed } = await this.tx.run(async () => {
       const project = await this.resolver.resolve(projectSlug);
       const id = randomUUID();
+      const earlier = claim ? await this.idempotency.claim(project.id, principal.tokenId, claim, id) : undefined;
+      if (earlier) return { ...(await this.replay(earlier)), replayed: true };
       const projectId = input.scope === 'tenant' ? null : project.id;
       await this.secrets.keep(withWhole(clean.sealed, whole), {
         projectId,
@@ -109,10 +128,22 @@ export class MemoryWriter {
       this.tx.onCommit(async () => {
         embedding = await this.enqueue(stored);
       });
-      return { memory: stored, warnings: found };
+      return { memory: stored, warnings: found, replayed: false };
     });
+    if (replayed) return { memory, warnings, embedding: 'unchanged', redacted: [], replayed };
     // Inside a caller's transaction the job waits for that commit and `embedding` stays 'queued'.
     return { memory, warnings, embedding, redacted: clean.redacted };
+  }
+
+  private async replay(id: string): Promise<{ memory: Memory; warnings: ContradictionWarning[] }> {
+    const memory = await this.memories.findById(id);
+    if (!memory || memory.deletedAt) {
+      throw new ConflictError(
+        'the memory stored under this idempotency key has since been deleted; use a new key to store it again',
+        'idempotency_key_stale',
+      );
+    }
+    return { memory, warnings: [] };
   }
 
   async update(

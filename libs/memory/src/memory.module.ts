@@ -16,6 +16,7 @@ import { MemoryRelationsRepository } from './memory-relations.repository';
 import { MemoryVersionsRepository } from './memory-versions.repository';
 import { SensitiveContent } from './sensitive-content.service';
 import { MemoryWriter } from './memory-writer.service';
+import { IdempotencyKeysRepository } from './idempotency-keys.repository';
 import { MemoriesRepository } from './memories.repository';
 
 /** Long-term memories: services and repositories; `MemoryHttpModule` and `MemoryMcpModule` serve them. */
@@ -38,7 +39,17 @@ import { MemoriesRepository } from './memories.repository';
     MemoryRelationsRepository,
     MemoryVersionsRepository,
     MemoryWriter,
+    IdempotencyKeysRepository,
   ],
-  exports: [AccessRecorder, MemoryLinks, MemoryLookup, MemoryReader, MemoryRecall, MemoryRecords, MemoryWriter],
+  exports: [
+    AccessRecorder,
+    IdempotencyKeysRepository,
+    MemoryLinks,
+    MemoryLookup,
+    MemoryReader,
+    MemoryRecall,
+    MemoryRecords,
+    MemoryWriter,
+  ],
 })
 export class MemoryModule {}

@@ -3,5 +3,11 @@ export { createRootLogger, PinoLoggerService } from './logger';
 export { MetricsService } from './metrics.service';
 export { ObservabilityModule } from './observability.module';
 export { Public, PUBLIC_ROUTE } from './public.decorator';
-export { type ReadinessCheck, ReadinessRegistry, type ReadinessResult } from './readiness.registry';
+export {
+  type ReadinessCheck,
+  type ReadinessOptions,
+  ReadinessRegistry,
+  type ReadinessReport,
+  type ReadinessResult,
+} from './readiness.registry';
 export { correlationIdFrom, RequestContext, type RequestContextData } from './request-context';

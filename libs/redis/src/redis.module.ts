@@ -36,6 +36,7 @@ export class RedisModule implements OnModuleInit, OnApplicationShutdown {
   constructor(
     @Inject(REDIS) private readonly redis: Redis,
     private readonly readiness: ReadinessRegistry,
+    @Inject(CAIRN_CONFIG) private readonly config: CairnConfig,
   ) {}
 
   onModuleInit(): void {
@@ -51,10 +52,18 @@ export class RedisModule implements OnModuleInit, OnApplicationShutdown {
       this.healthy = true;
     });
     this.redis.connect().catch(() => undefined);
-    this.readiness.register('redis', async () => {
-      const answer = await this.redis.ping();
-      return answer === 'PONG' ? { ok: true } : { ok: false, detail: `unexpected PING answer` };
-    });
+    // The worker cannot work without its queues; the api and gateway keep answering and
+    // writing (rate limits count in memory, audit goes straight to the chain, embedding is
+    // deferred to the sweep), so for them Redis down is degraded, not unready.
+    this.readiness.register(
+      'redis',
+      async () => {
+        if (this.redis.status !== 'ready') return { ok: false, detail: `not connected (${this.redis.status})` };
+        const answer = await this.redis.ping();
+        return answer === 'PONG' ? { ok: true } : { ok: false, detail: `unexpected PING answer` };
+      },
+      { required: this.config.app === 'worker' },
+    );
   }
 
   async onApplicationShutdown(): Promise<void> {

@@ -19,9 +19,17 @@ export function sendError(
   exception: unknown,
   request: FastifyRequest,
   reply: FastifyReply,
-  logger: Pick<Logger, 'error'>,
+  logger: Pick<Logger, 'error' | 'warn'>,
 ): void {
   const mapped = mapError(exception);
+  if (mapped.transient) {
+    logger.warn({
+      msg: 'dependency unavailable',
+      correlationId: request.id,
+      route: request.routeOptions?.url,
+      error: exception instanceof Error ? exception.message : String(exception),
+    });
+  }
   if (mapped.unexpected) {
     logger.error({
       msg: 'unhandled error',

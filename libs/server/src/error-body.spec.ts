@@ -23,6 +23,22 @@ describe('mapError', () => {
     expect(mapError(new HttpException('db password wrong', 503)).body.error.message).toBe('Internal server error');
   });
 
+  it('answers a database connection failure with a retryable 503, saying nothing of its cause', () => {
+    const restart = Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' });
+    const wrapped = Object.assign(new Error('query failed: SELECT secret FROM t'), { driverError: restart });
+    const mapped = mapError(wrapped);
+    expect(mapped).toMatchObject({
+      status: 503,
+      headers: { 'Retry-After': '5' },
+      body: { error: { code: 'unavailable' } },
+      unexpected: false,
+      transient: true,
+    });
+    expect(JSON.stringify(mapped.body)).not.toMatch(/administrator|SELECT/);
+    // A query error on a live connection is still ours: 500.
+    expect(mapError(Object.assign(new Error('syntax error'), { code: '42601' })).status).toBe(500);
+  });
+
   it('maps framework errors to stable codes', () => {
     expect(mapError(new NotFoundException('Cannot GET /x')).body.error.code).toBe('not_found');
     expect(

@@ -1,5 +1,11 @@
 import { HttpException, HttpStatus } from '@nestjs/common';
-import { CairnError, nameForMessage, pathForMessage } from '@cairn/common';
+import {
+  CairnError,
+  isConnectionFailure,
+  nameForMessage,
+  pathForMessage,
+  ServiceUnavailableError,
+} from '@cairn/common';
 import { ZodValidationException } from 'nestjs-zod';
 
 export interface ErrorBody {
@@ -13,6 +19,8 @@ export interface MappedError {
   body: Omit<ErrorBody, 'correlationId'>;
   /** True when the error is ours to investigate: logged with its stack, shown as a generic 500. */
   unexpected: boolean;
+  /** True for a dependency that dropped out (logged as a warning, answered 503 with Retry-After). */
+  transient?: boolean;
 }
 
 const CODE_BY_STATUS: Record<number, string> = {
@@ -100,8 +108,12 @@ export function mapError(exception: unknown): MappedError {
       unexpected: false,
     };
   }
+  // A database restart or dropped connection is not a bug and the request may be repeated.
+  if (isConnectionFailure(exception)) return { ...mapError(UNAVAILABLE), transient: true };
   return internal();
 }
+
+const UNAVAILABLE = new ServiceUnavailableError('The database is unreachable for the moment; retry shortly');
 
 function internal(): MappedError {
   return {

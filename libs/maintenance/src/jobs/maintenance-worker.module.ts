@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { TenantAuditLogModule } from '@cairn/audit';
 import { KnowledgeModule } from '@cairn/knowledge';
+import { MemoryModule } from '@cairn/memory';
 import { MemoryHygieneModule } from '@cairn/memory-hygiene';
 import { ProjectsModule } from '@cairn/projects';
 import { TenantMaintenance } from '../tenant-maintenance.service';
@@ -13,7 +14,7 @@ import {
 
 /** Repeatable maintenance, for the worker app only (the sweep lives with the embeddings). */
 @Module({
-  imports: [MemoryHygieneModule, KnowledgeModule, ProjectsModule, TenantAuditLogModule],
+  imports: [MemoryModule, MemoryHygieneModule, KnowledgeModule, ProjectsModule, TenantAuditLogModule],
   providers: [
     TenantMaintenance,
     ScheduleMaintenanceJobHandler,

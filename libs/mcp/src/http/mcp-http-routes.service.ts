@@ -2,6 +2,12 @@ import { Readable } from 'node:stream';
 import { Inject, Injectable, Logger, type OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import { PERMISSIONS } from '@cairn/access';
+import {
+  CairnError,
+  isConnectionFailure,
+  ServiceUnavailableError,
+  UNAVAILABLE_RETRY_AFTER_SECONDS,
+} from '@cairn/common';
 import { CAIRN_CONFIG, type CairnConfig } from '@cairn/config';
 import { RequestContext } from '@cairn/observability';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
@@ -74,6 +80,29 @@ export class McpHttpRoutes implements OnModuleInit {
         (_r, body, next) => next(null, body),
       );
       instance.setErrorHandler((error: Error & { statusCode?: number }, request, reply) => {
+        if (isConnectionFailure(error) || (error instanceof CairnError && error.status === 503)) {
+          // The database dropped out (token lookup, rate limits): retryable, so 503 with
+          // Retry-After as on REST, not the -32603 of a bug.
+          this.logger.warn({ msg: 'MCP request met an unavailable dependency', correlationId: request.id });
+          const unavailable = new ServiceUnavailableError(
+            `The database is unreachable for the moment; retry in ${UNAVAILABLE_RETRY_AFTER_SECONDS} s`,
+          );
+          void reply
+            .status(503)
+            .headers(unavailable.headers)
+            .send(
+              jsonRpcError(
+                requestIdOf(parseJson(typeof request.body === 'string' ? request.body : '')),
+                GATEWAY_ERROR.unavailable,
+                unavailable.message,
+                {
+                  code: unavailable.code,
+                  retryAfterSeconds: UNAVAILABLE_RETRY_AFTER_SECONDS,
+                },
+              ),
+            );
+          return;
+        }
         const status = error.statusCode && error.statusCode < 500 ? error.statusCode : 500;
         if (status === 500) this.logger.error({ msg: 'MCP request failed', correlationId: request.id, err: error });
         const message = status === 500 ? `Internal error (correlation id ${request.id})` : error.message;

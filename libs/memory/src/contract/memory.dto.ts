@@ -37,6 +37,18 @@ export const storeMemorySchema = z.strictObject({
 });
 export class StoreMemoryDto extends createZodDto(storeMemorySchema) {}
 
+/**
+ * A client's key for one store (`Idempotency-Key` header, `idempotencyKey` tool argument): a
+ * repeat with the same key returns the first store's memory. Printable ASCII, as a header can
+ * carry it, and bounded.
+ */
+export const idempotencyKeySchema = z
+  .string()
+  .min(1)
+  .max(200)
+  // A refinement, not .regex(): the tool list (its size budget) need not spell the pattern out.
+  .refine((key) => /^[\x21-\x7e]+$/.test(key), 'printable ASCII without spaces');
+
 export const updateMemorySchema = z
   .strictObject({
     content: memoryContentSchema.optional(),

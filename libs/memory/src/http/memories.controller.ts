@@ -1,5 +1,7 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Body, Controller, Delete, Get, Headers, HttpCode, Param, Patch, Post, Query, Res } from '@nestjs/common';
+import { ApiHeader, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { BadRequestError } from '@cairn/common';
+import { type FastifyReply } from 'fastify';
 import { CurrentPrincipal, RequirePermission, type SessionPrincipal } from '@cairn/access';
 import { ZodResponse } from 'nestjs-zod';
 import { MemoryReader } from '../memory-reader.service';
@@ -13,9 +15,13 @@ import {
   toMemoryView,
   UpdateMemoryDto,
   WriteResultDto,
+  idempotencyKeySchema,
 } from '../contract/memory.dto';
 
-const toWriteView = (result: WriteResult) => ({ ...result, memory: toMemoryView(result.memory) });
+const toWriteView = ({ replayed: _replayed, ...result }: WriteResult) => ({
+  ...result,
+  memory: toMemoryView(result.memory),
+});
 
 @ApiTags('memories')
 @Controller('v1/projects/:project/memories')
@@ -28,13 +34,32 @@ export class MemoriesController {
   @Post()
   @RequirePermission('memory.write')
   @ApiOperation({ summary: 'Store a memory; warns about memories it contradicts' })
+  @ApiHeader({
+    name: 'Idempotency-Key',
+    required: false,
+    description:
+      'Repeat a store safely: a repeat with the same key (same token and project, within 24 h) answers the ' +
+      'memory the first one stored, with Idempotency-Replayed: true; another body under the same key is a 409',
+  })
   @ZodResponse({ status: 201, type: WriteResultDto })
   async store(
     @Param() params: ProjectParamDto,
     @Body() body: StoreMemoryDto,
     @CurrentPrincipal() principal: SessionPrincipal,
+    @Headers('idempotency-key') rawKey: string | undefined,
+    @Res({ passthrough: true }) reply: FastifyReply,
   ) {
-    return toWriteView(await this.writer.store(params.project, principal, body));
+    const key = rawKey === undefined ? undefined : idempotencyKeySchema.safeParse(rawKey);
+    if (key && !key.success) {
+      throw new BadRequestError(
+        'Idempotency-Key: 1 to 200 printable ASCII characters without spaces',
+        undefined,
+        'invalid_idempotency_key',
+      );
+    }
+    const result = await this.writer.store(params.project, principal, body, key?.data);
+    if (result.replayed) void reply.header('Idempotency-Replayed', 'true');
+    return toWriteView(result);
   }
 
   @Get()

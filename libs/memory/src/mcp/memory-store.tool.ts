@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { defineTool, McpTool, type McpToolHandler, type ToolCall } from '@cairn/mcp';
 import { type z } from 'zod';
-import { storeMemorySchema, toMemoryView, writeResultSchema } from '../contract/memory.dto';
+import { idempotencyKeySchema, storeMemorySchema, toMemoryView, writeResultSchema } from '../contract/memory.dto';
 import { MemoryWriter } from '../memory-writer.service';
 import { redactedLine, sealedLine } from './memory-text';
 // What the tool list shows of the shared schemas (a memory, a search explanation).
@@ -14,10 +14,12 @@ const spec = defineTool({
   permission: 'memory.write',
   scope: 'project',
   description: [
-    'Store one durable fact, decision, bug or preference for the team (scratch notes: remember); warns of',
-    'contradictions. Example: {"content": "The API uses Fastify, not Express", "keywords": ["web framework"]}',
+    'Store a durable fact, decision, bug or preference (scratch notes: remember); warns of',
+    'contradictions. Example: {"content": "The API uses Fastify", "keywords": ["web framework"]}',
   ].join(' '),
-  input: storeMemorySchema,
+  input: storeMemorySchema.extend({
+    idempotencyKey: idempotencyKeySchema.optional().describe('Retries with it store once'),
+  }),
   output: writeResultSchema,
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false },
 });
@@ -27,8 +29,8 @@ const spec = defineTool({
 export class MemoryStoreTool implements McpToolHandler<typeof spec.input, typeof spec.output> {
   constructor(private readonly writer: MemoryWriter) {}
 
-  async run(input: z.output<typeof spec.input>, call: ToolCall) {
-    const result = await this.writer.store(call.project!, call.principal, input);
+  async run({ idempotencyKey, ...input }: z.output<typeof spec.input>, call: ToolCall) {
+    const result = await this.writer.store(call.project!, call.principal, input, idempotencyKey);
     const memory = toMemoryView(result.memory);
     const warnings = result.warnings.map(
       (warning) => `! may contradict ${warning.memoryId} (${warning.strength}): ${warning.content.slice(0, 160)}`,
@@ -36,7 +38,7 @@ export class MemoryStoreTool implements McpToolHandler<typeof spec.input, typeof
     return {
       structured: { memory, warnings: result.warnings, embedding: result.embedding, redacted: result.redacted },
       text: [
-        `Stored ${memory.id} [${memory.category} i${memory.importance}] in ${memory.project ?? 'every project'}.`,
+        `${result.replayed ? 'Already stored (same idempotencyKey):' : 'Stored'} ${memory.id} [${memory.category} i${memory.importance}] in ${memory.project ?? 'every project'}.`,
         ...sealedLine(memory),
         ...warnings,
         ...redactedLine(result.redacted),

@@ -25,9 +25,9 @@ export class HealthController {
   @Get('readyz')
   @Header('Cache-Control', 'no-store')
   async readyz(@Res({ passthrough: true }) reply: FastifyReply): Promise<unknown> {
-    const { ready, checks } = await this.readiness.evaluate();
+    const { ready, degraded, checks } = await this.readiness.evaluate();
     reply.status(ready ? 200 : 503);
-    return { status: ready ? 'ready' : 'not_ready', checks };
+    return { status: ready ? 'ready' : 'not_ready', degraded, checks };
   }
 
   @Public()
