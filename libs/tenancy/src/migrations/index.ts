@@ -12,7 +12,7 @@ import { auditQueue } from './0010-audit-queue';
 import { secrets } from './0011-secrets';
 import { kbFetch } from './0012-kb-fetch';
 import { sensitive } from './0013-sensitive';
-import { idempotencyKeys } from './0015-idempotency-keys';
+import { idempotencyKeys } from './0014-idempotency-keys';
 
 /**
  * Tenant-schema migrations in order, run with the tenant's schema first on the search
@@ -32,9 +32,6 @@ export const TENANT_MIGRATION_LIST: readonly Migration[] = [
   secrets,
   kbFetch,
   sensitive,
-  // BRANCH-ONLY placeholder so this branch boots (versions must be 1..n): migration 14 belongs
-  // to another branch of issue 13; the integrator replaces this line with it.
-  { version: 14, name: 'reserved-14', up: () => Promise.resolve() },
   idempotencyKeys,
 ];
 

@@ -10,7 +10,7 @@ import { type Migration } from '@cairn/db';
  * concurrent repeat waits on it), before the memory row exists.
  */
 export const idempotencyKeys: Migration = {
-  version: 15,
+  version: 14,
   name: 'idempotency-keys',
   async up(sql) {
     await sql(`
