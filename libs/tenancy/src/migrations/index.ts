@@ -12,6 +12,7 @@ import { auditQueue } from './0010-audit-queue';
 import { secrets } from './0011-secrets';
 import { kbFetch } from './0012-kb-fetch';
 import { sensitive } from './0013-sensitive';
+import { duplicateCandidates } from './0016-duplicate-candidates';
 
 /**
  * Tenant-schema migrations in order, run with the tenant's schema first on the search
@@ -31,6 +32,11 @@ export const TENANT_MIGRATION_LIST: readonly Migration[] = [
   secrets,
   kbFetch,
   sensitive,
+  // BRANCH-ONLY placeholders so this branch boots (versions must be 1..n): migrations 14 and 15
+  // belong to other branches of issue 13; the integrator replaces these two with them.
+  { version: 14, name: 'reserved-14', up: async () => undefined },
+  { version: 15, name: 'reserved-15', up: async () => undefined },
+  duplicateCandidates,
 ];
 
 /** Injection token so tests can run the migrator over a list with a failing step. */
