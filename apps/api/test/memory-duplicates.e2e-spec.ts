@@ -120,7 +120,7 @@ describe('memory duplicates: index-backed pages', () => {
       const pages: any[] = [];
       let cursor: string | null = null;
       do {
-        const response = await reader.get(
+        const response: { status: number; body: any } = await reader.get(
           memoriesUrl(project, `/duplicates?${query}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`),
         );
         expect(response.status).toBe(200);
