@@ -96,7 +96,7 @@ describe('memory duplicates: index-backed pages', () => {
     await seed(w.otherProject, [copy, pair]);
 
     const hash = new HashEmbedder();
-    const expected = cosine(hash.embedOne(contents[150]!), hash.embedOne(contents[350]!));
+    const expected = cosine(hash.embedOne(contents[150]), hash.embedOne(contents[350]));
     expect(expected).toBeGreaterThan(0.6);
     const threshold = Math.floor(expected * 100) / 100;
     for (let i = 0; i < ids.length; i += 100) {
@@ -107,7 +107,7 @@ describe('memory duplicates: index-backed pages', () => {
     }
 
     const ordered = (x: string, y: string) => (x < y ? `${x}/${y}` : `${y}/${x}`);
-    const [c0, c250, c420, p100, p101, v150, v350] = [0, 250, 420, 100, 101, 150, 350].map((i) => ids[i]!);
+    const [c0, c250, c420, p100, p101, v150, v350] = [0, 250, 420, 100, 101, 150, 350].map((i) => ids[i]);
     const want = [
       ordered(c0, c250),
       ordered(c0, c420),

@@ -88,8 +88,10 @@ export class DuplicateCandidatesRepository {
     const params = new SqlParams();
     const modelId = assertSafeModelId(model.id);
     const dims = Math.trunc(model.dimensions);
-    const current = (alias: string) =>
-      `${alias}.embedding_model = '${modelId}' AND ${alias}.embedded_hash = ${alias}.content_hash`;
+    // Owners clear a vector when its text changes, so on the partner side the model alone means
+    // "current": comparing embedded_hash with content_hash there would wreck the planner's row
+    // estimate and push the k-NN probe off the HNSW index (see vectorCte in libs/search).
+    const current = `p.embedding_model = '${modelId}' AND p.embedded_hash = p.content_hash`;
     const vector = (alias: string) => `${alias}.embedding::vector(${dims})`;
     const k = params.add(options.perMemory);
     const filter = memoryFilterSql({ scope }, params, 'c');
@@ -97,7 +99,7 @@ export class DuplicateCandidatesRepository {
     const rows = await this.db.query<Candidate>(
       `WITH probe AS MATERIALIZED (
          SELECT p.id, p.created_at, ${normalisedContentSql('p')} AS norm,
-                CASE WHEN ${current('p')} THEN p.embedding END AS embedding
+                CASE WHEN ${current} THEN p.embedding END AS embedding
          FROM memories p WHERE p.id = ANY(${probeIds}::uuid[])
        )
        SELECT p.id AS probe, s.id AS other, 1::float8 AS similarity, 'same_content' AS reason,
@@ -114,7 +116,7 @@ export class DuplicateCandidatesRepository {
        CROSS JOIN LATERAL (
          SELECT c.id, c.created_at, (1 - (${vector('c')} <=> ${vector('p')}))::float8 AS similarity
          FROM memories c
-         WHERE ${current('c')} AND c.id <> p.id AND ${filter}
+         WHERE c.embedding_model = '${modelId}' AND c.id <> p.id AND ${filter}
          ORDER BY ${vector('c')} <=> ${vector('p')}
          LIMIT ${k}
        ) n

@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { assertProjectAccess, type SessionPrincipal } from '@cairn/access';
 import { ProjectResolver } from '@cairn/projects';
-import { vectorSearchSettings } from '@cairn/search';
 import { TenantTransaction } from '@cairn/tenancy';
 import {
   assertMayModify,
@@ -14,8 +13,8 @@ import {
 } from '@cairn/memory';
 import { type DuplicatePair } from './contract/memory-hygiene.types';
 import {
-  DUPLICATE_NEIGHBOURS,
   DUPLICATE_PAGE_MEMORIES,
+  duplicateSearchSettings,
   DuplicateFinder,
   type DuplicatePage,
 } from './duplicate-finder.service';
@@ -98,7 +97,7 @@ export class MemoryHygiene {
       const scope = projectScope(await this.resolver.resolve(projectSlug));
       const page = await this.finder.page(scope, options);
       return { ...page, memories: await this.memoriesOf(page.pairs) };
-    }, vectorSearchSettings(DUPLICATE_NEIGHBOURS));
+    }, duplicateSearchSettings());
   }
 
   /**
@@ -124,7 +123,7 @@ export class MemoryHygiene {
       pairs.sort((x, y) => y.similarity - x.similarity || x.a.localeCompare(y.a) || x.b.localeCompare(y.b));
       await this.scans.replace(project.id, pairs);
       return pairs.length;
-    }, vectorSearchSettings(DUPLICATE_NEIGHBOURS));
+    }, duplicateSearchSettings());
   }
 
   /** The last scan's pairs that are still live, with their memories. */

@@ -34,8 +34,8 @@ export const TENANT_MIGRATION_LIST: readonly Migration[] = [
   sensitive,
   // BRANCH-ONLY placeholders so this branch boots (versions must be 1..n): migrations 14 and 15
   // belong to other branches of issue 13; the integrator replaces these two with them.
-  { version: 14, name: 'reserved-14', up: async () => undefined },
-  { version: 15, name: 'reserved-15', up: async () => undefined },
+  { version: 14, name: 'reserved-14', up: () => Promise.resolve() },
+  { version: 15, name: 'reserved-15', up: () => Promise.resolve() },
   duplicateCandidates,
 ];
 
