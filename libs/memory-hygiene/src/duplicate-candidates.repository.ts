@@ -106,9 +106,14 @@ export class DuplicateCandidatesRepository {
               (s.created_at, s.id) > (p.created_at, p.id) AS "otherFirst"
        FROM probe p
        CROSS JOIN LATERAL (
-         SELECT c.id, c.created_at FROM memories c
-         WHERE ${normalisedContentSql('c')} = p.norm AND c.id <> p.id AND ${filter}
-         ORDER BY c.id LIMIT ${k}
+         -- OFFSET 0 keeps the lookup on the normalised-content index: flattened, ORDER BY id LIMIT k
+         -- lets the planner walk the primary key instead, hashing every row (5 s a memory at 100k).
+         SELECT e.id, e.created_at FROM (
+           SELECT c.id, c.created_at FROM memories c
+           WHERE ${normalisedContentSql('c')} = p.norm AND c.id <> p.id AND ${filter}
+           OFFSET 0
+         ) e
+         ORDER BY e.id LIMIT ${k}
        ) s
        UNION ALL
        SELECT p.id, n.id, n.similarity, 'similar_vector', (n.created_at, n.id) > (p.created_at, p.id)
