@@ -11,6 +11,7 @@ import { type BenchEnvironment, prepareEnvironment } from './lib/environment';
 import { gitCommit, machineInfo, renderTable, repositoryRoot, type ResultRow, writeResults } from './lib/report';
 import { benchGateway } from './gateway/gateway-benchmark';
 import { benchPipeline } from './pipeline/pipeline-benchmark';
+import { benchDuplicates } from './search/duplicates-benchmark';
 import { benchSearch } from './search/search-benchmark';
 import { benchTenantProvisioning } from './tenant-provisioning';
 import { benchTokenVerification } from './token-verification';
@@ -116,6 +117,17 @@ async function main(options: BenchOptions, cleanups: CleanupStack): Promise<void
         }),
       );
     }
+  }
+
+  if (selected('duplicates')) {
+    await runOne('duplicates', () =>
+      benchDuplicates({
+        databaseUrl: environment.databaseUrl,
+        redisUrl: environment.redisUrl,
+        sizes: options.sizes,
+        log,
+      }),
+    );
   }
 
   if (selected('pipeline')) {

@@ -37,7 +37,7 @@ export interface BenchOptions {
 export const GATEWAY_TOOLS = ['recall', 'store'] as const;
 export type GatewayTool = (typeof GATEWAY_TOOLS)[number];
 
-export const BENCH_NAMES = ['tenants', 'tokens', 'search', 'pipeline', 'gateway'] as const;
+export const BENCH_NAMES = ['tenants', 'tokens', 'search', 'duplicates', 'pipeline', 'gateway'] as const;
 export const SEARCH_PROVIDERS = ['hash', 'local'] as const;
 export type SearchProvider = (typeof SEARCH_PROVIDERS)[number];
 export type BenchName = (typeof BENCH_NAMES)[number];
@@ -51,10 +51,11 @@ export const USAGE = `usage: npm run bench -- [--tenants N] [--seconds S] [--war
   --seconds S       measured seconds per throughput phase (default 3)
   --warmup S        unmeasured warm-up seconds per throughput phase (default 0.5)
   --concurrency C   requests in flight during throughput phases (default 16)
-  --only LIST       comma-separated benchmarks to run: tenants, tokens, search, pipeline, gateway
+  --only LIST       comma-separated benchmarks to run: tenants, tokens, search, duplicates,
+                    pipeline, gateway
                     (default: all)
-  --sizes LIST      search benchmark corpus sizes (default 10000,100000); --sizes 10000 skips the
-                    100k size, whose seeding and measurement take several minutes
+  --sizes LIST      search and duplicates corpus sizes (default 10000,100000); --sizes 10000
+                    skips the 100k size, whose seeding and measurement take several minutes
   --search-providers LIST  embedders the search benchmark runs with: hash (built in), local (the
                     bundled model; its vectors are kept in .cairn/embedding-cache, so only the
                     first run pays for embedding the corpus) (default hash,local)

@@ -182,11 +182,21 @@ describe('knowledge base over the api', () => {
     const scoped = await onlyA.post('/v1/kb/search', { query: 'globalterm' });
     expect(projectsOf(scoped)).toEqual([a]);
     expect(scoped.body.report.projects).toEqual([a]);
+    // A project outside the token, or none at all, is named, alike: nothing tells which exist.
     const widened = await onlyA.post('/v1/kb/search', { query: 'globalterm', projects: [b] });
-    expect(widened.status).toBe(200);
-    expect(widened.body.results).toEqual([]);
-    expect(widened.body.report.projects).toEqual([]);
-    expect(projectsOf(await onlyA.post('/v1/kb/search', { query: 'globalterm', projects: [a, b] }))).toEqual([a]);
+    expect(widened.status).toBe(404);
+    expect(widened.body.error).toMatchObject({
+      code: 'project_not_found',
+      message: `No project to search: "${b}" does not exist or this token may not read it`,
+    });
+    const unknown = await agent.post('/v1/kb/search', { query: 'globalterm', projects: ['no-such-project'] });
+    expect(unknown.status).toBe(404);
+    expect(unknown.body.error.message).toBe(
+      'No project to search: "no-such-project" does not exist or this token may not read it',
+    );
+    const partly = await onlyA.post('/v1/kb/search', { query: 'globalterm', projects: [a, b] });
+    expect(projectsOf(partly)).toEqual([a]);
+    expect(partly.body.report.notes).toContain(`Not searched: "${b}" (no such project, or this token may not read it)`);
     expect((await onlyA.post(searchUrl(b), { query: 'globalterm' })).status).toBe(403);
     expect((await onlyA.post(docs(b), { source: 'x', text: 'y' })).body.error.code).toBe('project_forbidden');
     expect((await api.admin.post('/v1/kb/search', { query: 'globalterm' })).status).toBe(403);
@@ -203,6 +213,43 @@ describe('knowledge base over the api', () => {
     expect((await agent.post(`/v1/projects/${a}/kb/purge`, {})).status).toBe(403);
     expect((await reader.post(`/v1/projects/${a}/kb/purge`, {})).status).toBe(403);
     expect((await api.client.post(searchUrl(a), { query: 'anything' })).status).toBe(401);
+  });
+
+  it('lets the author of a document or a maintainer delete it, and nobody else', async () => {
+    const issue = async (role: string, extra: Record<string, string> = {}) =>
+      api.client.as((await issueToken(api.admin, tenant.slug, { role, projects: '*', ...extra })).token);
+    const stranger = await issue('agent', { agentId: 'cursor:stranger' });
+    const sameUser = await issue('agent', { userId: agentUserId, agentId: 'codex:kb' });
+    const member = await issue('member', { agentId: 'lead' });
+    const fresh = async (client: TestClient) =>
+      (await index(client, a, { source: `docs/owned-${randomBytes(3).toString('hex')}.md`, text: 'Owned notes.' }))
+        .document.id as string;
+
+    const mine = await fresh(agent);
+    const refused = await stranger.delete(`${docs(a)}/${mine}`);
+    expect(refused.status).toBe(403);
+    expect(refused.body.error).toMatchObject({
+      code: 'not_owner',
+      message: 'Only the author of a document or a maintainer may delete it',
+    });
+    expect((await agent.get(docs(a))).body.items.map((d: any) => d.id)).toContain(mine);
+    // The author is the user: another agent of the same user may delete it.
+    expect((await sameUser.delete(`${docs(a)}/${mine}`)).status).toBe(204);
+    expect((await agent.delete(`${docs(a)}/${mine}`)).status).toBe(404);
+
+    const strangers = await fresh(stranger);
+    expect((await agent.delete(`${docs(a)}/${strangers}`)).status).toBe(403);
+    expect((await stranger.delete(`${docs(a)}/${strangers}`)).status).toBe(204);
+    expect((await member.delete(`${docs(a)}/${await fresh(stranger)}`)).status).toBe(204);
+    expect((await admin.delete(`${docs(a)}/${await fresh(agent)}`)).status).toBe(204);
+
+    // Replacing a version is removing it: the same rule.
+    const source = `docs/shared-${randomBytes(3).toString('hex')}.md`;
+    await index(agent, a, { source, text: 'First version.' });
+    const replaced = await stranger.post(docs(a), { source, text: 'A stranger’s version.' });
+    expect(replaced.status).toBe(403);
+    expect(replaced.body.error.code).toBe('not_owner');
+    expect((await index(member, a, { source, text: 'The lead’s version.' })).replaced).toBe(1);
   });
 
   it('purges only expired documents, per project and tier, and hides them from search at once', async () => {

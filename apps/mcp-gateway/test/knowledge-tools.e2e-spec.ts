@@ -126,16 +126,60 @@ describe('MCP knowledge-base and harness tools', () => {
     const narrowed = await call(agent, 'kb_search_global', { query: MARKER, projects: [a.projects[1]] });
     expect(narrowed.structured.results.map((hit: { project: string }) => hit.project)).toEqual([a.projects[1]]);
 
-    // Asking for a project outside the token, or another tenant's, widens nothing.
+    // Asking for a project outside the token, or another tenant's, widens nothing and says so,
+    // naming them alike: the answer does not tell which exist.
     const outside = await call(agent, 'kb_search_global', { query: MARKER, projects: [a.projects[2], b.projects[0]] });
-    expect(outside.isError).toBe(false);
-    expect(outside.structured.results).toEqual([]);
-    expect(outside.structured.report.notes.join(' ')).toMatch(/outside this token's scope were not searched/);
+    expect(outside.isError).toBe(true);
+    expect(outside.text).toBe(
+      `Error (project_not_found): No project to search: "${a.projects[2]}", "${b.projects[0]}" do not exist ` +
+        'or this token may not read them',
+    );
+    const missing = await call(agent, 'kb_search_global', { query: MARKER, projects: ['no-such-project'] });
+    expect(missing.text).toBe(
+      'Error (project_not_found): No project to search: "no-such-project" does not exist or this token may not read it',
+    );
+    const partly = await call(agent, 'kb_search_global', {
+      query: MARKER,
+      projects: [a.projects[1], a.projects[2], 'no-such-project'],
+    });
+    expect(partly.isError).toBe(false);
+    expect(partly.structured.report.projects).toEqual([a.projects[1]]);
+    expect(partly.structured.results.map((hit: { project: string }) => hit.project)).toEqual([a.projects[1]]);
+    expect(partly.structured.report.notes).toContain(
+      `Not searched: "${a.projects[2]}", "no-such-project" (no such project, or this token may not read it)`,
+    );
 
     const other = await connect(b.tenant.slug, { role: 'reader', projects: '*' });
     const fromB = await call(other, 'kb_search_global', { query: MARKER, projects: [...a.projects, b.projects[0]] });
     expect(fromB.structured.results.map((hit: { project: string }) => hit.project)).toEqual([b.projects[0]]);
     expect(JSON.stringify(fromB.structured)).not.toContain('Deploy notes');
+  });
+
+  it('replacing a source another author indexed takes its author or a maintainer', async () => {
+    const author = await connect(a.tenant.slug, agentToken());
+    const stranger = await connect(a.tenant.slug, agentToken({ agentId: 'cursor:stranger' }));
+    const lead = await connect(a.tenant.slug, { role: 'member', projects: '*', agentId: 'lead' });
+    const project = a.projects[0];
+    const source = `docs/owned-${MARKER}.md`;
+    const first = await index(author, project, source, 'Owned notes, first version.');
+
+    const refused = await call(stranger, 'kb_index', { project, source, text: 'Overwritten by a stranger.' });
+    expect(refused.text).toBe(
+      'Error (not_owner): This source has a version by another author: only its author or a maintainer may replace it',
+    );
+    const kept = await call(author, 'kb_search', { project, query: 'owned notes first version', mode: 'keyword' });
+    expect(kept.structured.results.map((hit: { documentId: string }) => hit.documentId)).toContain(
+      first.structured.document.id,
+    );
+
+    const own = await call(author, 'kb_index', { project, source, text: 'Owned notes, second version.' });
+    expect(own.structured.replaced).toBe(1);
+    const maintained = await call(lead, 'kb_index', { project, source, text: 'Owned notes, the lead rewrote them.' });
+    expect(maintained.structured.replaced).toBe(1);
+    // Now the lead's: the first author may no longer replace it.
+    expect((await call(author, 'kb_index', { project, source, text: 'Back to mine.' })).text).toMatch(
+      /^Error \(not_owner\)/,
+    );
   });
 
   it('refuses bad arguments, projects outside the token and other tenants’ projects', async () => {

@@ -312,7 +312,7 @@ describe('memory tools over MCP', () => {
 
     it('memory_duplicates with source scan reads the (empty) last scan', async () => {
       const { data, text } = await ok(member, 'memory_duplicates', { source: 'scan', project: p1 });
-      expect(data).toEqual({ pairs: [], memories: [] });
+      expect(data).toEqual({ pairs: [], memories: [], nextCursor: null });
       expect(text).toBe('No duplicate candidates.');
     });
 

@@ -96,12 +96,21 @@ export class KbDocumentsRepository {
     );
   }
 
-  async find(projectId: string, id: string): Promise<KbDocument | undefined> {
+  /** With `forUpdate`, the row stays locked until the transaction ends (a delete decided on it). */
+  async find(projectId: string, id: string, options: { forUpdate?: boolean } = {}): Promise<KbDocument | undefined> {
     const rows = await this.db.query<KbDocument>(
-      `SELECT ${COLUMNS} FROM kb_documents d WHERE d.project_id = $1 AND d.id = $2`,
+      `SELECT ${COLUMNS} FROM kb_documents d WHERE d.project_id = $1 AND d.id = $2${options.forUpdate ? ' FOR UPDATE' : ''}`,
       [projectId, id],
     );
     return rows[0];
+  }
+
+  /** Every version of a source; call under `lockSource` so none appears meanwhile. */
+  listBySource(projectId: string, source: string): Promise<KbDocument[]> {
+    return this.db.query<KbDocument>(
+      `SELECT ${COLUMNS} FROM kb_documents d WHERE d.project_id = $1 AND d.source = $2 ORDER BY d.id`,
+      [projectId, source],
+    );
   }
 
   async delete(projectId: string, id: string): Promise<boolean> {

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { assertProjectAccess, searchScope, type SessionPrincipal } from '@cairn/access';
-import { BadRequestError } from '@cairn/common';
+import { BadRequestError, CairnError } from '@cairn/common';
 import { type ProjectRef, ProjectResolver } from '@cairn/projects';
 import {
   HybridSearch,
@@ -63,17 +63,37 @@ export class KbSearchService {
     return this.page(candidates, clean, []);
   }
 
-  /** Covers exactly the projects the token may read; `projects` only narrows that set. */
+  /**
+   * Covers exactly the projects the token may read; `projects` only narrows that set. Requested
+   * projects that are not searched are named: in a note when others were searched, as a 404
+   * when none was. Missing and unreadable read the same, so the answer tells nothing about
+   * projects the token cannot see.
+   */
   async searchGlobal(principal: SessionPrincipal, request: KbGlobalSearchRequest): Promise<KbSearchResult> {
     const clean = cleanRequest(request);
-    const { scope, ignored } = searchScope(principal, request.projects);
+    const { scope } = searchScope(principal, request.projects);
     const queryVector = await this.hybrid.embedQuery(clean.query, clean.mode);
-    const notes = ignored > 0 ? [`${ignored} requested project(s) outside this token's scope were not searched`] : [];
     const depth = this.reranking.depth(clean.limit);
-    const candidates = await this.tx.run(async () => {
+    const { candidates, unsearched } = await this.tx.run(async () => {
       const projects = scope === '*' || scope.length > 0 ? await this.projects.resolveMany(scope) : [];
-      return projects.length === 0 ? undefined : this.rank(projects, { ...clean, limit: depth, queryVector });
+      const found = new Set(projects.map((project) => project.slug));
+      return {
+        candidates:
+          projects.length === 0 ? undefined : await this.rank(projects, { ...clean, limit: depth, queryVector }),
+        unsearched: [...new Set(request.projects ?? [])].filter((slug) => !found.has(slug)),
+      };
     }, vectorSearchSettings(depth));
+    const named = unsearched.map((slug) => JSON.stringify(slug)).join(', ');
+    if (unsearched.length > 0 && !candidates) {
+      throw new CairnError(
+        404,
+        'project_not_found',
+        `No project to search: ${named} ${unsearched.length === 1 ? 'does' : 'do'} not exist or this token may not read ${unsearched.length === 1 ? 'it' : 'them'}`,
+        { projects: unsearched },
+      );
+    }
+    const notes =
+      unsearched.length > 0 ? [`Not searched: ${named} (no such project, or this token may not read it)`] : [];
     if (!candidates) {
       return {
         results: [],

@@ -8,6 +8,7 @@ import { type ProjectRef, ProjectResolver } from '@cairn/projects';
 import { SecretRedaction } from '@cairn/secrets';
 import { TenantTransaction } from '@cairn/tenancy';
 import { chunkText } from './chunker';
+import { assertMayRemoveDocument } from './document-access';
 import { contentHash, normaliseDocumentText, normaliseLabel } from './document-text';
 import { KbChunksRepository, type NewChunk } from './kb-chunks.repository';
 import { KbDocumentsRepository } from './kb-documents.repository';
@@ -96,6 +97,10 @@ export class KnowledgeService {
         this.config.knowledge.retentionDays,
       );
       if (existing) return { project, document: existing, newChunks: [], duplicate: true, replaced: 0 };
+      // New content replaces the source's older versions: removing them takes the right to delete them.
+      for (const older of await this.documents.listBySource(project.id, source)) {
+        assertMayRemoveDocument(principal, older, 'replace');
+      }
       await this.secrets.keep(clean.sealed, {
         projectId: project.id,
         sourceTable: 'kb_documents',
@@ -157,10 +162,15 @@ export class KnowledgeService {
     });
   }
 
-  async deleteDocument(projectSlug: string, id: string): Promise<void> {
+  /** The author or a maintainer may (see `mayRemoveDocument`); 404 for a document outside the project. */
+  async deleteDocument(projectSlug: string, principal: SessionPrincipal, id: string): Promise<void> {
+    assertProjectAccess(principal, projectSlug);
     await this.tx.run(async () => {
       const project = await this.projects.resolve(projectSlug);
-      if (!(await this.documents.delete(project.id, id))) throw new NotFoundError('Document');
+      const document = await this.documents.find(project.id, id, { forUpdate: true });
+      if (!document) throw new NotFoundError('Document');
+      assertMayRemoveDocument(principal, document, 'delete');
+      await this.documents.delete(project.id, id);
     });
   }
 

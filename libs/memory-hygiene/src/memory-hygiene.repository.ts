@@ -1,9 +1,8 @@
 import { SqlParams } from '@cairn/db';
 import { Injectable } from '@nestjs/common';
-import { assertSafeModelId, type EmbeddingModel } from '@cairn/embeddings';
 
 import { TenantDb } from '@cairn/tenancy';
-import { memoryFilterSql, type MemoryScope } from '@cairn/memory';
+import { type MemoryScope } from '@cairn/memory';
 
 export interface DecayOptions {
   readonly olderThanDays: number;
@@ -18,20 +17,6 @@ export interface PruneOptions {
   readonly dryRun: boolean;
 }
 
-export interface VectorPairOptions {
-  readonly threshold: number;
-  /** How many of the most recent memories look for neighbours. */
-  readonly window: number;
-  /** Nearest neighbours per memory. */
-  readonly neighbours: number;
-}
-
-export interface CandidatePair {
-  readonly a: string;
-  readonly b: string;
-  readonly similarity: number;
-}
-
 /** Scope over alias `m`; values through `params`. */
 function scopeSql(scope: MemoryScope, params: SqlParams): string {
   const projects = params.add(scope.projectIds);
@@ -43,7 +28,7 @@ function unusedSql(days: number, params: SqlParams): string {
   return `coalesce(m.last_accessed_at, m.created_at) < now() - make_interval(days => ${params.add(days)}::int)`;
 }
 
-/** Confidence decay, pruning, restore and duplicate candidates; SQL only, inside a tenant transaction. */
+/** Confidence decay, pruning and restore; SQL only, inside a tenant transaction. */
 @Injectable()
 export class MemoryHygieneRepository {
   constructor(private readonly db: TenantDb) {}
@@ -107,56 +92,5 @@ export class MemoryHygieneRepository {
   /** Row locks in id order, so two maintainers merging overlapping memories cannot deadlock. */
   async lockForUpdate(ids: readonly string[]): Promise<void> {
     await this.db.query(`SELECT id FROM memories WHERE id = ANY($1::uuid[]) ORDER BY id FOR UPDATE`, [ids]);
-  }
-
-  /** Pairs (a < b) of live memories whose content is equal up to case and whitespace. */
-  async sameContentPairs(scope: MemoryScope, limit: number): Promise<CandidatePair[]> {
-    const params = new SqlParams();
-    return this.db.query<CandidatePair>(
-      `WITH live AS MATERIALIZED (
-         SELECT c.id, md5(lower(regexp_replace(btrim(c.content), '\\s+', ' ', 'g'))) AS norm
-         FROM memories c WHERE ${memoryFilterSql({ scope }, params, 'c')}
-       )
-       SELECT x.id AS a, y.id AS b, 1::float8 AS similarity
-       FROM live x JOIN live y ON x.norm = y.norm AND x.id < y.id
-       ORDER BY x.id, y.id LIMIT ${params.add(limit)}`,
-      params.values,
-    );
-  }
-
-  /**
-   * Near neighbours by cosine similarity between current vectors of the active model: for
-   * each of the `window` most recent memories, a k-NN probe on the model's partial HNSW index
-   * (same expression and predicate as the index, so the planner uses it; run with iterative
-   * scans so the scope filter cannot starve a probe). Work is bounded by window × neighbours.
-   * Pairs come back unordered within themselves; the caller normalises them.
-   */
-  async similarVectorPairs(
-    scope: MemoryScope,
-    model: EmbeddingModel,
-    options: VectorPairOptions,
-  ): Promise<CandidatePair[]> {
-    const params = new SqlParams();
-    const modelId = assertSafeModelId(model.id);
-    const dims = Math.trunc(model.dimensions);
-    const current = `c.embedding_model = '${modelId}' AND c.embedded_hash = c.content_hash`;
-    return this.db.query<CandidatePair>(
-      `WITH recent AS MATERIALIZED (
-         SELECT c.id, c.embedding FROM memories c
-         WHERE ${current} AND ${memoryFilterSql({ scope }, params, 'c')}
-         ORDER BY c.created_at DESC, c.id LIMIT ${params.add(options.window)}
-       )
-       SELECT r.id AS a, n.id AS b, n.similarity
-       FROM recent r
-       CROSS JOIN LATERAL (
-         SELECT c.id, (1 - (c.embedding::vector(${dims}) <=> r.embedding::vector(${dims})))::float8 AS similarity
-         FROM memories c
-         WHERE ${current} AND c.id <> r.id AND ${memoryFilterSql({ scope }, params, 'c')}
-         ORDER BY c.embedding::vector(${dims}) <=> r.embedding::vector(${dims})
-         LIMIT ${params.add(options.neighbours)}
-       ) n
-       WHERE n.similarity >= ${params.add(options.threshold)}::float8`,
-      params.values,
-    );
   }
 }

@@ -1,8 +1,6 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { assertProjectAccess, type SessionPrincipal } from '@cairn/access';
-import { EMBEDDER, type Embedder } from '@cairn/embeddings';
 import { ProjectResolver } from '@cairn/projects';
-import { vectorSearchSettings } from '@cairn/search';
 import { TenantTransaction } from '@cairn/tenancy';
 import {
   assertMayModify,
@@ -14,6 +12,12 @@ import {
   visibleIn,
 } from '@cairn/memory';
 import { type DuplicatePair } from './contract/memory-hygiene.types';
+import {
+  DUPLICATE_PAGE_MEMORIES,
+  duplicateSearchSettings,
+  DuplicateFinder,
+  type DuplicatePage,
+} from './duplicate-finder.service';
 import { DuplicateScanRepository } from './duplicate-scan.repository';
 import { type DecayOptions, MemoryHygieneRepository, type PruneOptions } from './memory-hygiene.repository';
 
@@ -22,9 +26,6 @@ export interface ScopedMaintenance {
   readonly includeTenantWide: boolean;
 }
 
-/** Recent memories that look for vector neighbours, and neighbours per memory: bounded work. */
-const DUPLICATE_WINDOW = 500;
-const DUPLICATE_NEIGHBOURS = 5;
 /** The periodic scan looks further back and keeps more, at a slightly looser threshold. */
 const SCAN_WINDOW = 5_000;
 const SCAN_LIMIT = 500;
@@ -39,12 +40,12 @@ const SCAN_THRESHOLD = 0.92;
 @Injectable()
 export class MemoryHygiene {
   constructor(
-    @Inject(EMBEDDER) private readonly embedder: Embedder,
     private readonly tx: TenantTransaction,
     private readonly resolver: ProjectResolver,
     private readonly hygiene: MemoryHygieneRepository,
     private readonly memories: MemoryRecords,
     private readonly scans: DuplicateScanRepository,
+    private readonly finder: DuplicateFinder,
   ) {}
 
   decay(projectSlug: string, principal: SessionPrincipal, options: DecayOptions & ScopedMaintenance): Promise<number> {
@@ -83,66 +84,50 @@ export class MemoryHygiene {
   }
 
   /**
-   * Candidate pairs among live memories the project sees (its own and tenant-wide ones):
-   * equal content up to case and whitespace, or cosine similarity of current vectors of the
-   * active model at or above `threshold`. Each pair once, `a < b`, most similar first.
+   * A page of candidate pairs among live memories the project sees (its own and tenant-wide
+   * ones): equal content up to case and whitespace, or cosine similarity of current vectors of
+   * the active model at or above `threshold`. Each pair once over the pages, `a < b`; see
+   * DuplicateFinder for what a page examines.
    */
   duplicates(
     projectSlug: string,
-    threshold: number,
-    limit: number,
-  ): Promise<{ pairs: DuplicatePair[]; memories: Memory[] }> {
+    options: { threshold: number; limit: number; cursor?: string },
+  ): Promise<DuplicatePage & { memories: Memory[] }> {
     return this.tx.run(async () => {
       const scope = projectScope(await this.resolver.resolve(projectSlug));
-      return this.findDuplicates(scope, threshold, limit, DUPLICATE_WINDOW);
-    }, vectorSearchSettings(DUPLICATE_NEIGHBOURS));
-  }
-
-  private async findDuplicates(
-    scope: MemoryScope,
-    threshold: number,
-    limit: number,
-    window: number,
-  ): Promise<{ pairs: DuplicatePair[]; memories: Memory[] }> {
-    const byKey = new Map<string, DuplicatePair>();
-    const vectorPairs = await this.hygiene.similarVectorPairs(scope, this.embedder.model, {
-      threshold,
-      window,
-      neighbours: DUPLICATE_NEIGHBOURS,
-    });
-    for (const pair of vectorPairs) {
-      const [a, b] = pair.a < pair.b ? [pair.a, pair.b] : [pair.b, pair.a];
-      const known = byKey.get(`${a}/${b}`);
-      const similarity = Math.min(1, Number(pair.similarity));
-      if (!known || known.similarity < similarity)
-        byKey.set(`${a}/${b}`, { a, b, similarity, reason: 'similar_vector' });
-    }
-    // Equal text outranks whatever the vectors say about the same pair.
-    for (const pair of await this.hygiene.sameContentPairs(scope, limit)) {
-      byKey.set(`${pair.a}/${pair.b}`, { a: pair.a, b: pair.b, similarity: 1, reason: 'same_content' });
-    }
-    const pairs = [...byKey.values()]
-      .sort((x, y) => y.similarity - x.similarity || x.a.localeCompare(y.a) || x.b.localeCompare(y.b))
-      .slice(0, limit);
-    const memories = await this.memories.findManyById([...new Set(pairs.flatMap((pair) => [pair.a, pair.b]))]);
-    return { pairs, memories: memories.sort((x, y) => x.id.localeCompare(y.id)) };
+      const page = await this.finder.page(scope, options);
+      return { ...page, memories: await this.memoriesOf(page.pairs) };
+    }, duplicateSearchSettings());
   }
 
   /**
-   * The periodic scan: candidates over a wider window than an interactive request, stored
-   * per project for `scanned` to list. Runs inside the caller's tenant context.
+   * The periodic scan: pages over a wider stretch of the walk than one request, at a slightly
+   * looser threshold, stored per project for `scanned` to list. Runs inside the caller's
+   * tenant context.
    */
   recordScan(projectSlug: string): Promise<number> {
     return this.tx.run(async () => {
       const project = await this.resolver.resolve(projectSlug);
-      const { pairs } = await this.findDuplicates(projectScope(project), SCAN_THRESHOLD, SCAN_LIMIT, SCAN_WINDOW);
+      const pairs: DuplicatePair[] = [];
+      let cursor: string | undefined;
+      for (let examined = 0; examined < SCAN_WINDOW && pairs.length < SCAN_LIMIT; examined += DUPLICATE_PAGE_MEMORIES) {
+        const page = await this.finder.page(projectScope(project), {
+          threshold: SCAN_THRESHOLD,
+          limit: SCAN_LIMIT - pairs.length,
+          cursor,
+        });
+        pairs.push(...page.pairs);
+        if (!page.nextCursor) break;
+        cursor = page.nextCursor;
+      }
+      pairs.sort((x, y) => y.similarity - x.similarity || x.a.localeCompare(y.a) || x.b.localeCompare(y.b));
       await this.scans.replace(project.id, pairs);
       return pairs.length;
-    }, vectorSearchSettings(DUPLICATE_NEIGHBOURS));
+    }, duplicateSearchSettings());
   }
 
   /** The last scan's pairs that are still live, with their memories. */
-  scanned(projectSlug: string, limit: number): Promise<{ pairs: DuplicatePair[]; memories: Memory[] }> {
+  scanned(projectSlug: string, limit: number): Promise<DuplicatePage & { memories: Memory[] }> {
     return this.tx.run(async () => {
       const project = await this.resolver.resolve(projectSlug);
       const pairs = (await this.scans.list(project.id, limit)).map(({ a, b, similarity, reason }) => ({
@@ -151,9 +136,14 @@ export class MemoryHygiene {
         similarity,
         reason,
       }));
-      const memories = await this.memories.findManyById([...new Set(pairs.flatMap((pair) => [pair.a, pair.b]))]);
-      return { pairs, memories: memories.sort((x, y) => x.id.localeCompare(y.id)) };
+      return { pairs, nextCursor: null, memories: await this.memoriesOf(pairs) };
     });
+  }
+
+  /** Every memory named in the pairs, by id. */
+  private async memoriesOf(pairs: readonly DuplicatePair[]): Promise<Memory[]> {
+    const memories = await this.memories.findManyById([...new Set(pairs.flatMap((pair) => [pair.a, pair.b]))]);
+    return memories.sort((x, y) => x.id.localeCompare(y.id));
   }
 
   private async scope(

@@ -53,9 +53,14 @@ export class KbDocumentsController {
   @HttpCode(204)
   @RequirePermission('kb.write')
   @Audited('kb.delete')
-  @ApiOperation({ summary: 'Delete a document and its chunks' })
-  async delete(@Param() params: DocumentParamsDto): Promise<void> {
-    await this.knowledge.deleteDocument(params.project, params.id);
+  @ApiOperation({
+    summary: 'Delete a document and its chunks (its author or a maintainer)',
+    description:
+      'The author is the user who indexed it (any of their agents) or, for a token without a user, the same ' +
+      'agent; maintainer roles (member, admin) may delete any. The same rule guards replacing a version.',
+  })
+  async delete(@Param() params: DocumentParamsDto, @CurrentPrincipal() principal: Principal): Promise<void> {
+    await this.knowledge.deleteDocument(params.project, sessionPrincipal(principal), params.id);
   }
 
   @Post('purge')

@@ -44,14 +44,18 @@ export class PruneResultDto extends createZodDto(
   }),
 ) {}
 
+/** An opaque position in the walk over a project's memories, as `nextCursor` returned it. */
+export const duplicatesCursor = z.string().min(1).max(200).describe('nextCursor of the previous page; live only');
+
 export class DuplicatesQueryDto extends createZodDto(
   z.strictObject({
     threshold: z.coerce.number().min(0.5).max(1).default(0.92).describe('Minimum cosine similarity of vectors'),
-    limit: z.coerce.number().int().min(1).max(200).default(50),
+    limit: z.coerce.number().int().min(1).max(200).default(50).describe('At most this many pairs per page'),
+    cursor: duplicatesCursor.optional(),
     source: z
       .enum(['live', 'scan'])
       .default('live')
-      .describe('live: computed now over recent memories; scan: what the last periodic duplicate scan found'),
+      .describe('live: computed now, a page of memories at a time; scan: what the last periodic duplicate scan found'),
   }),
 ) {}
 
@@ -66,6 +70,10 @@ export class DuplicatesDto extends createZodDto(
       }),
     ),
     memories: z.array(memorySchema).describe('Every memory named in pairs'),
+    nextCursor: z
+      .string()
+      .nullable()
+      .describe('Pass as cursor for the next page; null once every memory was examined (a page may have no pairs)'),
   }),
 ) {}
 

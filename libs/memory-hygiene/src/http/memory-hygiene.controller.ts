@@ -61,14 +61,19 @@ export class MemoryHygieneController {
 
   @Get('duplicates')
   @RequirePermission('memory.read')
-  @ApiOperation({ summary: 'Candidate duplicate pairs: equal text, or vectors at or above the similarity threshold' })
+  @ApiOperation({
+    summary: 'Candidate duplicate pairs: equal text, or vectors at or above the similarity threshold',
+    description:
+      'A page examines a bounded number of memories, newest first; follow nextCursor until it is null to see ' +
+      'every pair once. Pairs are most similar first within a page.',
+  })
   @ZodResponse({ status: 200, type: DuplicatesDto })
   async duplicates(@Param() params: ProjectParamDto, @Query() query: DuplicatesQueryDto) {
-    const { pairs, memories } =
+    const { pairs, memories, nextCursor } =
       query.source === 'scan'
         ? await this.hygiene.scanned(params.project, query.limit)
-        : await this.hygiene.duplicates(params.project, query.threshold, query.limit);
-    return { pairs, memories: memories.map(toMemoryView) };
+        : await this.hygiene.duplicates(params.project, query);
+    return { pairs, memories: memories.map(toMemoryView), nextCursor };
   }
 
   @Post(':id/merge')

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { defineTool, McpTool, type McpToolHandler, type ToolCall } from '@cairn/mcp';
 import { z } from 'zod';
 import { toMemoryView } from '@cairn/memory';
-import { DuplicatesDto } from '../contract/memory-hygiene.dto';
+import { DuplicatesDto, duplicatesCursor } from '../contract/memory-hygiene.dto';
 import { MemoryHygiene } from '../memory-hygiene.service';
 
 const spec = defineTool({
@@ -12,13 +12,14 @@ const spec = defineTool({
   permission: 'memory.read',
   scope: 'project',
   description: [
-    'Pairs of memories that look like duplicates (same text, or similar embeddings), most similar first, to tidy',
-    'with memory_merge. Example: {"threshold": 0.95, "limit": 10}',
+    'Pairs of memories that look like duplicates (same text, or similar embeddings), to tidy with memory_merge;',
+    'a page at a time, newest memories first: pass nextCursor as cursor for more. Example: {"threshold": 0.95}',
   ].join(' '),
   // The REST query's bounds, as typed JSON instead of coerced query strings.
   input: z.strictObject({
     threshold: z.number().min(0.5).max(1).default(0.92).describe('Minimum cosine similarity of vectors (0.5-1)'),
-    limit: z.number().int().min(1).max(200).default(20).describe('At most this many pairs'),
+    limit: z.number().int().min(1).max(200).default(20).describe('At most this many pairs per page'),
+    cursor: duplicatesCursor.optional(),
     source: z
       .enum(['live', 'scan'])
       .default('live')
@@ -34,10 +35,10 @@ export class MemoryDuplicatesTool implements McpToolHandler<typeof spec.input, t
   constructor(private readonly hygiene: MemoryHygiene) {}
 
   async run(input: z.output<typeof spec.input>, call: ToolCall) {
-    const { pairs, memories } =
+    const { pairs, memories, nextCursor } =
       input.source === 'scan'
         ? await this.hygiene.scanned(call.project!, input.limit)
-        : await this.hygiene.duplicates(call.project!, input.threshold, input.limit);
+        : await this.hygiene.duplicates(call.project!, input);
     const views = memories.map(toMemoryView);
     const content = new Map(views.map((memory) => [memory.id, memory.content.slice(0, 100)]));
     // A pair per line: both full ids (what memory_merge needs) and enough text to judge them.
@@ -45,9 +46,13 @@ export class MemoryDuplicatesTool implements McpToolHandler<typeof spec.input, t
       (pair, index) =>
         `${index + 1}. ${pair.similarity.toFixed(3)} ${pair.reason}: ${pair.a} "${content.get(pair.a) ?? ''}" ~ ${pair.b} "${content.get(pair.b) ?? ''}"`,
     );
+    const more = nextCursor ? [`More memories to examine: {"cursor": "${nextCursor}"}`] : [];
     return {
-      structured: { pairs, memories: views },
-      text: lines.length ? lines.join('\n') : 'No duplicate candidates.',
+      structured: { pairs, memories: views, nextCursor },
+      text: [
+        ...(lines.length ? lines : [`No duplicate candidates${more.length ? ' on this page' : ''}.`]),
+        ...more,
+      ].join('\n'),
     };
   }
 }

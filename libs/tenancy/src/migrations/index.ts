@@ -13,6 +13,7 @@ import { secrets } from './0011-secrets';
 import { kbFetch } from './0012-kb-fetch';
 import { sensitive } from './0013-sensitive';
 import { idempotencyKeys } from './0014-idempotency-keys';
+import { duplicateCandidates } from './0015-duplicate-candidates';
 
 /**
  * Tenant-schema migrations in order, run with the tenant's schema first on the search
@@ -33,6 +34,7 @@ export const TENANT_MIGRATION_LIST: readonly Migration[] = [
   kbFetch,
   sensitive,
   idempotencyKeys,
+  duplicateCandidates,
 ];
 
 /** Injection token so tests can run the migrator over a list with a failing step. */

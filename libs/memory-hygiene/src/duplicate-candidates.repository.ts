@@ -1,0 +1,133 @@
+import { SqlParams } from '@cairn/db';
+import { Injectable } from '@nestjs/common';
+import { assertSafeModelId, type EmbeddingModel } from '@cairn/embeddings';
+import { TenantDb } from '@cairn/tenancy';
+import { memoryFilterSql, type MemoryScope } from '@cairn/memory';
+
+/**
+ * Content equal up to case and whitespace, as a hash. Must stay the expression of the
+ * `memories_normalised_content` index (tenant migration 0015), or lookups scan the project.
+ */
+export const normalisedContentSql = (alias: string) =>
+  `md5(lower(regexp_replace(btrim(${alias}.content), '\\s+', ' ', 'g')))`;
+
+/** Where a walk over a project's memories stands: newest first, `(createdAt, id)` descending. */
+export interface WalkPosition {
+  /** `created_at` in microseconds since the epoch, as text: exact (a JS Date would drop the microseconds). */
+  readonly at: string;
+  readonly id: string;
+}
+
+/** One memory's candidate partner, found from `probe`. */
+export interface Candidate {
+  readonly probe: string;
+  readonly other: string;
+  readonly similarity: number;
+  readonly reason: 'same_content' | 'similar_vector';
+  /** The partner comes before the probe in the walk (newer): the walk has met it already. */
+  readonly otherFirst: boolean;
+}
+
+export interface CandidateOptions {
+  readonly threshold: number;
+  /** Partners per memory and per kind (equal text, nearest vectors). */
+  readonly perMemory: number;
+}
+
+/**
+ * Index-backed duplicate candidates (DESIGN §6 maintenance). The work per call is bounded by
+ * its arguments: a page of the walk is one range scan of `memories_project_created`, and each
+ * memory's partners are `perMemory` rows of the normalised-content index plus a k-NN probe of
+ * the active model's partial HNSW index. Nothing here reads the whole project.
+ */
+@Injectable()
+export class DuplicateCandidatesRepository {
+  constructor(private readonly db: TenantDb) {}
+
+  /**
+   * Up to `size` live memories of the scope from `from` (inclusive) on, newest first. One
+   * branch per kind of scope row (project, tenant-wide), each an ordered index range, so
+   * neither sorts the project.
+   */
+  async walk(scope: MemoryScope, from: WalkPosition | undefined, size: number): Promise<WalkPosition[]> {
+    const params = new SqlParams();
+    // memoryFilterSql's defaults without its scope clause: the branches below place the scope.
+    const live = 'c.deleted_at IS NULL AND c.archived_at IS NULL AND c.superseded_by IS NULL';
+    const after = from
+      ? `AND (c.created_at, c.id) <= ('epoch'::timestamptz + ${params.add(from.at)}::bigint * interval '1 microsecond',
+           ${params.add(from.id)}::uuid)`
+      : '';
+    const limit = params.add(size);
+    const branch = (owner: string) =>
+      `(SELECT c.id, c.created_at FROM memories c WHERE ${owner} AND ${live} ${after}
+        ORDER BY c.created_at DESC, c.id DESC LIMIT ${limit})`;
+    const branches = scope.projectIds.map((id) => branch(`c.project_id = ${params.add(id)}::uuid`));
+    if (scope.includeTenantWide) branches.push(branch('c.project_id IS NULL'));
+    if (branches.length === 0) return [];
+    return this.db.query<WalkPosition>(
+      `SELECT w.id, (extract(epoch FROM w.created_at) * 1000000)::bigint::text AS at FROM (${branches.join(' UNION ALL ')}) w
+       ORDER BY w.created_at DESC, w.id DESC LIMIT ${limit}`,
+      params.values,
+    );
+  }
+
+  /**
+   * Each of `ids`' partners in the scope: up to `perMemory` live memories of equal normalised
+   * text (lowest ids first, so a large group of copies links to its oldest-id members), and up
+   * to `perMemory` nearest current vectors of the active model at or above the threshold.
+   * Probes run with iterative index scans (`vectorSearchSettings`) so the scope filter cannot
+   * starve them.
+   */
+  async partners(
+    scope: MemoryScope,
+    model: EmbeddingModel,
+    ids: readonly string[],
+    options: CandidateOptions,
+  ): Promise<Candidate[]> {
+    if (ids.length === 0) return [];
+    const params = new SqlParams();
+    const modelId = assertSafeModelId(model.id);
+    const dims = Math.trunc(model.dimensions);
+    // Owners clear a vector when its text changes, so on the partner side the model alone means
+    // "current": comparing embedded_hash with content_hash there would wreck the planner's row
+    // estimate and push the k-NN probe off the HNSW index (see vectorCte in libs/search).
+    const current = `p.embedding_model = '${modelId}' AND p.embedded_hash = p.content_hash`;
+    const vector = (alias: string) => `${alias}.embedding::vector(${dims})`;
+    const k = params.add(options.perMemory);
+    const filter = memoryFilterSql({ scope }, params, 'c');
+    const probeIds = params.add(ids);
+    const rows = await this.db.query<Candidate>(
+      `WITH probe AS MATERIALIZED (
+         SELECT p.id, p.created_at, ${normalisedContentSql('p')} AS norm,
+                CASE WHEN ${current} THEN p.embedding END AS embedding
+         FROM memories p WHERE p.id = ANY(${probeIds}::uuid[])
+       )
+       SELECT p.id AS probe, s.id AS other, 1::float8 AS similarity, 'same_content' AS reason,
+              (s.created_at, s.id) > (p.created_at, p.id) AS "otherFirst"
+       FROM probe p
+       CROSS JOIN LATERAL (
+         -- OFFSET 0 keeps the lookup on the normalised-content index: flattened, ORDER BY id LIMIT k
+         -- lets the planner walk the primary key instead, hashing every row (5 s a memory at 100k).
+         SELECT e.id, e.created_at FROM (
+           SELECT c.id, c.created_at FROM memories c
+           WHERE ${normalisedContentSql('c')} = p.norm AND c.id <> p.id AND ${filter}
+           OFFSET 0
+         ) e
+         ORDER BY e.id LIMIT ${k}
+       ) s
+       UNION ALL
+       SELECT p.id, n.id, n.similarity, 'similar_vector', (n.created_at, n.id) > (p.created_at, p.id)
+       FROM probe p
+       CROSS JOIN LATERAL (
+         SELECT c.id, c.created_at, (1 - (${vector('c')} <=> ${vector('p')}))::float8 AS similarity
+         FROM memories c
+         WHERE c.embedding_model = '${modelId}' AND c.id <> p.id AND ${filter}
+         ORDER BY ${vector('c')} <=> ${vector('p')}
+         LIMIT ${k}
+       ) n
+       WHERE p.embedding IS NOT NULL AND n.similarity >= ${params.add(options.threshold)}::float8`,
+      params.values,
+    );
+    return rows.map((row) => ({ ...row, similarity: Math.min(1, Number(row.similarity)) }));
+  }
+}
