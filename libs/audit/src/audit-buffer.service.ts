@@ -2,12 +2,8 @@ import { type BeforeApplicationShutdown, Injectable, Logger, type OnApplicationB
 import { AuditQueue, type QueuedAuditEntry, type StampedAuditEntry } from './audit-queue.service';
 import { isTenantGone, type TenantAuditEntry, TenantAuditLog } from './tenant-audit-log.repository';
 
-/**
- * How soon after an entry is queued the drain runs: batches of tool calls, one chain append each.
- * The entry is durable in the queue already; waiting longer only batches more (at 50 ms a busy
- * gateway paid about one drain round trip per call).
- */
-const FLUSH_INTERVAL_MS = 250;
+/** How soon after an entry is queued the drain runs: batches of tool calls, one chain append each. */
+const FLUSH_INTERVAL_MS = 50;
 /** After a failed write, or while another replica holds the drain lock. */
 const RETRY_MS = 1_000;
 /** Every replica looks for entries left behind (a replica killed after queueing) this often. */
