@@ -10,5 +10,6 @@ export {
   UnauthenticatedError,
 } from './cairn-error';
 export { pastInstantSchema } from './time';
+export { REAL_MIN_NORMAL, unitIntervalRealSchema } from './numbers';
 export { agentIdSchema, displayText, SLUG_PATTERN, slugSchema, stripControlCharacters } from './text';
 export { nameForMessage, pathForMessage } from './field-names';

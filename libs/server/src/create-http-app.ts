@@ -8,6 +8,7 @@ import { type CairnConfig } from '@cairn/config';
 import { correlationIdFrom, MetricsService, PinoLoggerService, ReadinessRegistry } from '@cairn/observability';
 import { cleanupOpenApiDoc } from 'nestjs-zod';
 import { type Logger as PinoLogger } from 'pino';
+import { answerMethodNotAllowed, registerBodyParsers } from './http-methods';
 
 export interface HttpAppOptions {
   /** Value of the `app` metric label and log field. */
@@ -31,23 +32,29 @@ export async function createHttpApp(
   options: HttpAppOptions,
 ): Promise<NestFastifyApplication> {
   const { config, logger } = options;
+  // Path parameters carry URL-encoded keys (working-memory keys of up to 128 characters).
+  const routerOptions = { maxParamLength: 512 };
   const adapter = new FastifyAdapter({
     bodyLimit: config.http.bodyLimitBytes,
     genReqId: (req: IncomingMessage) => correlationIdFrom(req.headers['x-request-id'], randomUUID),
     requestIdHeader: false,
     return503OnClosing: true,
-    // Path parameters carry URL-encoded keys (working-memory keys of up to 128 characters).
-    routerOptions: { maxParamLength: 512 },
+    routerOptions,
     // Deployed behind ingress controllers and load balancers; the first hop is trusted.
     trustProxy: 1,
   });
   const app = await NestFactory.create<NestFastifyApplication>(rootModule, adapter, {
     logger: new PinoLoggerService(logger),
     bufferLogs: true,
+    // registerBodyParsers replaces Nest's parsers (empty JSON bodies on DELETE).
+    bodyParser: false,
     // Start-up errors reach runMain, which logs them once and exits 1.
     abortOnError: false,
   });
   const fastify = app.getHttpAdapter().getInstance();
+  // Before any route is registered: the 405 check learns every route through onRoute.
+  answerMethodNotAllowed(fastify, routerOptions, logger);
+  registerBodyParsers(fastify);
   const metrics = app.get(MetricsService);
 
   const readiness = app.get(ReadinessRegistry);

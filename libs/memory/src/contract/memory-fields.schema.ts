@@ -1,4 +1,4 @@
-import { pastInstantSchema, slugSchema, stripControlCharacters } from '@cairn/common';
+import { pastInstantSchema, slugSchema, stripControlCharacters, unitIntervalRealSchema } from '@cairn/common';
 import { z } from 'zod';
 import { MEMORY_CATEGORIES } from './memory.types';
 
@@ -46,6 +46,7 @@ export const occurredAtSchema = pastInstantSchema
 
 export const categorySchema = z.enum(MEMORY_CATEGORIES);
 export const importanceSchema = z.number().int().min(1).max(5);
-export const confidenceSchema = z.number().min(0).max(1);
+/** Stored in a `real` column: subnormal values round to 0 (see unitIntervalRealSchema). */
+export const confidenceSchema = unitIntervalRealSchema();
 export const projectParamSchema = z.strictObject({ project: slugSchema });
 export const memoryParamsSchema = z.strictObject({ project: slugSchema, id: z.uuid('must be a memory id') });
