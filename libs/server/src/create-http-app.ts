@@ -3,12 +3,11 @@ import { type IncomingMessage } from 'node:http';
 import { type DynamicModule } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
-import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { type CairnConfig } from '@cairn/config';
 import { correlationIdFrom, MetricsService, PinoLoggerService, ReadinessRegistry } from '@cairn/observability';
-import { cleanupOpenApiDoc } from 'nestjs-zod';
 import { type Logger as PinoLogger } from 'pino';
 import { answerMethodNotAllowed, registerBodyParsers } from './http-methods';
+import { mountOpenApi } from './openapi';
 
 export interface HttpAppOptions {
   /** Value of the `app` metric label and log field. */
@@ -90,16 +89,4 @@ export async function createHttpApp(
   if (options.openApi) mountOpenApi(app, options.openApi);
   await app.init();
   return app;
-}
-
-function mountOpenApi(app: NestFastifyApplication, meta: { title: string; description: string }): void {
-  const documentConfig = new DocumentBuilder()
-    .setTitle(meta.title)
-    .setDescription(meta.description)
-    .setVersion('1')
-    .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'Platform admin token or a cairn_st_ session token' })
-    .addSecurityRequirements('bearer')
-    .build();
-  const document = cleanupOpenApiDoc(SwaggerModule.createDocument(app, documentConfig));
-  SwaggerModule.setup('docs', app, document, { jsonDocumentUrl: 'docs/json', yamlDocumentUrl: 'docs/yaml' });
 }
