@@ -11,5 +11,13 @@ export {
 } from './cairn-error';
 export { pastInstantSchema } from './time';
 export { REAL_MIN_NORMAL, unitIntervalRealSchema } from './numbers';
-export { agentIdSchema, displayText, SLUG_PATTERN, slugSchema, stripControlCharacters } from './text';
+export {
+  agentIdSchema,
+  displayText,
+  SLUG_PATTERN,
+  slugSchema,
+  stripControlCharacters,
+  VISIBLE_TEXT,
+  visibleTextSchema,
+} from './text';
 export { nameForMessage, pathForMessage } from './field-names';

@@ -1,9 +1,9 @@
 import { RequestMethod, type Type } from '@nestjs/common';
-import { METHOD_METADATA, PATH_METADATA, ROUTE_ARGS_METADATA } from '@nestjs/common/constants';
+import { HTTP_CODE_METADATA, METHOD_METADATA, PATH_METADATA, ROUTE_ARGS_METADATA } from '@nestjs/common/constants';
 import { RouteParamtypes } from '@nestjs/common/enums/route-paramtypes.enum';
 import { ModulesContainer } from '@nestjs/core';
 import { type NestFastifyApplication } from '@nestjs/platform-fastify';
-import { ApiResponse, DocumentBuilder, type OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
+import { ApiResponse, DECORATORS, DocumentBuilder, type OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { type OperationObject, type ResponseObject, type SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
 import { PUBLIC_ROUTE } from '@cairn/observability';
 import { cleanupOpenApiDoc } from 'nestjs-zod';
@@ -16,6 +16,7 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   404: 'A tenant, project or resource named in the request does not exist (or is not visible)',
   409: 'Conflicts with the current state (an existing slug or email, a concurrent change)',
   413: 'Request body larger than HTTP_BODY_LIMIT_BYTES',
+  415: 'Content-Type the operation does not take',
   429: 'Request budget of the token or tenant spent; retry after the Retry-After header',
 };
 
@@ -40,7 +41,7 @@ export function errorStatusesFor(route: RouteFacts): number[] {
   // Bodies and queries name projects, memories and documents as much as paths do.
   if (takesInput) statuses.push(404);
   if (!route.isPublic && (hasBody || route.method === RequestMethod.DELETE)) statuses.push(409);
-  if (hasBody) statuses.push(413);
+  if (hasBody) statuses.push(413, 415);
   if (!route.isPublic) statuses.push(429);
   return statuses;
 }
@@ -51,7 +52,8 @@ export function errorStatusesFor(route: RouteFacts): number[] {
  * like the others. Decorates the handlers before the document is generated; repeated calls
  * (one per app built in a test run) set the same metadata again.
  */
-export function documentErrorResponses(app: NestFastifyApplication): void {
+export function documentErrorResponses(app: NestFastifyApplication): Set<string> {
+  const optionalBodies = new Set<string>();
   for (const module of app.get(ModulesContainer).values()) {
     for (const wrapper of module.controllers.values()) {
       const controller = wrapper.metatype as Type | null;
@@ -72,12 +74,45 @@ export function documentErrorResponses(app: NestFastifyApplication): void {
           hasPathParams: `${controllerPath}/${handlerPath}`.includes(':'),
           hasQuery: Object.keys(args).some((arg) => arg.startsWith(`${RouteParamtypes.QUERY}:`)),
         });
+        // Explicit responses replace swagger's implied success response: state it first.
+        const declared = (Reflect.getMetadata(DECORATORS.API_RESPONSE, handler) ?? {}) as Record<string, unknown>;
+        if (!Object.keys(declared).some((status) => status.startsWith('2'))) {
+          const status = (Reflect.getMetadata(HTTP_CODE_METADATA, handler) as number | undefined) ?? successStatus(method);
+          ApiResponse({ status, description: '' })(prototype, key, descriptor);
+        }
+        if (bodyIsOptional(controller, key, args)) optionalBodies.add(`${controller.name}_${key}`);
         for (const status of statuses) {
           ApiResponse({ status, description: ERROR_DESCRIPTIONS[status], type: ErrorBodyDto })(prototype, key, descriptor);
         }
       }
     }
   }
+  return optionalBodies;
+}
+
+function successStatus(method: RequestMethod): number {
+  return method === RequestMethod.POST ? 201 : 200;
+}
+
+/** True when the route's body DTO (a nestjs-zod class) accepts no body at all, e.g. `.default({})`. */
+function bodyIsOptional(controller: Type, key: string, args: Record<string, unknown>): boolean {
+  const bodyArg = Object.entries(args).find(([arg]) => arg.startsWith(`${RouteParamtypes.BODY}:`));
+  if (!bodyArg) return false;
+  const index = (bodyArg[1] as { index: number }).index;
+  const types = (Reflect.getMetadata('design:paramtypes', controller.prototype, key) ?? []) as unknown[];
+  const schema = (types[index] as { schema?: { safeParse?(value: unknown): { success: boolean } } } | undefined)?.schema;
+  return schema?.safeParse?.(undefined).success ?? false;
+}
+
+/** Operations whose body may be left out say so (nestjs-zod marks every body required). */
+function markOptionalBodies(document: OpenAPIObject, operationIds: Set<string>): OpenAPIObject {
+  for (const pathItem of Object.values(document.paths)) {
+    for (const operation of Object.values(pathItem) as (OperationObject | undefined)[]) {
+      const body = operation?.requestBody;
+      if (body && !('$ref' in body) && operationIds.has(operation.operationId ?? '')) body.required = false;
+    }
+  }
+  return document;
 }
 
 /** nestjs-zod's marker for a DTO property whose JSON Schema `type` is not a single string. */
@@ -126,7 +161,7 @@ function shareErrorResponses(document: OpenAPIObject): OpenAPIObject {
 
 /** Builds the OpenAPI 3.1 document and serves it at /docs (UI), /docs/json and /docs/yaml. */
 export function mountOpenApi(app: NestFastifyApplication, meta: { title: string; description: string }): OpenAPIObject {
-  documentErrorResponses(app);
+  const optionalBodies = documentErrorResponses(app);
   const documentConfig = new DocumentBuilder()
     .setOpenAPIVersion('3.1.0')
     .setTitle(meta.title)
@@ -137,7 +172,7 @@ export function mountOpenApi(app: NestFastifyApplication, meta: { title: string;
     .build();
   // zod emits JSON Schema 2020-12 (`type: [X, "null"]`), which is OpenAPI 3.1's dialect.
   const raw = restoreNullableProperties(SwaggerModule.createDocument(app, documentConfig));
-  const document = shareErrorResponses(cleanupOpenApiDoc(raw, { version: '3.1' }));
+  const document = markOptionalBodies(shareErrorResponses(cleanupOpenApiDoc(raw, { version: '3.1' })), optionalBodies);
   SwaggerModule.setup('docs', app, document, { jsonDocumentUrl: 'docs/json', yamlDocumentUrl: 'docs/yaml' });
   return document;
 }

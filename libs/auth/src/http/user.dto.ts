@@ -1,5 +1,5 @@
 import { ROLES } from '@cairn/access';
-import { displayText } from '@cairn/common';
+import { displayText, slugSchema } from '@cairn/common';
 import { createZodDto } from 'nestjs-zod';
 import { z } from 'zod';
 import { type UserEntity } from '../user.entity';
@@ -25,7 +25,7 @@ export const updateUserSchema = z
   .refine((body) => Object.keys(body).length > 0, 'give at least one of name, role, disabled');
 export class UpdateUserDto extends createZodDto(updateUserSchema) {}
 
-export const userParamsSchema = z.strictObject({ slug: z.string(), id: z.uuid('must be a user id') });
+export const userParamsSchema = z.strictObject({ slug: slugSchema, id: z.uuid('must be a user id') });
 export class UserParamsDto extends createZodDto(userParamsSchema) {}
 
 export const userSchema = z.object({

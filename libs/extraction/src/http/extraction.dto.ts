@@ -133,5 +133,7 @@ export const updateTenantSettingsSchema = z
     fetchAllowHosts: fetchHosts.optional(),
     fetchDenyHosts: fetchHosts.optional(),
   })
-  .refine((body) => Object.keys(body).length > 0, 'name a setting to change');
+  .refine((body) => Object.keys(body).length > 0, 'name a setting to change')
+  // What the refinement checks, stated in the document too.
+  .meta({ minProperties: 1 });
 export class UpdateTenantSettingsDto extends createZodDto(updateTenantSettingsSchema) {}

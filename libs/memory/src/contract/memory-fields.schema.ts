@@ -1,11 +1,15 @@
-import { pastInstantSchema, slugSchema, stripControlCharacters, unitIntervalRealSchema } from '@cairn/common';
+import {
+  pastInstantSchema,
+  slugSchema,
+  stripControlCharacters,
+  unitIntervalRealSchema,
+  visibleTextSchema,
+} from '@cairn/common';
 import { z } from 'zod';
 import { MEMORY_CATEGORIES } from './memory.types';
 
 /** Memory text: control characters removed (newlines and tabs kept), trimmed. */
-export const memoryContentSchema = z
-  .string()
-  .max(100_000, 'must be at most 100000 characters')
+export const memoryContentSchema = visibleTextSchema(100_000)
   .transform((value) => stripControlCharacters(value.normalize('NFC')).trim())
   .pipe(z.string().min(1, 'must not be empty'));
 

@@ -5,6 +5,7 @@ import { createZodDto } from 'nestjs-zod';
 import { z } from 'zod';
 import { type ListFilter } from './memory-filter';
 import { categorySchema } from './memory-fields.schema';
+import { MEMORY_CATEGORIES } from './memory.types';
 import { memorySchema } from './memory.dto';
 
 const csv = <T extends z.ZodType<unknown, string>>(item: T, max: number) =>
@@ -30,7 +31,11 @@ const filterFields = {
 
 export const listMemoriesQuerySchema = z.strictObject({
   ...filterFields,
-  category: csv(categorySchema, 9).optional().describe('Comma-separated categories'),
+  category: csv(categorySchema, 9)
+    .optional()
+    .describe('Comma-separated categories')
+    // The accepted lists, stated in the document (a bare string would promise any text works).
+    .meta({ pattern: `^ *(${MEMORY_CATEGORIES.join('|')}) *(, *(${MEMORY_CATEGORIES.join('|')}) *){0,8}$` }),
   tags: csv(z.string().min(1).max(64), 32).optional().describe('Comma-separated; any of them'),
   stale: booleanFlag.optional(),
   pinned: booleanFlag.optional(),
