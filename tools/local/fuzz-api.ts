@@ -44,9 +44,16 @@ async function main(): Promise<number> {
       // The fuzzer is one token sending thousands of requests: budgets would answer 429 to most.
       RATE_LIMIT_TOKEN_PER_MINUTE: '1000000',
       RATE_LIMIT_TENANT_PER_MINUTE: '10000000',
+      // No worker runs here: a URL fetch waits out KB_FETCH_WAIT_MS (10 s by default, as long
+      // as schemathesis' response-time limit) before answering 202 pending.
+      KB_FETCH_WAIT_MS: '2000',
     };
     say('migrating…');
-    if ((await exitCode(spawn(process.execPath, ['dist/apps/api/src/migrate.js'], { cwd: root, env, stdio: 'inherit' }))) !== 0) {
+    if (
+      (await exitCode(
+        spawn(process.execPath, ['dist/apps/api/src/migrate.js'], { cwd: root, env, stdio: 'inherit' }),
+      )) !== 0
+    ) {
       throw new Error('migration failed');
     }
     api = spawn(process.execPath, ['dist/apps/api/src/main.js'], { cwd: root, env, stdio: 'inherit' });

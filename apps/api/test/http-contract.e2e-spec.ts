@@ -63,8 +63,16 @@ describe('the REST contract at the HTTP level', () => {
   it('still refuses an empty or broken JSON body where a body is expected', async () => {
     const empty = await inject('POST', memoriesUrl(w.project), { 'content-type': 'application/json' }, '');
     expect({ status: empty.statusCode, code: empty.json().error.code }).toEqual({ status: 400, code: 'invalid_json' });
-    const broken = await inject('DELETE', memoriesUrl(w.project, `/${id}`), { 'content-type': 'application/json' }, '{');
-    expect({ status: broken.statusCode, code: broken.json().error.code }).toEqual({ status: 400, code: 'invalid_json' });
+    const broken = await inject(
+      'DELETE',
+      memoriesUrl(w.project, `/${id}`),
+      { 'content-type': 'application/json' },
+      '{',
+    );
+    expect({ status: broken.statusCode, code: broken.json().error.code }).toEqual({
+      status: 400,
+      code: 'invalid_json',
+    });
     const poisoned = await inject(
       'POST',
       memoriesUrl(w.project),
@@ -76,9 +84,15 @@ describe('the REST contract at the HTTP level', () => {
 
   it('rounds numbers below the smallest PostgreSQL real to 0 instead of failing with a 500', async () => {
     const stored = await w.agent.post(memoriesUrl(w.project), { content: 'Barely confident', confidence: 1e-320 });
-    expect({ status: stored.status, confidence: stored.body.memory.confidence }).toEqual({ status: 201, confidence: 0 });
+    expect({ status: stored.status, confidence: stored.body.memory.confidence }).toEqual({
+      status: 201,
+      confidence: 0,
+    });
     const updated = await w.agent.patch(memoriesUrl(w.project, `/${stored.body.memory.id}`), { confidence: 5e-324 });
-    expect({ status: updated.status, confidence: updated.body.memory.confidence }).toEqual({ status: 200, confidence: 0 });
+    expect({ status: updated.status, confidence: updated.body.memory.confidence }).toEqual({
+      status: 200,
+      confidence: 0,
+    });
     const decay = await w.admin.post(memoriesUrl(w.project, '/decay'), { floor: 1e-320 });
     expect(decay.status).toBe(200);
     const prune = await w.admin.post(memoriesUrl(w.project, '/prune'), { maxConfidence: 1e-320, dryRun: true });

@@ -76,7 +76,7 @@ export function registerBodyParsers(fastify: FastifyInstance): void {
       done(null, undefined);
       return;
     }
-    parseJson(request, body.toString(), done);
+    void parseJson(request, body.toString(), done);
   });
   fastify.addContentTypeParser(
     'application/x-www-form-urlencoded',

@@ -4,7 +4,11 @@ import { RouteParamtypes } from '@nestjs/common/enums/route-paramtypes.enum';
 import { ModulesContainer } from '@nestjs/core';
 import { type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { ApiResponse, DECORATORS, DocumentBuilder, type OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
-import { type OperationObject, type ResponseObject, type SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
+import {
+  type OperationObject,
+  type ResponseObject,
+  type SchemaObject,
+} from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
 import { PUBLIC_ROUTE } from '@cairn/observability';
 import { cleanupOpenApiDoc } from 'nestjs-zod';
 import { ErrorBodyDto } from './error-body.dto';
@@ -70,19 +74,26 @@ export function documentErrorResponses(app: NestFastifyApplication): Set<string>
         const args = (Reflect.getMetadata(ROUTE_ARGS_METADATA, controller, key) ?? {}) as Record<string, unknown>;
         const statuses = errorStatusesFor({
           method,
-          isPublic: Boolean(Reflect.getMetadata(PUBLIC_ROUTE, handler) ?? Reflect.getMetadata(PUBLIC_ROUTE, controller)),
+          isPublic: Boolean(
+            Reflect.getMetadata(PUBLIC_ROUTE, handler) ?? Reflect.getMetadata(PUBLIC_ROUTE, controller),
+          ),
           hasPathParams: `${controllerPath}/${handlerPath}`.includes(':'),
           hasQuery: Object.keys(args).some((arg) => arg.startsWith(`${RouteParamtypes.QUERY}:`)),
         });
         // Explicit responses replace swagger's implied success response: state it first.
         const declared = (Reflect.getMetadata(DECORATORS.API_RESPONSE, handler) ?? {}) as Record<string, unknown>;
         if (!Object.keys(declared).some((status) => status.startsWith('2'))) {
-          const status = (Reflect.getMetadata(HTTP_CODE_METADATA, handler) as number | undefined) ?? successStatus(method);
+          const status =
+            (Reflect.getMetadata(HTTP_CODE_METADATA, handler) as number | undefined) ?? successStatus(method);
           ApiResponse({ status, description: '' })(prototype, key, descriptor);
         }
         if (bodyIsOptional(controller, key, args)) optionalBodies.add(`${controller.name}_${key}`);
         for (const status of statuses) {
-          ApiResponse({ status, description: ERROR_DESCRIPTIONS[status], type: ErrorBodyDto })(prototype, key, descriptor);
+          ApiResponse({ status, description: ERROR_DESCRIPTIONS[status], type: ErrorBodyDto })(
+            prototype,
+            key,
+            descriptor,
+          );
         }
       }
     }
@@ -99,8 +110,9 @@ function bodyIsOptional(controller: Type, key: string, args: Record<string, unkn
   const bodyArg = Object.entries(args).find(([arg]) => arg.startsWith(`${RouteParamtypes.BODY}:`));
   if (!bodyArg) return false;
   const index = (bodyArg[1] as { index: number }).index;
-  const types = (Reflect.getMetadata('design:paramtypes', controller.prototype, key) ?? []) as unknown[];
-  const schema = (types[index] as { schema?: { safeParse?(value: unknown): { success: boolean } } } | undefined)?.schema;
+  const types = (Reflect.getMetadata('design:paramtypes', controller.prototype as object, key) ?? []) as unknown[];
+  const schema = (types[index] as { schema?: { safeParse?(value: unknown): { success: boolean } } } | undefined)
+    ?.schema;
   return schema?.safeParse?.(undefined).success ?? false;
 }
 
@@ -156,7 +168,10 @@ function shareErrorResponses(document: OpenAPIObject): OpenAPIObject {
       }
     }
   }
-  return { ...document, components: { ...document.components, responses: { ...document.components?.responses, ...shared } } };
+  return {
+    ...document,
+    components: { ...document.components, responses: { ...document.components?.responses, ...shared } },
+  };
 }
 
 /** Builds the OpenAPI 3.1 document and serves it at /docs (UI), /docs/json and /docs/yaml. */

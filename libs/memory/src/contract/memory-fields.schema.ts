@@ -13,8 +13,7 @@ export const memoryContentSchema = visibleTextSchema(100_000)
   .transform((value) => stripControlCharacters(value.normalize('NFC')).trim())
   .pipe(z.string().min(1, 'must not be empty'));
 
-const label = z
-  .string()
+const label = visibleTextSchema(64)
   .transform((value) => stripControlCharacters(value.normalize('NFKC')).trim())
   .pipe(z.string().min(1).max(64, 'must be at most 64 characters'));
 

@@ -35,7 +35,7 @@ export const listMemoriesQuerySchema = z.strictObject({
     .optional()
     .describe('Comma-separated categories')
     // The accepted lists, stated in the document (a bare string would promise any text works).
-    .meta({ pattern: `^ *(${MEMORY_CATEGORIES.join('|')}) *(, *(${MEMORY_CATEGORIES.join('|')}) *){0,8}$` }),
+    .meta({ pattern: `^( *(${MEMORY_CATEGORIES.join('|')}) *(, *(${MEMORY_CATEGORIES.join('|')}) *){0,8})?$` }),
   tags: csv(z.string().min(1).max(64), 32).optional().describe('Comma-separated; any of them'),
   stale: booleanFlag.optional(),
   pinned: booleanFlag.optional(),
