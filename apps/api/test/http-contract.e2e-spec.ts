@@ -82,6 +82,20 @@ describe('the REST contract at the HTTP level', () => {
     expect(poisoned.statusCode).toBe(400);
   });
 
+  it('cleans tag filters like stored tags instead of passing NUL bytes to PostgreSQL (500 before)', async () => {
+    await store(w.agent, w.project, { content: 'Tagged for the filter check', tags: ['Deploy'] });
+    const search = (tags: string[]) =>
+      w.agent.post(memoriesUrl(w.project, '/search'), { query: 'tagged filter check', filters: { tags } });
+    const cleaned = await search(['de\u0000PLOY']);
+    expect(cleaned.status).toBe(200);
+    expect(cleaned.body.results.map((r: any) => r.memory.content)).toContain('Tagged for the filter check');
+    expect((await search(['\u0000'])).status).toBe(400);
+    expect((await w.agent.get(memoriesUrl(w.project, '?tags=%00'))).status).toBe(400);
+    expect((await w.agent.get(memoriesUrl(w.project, '?tags=de%00ploy'))).status).toBe(200);
+    const path = await w.agent.post(memoriesUrl(w.project), { content: 'From a file', source: { path: 'a\u0000b.ts' } });
+    expect({ status: path.status, path: path.body.memory?.source?.path }).toEqual({ status: 201, path: 'ab.ts' });
+  });
+
   it('rounds numbers below the smallest PostgreSQL real to 0 instead of failing with a 500', async () => {
     const stored = await w.agent.post(memoriesUrl(w.project), { content: 'Barely confident', confidence: 1e-320 });
     expect({ status: stored.status, confidence: stored.body.memory.confidence }).toEqual({

@@ -17,6 +17,12 @@ const label = visibleTextSchema(64)
   .transform((value) => stripControlCharacters(value.normalize('NFKC')).trim())
   .pipe(z.string().min(1).max(64, 'must be at most 64 characters'));
 
+/**
+ * One tag as tags are stored (cleaned like any label, lower-cased): what tag filters compare
+ * against. Raw filter strings reached PostgreSQL, which refuses NUL bytes with a 500.
+ */
+export const tagSchema = label.transform((tag) => tag.toLowerCase());
+
 export const tagsSchema = z
   .array(label)
   .max(32, 'at most 32 tags')
@@ -31,7 +37,10 @@ export const keywordsSchema = z
 
 export const sourceSchema = z
   .strictObject({
-    path: z.string().min(1).max(1024).describe('File path the fact comes from, relative to the repository root'),
+    // Control characters (NUL included, which PostgreSQL text cannot hold) have no place in a path.
+    path: visibleTextSchema(1024)
+      .transform((value) => stripControlCharacters(value).trim())
+      .describe('File path the fact comes from, relative to the repository root'),
     line: z.number().int().min(1).max(10_000_000).optional(),
     contentHash: z
       .string()

@@ -4,7 +4,7 @@ import { referenceTimeOf } from '@cairn/temporal';
 import { createZodDto } from 'nestjs-zod';
 import { z } from 'zod';
 import { type ListFilter } from './memory-filter';
-import { categorySchema } from './memory-fields.schema';
+import { categorySchema, tagSchema } from './memory-fields.schema';
 import { MEMORY_CATEGORIES } from './memory.types';
 import { memorySchema } from './memory.dto';
 
@@ -36,7 +36,7 @@ export const listMemoriesQuerySchema = z.strictObject({
     .describe('Comma-separated categories')
     // The accepted lists, stated in the document (a bare string would promise any text works).
     .meta({ pattern: `^( *(${MEMORY_CATEGORIES.join('|')}) *(, *(${MEMORY_CATEGORIES.join('|')}) *){0,8})?$` }),
-  tags: csv(z.string().min(1).max(64), 32).optional().describe('Comma-separated; any of them'),
+  tags: csv(tagSchema, 32).optional().describe('Comma-separated; any of them'),
   stale: booleanFlag.optional(),
   pinned: booleanFlag.optional(),
   includeArchived: booleanFlag.optional(),
@@ -49,7 +49,7 @@ export class ListMemoriesQueryDto extends createZodDto(listMemoriesQuerySchema) 
 export const searchFiltersSchema = z.strictObject({
   ...filterFields,
   categories: z.array(categorySchema).max(9).optional(),
-  tags: z.array(z.string().min(1).max(64)).max(32).optional(),
+  tags: z.array(tagSchema).max(32).optional(),
   stale: z.boolean().optional().describe('true: only stale; false: hide stale; absent: include, flagged'),
   pinned: z.boolean().optional(),
   includeArchived: z.boolean().optional(),
