@@ -92,7 +92,10 @@ describe('the REST contract at the HTTP level', () => {
     expect((await search(['\u0000'])).status).toBe(400);
     expect((await w.agent.get(memoriesUrl(w.project, '?tags=%00'))).status).toBe(400);
     expect((await w.agent.get(memoriesUrl(w.project, '?tags=de%00ploy'))).status).toBe(200);
-    const path = await w.agent.post(memoriesUrl(w.project), { content: 'From a file', source: { path: 'a\u0000b.ts' } });
+    const path = await w.agent.post(memoriesUrl(w.project), {
+      content: 'From a file',
+      source: { path: 'a\u0000b.ts' },
+    });
     expect({ status: path.status, path: path.body.memory?.source?.path }).toEqual({ status: 201, path: 'ab.ts' });
   });
 
