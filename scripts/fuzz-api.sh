@@ -16,6 +16,8 @@ export DEBIAN_FRONTEND=noninteractive
 say() { printf '[fuzz-api] %s\n' "$*"; }
 as_root() { if [[ $(id -u) -eq 0 ]]; then "$@"; else sudo -n "$@"; fi; }
 
+# pip trusts the machine's CA bundle, as .ci/run makes Node do, for networks behind an inspecting proxy.
+if [[ -z ${PIP_CERT:-} && -f /etc/ssl/certs/ca-certificates.crt ]]; then export PIP_CERT=/etc/ssl/certs/ca-certificates.crt; fi
 command -v python3 >/dev/null || { say 'python3 is needed (apt-get install python3)'; exit 1; }
 if [[ ! -x $VENV/bin/schemathesis ]] || [[ $("$VENV/bin/schemathesis" --version 2>/dev/null) != *" $SCHEMATHESIS_VERSION" ]]; then
   # Debian ships venv (and the ensurepip it needs) separately from python3.
