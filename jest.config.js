@@ -12,7 +12,7 @@ module.exports = {
     '^.+\\.(ts|js)$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.jest.json' }],
   },
   // Dependencies that ship only ES modules are compiled to CommonJS like our own code.
-  transformIgnorePatterns: ['/node_modules/(?!(content-disposition)/)'],
+  transformIgnorePatterns: ['/node_modules/(?!(content-disposition|@apidevtools/json-schema-ref-parser)/)'],
   moduleFileExtensions: ['ts', 'js', 'json'],
   // bench/: the evaluation's own maths (BM25) and its CI subset, which guards retrieval quality.
   testMatch: ['<rootDir>/{apps,libs,tools,bench}/**/*.spec.ts', '<rootDir>/apps/**/test/**/*.e2e-spec.ts'],

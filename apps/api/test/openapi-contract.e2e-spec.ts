@@ -1,6 +1,10 @@
 import { join } from 'node:path';
+import SwaggerParser from '@apidevtools/swagger-parser';
 import { expectCommittedFile, prettyJson } from '@cairn/testing';
 import { type ApiHarness, startApi } from './api-harness';
+
+const ERROR_STATUSES = ['400', '401', '403', '404', '409', '413', '429'];
+type Operation = { operationId: string; responses: Record<string, { $ref?: string }> };
 
 /**
  * The OpenAPI document is a public contract (clients are generated from it). It is committed
@@ -8,14 +12,63 @@ import { type ApiHarness, startApi } from './api-harness';
  */
 describe('the OpenAPI contract', () => {
   let api: ApiHarness;
+  let doc: any;
   beforeAll(async () => {
     api = await startApi();
+    const response = await api.client.get('/docs/json');
+    expect(response.status).toBe(200);
+    doc = response.body;
   });
   afterAll(() => api.close());
 
-  it('is exactly the committed document', async () => {
-    const doc = await api.client.get('/docs/json');
-    expect(doc.status).toBe(200);
-    expectCommittedFile(join(__dirname, '..', 'contract', 'openapi.json'), prettyJson(doc.body));
+  const operations = (): [string, string, Operation][] =>
+    Object.entries(doc.paths as Record<string, Record<string, Operation>>).flatMap(([path, item]) =>
+      Object.entries(item).map(([method, operation]) => [path, method, operation] as [string, string, Operation]),
+    );
+
+  it('is exactly the committed document', () => {
+    expectCommittedFile(join(__dirname, '..', 'contract', 'openapi.json'), prettyJson(doc));
+  });
+
+  it('is a valid OpenAPI 3.1 document (checked by swagger-parser against the official schema)', async () => {
+    expect(doc.openapi).toBe('3.1.0');
+    await expect(SwaggerParser.validate(structuredClone(doc))).resolves.toBeDefined();
+  });
+
+  it('uses only 3.1 null handling: no 3.0 `nullable`, and nullable strings stay strings', () => {
+    const text = JSON.stringify(doc);
+    expect(text).not.toContain('"nullable"');
+    const page = doc.components.schemas.MemoryPageDto_Output;
+    expect(page.properties.nextCursor).toMatchObject({ type: ['string', 'null'] });
+    const author = page.properties.items.items.properties.author.properties;
+    expect(author.agentId).toMatchObject({ type: ['string', 'null'] });
+    expect(author.userId).toMatchObject({ type: ['string', 'null'] });
+  });
+
+  it('documents the shared error body on every operation that can fail', () => {
+    expect(doc.components.schemas.ErrorBodyDto).toMatchObject({
+      required: expect.arrayContaining(['error', 'correlationId']),
+      properties: { error: { required: expect.arrayContaining(['code', 'message']) } },
+    });
+    for (const status of ERROR_STATUSES) {
+      expect(doc.components.responses[`Error${status}`].content['application/json'].schema).toEqual({
+        $ref: '#/components/schemas/ErrorBodyDto',
+      });
+    }
+    const authenticated = operations().filter(([path]) => path.startsWith('/v1/'));
+    expect(authenticated.length).toBeGreaterThan(40);
+    for (const [path, method, operation] of authenticated) {
+      const documented = Object.keys(operation.responses);
+      const expected = ['400', '401', '403', '429'];
+      if (['post', 'put', 'patch'].includes(method)) expected.push('404', '409', '413');
+      if (path.includes('{')) expected.push('404');
+      expect({ operation: operation.operationId, documented }).toEqual({
+        operation: operation.operationId,
+        documented: expect.arrayContaining(expected),
+      });
+      for (const status of ERROR_STATUSES.filter((s) => documented.includes(s))) {
+        expect(operation.responses[status]).toEqual({ $ref: `#/components/responses/Error${status}` });
+      }
+    }
   });
 });

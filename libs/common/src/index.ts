@@ -10,6 +10,15 @@ export {
   UnauthenticatedError,
 } from './cairn-error';
 export { pastInstantSchema } from './time';
-export { agentIdSchema, displayText, SLUG_PATTERN, slugSchema, stripControlCharacters } from './text';
+export { REAL_MIN_NORMAL, unitIntervalRealSchema } from './numbers';
+export {
+  agentIdSchema,
+  displayText,
+  SLUG_PATTERN,
+  slugSchema,
+  stripControlCharacters,
+  VISIBLE_TEXT,
+  visibleTextSchema,
+} from './text';
 export { nameForMessage, pathForMessage } from './field-names';
 export { isConnectionFailure, ServiceUnavailableError, UNAVAILABLE_RETRY_AFTER_SECONDS } from './unavailable';

@@ -9,10 +9,24 @@ export function stripControlCharacters(value: string): string {
   return value.replace(CONTROL_CHARACTERS, '');
 }
 
+/**
+ * Matches text with at least one character that survives trimming and control-character
+ * removal. The whitespace class is spelled out (JavaScript's \s) so that every regex engine
+ * reading the OpenAPI document (schemathesis uses Python's) agrees on what is blank.
+ */
+export const VISIBLE_TEXT =
+  // eslint-disable-next-line no-control-regex -- control characters do not count as text
+  /[^\t\n\v\f\r \u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff\u0000-\u001f\u007f-\u009f]/;
+
+/** Free text that must not be blank: documented as such (a pattern), enforced after cleaning too. */
+export function visibleTextSchema(max: number, message = 'must not be empty') {
+  return z.string().max(max, `must be at most ${max} characters`).regex(VISIBLE_TEXT, message);
+}
+
 /** A trimmed single-line display string (names, labels) with control characters removed. */
 export function displayText(max: number) {
-  return z
-    .string()
+  // The input limit is the output limit: collapsing whitespace never makes a too-long name fit.
+  return visibleTextSchema(max)
     .transform((value) => stripControlCharacters(value).replace(/\s+/g, ' ').trim())
     .pipe(z.string().min(1, 'must not be empty').max(max, `must be at most ${max} characters`));
 }

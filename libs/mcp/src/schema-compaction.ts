@@ -1,3 +1,4 @@
+import { VISIBLE_TEXT } from '@cairn/common';
 import { z } from 'zod';
 
 /**
@@ -122,6 +123,8 @@ function compact(node: JsonSchema, io: 'input' | 'output', depth: number): JsonS
     if (keyword === SUMMARY) continue;
     if (io === 'output' && !OUTPUT_KEYWORDS.has(keyword)) continue;
     if (keyword === 'pattern' && typeof node.format === 'string') continue;
+    // "Not blank" (the non-blank text pattern): the server's message says it if it is ever broken.
+    if (io === 'input' && keyword === 'pattern' && value === VISIBLE_TEXT.source) continue;
     if (io === 'input' && LENGTHS.has(keyword) && !isLongTextLimit(keyword, value)) continue;
     if (keyword === 'default' && isEmpty(value)) continue;
     if (keyword === 'description' && value === '') continue;

@@ -3,11 +3,11 @@ import { type IncomingMessage } from 'node:http';
 import { type DynamicModule } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
-import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { type CairnConfig } from '@cairn/config';
 import { correlationIdFrom, MetricsService, PinoLoggerService, ReadinessRegistry } from '@cairn/observability';
-import { cleanupOpenApiDoc } from 'nestjs-zod';
 import { type Logger as PinoLogger } from 'pino';
+import { answerMethodNotAllowed, registerBodyParsers } from './http-methods';
+import { mountOpenApi } from './openapi';
 
 export interface HttpAppOptions {
   /** Value of the `app` metric label and log field. */
@@ -31,23 +31,29 @@ export async function createHttpApp(
   options: HttpAppOptions,
 ): Promise<NestFastifyApplication> {
   const { config, logger } = options;
+  // Path parameters carry URL-encoded keys (working-memory keys of up to 128 characters).
+  const routerOptions = { maxParamLength: 512 };
   const adapter = new FastifyAdapter({
     bodyLimit: config.http.bodyLimitBytes,
     genReqId: (req: IncomingMessage) => correlationIdFrom(req.headers['x-request-id'], randomUUID),
     requestIdHeader: false,
     return503OnClosing: true,
-    // Path parameters carry URL-encoded keys (working-memory keys of up to 128 characters).
-    routerOptions: { maxParamLength: 512 },
+    routerOptions,
     // Deployed behind ingress controllers and load balancers; the first hop is trusted.
     trustProxy: 1,
   });
   const app = await NestFactory.create<NestFastifyApplication>(rootModule, adapter, {
     logger: new PinoLoggerService(logger),
     bufferLogs: true,
+    // registerBodyParsers replaces Nest's parsers (empty JSON bodies on DELETE).
+    bodyParser: false,
     // Start-up errors reach runMain, which logs them once and exits 1.
     abortOnError: false,
   });
   const fastify = app.getHttpAdapter().getInstance();
+  // Before any route is registered: the 405 check learns every route through onRoute.
+  answerMethodNotAllowed(fastify, routerOptions, logger);
+  registerBodyParsers(fastify);
   const metrics = app.get(MetricsService);
 
   const readiness = app.get(ReadinessRegistry);
@@ -83,16 +89,4 @@ export async function createHttpApp(
   if (options.openApi) mountOpenApi(app, options.openApi);
   await app.init();
   return app;
-}
-
-function mountOpenApi(app: NestFastifyApplication, meta: { title: string; description: string }): void {
-  const documentConfig = new DocumentBuilder()
-    .setTitle(meta.title)
-    .setDescription(meta.description)
-    .setVersion('1')
-    .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'Platform admin token or a cairn_st_ session token' })
-    .addSecurityRequirements('bearer')
-    .build();
-  const document = cleanupOpenApiDoc(SwaggerModule.createDocument(app, documentConfig));
-  SwaggerModule.setup('docs', app, document, { jsonDocumentUrl: 'docs/json', yamlDocumentUrl: 'docs/yaml' });
 }

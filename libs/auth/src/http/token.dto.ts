@@ -28,7 +28,7 @@ export const issueTokenSchema = z.strictObject({
 });
 export class IssueTokenDto extends createZodDto(issueTokenSchema) {}
 
-export const tokenParamsSchema = z.strictObject({ slug: z.string(), id: z.uuid('must be a token id') });
+export const tokenParamsSchema = z.strictObject({ slug: slugSchema, id: z.uuid('must be a token id') });
 export class TokenParamsDto extends createZodDto(tokenParamsSchema) {}
 
 const tokenFields = {

@@ -1,4 +1,4 @@
-import { slugSchema, stripControlCharacters } from '@cairn/common';
+import { slugSchema, stripControlCharacters, visibleTextSchema } from '@cairn/common';
 import { MEMORY_CATEGORIES, memoryContentSchema, occurredAtSchema } from '@cairn/memory';
 import { SECRETS_MODES } from '@cairn/secrets';
 import { createZodDto } from 'nestjs-zod';
@@ -20,8 +20,7 @@ export const proposalsQuerySchema = z.strictObject({
 export class ProposalsQueryDto extends createZodDto(proposalsQuerySchema) {}
 
 /** Labels as the memory API takes them: trimmed, 1-64 characters. */
-const label = z
-  .string()
+const label = visibleTextSchema(64)
   .transform((value) => stripControlCharacters(value.normalize('NFKC')).trim())
   .pipe(z.string().min(1).max(64, 'must be at most 64 characters'));
 
@@ -133,5 +132,7 @@ export const updateTenantSettingsSchema = z
     fetchAllowHosts: fetchHosts.optional(),
     fetchDenyHosts: fetchHosts.optional(),
   })
-  .refine((body) => Object.keys(body).length > 0, 'name a setting to change');
+  .refine((body) => Object.keys(body).length > 0, 'name a setting to change')
+  // What the refinement checks, stated in the document too.
+  .meta({ minProperties: 1 });
 export class UpdateTenantSettingsDto extends createZodDto(updateTenantSettingsSchema) {}

@@ -1,4 +1,4 @@
-import { pastInstantSchema, slugSchema, stripControlCharacters } from '@cairn/common';
+import { pastInstantSchema, slugSchema, stripControlCharacters, visibleTextSchema } from '@cairn/common';
 import { createZodDto } from 'nestjs-zod';
 import { z } from 'zod';
 import {
@@ -16,9 +16,7 @@ export class RequestParamsDto extends createZodDto(requestParamsSchema) {}
 
 /** Transcripts: control characters removed (newlines and tabs kept), at least some text. */
 export const transcriptSchema = z.strictObject({
-  transcript: z
-    .string()
-    .max(TRANSCRIPT_MAX_CHARS, `must be at most ${TRANSCRIPT_MAX_CHARS} characters`)
+  transcript: visibleTextSchema(TRANSCRIPT_MAX_CHARS)
     .transform((value) => stripControlCharacters(value).trim())
     .pipe(z.string().min(1, 'must not be empty'))
     .describe('The session transcript or notes, as plain text'),

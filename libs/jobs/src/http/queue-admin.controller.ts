@@ -1,6 +1,7 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Audited, RequirePermission } from '@cairn/access';
+import { slugSchema } from '@cairn/common';
 import { CurrentTenant, type TenantRef } from '@cairn/tenancy';
 import { createZodDto, ZodResponse } from 'nestjs-zod';
 import { z } from 'zod';
@@ -8,12 +9,12 @@ import { QUEUE_NAMES, type QueueName } from '../contract/job-catalog';
 import { type FailedJob, QueueAdmin } from '../queue-admin.service';
 
 const queueSchema = z.enum(QUEUE_NAMES as [QueueName, ...QueueName[]]);
-class SlugParamDto extends createZodDto(z.strictObject({ slug: z.string() })) {}
+class SlugParamDto extends createZodDto(z.strictObject({ slug: slugSchema })) {}
 class JobParamDto extends createZodDto(
   z.strictObject({ queue: queueSchema, id: z.string().regex(/^[A-Za-z0-9_.-]{1,200}$/, 'must be a job id') }),
 ) {}
 class TenantJobParamDto extends createZodDto(
-  z.strictObject({ slug: z.string(), queue: queueSchema, id: z.string().regex(/^[A-Za-z0-9_.-]{1,200}$/) }),
+  z.strictObject({ slug: slugSchema, queue: queueSchema, id: z.string().regex(/^[A-Za-z0-9_.-]{1,200}$/) }),
 ) {}
 class FailedQueryDto extends createZodDto(
   z.strictObject({

@@ -1,5 +1,6 @@
 import { createZodDto } from 'nestjs-zod';
 import { z } from 'zod';
+import { unitIntervalRealSchema } from '@cairn/common';
 import { memorySchema } from '@cairn/memory';
 
 const days = z.number().int().min(1).max(3650);
@@ -12,7 +13,7 @@ export class DecayDto extends createZodDto(
   z.strictObject({
     olderThanDays: days.default(30).describe('Decay memories not read or written for this many days'),
     factor: z.number().min(0.5).max(1).default(0.95).describe('confidence = max(floor, confidence × factor)'),
-    floor: z.number().min(0).max(1).default(0.1).describe('Decay never takes confidence below this'),
+    floor: unitIntervalRealSchema().default(0.1).describe('Decay never takes confidence below this'),
     includeTenantWide,
   }),
 ) {}
@@ -23,7 +24,7 @@ export class DecayResultDto extends createZodDto(
 
 export class PruneDto extends createZodDto(
   z.strictObject({
-    maxConfidence: z.number().min(0).max(1).default(0.3).describe('Archive memories at or below this confidence'),
+    maxConfidence: unitIntervalRealSchema().default(0.3).describe('Archive memories at or below this confidence'),
     olderThanDays: days.default(90).describe('…that were not read or written for this many days'),
     dryRun: z.boolean().default(false).describe('Only list what would be archived'),
     limit: z

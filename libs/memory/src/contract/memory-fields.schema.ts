@@ -1,18 +1,27 @@
-import { pastInstantSchema, slugSchema, stripControlCharacters } from '@cairn/common';
+import {
+  pastInstantSchema,
+  slugSchema,
+  stripControlCharacters,
+  unitIntervalRealSchema,
+  visibleTextSchema,
+} from '@cairn/common';
 import { z } from 'zod';
 import { MEMORY_CATEGORIES } from './memory.types';
 
 /** Memory text: control characters removed (newlines and tabs kept), trimmed. */
-export const memoryContentSchema = z
-  .string()
-  .max(100_000, 'must be at most 100000 characters')
+export const memoryContentSchema = visibleTextSchema(100_000)
   .transform((value) => stripControlCharacters(value.normalize('NFC')).trim())
   .pipe(z.string().min(1, 'must not be empty'));
 
-const label = z
-  .string()
+const label = visibleTextSchema(64)
   .transform((value) => stripControlCharacters(value.normalize('NFKC')).trim())
   .pipe(z.string().min(1).max(64, 'must be at most 64 characters'));
+
+/**
+ * One tag as tags are stored (cleaned like any label, lower-cased): what tag filters compare
+ * against. Raw filter strings reached PostgreSQL, which refuses NUL bytes with a 500.
+ */
+export const tagSchema = label.transform((tag) => tag.toLowerCase());
 
 export const tagsSchema = z
   .array(label)
@@ -28,7 +37,10 @@ export const keywordsSchema = z
 
 export const sourceSchema = z
   .strictObject({
-    path: z.string().min(1).max(1024).describe('File path the fact comes from, relative to the repository root'),
+    // Control characters (NUL included, which PostgreSQL text cannot hold) have no place in a path.
+    path: visibleTextSchema(1024)
+      .transform((value) => stripControlCharacters(value).trim())
+      .describe('File path the fact comes from, relative to the repository root'),
     line: z.number().int().min(1).max(10_000_000).optional(),
     contentHash: z
       .string()
@@ -46,6 +58,7 @@ export const occurredAtSchema = pastInstantSchema
 
 export const categorySchema = z.enum(MEMORY_CATEGORIES);
 export const importanceSchema = z.number().int().min(1).max(5);
-export const confidenceSchema = z.number().min(0).max(1);
+/** Stored in a `real` column: subnormal values round to 0 (see unitIntervalRealSchema). */
+export const confidenceSchema = unitIntervalRealSchema();
 export const projectParamSchema = z.strictObject({ project: slugSchema });
 export const memoryParamsSchema = z.strictObject({ project: slugSchema, id: z.uuid('must be a memory id') });

@@ -4,7 +4,8 @@ import { referenceTimeOf } from '@cairn/temporal';
 import { createZodDto } from 'nestjs-zod';
 import { z } from 'zod';
 import { type ListFilter } from './memory-filter';
-import { categorySchema } from './memory-fields.schema';
+import { categorySchema, tagSchema } from './memory-fields.schema';
+import { MEMORY_CATEGORIES } from './memory.types';
 import { memorySchema } from './memory.dto';
 
 const csv = <T extends z.ZodType<unknown, string>>(item: T, max: number) =>
@@ -30,8 +31,12 @@ const filterFields = {
 
 export const listMemoriesQuerySchema = z.strictObject({
   ...filterFields,
-  category: csv(categorySchema, 9).optional().describe('Comma-separated categories'),
-  tags: csv(z.string().min(1).max(64), 32).optional().describe('Comma-separated; any of them'),
+  category: csv(categorySchema, 9)
+    .optional()
+    .describe('Comma-separated categories')
+    // The accepted lists, stated in the document (a bare string would promise any text works).
+    .meta({ pattern: `^( *(${MEMORY_CATEGORIES.join('|')}) *(, *(${MEMORY_CATEGORIES.join('|')}) *){0,8})?$` }),
+  tags: csv(tagSchema, 32).optional().describe('Comma-separated; any of them'),
   stale: booleanFlag.optional(),
   pinned: booleanFlag.optional(),
   includeArchived: booleanFlag.optional(),
@@ -44,7 +49,7 @@ export class ListMemoriesQueryDto extends createZodDto(listMemoriesQuerySchema) 
 export const searchFiltersSchema = z.strictObject({
   ...filterFields,
   categories: z.array(categorySchema).max(9).optional(),
-  tags: z.array(z.string().min(1).max(64)).max(32).optional(),
+  tags: z.array(tagSchema).max(32).optional(),
   stale: z.boolean().optional().describe('true: only stale; false: hide stale; absent: include, flagged'),
   pinned: z.boolean().optional(),
   includeArchived: z.boolean().optional(),

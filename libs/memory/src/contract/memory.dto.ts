@@ -1,3 +1,4 @@
+import { visibleTextSchema } from '@cairn/common';
 import { redactedSchema } from '@cairn/secrets';
 import { createZodDto } from 'nestjs-zod';
 import { z } from 'zod';
@@ -49,6 +50,20 @@ export const idempotencyKeySchema = z
   // A refinement, not .regex(): the tool list (its size budget) need not spell the pattern out.
   .refine((key) => /^[\x21-\x7e]+$/.test(key), 'printable ASCII without spaces');
 
+const UPDATABLE_MEMORY_FIELDS = [
+  'content',
+  'category',
+  'tags',
+  'keywords',
+  'importance',
+  'confidence',
+  'source',
+  'pinned',
+  'supersedes',
+  'occurredAt',
+  'sensitive',
+];
+
 export const updateMemorySchema = z
   .strictObject({
     content: memoryContentSchema.optional(),
@@ -65,9 +80,11 @@ export const updateMemorySchema = z
       .boolean()
       .optional()
       .describe('Absent: unchanged. false on a sensitive memory needs new content (it is never decrypted back)'),
-    reason: z.string().trim().min(1).max(500).optional().describe('Why it changed; kept in the history'),
+    reason: visibleTextSchema(500).trim().optional().describe('Why it changed; kept in the history'),
   })
-  .refine((body) => Object.keys(body).some((key) => key !== 'reason'), 'give at least one field to change');
+  .refine((body) => Object.keys(body).some((key) => key !== 'reason'), 'give at least one field to change')
+  // The refinement, stated in the document: some field other than `reason`.
+  .meta({ anyOf: UPDATABLE_MEMORY_FIELDS.map((field) => ({ required: [field] })) });
 export class UpdateMemoryDto extends createZodDto(updateMemorySchema) {}
 
 export const memorySchema = z.object({

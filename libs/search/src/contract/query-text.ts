@@ -1,4 +1,4 @@
-import { stripControlCharacters } from '@cairn/common';
+import { stripControlCharacters, visibleTextSchema } from '@cairn/common';
 import { z } from 'zod';
 
 export const QUERY_MAX_CHARS = 4_000;
@@ -12,8 +12,6 @@ export function normaliseQuery(text: string): string {
   return stripControlCharacters(text.normalize('NFKC')).replace(/\s+/g, ' ').trim();
 }
 
-export const searchQuerySchema = z
-  .string()
-  .max(QUERY_MAX_CHARS, `must be at most ${QUERY_MAX_CHARS} characters`)
+export const searchQuerySchema = visibleTextSchema(QUERY_MAX_CHARS, 'must contain some text')
   .transform(normaliseQuery)
   .pipe(z.string().min(1, 'must contain some text'));

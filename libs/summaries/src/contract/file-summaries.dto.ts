@@ -1,4 +1,4 @@
-import { slugSchema, stripControlCharacters } from '@cairn/common';
+import { slugSchema, stripControlCharacters, visibleTextSchema } from '@cairn/common';
 import { createZodDto } from 'nestjs-zod';
 import { z } from 'zod';
 import {
@@ -11,9 +11,7 @@ import {
 export const projectParamSchema = z.strictObject({ project: slugSchema });
 export class ProjectParamDto extends createZodDto(projectParamSchema) {}
 
-const pathSchema = z
-  .string()
-  .max(FILE_PATH_MAX_CHARS, `must be at most ${FILE_PATH_MAX_CHARS} characters`)
+const pathSchema = visibleTextSchema(FILE_PATH_MAX_CHARS)
   .transform((value) => stripControlCharacters(value).trim())
   .pipe(z.string().min(1, 'must not be empty'))
   .describe('File path, relative to the repository root');

@@ -1,4 +1,4 @@
-import { BadRequestError, displayText, stripControlCharacters } from '@cairn/common';
+import { BadRequestError, displayText, stripControlCharacters, visibleTextSchema } from '@cairn/common';
 import { z } from 'zod';
 import { EVENT_KINDS } from './working-memory.types';
 
@@ -18,10 +18,8 @@ export const wmKeySchema = z
 
 /** Free text kept as written: control characters removed (newlines and tabs kept), trimmed. */
 const text = (max: number) =>
-  z
-    .string()
-    // A generous pre-limit so stripping never runs over megabytes; the real limit follows.
-    .max(max * 4, `must be at most ${max} characters`)
+  // The input limit is the output limit, so the documented maxLength is the one enforced.
+  visibleTextSchema(max)
     .transform((value) => stripControlCharacters(value.normalize('NFC')).trim())
     .pipe(z.string().min(1, 'must not be empty').max(max, `must be at most ${max} characters`));
 

@@ -1,0 +1,193 @@
+import { RequestMethod, type Type } from '@nestjs/common';
+import { HTTP_CODE_METADATA, METHOD_METADATA, PATH_METADATA, ROUTE_ARGS_METADATA } from '@nestjs/common/constants';
+import { RouteParamtypes } from '@nestjs/common/enums/route-paramtypes.enum';
+import { ModulesContainer } from '@nestjs/core';
+import { type NestFastifyApplication } from '@nestjs/platform-fastify';
+import { ApiResponse, DECORATORS, DocumentBuilder, type OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
+import {
+  type OperationObject,
+  type ResponseObject,
+  type SchemaObject,
+} from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
+import { PUBLIC_ROUTE } from '@cairn/observability';
+import { cleanupOpenApiDoc } from 'nestjs-zod';
+import { ErrorBodyDto } from './error-body.dto';
+
+const ERROR_DESCRIPTIONS: Record<number, string> = {
+  400: 'Invalid request: malformed JSON, a field or parameter that fails validation',
+  401: 'Missing, invalid, expired or revoked token',
+  403: "The token's role, scope or tenant does not allow this",
+  404: 'A tenant, project or resource named in the request does not exist (or is not visible)',
+  409: 'Conflicts with the current state (an existing slug or email, a concurrent change)',
+  413: 'Request body larger than HTTP_BODY_LIMIT_BYTES',
+  415: 'Content-Type the operation does not take',
+  429: 'Request budget of the token or tenant spent; retry after the Retry-After header',
+};
+
+const BODY_METHODS = new Set<RequestMethod>([RequestMethod.POST, RequestMethod.PUT, RequestMethod.PATCH]);
+
+/** What a route's own metadata says about the errors it can answer. */
+interface RouteFacts {
+  readonly method: RequestMethod;
+  readonly isPublic: boolean;
+  readonly hasPathParams: boolean;
+  readonly hasQuery: boolean;
+}
+
+/** The error statuses a route can answer; every one shares the ErrorBody shape. */
+export function errorStatusesFor(route: RouteFacts): number[] {
+  const hasBody = BODY_METHODS.has(route.method);
+  const takesInput = hasBody || route.hasPathParams || route.hasQuery;
+  const statuses: number[] = [];
+  // Authenticated routes may also refuse a token sent in the query string (400).
+  if (takesInput || !route.isPublic) statuses.push(400);
+  if (!route.isPublic) statuses.push(401, 403);
+  // Bodies and queries name projects, memories and documents as much as paths do.
+  if (takesInput) statuses.push(404);
+  if (!route.isPublic && (hasBody || route.method === RequestMethod.DELETE)) statuses.push(409);
+  if (hasBody) statuses.push(413, 415);
+  if (!route.isPublic) statuses.push(429);
+  return statuses;
+}
+
+/**
+ * Documents the error responses of every route from its metadata (method, `@Public()`, path
+ * and query parameters) instead of a hand-kept list per route, so a new route is documented
+ * like the others. Decorates the handlers before the document is generated; repeated calls
+ * (one per app built in a test run) set the same metadata again.
+ */
+export function documentErrorResponses(app: NestFastifyApplication): Set<string> {
+  const optionalBodies = new Set<string>();
+  for (const module of app.get(ModulesContainer).values()) {
+    for (const wrapper of module.controllers.values()) {
+      const controller = wrapper.metatype as Type | null;
+      if (!controller) continue;
+      const prototype = controller.prototype as Record<string, unknown>;
+      const controllerPath = String(Reflect.getMetadata(PATH_METADATA, controller) ?? '');
+      for (const key of Object.getOwnPropertyNames(prototype)) {
+        const descriptor = Object.getOwnPropertyDescriptor(prototype, key);
+        const handler = descriptor?.value as object | undefined;
+        if (!descriptor || key === 'constructor' || typeof handler !== 'function') continue;
+        const method = Reflect.getMetadata(METHOD_METADATA, handler) as RequestMethod | undefined;
+        if (method === undefined) continue;
+        const handlerPath = String(Reflect.getMetadata(PATH_METADATA, handler) ?? '');
+        const args = (Reflect.getMetadata(ROUTE_ARGS_METADATA, controller, key) ?? {}) as Record<string, unknown>;
+        const statuses = errorStatusesFor({
+          method,
+          isPublic: Boolean(
+            Reflect.getMetadata(PUBLIC_ROUTE, handler) ?? Reflect.getMetadata(PUBLIC_ROUTE, controller),
+          ),
+          hasPathParams: `${controllerPath}/${handlerPath}`.includes(':'),
+          hasQuery: Object.keys(args).some((arg) => arg.startsWith(`${RouteParamtypes.QUERY}:`)),
+        });
+        // Explicit responses replace swagger's implied success response: state it first.
+        const declared = (Reflect.getMetadata(DECORATORS.API_RESPONSE, handler) ?? {}) as Record<string, unknown>;
+        if (!Object.keys(declared).some((status) => status.startsWith('2'))) {
+          const status =
+            (Reflect.getMetadata(HTTP_CODE_METADATA, handler) as number | undefined) ?? successStatus(method);
+          ApiResponse({ status, description: '' })(prototype, key, descriptor);
+        }
+        if (bodyIsOptional(controller, key, args)) optionalBodies.add(`${controller.name}_${key}`);
+        for (const status of statuses) {
+          ApiResponse({ status, description: ERROR_DESCRIPTIONS[status], type: ErrorBodyDto })(
+            prototype,
+            key,
+            descriptor,
+          );
+        }
+      }
+    }
+  }
+  return optionalBodies;
+}
+
+function successStatus(method: RequestMethod): number {
+  return method === RequestMethod.POST ? 201 : 200;
+}
+
+/** True when the route's body DTO (a nestjs-zod class) accepts no body at all, e.g. `.default({})`. */
+function bodyIsOptional(controller: Type, key: string, args: Record<string, unknown>): boolean {
+  const bodyArg = Object.entries(args).find(([arg]) => arg.startsWith(`${RouteParamtypes.BODY}:`));
+  if (!bodyArg) return false;
+  const index = (bodyArg[1] as { index: number }).index;
+  const types = (Reflect.getMetadata('design:paramtypes', controller.prototype as object, key) ?? []) as unknown[];
+  const schema = (types[index] as { schema?: { safeParse?(value: unknown): { success: boolean } } } | undefined)
+    ?.schema;
+  return schema?.safeParse?.(undefined).success ?? false;
+}
+
+/** Operations whose body may be left out say so (nestjs-zod marks every body required). */
+function markOptionalBodies(document: OpenAPIObject, operationIds: Set<string>): OpenAPIObject {
+  for (const pathItem of Object.values(document.paths)) {
+    for (const operation of Object.values(pathItem) as (OperationObject | undefined)[]) {
+      const body = operation?.requestBody;
+      if (body && !('$ref' in body) && operationIds.has(operation.operationId ?? '')) body.required = false;
+    }
+  }
+  return document;
+}
+
+/** nestjs-zod's marker for a DTO property whose JSON Schema `type` is not a single string. */
+const NESTJS_ZOD_EMPTY_TYPE = 'x-nestjs_zod-empty-type';
+
+/**
+ * nestjs-zod 5.5 hands a nullable top-level DTO property to @nestjs/swagger as
+ * `type: ["string", "null"]`, and swagger reads a list of types as "array of the first",
+ * so `nextCursor`, `agentId`, … were documented as string arrays. The property keeps
+ * nestjs-zod's marker, which no genuine array carries (their `type` is the string "array"):
+ * turn those back into the nullable scalar they were. Runs before cleanupOpenApiDoc, which
+ * drops the marker.
+ */
+function restoreNullableProperties(document: OpenAPIObject): OpenAPIObject {
+  for (const schema of Object.values(document.components?.schemas ?? {})) {
+    if (!('properties' in schema) || !schema.properties) continue;
+    for (const [name, property] of Object.entries(schema.properties)) {
+      if ('$ref' in property || !(NESTJS_ZOD_EMPTY_TYPE in property) || property.type !== 'array') continue;
+      const { items, ...rest } = property;
+      if (!items || '$ref' in items || typeof items.type !== 'string' || Object.keys(items).length !== 1) continue;
+      schema.properties[name] = { ...rest, type: [items.type, 'null'] } as unknown as SchemaObject;
+    }
+  }
+  return document;
+}
+
+/**
+ * Points every operation's error responses at one `components.responses` entry per status,
+ * so the document states the error contract once instead of once per operation.
+ */
+function shareErrorResponses(document: OpenAPIObject): OpenAPIObject {
+  const shared: Record<string, ResponseObject> = {};
+  for (const pathItem of Object.values(document.paths)) {
+    for (const operation of Object.values(pathItem) as (OperationObject | undefined)[]) {
+      if (!operation?.responses) continue;
+      for (const [status, response] of Object.entries(operation.responses)) {
+        if (!response || !(Number(status) in ERROR_DESCRIPTIONS) || '$ref' in response) continue;
+        const name = `Error${status}`;
+        shared[name] = response;
+        operation.responses[status] = { $ref: `#/components/responses/${name}` };
+      }
+    }
+  }
+  return {
+    ...document,
+    components: { ...document.components, responses: { ...document.components?.responses, ...shared } },
+  };
+}
+
+/** Builds the OpenAPI 3.1 document and serves it at /docs (UI), /docs/json and /docs/yaml. */
+export function mountOpenApi(app: NestFastifyApplication, meta: { title: string; description: string }): OpenAPIObject {
+  const optionalBodies = documentErrorResponses(app);
+  const documentConfig = new DocumentBuilder()
+    .setOpenAPIVersion('3.1.0')
+    .setTitle(meta.title)
+    .setDescription(meta.description)
+    .setVersion('1')
+    .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'Platform admin token or a cairn_st_ session token' })
+    .addSecurityRequirements('bearer')
+    .build();
+  // zod emits JSON Schema 2020-12 (`type: [X, "null"]`), which is OpenAPI 3.1's dialect.
+  const raw = restoreNullableProperties(SwaggerModule.createDocument(app, documentConfig));
+  const document = markOptionalBodies(shareErrorResponses(cleanupOpenApiDoc(raw, { version: '3.1' })), optionalBodies);
+  SwaggerModule.setup('docs', app, document, { jsonDocumentUrl: 'docs/json', yamlDocumentUrl: 'docs/yaml' });
+  return document;
+}
