@@ -250,6 +250,13 @@ describe('knowledge base over the api', () => {
     expect(replaced.status).toBe(403);
     expect(replaced.body.error.code).toBe('not_owner');
     expect((await index(member, a, { source, text: 'The lead’s version.' })).replaced).toBe(1);
+
+    // A service token with neither user nor agent id is the author of what it indexed, and only that.
+    const [serviceA, serviceB] = [await issue('agent'), await issue('agent')];
+    const own = `docs/service-${randomBytes(3).toString('hex')}.md`;
+    await index(serviceA, a, { source: own, text: 'Service notes.' });
+    expect((await serviceB.post(docs(a), { source: own, text: 'Not yours.' })).status).toBe(403);
+    expect((await index(serviceA, a, { source: own, text: 'Service notes, revised.' })).replaced).toBe(1);
   });
 
   it('purges only expired documents, per project and tier, and hides them from search at once', async () => {

@@ -4,7 +4,7 @@ import { type KbDocument, type RetentionTier } from './contract/kb.types';
 
 const COLUMNS = `d.id, d.project_id AS "projectId", d.source, d.title, d.source_type AS "sourceType",
   d.retention_tier AS "retentionTier", d.content_hash AS "contentHash", d.chunk_count AS "chunkCount",
-  d.author_user_id AS "authorUserId", d.author_agent_id AS "authorAgentId", d.created_at AS "createdAt",
+  d.author_user_id AS "authorUserId", d.author_agent_id AS "authorAgentId", d.author_token_id AS "authorTokenId", d.created_at AS "createdAt",
   d.expires_at AS "expiresAt", d.metadata`;
 
 export type RetentionDays = Readonly<Record<RetentionTier, number>>;
@@ -53,8 +53,8 @@ export class KbDocumentsRepository {
   async insert(doc: NewDocument): Promise<KbDocument> {
     const rows = await this.db.query<KbDocument>(
       `INSERT INTO kb_documents AS d (id, project_id, source, title, source_type, retention_tier, content_hash,
-         chunk_count, author_user_id, author_agent_id, expires_at, metadata)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, now() + make_interval(days => $11::int), $12::jsonb)
+         chunk_count, author_user_id, author_agent_id, author_token_id, expires_at, metadata)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, now() + make_interval(days => $12::int), $13::jsonb)
        RETURNING ${COLUMNS}`,
       [
         doc.id,
@@ -67,6 +67,7 @@ export class KbDocumentsRepository {
         doc.chunkCount,
         doc.authorUserId,
         doc.authorAgentId,
+        doc.authorTokenId,
         doc.retentionDays,
         JSON.stringify(doc.metadata),
       ],

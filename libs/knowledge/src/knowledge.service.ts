@@ -118,6 +118,7 @@ export class KnowledgeService {
         chunkCount: pieces.length,
         authorUserId: author.userId,
         authorAgentId: author.agentId,
+        authorTokenId: author.tokenId,
         retentionDays: this.config.knowledge.retentionDays[tier],
         metadata: request.metadata ?? {},
       });

@@ -22,6 +22,8 @@ export interface KbDocument {
   readonly chunkCount: number;
   readonly authorUserId: string | null;
   readonly authorAgentId: string | null;
+  /** The token that indexed it (null on documents indexed before this was recorded). */
+  readonly authorTokenId: string | null;
   readonly createdAt: Date;
   readonly expiresAt: Date;
   /** What produced the document, e.g. `{ fetch: { finalUrl, flags } }` for a fetched page. */

@@ -14,6 +14,7 @@ import { kbFetch } from './0012-kb-fetch';
 import { sensitive } from './0013-sensitive';
 import { idempotencyKeys } from './0014-idempotency-keys';
 import { duplicateCandidates } from './0015-duplicate-candidates';
+import { kbDocumentTokenAuthor } from './0016-kb-document-token-author';
 
 /**
  * Tenant-schema migrations in order, run with the tenant's schema first on the search
@@ -35,6 +36,7 @@ export const TENANT_MIGRATION_LIST: readonly Migration[] = [
   sensitive,
   idempotencyKeys,
   duplicateCandidates,
+  kbDocumentTokenAuthor,
 ];
 
 /** Injection token so tests can run the migrator over a list with a failing step. */
