@@ -187,6 +187,21 @@ describe('data-key rotation with lazy re-encryption', () => {
     expect((await reveal(id)).body.value).toBe(value);
   });
 
+  it('rotates a tenant that never sealed anything: its first key, with no previous version', async () => {
+    const fresh = await api.admin.post('/v1/tenants', {
+      slug: `fresh-${randomBytes(3).toString('hex')}`,
+      name: 'Fresh',
+    });
+    expect(fresh.status).toBe(201);
+    const rotated = await api.admin.post(rotateUrl(fresh.body.slug), {});
+    expect(rotated.status).toBe(200);
+    expect(rotated.body).toMatchObject({ previousVersion: null, currentVersion: 1, envelopes: 0, remaining: 0 });
+    expect((await api.admin.post(rotateUrl(fresh.body.slug), {})).body).toMatchObject({
+      previousVersion: 1,
+      currentVersion: 2,
+    });
+  });
+
   it('is for the platform admin only: 403 for tenant tokens, 404 for an unknown tenant; audited', async () => {
     const versions = await keyVersions();
     const agentToken = (await issueToken(api.admin, w.tenant.slug, { role: 'agent', projects: [w.project] })).token;

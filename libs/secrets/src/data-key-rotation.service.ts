@@ -40,7 +40,8 @@ export class DataKeyRotation {
     const tenant = this.tenant.require('DataKeyRotation.rotate');
     const version = await this.encryption.rotateDataKey(tenant.id);
     this.logger.log({ msg: 'data key rotated', tenantId: tenant.id, version });
-    return { ...(await this.status()), previousVersion: version - 1 };
+    // A tenant that never sealed anything had no key: its first rotation makes version 1.
+    return { ...(await this.status()), previousVersion: version > 1 ? version - 1 : null };
   }
 
   async status(): Promise<DataKeyStatus> {

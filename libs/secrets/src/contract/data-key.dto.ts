@@ -21,8 +21,10 @@ export const dataKeyStatusSchema = z.object({
 export type DataKeyStatus = z.output<typeof dataKeyStatusSchema>;
 export class DataKeyStatusDto extends createZodDto(dataKeyStatusSchema) {}
 
-/** The answer to a rotation: the status right after it, and the version it replaced. */
-export const dataKeyRotationSchema = dataKeyStatusSchema.extend({ previousVersion: z.number().int().min(1) });
+/** The answer to a rotation: the status right after it, and the version it replaced (null: the tenant had none yet). */
+export const dataKeyRotationSchema = dataKeyStatusSchema.extend({
+  previousVersion: z.number().int().min(1).nullable(),
+});
 export type DataKeyRotationResult = z.output<typeof dataKeyRotationSchema>;
 export class DataKeyRotationDto extends createZodDto(dataKeyRotationSchema) {}
 
