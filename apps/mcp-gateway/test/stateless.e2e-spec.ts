@@ -123,6 +123,15 @@ describe('MCP gateway: two stateless replicas', () => {
     expect(onB.status).toBe(429);
     expect(onB.json.error.data).toMatchObject({ scope: 'token' });
   });
+
+  it('counts every message of a batch against the budget, not the batch as one', async () => {
+    const { tenant, projects } = await tenantWithProjects(world, 1);
+    const { token } = await issueToken(world.admin, tenant.slug, { role: 'agent', projects });
+    const headers = { Authorization: `Bearer ${token}`, 'mcp-protocol-version': '2025-03-26' };
+    const batch = `[${Array.from({ length: 40 }, (_, i) => rpc('tools/list', {}, i)).join(',')}]`;
+    expect((await postRaw(urls[0], batch, headers)).status).toBe(200);
+    expect((await postRaw(urls[1], rpc('tools/list', {}, 41), headers)).status).toBe(429);
+  });
 });
 
 function storedOf(result: Record<string, unknown>): StoredMemory {

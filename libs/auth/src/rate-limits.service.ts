@@ -46,11 +46,14 @@ export class RateLimits {
     this.perTenant = limiter('tenant', config.rateLimits.tenantPerMinute);
   }
 
-  /** Spends one request of each budget; the refusal says which budget ran out and for how long. */
-  async consume(principal: SessionPrincipal): Promise<RateLimitRefusal | undefined> {
+  /**
+   * Spends `requests` (one, or the messages of a JSON-RPC batch) of each budget; the refusal
+   * says which budget ran out and for how long.
+   */
+  async consume(principal: SessionPrincipal, requests = 1): Promise<RateLimitRefusal | undefined> {
     const [token, tenant] = await Promise.allSettled([
-      this.perToken.consume(principal.tokenId),
-      this.perTenant.consume(principal.tenant.id),
+      this.perToken.consume(principal.tokenId, requests),
+      this.perTenant.consume(principal.tenant.id, requests),
     ]);
     if (token.status === 'rejected') return this.refusal('token', this.config.rateLimits.tokenPerMinute, token.reason);
     if (tenant.status === 'rejected') {

@@ -130,7 +130,9 @@ export class McpHttpRoutes implements OnModuleInit {
     const raw = typeof request.body === 'string' ? request.body : '';
     const message = parseJson(raw);
     const id = requestIdOf(message);
-    const limited = await this.gate.rateLimit(principal, id);
+    // A batch (still served to 2025-03-26 clients) spends one request per message it carries.
+    const requests = Array.isArray(message) ? Math.max(1, message.length) : 1;
+    const limited = await this.gate.rateLimit(principal, id, requests);
     if (limited) return this.refuse(reply, limited);
     if (nestedDeeperThan(message, MAX_JSON_DEPTH)) {
       const error = jsonRpcError(

@@ -112,9 +112,13 @@ export class McpRequestGate {
     return { principal };
   }
 
-  async rateLimit(principal: SessionPrincipal, id: string | number | null): Promise<GateRefusal | undefined> {
-    // The budgets REST requests spend too (RateLimits): one count per token and per tenant.
-    const refused = await this.limits.consume(principal);
+  async rateLimit(
+    principal: SessionPrincipal,
+    id: string | number | null,
+    requests = 1,
+  ): Promise<GateRefusal | undefined> {
+    // The budgets REST requests spend too (RateLimits): one count per message, per token and per tenant.
+    const refused = await this.limits.consume(principal, requests);
     if (!refused) return undefined;
     return {
       status: 429,
