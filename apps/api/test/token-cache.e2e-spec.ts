@@ -14,6 +14,7 @@ import {
 } from '@cairn/testing';
 import { Client } from 'pg';
 import { ApiModule } from '../src/api.module';
+import { eventually } from './process-harness';
 
 /**
  * Verified tokens are answered from memory (no database round trip), and every change that
@@ -152,10 +153,6 @@ async function settledWithin<T>(work: Promise<T>, ms: number): Promise<T | undef
   }
 }
 
-async function until(check: () => boolean | Promise<boolean>, timeoutMs = 5_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
+function until(check: () => boolean | Promise<boolean>, timeoutMs = 5_000): Promise<true> {
+  return eventually(async () => ((await check()) ? true : undefined), timeoutMs, 'the condition');
 }

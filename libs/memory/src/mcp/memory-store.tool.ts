@@ -1,9 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { defineTool, McpTool, type McpToolHandler, type ToolCall } from '@cairn/mcp';
+import { redactedLine } from '@cairn/secrets';
 import { type z } from 'zod';
 import { idempotencyKeySchema, storeMemorySchema, toMemoryView, writeResultSchema } from '../contract/memory.dto';
 import { MemoryWriter } from '../memory-writer.service';
-import { redactedLine, sealedLine } from './memory-text';
+import { sealedLine } from './memory-text';
 // What the tool list shows of the shared schemas (a memory, a search explanation).
 import './memory-tool-listing';
 

@@ -66,12 +66,6 @@ export function datesLine(temporal: TemporalReport | undefined): string[] {
   return [`dates (as of ${temporal.reference.slice(0, 10)}): ${parts.join('; ')}`];
 }
 
-/** What the write redacted, as one line for the agent (none when nothing was). */
-export function redactedLine(redacted: readonly { type: string; count: number }[]): string[] {
-  if (redacted.length === 0) return [];
-  return [`Secrets replaced by placeholders: ${redacted.map(({ type, count }) => `${type} ×${count}`).join(', ')}.`];
-}
-
 /** For a sensitive memory: where its content went, and how its writer or an admin reads it back. */
 export function sealedLine(memory: MemoryView): string[] {
   if (!memory.sensitive) return [];

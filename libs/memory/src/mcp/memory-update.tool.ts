@@ -1,10 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { BadRequestError } from '@cairn/common';
 import { defineTool, McpTool, type McpToolHandler, type ToolCall } from '@cairn/mcp';
+import { redactedLine } from '@cairn/secrets';
 import { z } from 'zod';
 import { toMemoryView, updateMemorySchema, writeResultSchema } from '../contract/memory.dto';
 import { MemoryWriter } from '../memory-writer.service';
-import { redactedLine, sealedLine } from './memory-text';
+import { sealedLine } from './memory-text';
 import { memoryIdSchema } from '../contract/memory-tool.schemas';
 
 const spec = defineTool({
