@@ -1,6 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { ApiModule } from '@cairn/api-app';
-import { AuditBuffer } from '@cairn/audit';
+import { AuditBuffer, AuditQueue } from '@cairn/audit';
 import { JobHandlers } from '@cairn/jobs';
 import {
   createProject,
@@ -215,19 +215,31 @@ describe('concurrent MCP writes across Redis and PostgreSQL restarts and a gatew
       60_000,
       'every acknowledged write to be embedded',
     );
+    const unaudited = async () => {
+      await api.get(AuditBuffer).flush();
+      const rows = await sql<{ request_id: string }>(
+        `SELECT request_id FROM {schema}.audit_log WHERE action = 'mcp.memory_store' AND outcome = 'success'`,
+      );
+      const found = new Set(rows.map((row) => row.request_id));
+      return [...seen.acknowledged.values()].filter((ack) => !found.has(ack.correlationId));
+    };
     const audited = await eventually(
-      async () => {
-        await api.get(AuditBuffer).flush();
-        const rows = await sql<{ request_id: string }>(
-          `SELECT request_id FROM {schema}.audit_log WHERE action = 'mcp.memory_store' AND outcome = 'success'`,
-        );
-        const found = new Set(rows.map((row) => row.request_id));
-        const count = [...seen.acknowledged.values()].filter((ack) => found.has(ack.correlationId)).length;
-        return count === ids.length ? count : undefined;
-      },
+      async () => ((await unaudited()).length === 0 ? ids.length : undefined),
       30_000,
       'an audit row for every acknowledged write',
-    );
+    ).catch(async (error: unknown) => {
+      // What became of the missing entries, for whoever has to fix it.
+      const missing = await unaudited();
+      console.log(`unaudited acknowledged writes: ${JSON.stringify(missing)}`);
+      console.log(`audit queue length: ${await api.get(AuditQueue).length().catch(String)}`);
+      for (const running of gateways) {
+        for (const line of running.process.output().split('\n')) {
+          if (/audit|stranded/i.test(line) || missing.some((ack) => line.includes(ack.correlationId)))
+            console.log(line.slice(0, 3000));
+        }
+      }
+      throw error;
+    });
 
     console.log(
       `Fault test: ${seen.acknowledged.size}/${total} writes acknowledged, ${lost.length} lost, ${duplicates} duplicated, ` +

@@ -1,4 +1,6 @@
+import { eventually } from '../../api/test/process-harness';
 import { TestClient } from '@cairn/testing';
+import { DataSource } from 'typeorm';
 import { type Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { DedicatedRedis } from '../../api/test/worker-resilience-harness';
 import {
@@ -23,12 +25,14 @@ describe('MCP and REST with Redis stopped', () => {
   let mcp: Client;
   let rest: TestClient;
   let project: string;
+  let schema: string;
 
   beforeAll(async () => {
     redis = await DedicatedRedis.create();
     world = await startGatewayWorld({ overrides: { REDIS_URL: redis.url } });
     const acme = await tenantWithProjects(world, 1);
     project = acme.projects[0];
+    schema = acme.tenant.schema;
     const token = await tokenFor(world, acme.tenant.slug, { role: 'agent', projects: [project], agentId: 'agent-r' });
     mcp = await connectClient(world.mcpUrl, token);
     rest = new TestClient(world.api).as(token);
@@ -79,5 +83,37 @@ describe('MCP and REST with Redis stopped', () => {
       expect(ready.body.checks.redis.ok).toBe(false);
       expect(ready.body.checks.database.ok).toBe(true);
     }
+  });
+
+  it('withholds the answer of a call whose audit entry neither Redis nor the database took, and keeps the entry', async () => {
+    const db = world.api.get(DataSource);
+    const audited = async () =>
+      Number(
+        (
+          await db.query<{ n: string }[]>(
+            `SELECT count(*) AS n FROM "${schema}".audit_log WHERE action = 'mcp.memory_store' AND outcome = 'success'`,
+          )
+        )[0].n,
+      );
+    const before = await audited();
+    // The audit table refuses inserts (as a database that dropped out would) while Redis is down.
+    await db.query(`CREATE FUNCTION "${schema}".refuse_audit() RETURNS trigger LANGUAGE plpgsql AS
+      $$ BEGIN RAISE EXCEPTION 'audit unavailable (test)'; END $$`);
+    await db.query(`CREATE TRIGGER refuse_audit BEFORE INSERT ON "${schema}".audit_log
+      FOR EACH ROW EXECUTE FUNCTION "${schema}".refuse_audit()`);
+    const content = 'Stored while the audit log is unreachable';
+    const withheld = await callTool(mcp, 'memory_store', { content, idempotencyKey: 'audit-withheld' });
+    await db.query(`DROP TRIGGER refuse_audit ON "${schema}".audit_log`);
+    await db.query(`DROP FUNCTION "${schema}".refuse_audit()`);
+    expect(withheld.isError).toBe(true);
+    expect(withheld.text).toMatch(/^Error \(unavailable\): The audit log is unreachable/);
+
+    // The retry with the same key returns what the first call stored, once.
+    const retried = await callTool(mcp, 'memory_store', { content, idempotencyKey: 'audit-withheld' });
+    expect(retried.isError).toBe(false);
+    const listed = await rest.get(`/v1/projects/${project}/memories?limit=100`);
+    expect(listed.body.items.filter((item: { content: string }) => item.content === content)).toHaveLength(1);
+    // Both calls are in the chain: the withheld one's entry was kept and retried, not dropped.
+    await eventually(async () => ((await audited()) === before + 2 ? true : undefined), 15_000, 'both audit entries');
   });
 });

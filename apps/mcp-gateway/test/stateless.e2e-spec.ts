@@ -73,13 +73,55 @@ describe('MCP gateway: two stateless replicas', () => {
     await client.close();
     await other.close();
 
-    // Raw requests carry no session id at all, and neither replica hands one out.
+    // Requests other than initialize need no session id, and are handed none.
     for (const url of urls) {
       const response = await postRaw(url, rpc('tools/list'), { Authorization: `Bearer ${token}` });
       expect(response.status).toBe(200);
       expect(response.headers.get('mcp-session-id')).toBeNull();
       expect(response.json.result.tools.length).toBeGreaterThan(0);
     }
+  });
+
+  it('issues a session id at initialize that every replica honours for its token only, storing nothing', async () => {
+    const { token } = await issueToken(world.admin, slug, { role: 'agent', projects: [project], agentId: 'lb:2' });
+    const other = await issueToken(world.admin, slug, { role: 'agent', projects: [project], agentId: 'lb:3' });
+    const initialize = rpc('initialize', {
+      protocolVersion: '2025-11-25',
+      capabilities: {},
+      clientInfo: { name: 'raw', version: '1' },
+    });
+    const bearer = { Authorization: `Bearer ${token}` };
+    const initialized = await postRaw(urls[0], initialize, bearer);
+    expect(initialized.status).toBe(200);
+    const sessionId = initialized.headers.get('mcp-session-id');
+    expect(sessionId).toMatch(/^[\x21-\x7e]+$/);
+    // A second initialize is a second session.
+    expect((await postRaw(urls[0], initialize, bearer)).headers.get('mcp-session-id')).not.toBe(sessionId);
+
+    // The other replica honours it: nothing was stored on the first.
+    const listed = await postRaw(urls[1], rpc('tools/list'), { ...bearer, 'Mcp-Session-Id': sessionId! });
+    expect(listed.status).toBe(200);
+    expect(listed.json.result.tools.length).toBeGreaterThan(0);
+
+    // Another token presenting it, or a made-up id: 404, so the client starts a new session.
+    for (const [headers, label] of [
+      [{ Authorization: `Bearer ${other.token}`, 'Mcp-Session-Id': sessionId! }, 'another token'],
+      [{ ...bearer, 'Mcp-Session-Id': 'made-up-session' }, 'a made-up id'],
+      [{ ...bearer, 'Mcp-Session-Id': `${sessionId!.slice(0, -2)}AA` }, 'an altered id'],
+    ] as const) {
+      const refused = await postRaw(urls[1], rpc('tools/list'), headers);
+      expect({ label, status: refused.status }).toEqual({ label, status: 404 });
+      expect(refused.json.error).toMatchObject({ code: -32001, message: expect.stringMatching(/Session not found/) });
+    }
+
+    // The SDK client keeps the id it was given and sends it with every call.
+    const client = await connectClient(urls[0], token);
+    const transport = (client as unknown as { transport?: { sessionId?: string } }).transport;
+    expect(transport?.sessionId).toMatch(/^[\x21-\x7e]+$/);
+    expect((await client.callTool({ name: 'memory_recall', arguments: { query: 'Stripe' } })).isError ?? false).toBe(
+      false,
+    );
+    await client.close();
   });
 
   it('refuses a token revoked through the admin API on both replicas at once', async () => {

@@ -16,8 +16,8 @@ const LOCK_TTL_MS = 10_000;
 /**
  * Audit entries for high-rate actions (every MCP tool call). `append` resolves once the entry
  * is durable (in the Redis audit queue, or, with Redis down, written to the chain directly),
- * so a caller that awaits it before answering never answers a call whose audit a crash could
- * lose. The queue is drained into each tenant's chained audit log in queue order, in batches
+ * or says it is not, so a caller that awaits it before answering never answers a call whose
+ * audit a crash could lose. The queue is drained into each tenant's chained audit log in queue order, in batches
  * (one locked append per tenant per batch), by one drain at a time in this process
  * (single-flight) and one replica at a time (the drain lock); a tenant's failed batch stays
  * queued for the next pass, and entries of a tenant deleted meanwhile are discarded.
@@ -44,21 +44,27 @@ export class AuditBuffer implements OnApplicationBootstrap, BeforeApplicationShu
     this.sweep = setInterval(() => void this.flush(), SWEEP_MS).unref();
   }
 
-  /** Resolves once the entry is durable; never rejects (an audit failure must not fail an answered call). */
-  async append(schema: string, entry: TenantAuditEntry): Promise<void> {
+  /**
+   * True once the entry is durable. False when neither Redis nor the database took it: the
+   * entry is then kept in memory and retried, but a crash would lose it, so the caller must
+   * not answer as if the call had been recorded (as Vault withholds answers it cannot audit).
+   * Never rejects.
+   */
+  async append(schema: string, entry: TenantAuditEntry): Promise<boolean> {
     const stamped: StampedAuditEntry = { ...entry, at: entry.at ?? new Date() };
     if (this.queue.ready()) {
       try {
         await this.queue.add(schema, stamped);
         this.schedule(FLUSH_INTERVAL_MS);
-        return;
+        return true;
       } catch (error) {
         this.logger.warn({ msg: 'audit queue unreachable; writing the entry to the chain directly', err: error });
       }
     }
-    if (await this.writeDirectly(schema, stamped)) return;
+    if (await this.writeDirectly(schema, stamped)) return true;
     this.stranded.push({ schema, entry: stamped });
     this.schedule(RETRY_MS);
+    return false;
   }
 
   /**

@@ -1,4 +1,5 @@
 export { AuditBuffer } from './audit-buffer.service';
+export { AuditQueue } from './audit-queue.service';
 export { AuditHttpModule } from './http/audit-http.module';
 export { AuditModule } from './audit.module';
 export { AuditLogService } from './audit-log.service';

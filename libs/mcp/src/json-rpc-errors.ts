@@ -1,6 +1,8 @@
 /** JSON-RPC error codes the gateway answers with at the HTTP layer (server-defined range). */
 export const GATEWAY_ERROR = {
   unauthorized: -32001,
+  /** HTTP 404 for an unknown Mcp-Session-Id, the code the SDK's stateful transport uses. */
+  sessionNotFound: -32001,
   forbidden: -32003,
   rateLimited: -32029,
   /** A dependency is down for the moment (HTTP 503 with Retry-After): retry the request. */

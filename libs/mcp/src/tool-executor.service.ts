@@ -29,6 +29,10 @@ class ToolRefusal extends Error {
   }
 }
 
+function refusalResult(refusal: ToolRefusal): CallToolResult {
+  return { isError: true, content: [{ type: 'text', text: `Error (${refusal.code}): ${refusal.message}` }] };
+}
+
 /**
  * Runs one `tools/call`: validates arguments, resolves the project, runs the handler in the
  * caller's tenant context, checks the answer against the output schema, and records the
@@ -65,6 +69,7 @@ export class ToolExecutor {
     let outcome: ToolOutcome = 'success';
     let errorCode: string | undefined;
     let project: string | null = null;
+    let result: CallToolResult;
     try {
       if (!roleGrants(principal.role, tool.spec.permission)) {
         throw new ToolRefusal('insufficient_role', `Role "${principal.role}" may not call ${name}`, 'denied');
@@ -77,19 +82,38 @@ export class ToolExecutor {
         this.tenants.run(principal.tenant, () => tool.handler.run(input, call)),
       );
       const structured = tool.spec.output.parse(answer.structured);
-      return { structuredContent: structured, content: [{ type: 'text', text: answer.text }] };
+      result = { structuredContent: structured, content: [{ type: 'text', text: answer.text }] };
     } catch (error) {
       const refusal = this.refusalOf(error, correlationId, name);
       outcome = refusal.outcome;
       errorCode = refusal.code;
-      return { isError: true, content: [{ type: 'text', text: `Error (${refusal.code}): ${refusal.message}` }] };
-    } finally {
-      const seconds = (performance.now() - started) / 1000;
-      this.metrics.calls.inc({ tool: name, outcome });
-      this.metrics.duration.observe({ tool: name }, seconds);
-      // Before the answer leaves: once the caller has it, its audit entry survives a crash.
-      await this.record({ principal, tool: name, project, outcome, correlationId, args, errorCode, seconds });
+      result = refusalResult(refusal);
     }
+    const seconds = (performance.now() - started) / 1000;
+    this.metrics.calls.inc({ tool: name, outcome });
+    this.metrics.duration.observe({ tool: name }, seconds);
+    // Before the answer leaves: once the caller has it, its audit entry survives a crash.
+    const recorded = await this.record({
+      principal,
+      tool: name,
+      project,
+      outcome,
+      correlationId,
+      args,
+      errorCode,
+      seconds,
+    });
+    if (recorded) return result;
+    // Neither Redis nor the database took the entry (it stays queued in memory): an answer now
+    // could outlive its audit, so the caller gets a retryable error instead (memory_store with
+    // the same idempotencyKey then returns what this call stored, audited anew).
+    return refusalResult(
+      new ToolRefusal(
+        'unavailable',
+        `The audit log is unreachable for the moment; retry in ${UNAVAILABLE_RETRY_AFTER_SECONDS} s (correlation id ${correlationId})`,
+        'tool_error',
+      ),
+    );
   }
 
   private validate(
@@ -142,12 +166,12 @@ export class ToolExecutor {
   }
 
   /**
-   * Logs the call and queues its audit entry durably; never throws, so recording cannot turn
-   * an answered call into a protocol error.
+   * Logs the call and queues its audit entry durably; false when the entry is not durable.
+   * Never throws, so recording cannot turn an answered call into a protocol error.
    */
-  private async record(call: CallRecord): Promise<void> {
+  private async record(call: CallRecord): Promise<boolean> {
     try {
-      await this.writeRecord(call);
+      return await this.writeRecord(call);
     } catch (error) {
       this.logger.error({
         msg: 'could not record a tool call',
@@ -155,6 +179,7 @@ export class ToolExecutor {
         correlationId: call.correlationId,
         err: error,
       });
+      return false;
     }
   }
 
@@ -167,7 +192,7 @@ export class ToolExecutor {
     args,
     errorCode,
     seconds,
-  }: CallRecord): Promise<void> {
+  }: CallRecord): Promise<boolean> {
     const toolMs = Math.round(seconds * 10_000) / 10;
     const completion = RequestContext.current()?.completion;
     if (completion && completion.tool === undefined) {

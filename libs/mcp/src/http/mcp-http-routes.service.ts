@@ -20,6 +20,7 @@ import { invalidParamsOf } from '../request-params';
 import { isLoopbackHost } from './gateway-host';
 import { envelopeProblem } from './json-rpc-envelope';
 import { type GateRefusal, McpRequestGate } from './mcp-request-gate.service';
+import { issueSessionId, SESSION_HEADER, sessionIdBelongsTo } from './mcp-session-id';
 
 export const MCP_PATH = '/mcp';
 const METADATA_PATH = '/.well-known/oauth-protected-resource';
@@ -43,7 +44,8 @@ const MAX_JSON_DEPTH = 64;
 
 /**
  * `POST /mcp` (Streamable HTTP, stateless: a fresh server and transport per request, so any
- * replica answers any request), `GET`/`DELETE /mcp` → 405, and the RFC 9728 protected
+ * replica answers any request; the session id an initialize gets is bound to its token and
+ * stored nowhere, see mcp-session-id.ts), `GET`/`DELETE /mcp` → 405, and the RFC 9728 protected
  * resource metadata. Registered as an encapsulated Fastify plugin so /mcp takes its body as
  * raw text (the SDK answers malformed JSON with a JSON-RPC parse error) and every error it
  * answers is JSON-RPC shaped.
@@ -134,6 +136,20 @@ export class McpHttpRoutes implements OnModuleInit {
     const requests = Array.isArray(message) ? Math.max(1, message.length) : 1;
     const limited = await this.gate.rateLimit(principal, id, requests);
     if (limited) return this.refuse(reply, limited);
+    const sessionId = request.headers[SESSION_HEADER];
+    if (
+      sessionId !== undefined &&
+      (typeof sessionId !== 'string' || !sessionIdBelongsTo(sessionId, principal.tokenId))
+    ) {
+      // The transport specification's answer to a session the server does not know: the client
+      // starts a new one with initialize.
+      const error = jsonRpcError(
+        id,
+        GATEWAY_ERROR.sessionNotFound,
+        'Session not found: this Mcp-Session-Id was not issued to this token; initialize a new session',
+      );
+      return reply.status(404).send(error);
+    }
     if (nestedDeeperThan(message, MAX_JSON_DEPTH)) {
       const error = jsonRpcError(
         id,
@@ -176,6 +192,7 @@ export class McpHttpRoutes implements OnModuleInit {
     const response = await RequestContext.run(context, () =>
       transport.handleRequest(webRequest, message === undefined ? undefined : { parsedBody: message }),
     );
+    if (response.ok && isInitialize(message)) void reply.header(SESSION_HEADER, issueSessionId(principal.tokenId));
     await this.send(reply, response, () => void server.close());
   }
 
@@ -280,6 +297,10 @@ function nestedDeeperThan(value: unknown, limit: number): boolean {
     for (const child of Array.isArray(item) ? item : Object.values(item)) stack.push([child, depth + 1]);
   }
   return false;
+}
+
+function isInitialize(message: unknown): boolean {
+  return (message as { method?: unknown } | undefined)?.method === 'initialize';
 }
 
 /** SSE when the client asks for it: progress notifications requested, or event-stream preferred. */
