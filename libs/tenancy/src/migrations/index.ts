@@ -15,6 +15,7 @@ import { sensitive } from './0013-sensitive';
 import { idempotencyKeys } from './0014-idempotency-keys';
 import { duplicateCandidates } from './0015-duplicate-candidates';
 import { kbDocumentTokenAuthor } from './0016-kb-document-token-author';
+import { teamMemory } from './0017-team-memory';
 
 /**
  * Tenant-schema migrations in order, run with the tenant's schema first on the search
@@ -37,6 +38,7 @@ export const TENANT_MIGRATION_LIST: readonly Migration[] = [
   idempotencyKeys,
   duplicateCandidates,
   kbDocumentTokenAuthor,
+  teamMemory,
 ];
 
 /** Injection token so tests can run the migrator over a list with a failing step. */
