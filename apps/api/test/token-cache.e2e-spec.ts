@@ -30,7 +30,7 @@ describe('token cache and change notices', () => {
 
   beforeAll(async () => {
     database = await createTestDatabase();
-    const config = testConfig(database.url, testRedisUrl());
+    const config = testConfig(database.url, testRedisUrl(), { TOKEN_CACHE_TTL_MS: '60000' });
     replicas = [
       await createTestHttpApp(ApiModule.register(config), config),
       await createTestHttpApp(ApiModule.register(config), config),

@@ -119,11 +119,12 @@ export class MemoryTransferRepository {
       `WITH inserted AS (
        INSERT INTO memories (id, project_id, content, content_hash, category, tags, keywords, importance, confidence,
          source_path, source_line, source_hash, stale, verified_at, author_user_id, author_agent_id, author_token_id,
-         pinned, version, access_count, last_accessed_at, archived_at, occurred_at, created_at, updated_at, sensitive)
+         pinned, version, access_count, last_accessed_at, archived_at, occurred_at, created_at, updated_at, sensitive,
+         scope)
        SELECT r.id, r.project_id, r.content, r.content_hash, r.category, r.tags, r.keywords, r.importance, r.confidence,
          r.source_path, r.source_line, r.source_hash, r.stale, r.verified_at, r.author_user_id, r.author_agent_id, $2,
          r.pinned, r.version, r.access_count, r.last_accessed_at, r.archived_at, r.occurred_at, r.created_at,
-         r.updated_at, r.sensitive
+         r.updated_at, r.sensitive, CASE WHEN r.project_id IS NULL THEN 'team' ELSE 'project' END
        FROM jsonb_to_recordset($1::jsonb) AS r(id uuid, project_id uuid, content text, content_hash text, category text,
          tags text[], keywords text[], importance smallint, confidence real, source_path text, source_line integer,
          source_hash text, stale boolean, verified_at timestamptz, author_user_id uuid, author_agent_id text,

@@ -29,9 +29,10 @@ export class MemoriesRepository {
       `WITH m AS (
          INSERT INTO memories (id, project_id, content, content_hash, category, tags, keywords, importance, confidence,
            source_path, source_line, source_hash, pinned, author_user_id, author_agent_id, author_token_id,
-           created_at, updated_at, occurred_at, sensitive)
+           created_at, updated_at, occurred_at, sensitive, scope)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16,
-           coalesce($17, now()), coalesce($17, now()), coalesce($18, $17, now()), $19)
+           coalesce($17, now()), coalesce($17, now()), coalesce($18, $17, now()), $19,
+           CASE WHEN $2::uuid IS NULL THEN 'team' ELSE 'project' END)
          RETURNING *
        )
        SELECT ${MEMORY_COLUMNS} FROM m LEFT JOIN projects p ON p.id = m.project_id`,
