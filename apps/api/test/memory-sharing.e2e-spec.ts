@@ -262,7 +262,9 @@ describe('memory sharing over REST', () => {
     const seen: string[] = [];
     let cursor: string | null = null;
     do {
-      const response = await owner.get(`${base()}/shares?limit=1${cursor ? `&cursor=${cursor}` : ''}`);
+      const response: { status: number; body: any } = await owner.get(
+        `${base()}/shares?limit=1${cursor ? `&cursor=${cursor}` : ''}`,
+      );
       expect(response.status).toBe(200);
       seen.push(...response.body.items.map((item: any) => item.id));
       cursor = response.body.nextCursor;
