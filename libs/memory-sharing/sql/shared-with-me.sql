@@ -29,16 +29,16 @@ SELECT
        SELECT r.permission, 'rule', r.id, r.owner_user_id, r.owner_agent_id, r.owner_token_id, r.created_at
        FROM memory_share_rules r
        WHERE (r.grantee_user_id = $1::uuid OR r.grantee_agent_id = $2::text) AND r.tag = ANY(m.tags)
-         AND (r.project_id IS NULL OR r.project_id = m.project_id) AND (CASE WHEN m.author_user_id IS NOT NULL THEN m.author_user_id = r.owner_user_id ELSE (m.author_token_id = r.owner_token_id OR m.author_agent_id = r.owner_agent_id) END IS TRUE)) x
+         AND (r.project_id IS NULL OR r.project_id = m.project_id) AND ((m.author_token_id = r.owner_token_id OR m.author_user_id = r.owner_user_id OR (r.owner_user_id IS NULL AND m.author_user_id IS NULL AND m.author_agent_id = r.owner_agent_id)) IS TRUE)) x
        ORDER BY (x.permission = 'write') DESC, (x.via = 'share') DESC, x.granted_at, x.grant_id LIMIT 1
      ) g
      WHERE m.deleted_at IS NULL AND (m.project_id = $5::uuid OR m.project_id IS NULL)
-       AND NOT (CASE WHEN m.author_user_id IS NOT NULL THEN m.author_user_id = $6::uuid ELSE (m.author_token_id = $8::uuid OR m.author_agent_id = $7::text) END IS TRUE) AND EXISTS (SELECT s.permission, 'share' AS via, s.id AS grant_id, s.granted_by_user_id AS by_user_id,
+       AND NOT ((m.author_token_id = $8::uuid OR m.author_user_id = $6::uuid OR ($6::uuid IS NULL AND m.author_user_id IS NULL AND m.author_agent_id = $7::text)) IS TRUE) AND EXISTS (SELECT s.permission, 'share' AS via, s.id AS grant_id, s.granted_by_user_id AS by_user_id,
          s.granted_by_agent_id AS by_agent_id, s.granted_by_token_id AS by_token_id, s.created_at AS granted_at
        FROM memory_shares s WHERE s.memory_id = m.id AND (s.grantee_user_id = $3::uuid OR s.grantee_agent_id = $4::text)
        UNION ALL
        SELECT r.permission, 'rule', r.id, r.owner_user_id, r.owner_agent_id, r.owner_token_id, r.created_at
        FROM memory_share_rules r
        WHERE (r.grantee_user_id = $3::uuid OR r.grantee_agent_id = $4::text) AND r.tag = ANY(m.tags)
-         AND (r.project_id IS NULL OR r.project_id = m.project_id) AND (CASE WHEN m.author_user_id IS NOT NULL THEN m.author_user_id = r.owner_user_id ELSE (m.author_token_id = r.owner_token_id OR m.author_agent_id = r.owner_agent_id) END IS TRUE)) AND (m.created_at, m.id) < (SELECT c.created_at, c.id FROM memories c WHERE c.id = $9::uuid)
+         AND (r.project_id IS NULL OR r.project_id = m.project_id) AND ((m.author_token_id = r.owner_token_id OR m.author_user_id = r.owner_user_id OR (r.owner_user_id IS NULL AND m.author_user_id IS NULL AND m.author_agent_id = r.owner_agent_id)) IS TRUE)) AND (m.created_at, m.id) < (SELECT c.created_at, c.id FROM memories c WHERE c.id = $9::uuid)
      ORDER BY m.created_at DESC, m.id DESC LIMIT $10;

@@ -15,12 +15,13 @@ const AUTHORS: OwnerIdentity[] = [
   { userId: null, agentId: null, tokenId: T1 },
 ];
 
-/** Callers: the same user by another token and agent, another user, the same agent id alone, tokens. */
+/** Callers: the same user elsewhere, another user, agent ids without a user, a user carrying an agent id, tokens. */
 const CALLERS: OwnerIdentity[] = [
   { userId: U1, agentId: 'cursor:alice', tokenId: T2 },
   { userId: U2, agentId: 'claude:alice', tokenId: T2 },
   { userId: null, agentId: 'ci-bot', tokenId: T2 },
   { userId: null, agentId: 'claude:alice', tokenId: T2 },
+  { userId: U2, agentId: 'ci-bot', tokenId: T2 },
   { userId: null, agentId: null, tokenId: T1 },
   { userId: null, agentId: null, tokenId: T2 },
 ];
@@ -45,12 +46,13 @@ describe('memory ownership: one rule in code and in SQL', () => {
     expect(isAuthoredBy(CALLERS[0], userAgent)).toBe(true);
     expect(isAuthoredBy(CALLERS[1], userAgent)).toBe(false);
     expect(isAuthoredBy(CALLERS[3], userAgent)).toBe(false);
-    // Without a user: the agent id, or the very token.
+    // Written without a user: a caller without one by the agent id, anyone by the very token.
     expect(isAuthoredBy(CALLERS[2], serviceAgent)).toBe(true);
-    expect(isAuthoredBy(CALLERS[4], serviceAgent)).toBe(true);
-    expect(isAuthoredBy(CALLERS[5], serviceAgent)).toBe(false);
-    expect(isAuthoredBy(CALLERS[4], bareToken)).toBe(true);
-    expect(isAuthoredBy(CALLERS[5], bareToken)).toBe(false);
+    expect(isAuthoredBy(CALLERS[4], serviceAgent)).toBe(false);
+    expect(isAuthoredBy(CALLERS[5], serviceAgent)).toBe(true);
+    expect(isAuthoredBy(CALLERS[6], serviceAgent)).toBe(false);
+    expect(isAuthoredBy(CALLERS[5], bareToken)).toBe(true);
+    expect(isAuthoredBy(CALLERS[6], bareToken)).toBe(false);
   });
 
   it('agrees with its SQL form on every author and caller', async () => {
