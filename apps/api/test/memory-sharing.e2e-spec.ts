@@ -161,6 +161,43 @@ describe('memory sharing over REST', () => {
     expect((await w.otherAgent.patch(memoriesUrl(w.project, `/${later}`), { importance: 4 })).status).toBe(403);
   });
 
+  it('making the same rule again changes its permission instead of adding a second one', async () => {
+    const body = { tag: 'twice', agentId: 'cursor:bob' };
+    const first = await w.agent.post(`${base()}/share-rules`, body);
+    expect(first.status).toBe(201);
+    const again = await w.agent.post(`${base()}/share-rules`, { ...body, permission: 'write' });
+    expect(again.status).toBe(200);
+    expect(again.body).toMatchObject({ id: first.body.id, permission: 'write' });
+    const rules = (await w.agent.get(`${base()}/shares?limit=200`)).body.items.filter(
+      (item: any) => item.tag === 'twice',
+    );
+    expect(rules).toHaveLength(1);
+  });
+
+  it('pages shared_with_me newest first', async () => {
+    const reviewer = api.client.as(
+      (await issueToken(api.admin, w.tenant.slug, { role: 'agent', projects: [w.project], agentId: 'pager' })).token,
+    );
+    const ids: string[] = [];
+    for (let i = 0; i < 3; i += 1) {
+      const id = await alicesMemory();
+      await w.agent.post(shareUrl(id), { agentId: 'pager' });
+      ids.push(id);
+    }
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const page: { items: any[]; nextCursor: string | null } = await sharedWithMe(
+        reviewer,
+        `?limit=2${cursor ? `&cursor=${cursor}` : ''}`,
+      );
+      expect(page.items.length).toBeLessThanOrEqual(2);
+      seen.push(...page.items.map((item) => item.memory.id));
+      cursor = page.nextCursor;
+    } while (cursor);
+    expect(seen).toEqual([...ids].reverse());
+  });
+
   it('an every-project rule needs a token scoped to every project', async () => {
     const narrow = await w.agent.post(`${base()}/share-rules`, { tag: 'x', agentId: 'cursor:bob', allProjects: true });
     expect(narrow.status).toBe(403);

@@ -18,7 +18,8 @@ const spec = defineTool({
     'memory of yours carrying it, later ones too (allProjects: in every project). Write lets them update, never',
     'delete or re-share. Sharing again changes the permission. Example: {"id": "<memory id>", "agentId": "cursor:bob"}',
   ].join(' '),
-  // Field order matters to nobody but keeps the memory first, as an agent names it.
+  // One memory (id) or a rule (tag), and one grantee: which combination is the service's to check,
+  // since a tool's input cannot carry refinements (the gateway extends it with `project`).
   input: z.strictObject({
     id: memoryIdSchema.optional(),
     userId: z.uuid().optional(),
