@@ -21,7 +21,7 @@ SELECT
   (m.embedded_hash IS NOT NULL AND m.embedded_hash = m.content_hash) AS embedded, g.permission AS grant_permission, g.via AS grant_via, g.grant_id,
        g.by_user_id, g.by_agent_id, g.by_token_id, g.granted_at
      FROM memories m LEFT JOIN projects p ON p.id = m.project_id
-     CROSS JOIN LATERAL (
+     LEFT JOIN LATERAL (
        SELECT * FROM (SELECT s.permission, 'share' AS via, s.id AS grant_id, s.granted_by_user_id AS by_user_id,
          s.granted_by_agent_id AS by_agent_id, s.granted_by_token_id AS by_token_id, s.created_at AS granted_at
        FROM memory_shares s WHERE s.memory_id = m.id AND (s.grantee_user_id = $1::uuid OR s.grantee_agent_id = $2::text)
@@ -31,7 +31,7 @@ SELECT
        WHERE (r.grantee_user_id = $1::uuid OR r.grantee_agent_id = $2::text) AND r.tag = ANY(m.tags)
          AND (r.project_id IS NULL OR r.project_id = m.project_id) AND ((m.author_token_id = r.owner_token_id OR m.author_user_id = r.owner_user_id OR (r.owner_user_id IS NULL AND m.author_user_id IS NULL AND m.author_agent_id = r.owner_agent_id)) IS TRUE)) x
        ORDER BY (x.permission = 'write') DESC, (x.via = 'share') DESC, x.granted_at, x.grant_id LIMIT 1
-     ) g
+     ) g ON true
      WHERE m.deleted_at IS NULL AND (m.project_id = $5::uuid OR m.project_id IS NULL)
        AND NOT ((m.author_token_id = $8::uuid OR m.author_user_id = $6::uuid OR ($6::uuid IS NULL AND m.author_user_id IS NULL AND m.author_agent_id = $7::text)) IS TRUE) AND EXISTS (SELECT s.permission, 'share' AS via, s.id AS grant_id, s.granted_by_user_id AS by_user_id,
          s.granted_by_agent_id AS by_agent_id, s.granted_by_token_id AS by_token_id, s.created_at AS granted_at

@@ -14,8 +14,9 @@ function identity(who: Party, params: SqlParams) {
 /**
  * Memories of a project (and tenant-wide ones) shared with `viewer` and not its own, newest
  * first after the memory `afterId`; each with its strongest grant (write before read, a share
- * before a rule, the oldest first). The condition is memory's own "shared with" fragment, the
- * one the visibility filter uses; null when nothing can name the viewer.
+ * before a rule, the oldest first). Which memories is decided by memory's own "shared with"
+ * fragment alone, the one the visibility filter uses (the grant is only joined for its details),
+ * so this listing's tests are that fragment's too; null when nothing can name the viewer.
  */
 export function sharedWithSql(
   viewer: Party,
@@ -35,10 +36,10 @@ export function sharedWithSql(
   return `SELECT ${MEMORY_COLUMNS}, g.permission AS grant_permission, g.via AS grant_via, g.grant_id,
        g.by_user_id, g.by_agent_id, g.by_token_id, g.granted_at
      FROM ${MEMORY_FROM}
-     CROSS JOIN LATERAL (
+     LEFT JOIN LATERAL (
        SELECT * FROM (${grants}) x
        ORDER BY (x.permission = 'write') DESC, (x.via = 'share') DESC, x.granted_at, x.grant_id LIMIT 1
-     ) g
+     ) g ON true
      WHERE m.deleted_at IS NULL AND (m.project_id = ${project}::uuid OR m.project_id IS NULL)
        AND NOT ${mine} AND ${shared} ${after}
      ORDER BY m.created_at DESC, m.id DESC LIMIT ${params.add(limit)}`;
