@@ -9,6 +9,7 @@ import { JobsHttpModule } from '@cairn/jobs';
 import { KnowledgeHttpModule } from '@cairn/knowledge';
 import { MemoryHttpModule } from '@cairn/memory';
 import { MemoryHygieneHttpModule } from '@cairn/memory-hygiene';
+import { MemorySharingHttpModule } from '@cairn/memory-sharing';
 import { MemoryChangesHttpModule, MemoryTransferHttpModule } from '@cairn/memory-sync';
 import { ProjectsHttpModule } from '@cairn/projects';
 import { SecretsHttpModule } from '@cairn/secrets';
@@ -32,6 +33,7 @@ export class ApiModule {
         MemoryChangesHttpModule,
         MemoryHygieneHttpModule,
         MemoryTransferHttpModule,
+        MemorySharingHttpModule,
         JobsHttpModule,
         KnowledgeHttpModule,
         WorkingMemoryHttpModule,

@@ -7,6 +7,7 @@ import { McpHttpModule, McpModule } from '@cairn/mcp';
 import { StatusMcpModule } from '@cairn/status';
 import { MemoryMcpModule } from '@cairn/memory';
 import { MemoryHygieneMcpModule } from '@cairn/memory-hygiene';
+import { MemorySharingMcpModule } from '@cairn/memory-sharing';
 import { SecretsMcpModule } from '@cairn/secrets';
 import { SummariesMcpModule } from '@cairn/summaries';
 import { WorkingMemoryMcpModule } from '@cairn/working-memory';
@@ -23,6 +24,7 @@ export class McpGatewayModule {
         McpHttpModule,
         MemoryMcpModule,
         MemoryHygieneMcpModule,
+        MemorySharingMcpModule,
         StatusMcpModule,
         WorkingMemoryMcpModule,
         KnowledgeMcpModule,

@@ -32,6 +32,10 @@ const CONTRACT = [
   'file_summary',
   'extract_facts',
   'secret_get',
+  'memory_share',
+  'memory_unshare',
+  'shared_with_me',
+  'my_shares',
 ];
 
 const principal = (role: (typeof ROLES)[number]): SessionPrincipal => ({

@@ -38,6 +38,10 @@ export const PERMISSIONS = {
     scope: 'project',
     description: "Prune, decay, merge and import memories; update anyone's (deleting another's needs admin)",
   },
+  'memory.share': {
+    scope: 'project',
+    description: "Share one's own memories (or, as an admin, anyone's) with a user or an agent; remove such shares",
+  },
   'working_memory.use': { scope: 'project', description: 'Keep a private working memory per agent' },
   'context.read': { scope: 'project', description: 'Get the session briefing' },
   'events.write': { scope: 'project', description: 'Record session events and summaries' },
@@ -65,6 +69,7 @@ const READ: readonly Permission[] = [
 ];
 const AGENT_WORK: readonly Permission[] = [
   'memory.write',
+  'memory.share',
   'working_memory.use',
   'events.write',
   'kb.write',

@@ -31,6 +31,7 @@ export {
   keywordsSchema,
   memoryContentSchema,
   occurredAtSchema,
+  tagSchema,
   tagsSchema,
 } from './contract/memory-fields.schema';
 export {
@@ -46,12 +47,15 @@ export { cursorSchema, memoryIdSchema, pageLimitSchema } from './contract/memory
 
 // Memory's rules, applied the same way by the libraries that extend it (memory-hygiene, memory-sync).
 export { assertMayModify, assertMayWriteTenantWide, isAuthor, projectScope, visibleIn } from './memory-access';
+export { authoredBySql, isAuthoredBy, type OwnerIdentity } from './memory-ownership';
 export { memoryContentHash, memoryEmbeddingText } from './memory-content';
 export { detectContradiction } from './contradiction-detector';
 
 // Statement pieces for the repositories of memory-hygiene and memory-sync, which query the
 // memories table themselves: one definition of a memory row and of the filters.
 export { memoryFilterSql } from './memory-filter.sql';
+// Sharing (memory-sharing's listings; the visibility filter ORs it in): one definition of "shared with".
+export { memorySharedWithSql, type SharePermission, shareGrantsSql, type ShareViewer } from './memory-shares.sql';
 export { MEMORY_COLUMNS, MEMORY_FROM, type MemoryRow, toMemory } from './memory-row.sql';
 
 // MCP text renderers that memory-hygiene's tools share, so a memory reads the same in every tool.

@@ -3,6 +3,7 @@ import { ConflictError, ForbiddenError, NotFoundError } from '@cairn/common';
 import { type ProjectRef } from '@cairn/projects';
 import { type MemoryScope } from './contract/memory-filter';
 import { type Memory } from './contract/memory.types';
+import { isAuthoredBy } from './memory-ownership';
 
 /** Inside a project a caller sees that project's memories and the tenant-wide ones. */
 export function projectScope(project: ProjectRef): MemoryScope {
@@ -17,23 +18,40 @@ export function visibleIn(memory: Memory | null, project: ProjectRef): Memory {
   return memory;
 }
 
-/**
- * The author owns a memory: the same user (any of the user's agents), or for service tokens
- * the same agent, or the very token that wrote it.
- */
+/** The author owns a memory (see memory-ownership.ts for who that is). */
 export function isAuthor(principal: SessionPrincipal, memory: Memory): boolean {
-  if (memory.author.userId) return principal.userId === memory.author.userId;
-  if (memory.author.agentId) return principal.agentId === memory.author.agentId;
-  return principal.tokenId === memory.author.tokenId;
+  return isAuthoredBy(principal, memory.author);
 }
 
 /** Authors change their memories; roles with `memory.maintain` (members, admins) may change any. */
+export function mayModify(principal: SessionPrincipal, memory: Memory): boolean {
+  return isAuthor(principal, memory) || roleGrants(principal.role, 'memory.maintain');
+}
+
 export function assertMayModify(principal: SessionPrincipal, memory: Memory): void {
-  if (isAuthor(principal, memory) || roleGrants(principal.role, 'memory.maintain')) return;
+  if (mayModify(principal, memory)) return;
   throw new ForbiddenError('Only the author of a memory or a maintainer may change it', 'not_owner');
 }
 
-/** Deleting is narrower than changing: the author, or a tenant admin. */
+/**
+ * Updating (a new version) is the one change a write share also allows its grantee; the share
+ * is looked up only when the caller may not modify the memory anyway, and never cached, so a
+ * revoked share stops allowing it at once. Superseding, merging, linking and deleting stay
+ * with assertMayModify and assertMayDelete: a share never reaches them.
+ */
+export async function assertMayUpdate(
+  principal: SessionPrincipal,
+  memory: Memory,
+  writeShared: (memoryId: string) => Promise<boolean>,
+): Promise<void> {
+  if (mayModify(principal, memory) || (await writeShared(memory.id))) return;
+  throw new ForbiddenError(
+    'Only the author of a memory, a maintainer or a grantee of a write share may update it',
+    'not_owner',
+  );
+}
+
+/** Deleting is narrower than changing: the author, or a tenant admin (never a share's grantee). */
 export function assertMayDelete(principal: SessionPrincipal, memory: Memory): void {
   if (isAuthor(principal, memory) || principal.role === 'admin') return;
   throw new ForbiddenError('Only the author of a memory or an admin may delete it', 'not_owner');

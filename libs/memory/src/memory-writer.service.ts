@@ -11,6 +11,7 @@ import { ContradictionsService } from './contradictions.service';
 import {
   assertMayDelete,
   assertMayModify,
+  assertMayUpdate,
   assertMayWriteTenantWide,
   assertNotSupersededElsewhere,
   projectScope,
@@ -20,6 +21,7 @@ import { memoryContentHash } from './memory-content';
 import { IdempotencyKeysRepository, payloadDigest } from './idempotency-keys.repository';
 import { SensitiveContent, withWhole } from './sensitive-content.service';
 import { MemoryRelationsRepository } from './memory-relations.repository';
+import { MemoryShareGrantsRepository } from './memory-share-grants.repository';
 import { MemoryVersionsRepository } from './memory-versions.repository';
 import { type ContradictionWarning, type Memory, type MemoryFields } from './contract/memory.types';
 import { MemoriesRepository } from './memories.repository';
@@ -74,6 +76,7 @@ export class MemoryWriter {
     private readonly secrets: SecretRedaction,
     private readonly sealing: SensitiveContent,
     private readonly idempotency: IdempotencyKeysRepository,
+    private readonly grants: MemoryShareGrantsRepository,
   ) {}
 
   /**
@@ -166,7 +169,7 @@ export class MemoryWriter {
     const { memory, warnings } = await this.tx.run(async () => {
       const project = await this.resolver.resolve(projectSlug);
       const before = visibleIn(await this.memories.findByIdForUpdate(id), project);
-      assertMayModify(principal, before);
+      await assertMayUpdate(principal, before, (memoryId) => this.grants.grantsWrite(memoryId, principal));
       const sensitive = seal?.sensitive ?? before.sensitive;
       if (
         seal &&

@@ -13,6 +13,7 @@ import { MemoryRecall } from './memory-recall.service';
 import { MemoryRecords } from './memory-records.service';
 import { MemoryLinks } from './memory-relations.service';
 import { MemoryRelationsRepository } from './memory-relations.repository';
+import { MemoryShareGrantsRepository } from './memory-share-grants.repository';
 import { MemoryVersionsRepository } from './memory-versions.repository';
 import { SensitiveContent } from './sensitive-content.service';
 import { MemoryWriter } from './memory-writer.service';
@@ -37,6 +38,7 @@ import { MemoriesRepository } from './memories.repository';
     MemoryRecords,
     SensitiveContent,
     MemoryRelationsRepository,
+    MemoryShareGrantsRepository,
     MemoryVersionsRepository,
     MemoryWriter,
     IdempotencyKeysRepository,

@@ -4,7 +4,8 @@ import { BadRequestError } from '@cairn/common';
 import { ProjectResolver } from '@cairn/projects';
 import { type SealedSecret, SecretRedaction } from '@cairn/secrets';
 import { TenantTransaction } from '@cairn/tenancy';
-import { assertMayModify, visibleIn } from './memory-access';
+import { assertMayUpdate, visibleIn } from './memory-access';
+import { MemoryShareGrantsRepository } from './memory-share-grants.repository';
 import { MemoriesRepository } from './memories.repository';
 
 /** A whole content sealed by SecretRedaction.sealWhole: the placeholder the row keeps, and the original. */
@@ -44,6 +45,7 @@ export class SensitiveContent {
     private readonly resolver: ProjectResolver,
     private readonly memories: MemoriesRepository,
     private readonly secrets: SecretRedaction,
+    private readonly grants: MemoryShareGrantsRepository,
   ) {}
 
   /**
@@ -60,7 +62,7 @@ export class SensitiveContent {
     const current = await this.tx.run(async () => {
       const project = await this.resolver.resolve(projectSlug);
       const memory = visibleIn(await this.memories.findById(id), project);
-      assertMayModify(principal, memory);
+      await assertMayUpdate(principal, memory, (memoryId) => this.grants.grantsWrite(memoryId, principal));
       return memory;
     });
     const sensitive = input.sensitive ?? current.sensitive;

@@ -92,6 +92,8 @@ const VICTIM_OBJECT: Record<string, keyof VictimWorld['ids']> = {
   users: 'user',
   requests: 'request',
   proposals: 'proposal',
+  shares: 'share',
+  'share-rules': 'shareRule',
 };
 
 /** Objects that belong to the attacked project (a user or a queue job belongs to the tenant). */

@@ -30,6 +30,8 @@ export interface VictimWorld {
     readonly request: string;
     readonly proposal: string;
     readonly fetchJob: string;
+    readonly share: string;
+    readonly shareRule: string;
   };
   /** The victim's own token: it seeds, and checks afterwards that nothing changed. */
   readonly victimToken: string;
@@ -139,6 +141,16 @@ export async function seedVictimWorld(world: GatewayWorld): Promise<VictimWorld>
   const queues = expectCreated(await admin.get('/v1/admin/queues'), 'queue list');
   const queue = String(queues.items?.[0]?.name ?? queues[0]?.name ?? 'knowledge');
 
+  // A share and a tag rule of the victim's, with an agent none of the probes is.
+  const share = expectCreated(
+    await victim.post(`${base}/memories/${memory.memory.id}/shares`, { agentId: 'victim-friend', permission: 'write' }),
+    'share',
+  );
+  const shareRule = expectCreated(
+    await victim.post(`${base}/share-rules`, { tag: 'victim-tag', agentId: 'victim-friend' }),
+    'share rule',
+  );
+
   const tokens = await probeTokens(world, tenant.slug, project, otherProject, toolsets);
   const documentId = String(document.document?.id ?? document.id);
   const objectIds = [
@@ -149,6 +161,8 @@ export async function seedVictimWorld(world: GatewayWorld): Promise<VictimWorld>
     String(request.requestId),
     proposal.id,
     String(fetch.jobId),
+    share.id,
+    shareRule.id,
   ];
   return {
     tenant,
@@ -166,6 +180,8 @@ export async function seedVictimWorld(world: GatewayWorld): Promise<VictimWorld>
       request: String(request.requestId),
       proposal: proposal.id,
       fetchJob: String(fetch.jobId),
+      share: share.id,
+      shareRule: shareRule.id,
     },
     victimToken: owner.token,
     projectToken: projectToken.token,
@@ -275,5 +291,7 @@ export async function victimSnapshot(world: GatewayWorld, victim: VictimWorld): 
     );
   }
   parts.push((await owner.get(`${base}/working-memory`)).body);
+  // Its shares and rules (a colleague may make its own, never change these).
+  parts.push((await owner.get(`${base}/shares?limit=200`)).body);
   return JSON.stringify(parts, (key, value: unknown) => (READ_BOOKKEEPING.test(key) ? undefined : value), 2);
 }

@@ -81,7 +81,9 @@ export class MemoriesController {
 
   @Patch(':id')
   @RequirePermission('memory.write')
-  @ApiOperation({ summary: 'Update a memory (author or maintainer); the previous version is kept' })
+  @ApiOperation({
+    summary: 'Update a memory (author, maintainer or write-share grantee); the previous version is kept',
+  })
   @ZodResponse({ status: 200, type: WriteResultDto })
   async update(
     @Param() params: MemoryParamsDto,
@@ -94,7 +96,7 @@ export class MemoriesController {
   @Delete(':id')
   @HttpCode(204)
   @RequirePermission('memory.write')
-  @ApiOperation({ summary: 'Soft-delete a memory (author or maintainer)' })
+  @ApiOperation({ summary: 'Soft-delete a memory (its author or an admin; never a share grantee)' })
   async remove(@Param() params: MemoryParamsDto, @CurrentPrincipal() principal: SessionPrincipal): Promise<void> {
     await this.writer.delete(params.project, principal, params.id);
   }

@@ -1,0 +1,53 @@
+import { type SqlParams } from '@cairn/db';
+import { authoredBySql } from './memory-ownership';
+
+/** Whom a share can name: a user (through any of its tokens and agents) or an agent id. */
+export interface ShareViewer {
+  readonly userId: string | null;
+  readonly agentId: string | null;
+}
+
+/** Permissions a share or a tag rule grants; `write` includes reading. */
+export type SharePermission = 'read' | 'write';
+
+/**
+ * Every grant that gives `viewer` memory `alias`, as rows of (permission, via, grant_id,
+ * by_user_id, by_agent_id, by_token_id, granted_at): the memory's direct shares naming the
+ * viewer, and the tag rules naming the viewer whose owner wrote the memory, whose tag it carries
+ * and whose project (or every project) it lies in. Rules are matched here, at read time, so a
+ * memory tagged after the rule was made is shared too, and a deleted rule or share stops
+ * counting at once. Null when the viewer has neither a user nor an agent id: nothing can name it.
+ */
+export function shareGrantsSql(alias: string, viewer: ShareViewer, params: SqlParams): string | null {
+  if (viewer.userId === null && viewer.agentId === null) return null;
+  const a = alias;
+  const user = params.add(viewer.userId);
+  const agent = params.add(viewer.agentId);
+  const names = (t: string) => `(${t}.grantee_user_id = ${user}::uuid OR ${t}.grantee_agent_id = ${agent}::text)`;
+  const owner = { userId: 'r.owner_user_id', agentId: 'r.owner_agent_id', tokenId: 'r.owner_token_id' };
+  return `SELECT s.permission, 'share' AS via, s.id AS grant_id, s.granted_by_user_id AS by_user_id,
+         s.granted_by_agent_id AS by_agent_id, s.granted_by_token_id AS by_token_id, s.created_at AS granted_at
+       FROM memory_shares s WHERE s.memory_id = ${a}.id AND ${names('s')}
+       UNION ALL
+       SELECT r.permission, 'rule', r.id, r.owner_user_id, r.owner_agent_id, r.owner_token_id, r.created_at
+       FROM memory_share_rules r
+       WHERE ${names('r')} AND r.tag = ANY(${a}.tags)
+         AND (r.project_id IS NULL OR r.project_id = ${a}.project_id) AND ${authoredBySql(a, owner)}`;
+}
+
+/**
+ * "Memory `alias` is shared with `viewer`" (by a share or a live tag rule), as a boolean SQL
+ * condition; with `write`, only by a grant of write. What a share adds to what a caller may
+ * read (the memory filter ORs it with the scope rules) and what lets a grantee update.
+ */
+export function memorySharedWithSql(
+  alias: string,
+  viewer: ShareViewer,
+  params: SqlParams,
+  permission: SharePermission = 'read',
+): string {
+  const grants = shareGrantsSql(alias, viewer, params);
+  if (grants === null) return 'false';
+  if (permission === 'read') return `EXISTS (${grants})`;
+  return `EXISTS (SELECT 1 FROM (${grants}) g WHERE g.permission = 'write')`;
+}
