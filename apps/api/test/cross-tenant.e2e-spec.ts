@@ -1,3 +1,4 @@
+import { DataSource } from 'typeorm';
 import {
   createProject,
   createTenant,
@@ -92,6 +93,20 @@ describe('tenant isolation through the admin API', () => {
     const response = await aAdmin.get('/v1/tenants/no-such-tenant/users');
     expect(response.status).toBe(403);
     expect(response.body.error.code).toBe('wrong_tenant');
+  });
+
+  it('answers 404, not 500, to a request that meets its tenant deleted mid-way (schema dropped)', async () => {
+    // What a request racing DELETE /v1/tenants/{slug} meets: the tenant resolved, then its schema gone.
+    const doomed = await createTenant(api.admin);
+    const schema = (
+      await api.app
+        .get(DataSource)
+        .query<{ schema_name: string }[]>(`SELECT schema_name FROM cairn.tenants WHERE slug = $1`, [doomed.slug])
+    )[0].schema_name;
+    await api.app.get(DataSource).query(`DROP SCHEMA "${schema}" CASCADE`);
+    const settings = await api.admin.patch(`/v1/tenants/${doomed.slug}/settings`, { extractionMode: 'memories' });
+    expect(settings.status).toBe(404);
+    expect(settings.body.error.code).toBe('not_found');
   });
 
   it('keeps platform routes to the platform admin token', async () => {

@@ -127,6 +127,23 @@ describe('fact extraction without a model', () => {
     expect(second.body.nextCursor).toBeNull();
   });
 
+  it('takes host lists with repeated and numeric-looking labels (schemathesis found a 500 here)', async () => {
+    const body = {
+      extractionMode: 'proposals',
+      fetchDenyHosts: ['u8obi.1.4.a', '0b.scfe0es9vz2-l.k.tcfe0es9vz2-f', 'u8obi.1.4.a', '8m6'],
+      fetchAllowHosts: [
+        '0b.s5crticbwh3lfir5qse2l.k.a',
+        '0b.s5crticbwh3lfir5qse2l.k.tcfe0es9vz2-f',
+        '*.2ous.sh3',
+        '8m6',
+      ],
+    };
+    const changed = await p.w.admin.patch(settingsUrl(), body);
+    console.log(JSON.stringify(changed.body));
+    expect(changed.status).toBe(200);
+    await p.w.admin.patch(settingsUrl(), { fetchDenyHosts: [], fetchAllowHosts: [] });
+  });
+
   it('stores memories directly in "memories" mode, authored by the requester', async () => {
     const before = await p.w.admin.get(settingsUrl());
     expect(before.body).toEqual({

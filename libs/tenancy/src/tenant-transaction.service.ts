@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
+import { NotFoundError } from '@cairn/common';
 import { type DataSource } from 'typeorm';
 import { TenantContext } from './tenant-context.service';
 import { tenantSearchPath } from './tenant-ref';
@@ -30,13 +31,29 @@ export class TenantTransaction {
       return work();
     }
     const afterCommit: (() => Promise<void>)[] = [];
-    const result = await this.dataSource.transaction(async (manager) => {
-      const all: [string, string][] = [['search_path', tenantSearchPath(tenant.schema)], ...extra];
-      await manager.query(setConfigSql(all.length), all.flat());
-      return this.context.withManager(manager, afterCommit, work);
-    });
+    let result: T;
+    try {
+      result = await this.dataSource.transaction(async (manager) => {
+        const all: [string, string][] = [['search_path', tenantSearchPath(tenant.schema)], ...extra];
+        await manager.query(setConfigSql(all.length), all.flat());
+        return this.context.withManager(manager, afterCommit, work);
+      });
+    } catch (error) {
+      // The tenant was deleted (its schema dropped) after this request resolved it: a 404 like
+      // any request that arrives a moment later, not a 500. A table missing from a schema that
+      // still exists stays the bug it is.
+      if (NAMES_GONE.has(errorCode(error)) && !(await this.schemaExists(tenant.schema))) {
+        throw new NotFoundError('Tenant');
+      }
+      throw error;
+    }
     for (const step of afterCommit) await step();
     return result;
+  }
+
+  private async schemaExists(schema: string): Promise<boolean> {
+    const rows = await this.dataSource.query<unknown[]>(`SELECT 1 FROM pg_namespace WHERE nspname = $1`, [schema]);
+    return rows.length > 0;
   }
 
   /**
@@ -48,6 +65,15 @@ export class TenantTransaction {
     if (!queue) throw new Error('TenantTransaction.onCommit called outside a tenant transaction');
     queue.push(step);
   }
+}
+
+/** PostgreSQL: undefined_table, invalid_schema_name. */
+const NAMES_GONE = new Set(['42P01', '3F000']);
+
+function errorCode(error: unknown): string | undefined {
+  const { code, driverError } = (error ?? {}) as { code?: unknown; driverError?: { code?: unknown } };
+  const found = driverError?.code ?? code;
+  return typeof found === 'string' ? found : undefined;
 }
 
 /** `SELECT set_config($1, $2, true), set_config($3, $4, true), …` for `count` settings. */

@@ -12,7 +12,8 @@ const auditQuerySchema = z.strictObject({
   limit: z.coerce.number().int().min(1).max(500).default(100),
   before: z
     .string()
-    .regex(/^[1-9][0-9]{0,18}$/, 'must be an audit entry id')
+    // Entry ids are PostgreSQL bigints; 19 digits could exceed the largest, 18 cannot.
+    .regex(/^[1-9][0-9]{0,17}$/, 'must be an audit entry id')
     .optional(),
 });
 class AuditQueryDto extends createZodDto(auditQuerySchema) {}

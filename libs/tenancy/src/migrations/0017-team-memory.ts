@@ -129,9 +129,16 @@ export const teamMemory: Migration = {
     // Append-only: no update, and a delete only as part of deleting the project itself.
     await sql(`
       CREATE FUNCTION broadcasts_refuse_change() RETURNS trigger LANGUAGE plpgsql AS $$
+      DECLARE
+        project_alive boolean;
       BEGIN
-        IF TG_OP = 'DELETE' AND NOT EXISTS (SELECT 1 FROM projects WHERE id = OLD.project_id) THEN
-          RETURN OLD;
+        IF TG_OP = 'DELETE' THEN
+          -- The table's own schema, whatever the caller's search path.
+          EXECUTE format('SELECT EXISTS (SELECT 1 FROM %I.projects WHERE id = $1)', TG_TABLE_SCHEMA)
+            INTO project_alive USING OLD.project_id;
+          IF NOT project_alive THEN
+            RETURN OLD;
+          END IF;
         END IF;
         RAISE EXCEPTION 'broadcasts are append-only' USING ERRCODE = 'insufficient_privilege';
       END $$`);
