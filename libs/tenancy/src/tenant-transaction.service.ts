@@ -42,7 +42,7 @@ export class TenantTransaction {
       // The tenant was deleted (its schema dropped) after this request resolved it: a 404 like
       // any request that arrives a moment later, not a 500. A table missing from a schema that
       // still exists stays the bug it is.
-      if (NAMES_GONE.has(errorCode(error)) && !(await this.schemaExists(tenant.schema))) {
+      if (NAMES_GONE.has(errorCode(error) ?? '') && !(await this.schemaExists(tenant.schema))) {
         throw new NotFoundError('Tenant');
       }
       throw error;
