@@ -32,8 +32,10 @@ describe('memory promotions and the review queue', () => {
   const decide = (client: TestClient, id: string, body: Record<string, unknown>, at = project) =>
     client.post(`/v1/projects/${at}/reviews/${id}`, body);
   const queue = async (client: TestClient, query = '') => client.get(`/v1/projects/${project}/reviews${query}`);
-  const briefing = async (client: TestClient) =>
-    (await client.post(`/v1/projects/${project}/context`, {})).body as { reviewOutcomes: any[]; text: string };
+  const briefing = async (client: TestClient) => {
+    const body = (await client.post(`/v1/projects/${project}/context`, {})).body;
+    return { ...body, reviewOutcomes: body.reviewOutcomes ?? [] } as { reviewOutcomes: any[]; text: string };
+  };
 
   beforeAll(async () => {
     api = await startApi();

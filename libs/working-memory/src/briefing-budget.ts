@@ -143,7 +143,8 @@ export function fitBriefing(material: BriefingMaterial, limitTokens: number): Om
     newMemories,
     recentEvents,
     status,
-    reviewOutcomes,
+    // Only when there is something to tell: most briefings have none.
+    ...(reviewOutcomes.length > 0 && { reviewOutcomes }),
     budget: { limit: limitTokens, used: budget.used },
     truncated: budget.truncated,
   };

@@ -46,7 +46,7 @@ export function renderBriefingText(briefing: Omit<Briefing, 'text'>): string {
   }
 
   lines.push(...workingMemory('critical (4-5)', briefing.workingMemory.critical));
-  if (briefing.reviewOutcomes.length > 0) {
+  if (briefing.reviewOutcomes) {
     lines.push('## Reviews of your memories', ...briefing.reviewOutcomes.map((o) => `- ${reviewOutcomeText(o)}`));
   }
   if (briefing.lastSummary) {

@@ -110,7 +110,7 @@ export class BriefingService {
     };
     const fitted = fitBriefing(material, budgetTokens);
     // Told once: only what the budget kept; the rest waits for the next briefing.
-    await this.reviewNotices.markTold(fitted.reviewOutcomes.map((outcome) => outcome.reviewId));
+    await this.reviewNotices.markTold((fitted.reviewOutcomes ?? []).map((outcome) => outcome.reviewId));
     return { ...fitted, text: renderBriefingText(fitted) };
   }
 

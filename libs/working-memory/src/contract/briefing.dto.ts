@@ -82,7 +82,8 @@ export class BriefingDto extends createZodDto(
           decidedAt: z.iso.datetime(),
         }),
       )
-      .describe("Reviewers' decisions on your memories since you were last told (each told once)"),
+      .optional()
+      .describe("Reviewers' decisions on your memories not told before (each told once); absent when none"),
     budget: z.object({ limit: z.number().int(), used: z.number().int() }),
     truncated: z
       .partialRecord(z.enum(BRIEFING_SECTIONS), z.number().int())

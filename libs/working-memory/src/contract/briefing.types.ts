@@ -112,8 +112,8 @@ export interface Briefing {
   readonly newMemories: NewMemoryItem[];
   readonly recentEvents: EventItem[];
   readonly status: SystemStatus | null;
-  /** Decisions on the caller's memories not told before; each is told once. */
-  readonly reviewOutcomes: ReviewOutcomeItem[];
+  /** Decisions on the caller's memories not told before, each told once; absent when there are none. */
+  readonly reviewOutcomes?: ReviewOutcomeItem[];
   /** Estimated tokens (characters / 4 of each serialised section). */
   readonly budget: { readonly limit: number; readonly used: number };
   /** Per section, how many items the budget left out (1 for a summary or status left out or clipped). */

@@ -41,7 +41,7 @@ export function compactBriefing(briefing: Omit<Briefing, 'text'>): string {
   if (shown.length > 0) {
     lines.push(`Working memory (${wm.total}/${wm.cap}):`, ...shown.map(entry));
   }
-  if (briefing.reviewOutcomes.length > 0) {
+  if (briefing.reviewOutcomes) {
     lines.push('Reviews of your memories:', ...briefing.reviewOutcomes.map((o) => `- ${reviewOutcomeText(o)}`));
   }
   if (briefing.lastSummary) {
