@@ -13,9 +13,9 @@ const spec = defineTool({
   scope: 'project',
   description: [
     'Orchestrators and admins: decide a pending review from review_queue, with a reason the author will read.',
-    'Promotion: {"id": "<review id>", "decision": "approve", "reason": "..."}.',
-    'Contradiction: {"id": "<review id>", "resolution": "supersede", "reason": "..."}',
-    '(keep_both changes nothing, supersede retires the old memory, reject_new archives the new one).',
+    'Contradictions take a resolution: keep_both changes nothing, supersede retires the old memory,',
+    'reject_new archives the new one. Example: {"id": "<review id>", "decision": "approve", "reason": "useful"}',
+    'or {"id": "<review id>", "resolution": "supersede", "reason": "the port moved"}',
   ].join(' '),
   input: decideSchema.extend({ id: reviewIdSchema }),
   output: reviewSchema,
