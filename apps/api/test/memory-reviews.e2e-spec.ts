@@ -1,4 +1,5 @@
 import { createProject, createTenant, issueToken, type TenantFixture, type TestClient } from '@cairn/testing';
+import { eventually } from '@cairn/process-harness';
 import { DataSource } from 'typeorm';
 import { type ApiHarness, startApi } from './api-harness';
 import { memoriesUrl, store } from './memory-fixtures';
@@ -114,6 +115,22 @@ describe('memory promotions and the review queue', () => {
         changedBy: { userId: null, agentId: 'orchestrator-1' },
       }),
     ]);
+
+    // Audited: who decided which review; the reason stays in the review, not in the audit entry.
+    const audited = await eventually(
+      async () => {
+        const rows = await sql<{ actor: string; target: string; details: unknown }>(
+          `SELECT actor, target, details FROM $schema.audit_log WHERE action = 'memory.review' AND outcome = 'success'`,
+        );
+        return rows.length > 0 ? rows : undefined;
+      },
+      5_000,
+      'the audit entry of the decision',
+    );
+    expect(audited).toEqual([
+      expect.objectContaining({ target: `/v1/projects/${project}/reviews/${proposed.body.id}` }),
+    ]);
+    expect(JSON.stringify(audited)).not.toContain('useful everywhere');
 
     const twice = await decide(admin, proposed.body.id, { decision: 'reject', reason: 'changed my mind' });
     expect(twice).toMatchObject({ status: 409, body: { error: { code: 'review_decided' } } });

@@ -39,8 +39,8 @@ export class MemoryPromotions {
     const note = await redactReviewText(this.secrets, input.note);
     return this.tx.run(async (): Promise<Review> => {
       const project = await this.resolver.resolve(projectSlug);
+      const row = await this.reviews.lockScope(memoryId);
       const memory = visibleIn(await this.records.findById(memoryId), project);
-      const row = await this.reviews.lockScope(memory.id);
       if (!row || (row.scope === 'private' && !isAuthor(principal, memory))) throw new NotFoundError('Memory');
       if (SCOPE_WIDTH[input.toScope] <= SCOPE_WIDTH[row.scope]) {
         throw new BadRequestError(

@@ -61,8 +61,9 @@ export class ReviewDecisions {
   /** Approving changes the scope, with the memory as it was kept as a version (its scope included). */
   private async promotion(review: Review, principal: SessionPrincipal, decision: Decision, reason: string | null) {
     if (decision === 'reject') return { status: 'rejected' as const, resolution: null };
-    const memory = await this.records.findById(review.memoryId);
+    // Locked first: the version entry records the row as it is when the scope changes.
     const row = await this.reviews.lockScope(review.memoryId);
+    const memory = await this.records.findById(review.memoryId);
     if (!memory || memory.deletedAt || !row) {
       throw new ConflictError('The memory was deleted since it was proposed; reject the promotion', 'memory_gone');
     }
