@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { type Author } from '@cairn/access';
+import { authoredBySql } from '@cairn/memory';
 import { TenantDb } from '@cairn/tenancy';
 import {
   type MemoryVisibility,
@@ -23,14 +24,8 @@ const excerpt = (alias: string) => `CASE WHEN ${alias}.id IS NULL THEN NULL ELSE
     'author', json_build_object('userId', ${alias}.author_user_id, 'agentId', ${alias}.author_agent_id),
     'agentWritten', ${alias}.author_agent_id IS NOT NULL) END`;
 
-/**
- * The caller wrote memory `m`: the same rule as isAuthor in @cairn/memory (the same user, else
- * the same agent, else the very token), with $2 user, $3 agent, $4 token.
- */
-const AUTHORED_BY_CALLER = `CASE
-  WHEN m.author_user_id IS NOT NULL THEN m.author_user_id = $2::uuid
-  WHEN m.author_agent_id IS NOT NULL THEN m.author_agent_id = $3::text
-  ELSE m.author_token_id = $4::uuid END`;
+/** The caller wrote memory `m`, by memory's ownership rule ($2 user, $3 agent, $4 token). */
+const AUTHORED_BY_CALLER = authoredBySql('m', { userId: '$2::uuid', agentId: '$3::text', tokenId: '$4::uuid' });
 
 export interface MemoryScopeRow {
   readonly scope: MemoryVisibility;
