@@ -10,6 +10,7 @@ import { KnowledgeHttpModule } from '@cairn/knowledge';
 import { MemoryHttpModule } from '@cairn/memory';
 import { MemoryHygieneHttpModule } from '@cairn/memory-hygiene';
 import { MemorySharingHttpModule } from '@cairn/memory-sharing';
+import { MemoryReviewHttpModule } from '@cairn/memory-review';
 import { MemoryChangesHttpModule, MemoryTransferHttpModule } from '@cairn/memory-sync';
 import { ProjectsHttpModule } from '@cairn/projects';
 import { SecretsHttpModule } from '@cairn/secrets';
@@ -32,6 +33,7 @@ export class ApiModule {
         MemoryHttpModule,
         MemoryChangesHttpModule,
         MemoryHygieneHttpModule,
+        MemoryReviewHttpModule,
         MemoryTransferHttpModule,
         MemorySharingHttpModule,
         JobsHttpModule,

@@ -8,6 +8,7 @@ import { StatusMcpModule } from '@cairn/status';
 import { MemoryMcpModule } from '@cairn/memory';
 import { MemoryHygieneMcpModule } from '@cairn/memory-hygiene';
 import { MemorySharingMcpModule } from '@cairn/memory-sharing';
+import { MemoryReviewMcpModule } from '@cairn/memory-review';
 import { SecretsMcpModule } from '@cairn/secrets';
 import { SummariesMcpModule } from '@cairn/summaries';
 import { WorkingMemoryMcpModule } from '@cairn/working-memory';
@@ -25,6 +26,7 @@ export class McpGatewayModule {
         MemoryMcpModule,
         MemoryHygieneMcpModule,
         MemorySharingMcpModule,
+        MemoryReviewMcpModule,
         StatusMcpModule,
         WorkingMemoryMcpModule,
         KnowledgeMcpModule,

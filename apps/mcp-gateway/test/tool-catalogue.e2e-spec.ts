@@ -36,6 +36,9 @@ const CONTRACT = [
   'memory_unshare',
   'shared_with_me',
   'my_shares',
+  'memory_promote',
+  'memory_review',
+  'review_queue',
 ];
 
 const principal = (role: (typeof ROLES)[number]): SessionPrincipal => ({

@@ -21,6 +21,7 @@ const TOOLSET_BOUNDS: Record<Toolset, { descriptionsAndInputs: number; total: nu
   secrets: { descriptionsAndInputs: 600, total: 1_400 },
   web: { descriptionsAndInputs: 700, total: 2_000 },
   sharing: { descriptionsAndInputs: 2_300, total: 8_000 },
+  review: { descriptionsAndInputs: 900, total: 2_600 },
 };
 
 interface Size {

@@ -53,6 +53,11 @@ export const PERMISSIONS = {
   'files.summarize': { scope: 'project', description: "Send a file's content to be summarized" },
   'memory.extract': { scope: 'project', description: 'Send a transcript to have candidate memories extracted' },
   'proposals.decide': { scope: 'project', description: 'Accept or reject extracted memory proposals' },
+  'memory.promote': { scope: 'project', description: 'Propose moving a visible memory to a wider scope' },
+  'memory.review': {
+    scope: 'project',
+    description: 'See the review queue; approve or reject promotions and resolve contradictions between authors',
+  },
 } as const satisfies Record<string, { scope: PermissionScope; description: string }>;
 
 export type Permission = keyof typeof PERMISSIONS;
@@ -75,6 +80,7 @@ const AGENT_WORK: readonly Permission[] = [
   'kb.write',
   'files.summarize',
   'memory.extract',
+  'memory.promote',
 ];
 
 export const ROLE_PERMISSIONS: Record<Role, readonly Permission[]> = {
@@ -83,6 +89,7 @@ export const ROLE_PERMISSIONS: Record<Role, readonly Permission[]> = {
     ...AGENT_WORK,
     'memory.maintain',
     'proposals.decide',
+    'memory.review',
     'kb.purge',
     'tenant.users.manage',
     'tenant.tokens.manage',
@@ -93,7 +100,7 @@ export const ROLE_PERMISSIONS: Record<Role, readonly Permission[]> = {
     'auth.introspect',
   ],
   member: [...READ, ...AGENT_WORK, 'memory.maintain', 'proposals.decide'],
-  orchestrator: [...READ, ...AGENT_WORK],
+  orchestrator: [...READ, ...AGENT_WORK, 'memory.review'],
   agent: [...READ, ...AGENT_WORK],
   reader: [...READ],
 };

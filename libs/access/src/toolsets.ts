@@ -12,6 +12,7 @@ export const TOOLSETS = [
   'secrets',
   'web',
   'sharing',
+  'review',
 ] as const;
 export type Toolset = (typeof TOOLSETS)[number];
 

@@ -4,6 +4,7 @@ import { TenantDb } from '@cairn/tenancy';
 import { CANDIDATE_CONTENTS_SQL, contradictionCorpus } from './contradiction-candidates.sql';
 import { type MemoryScope } from './contract/memory-filter';
 import { type RankingCorpus } from './memory-corpus.sql';
+import { authoredBySql } from './memory-ownership';
 
 /** The statements of the contradiction check (ContradictionsService), inside the writer's transaction. */
 @Injectable()
@@ -19,5 +20,29 @@ export class ContradictionCandidatesRepository {
   /** The content of the ranked candidates, in no particular order. */
   contents(ids: readonly string[]): Promise<{ id: string; content: string }[]> {
     return this.db.query<{ id: string; content: string }>(CANDIDATE_CONTENTS_SQL, [ids]);
+  }
+
+  /**
+   * Queues a review (memory_reviews, kind `contradiction`) for each memory of `otherIds` that
+   * another author wrote: not authored, by memory's ownership rule, by the writer of the new
+   * memory (its author columns). One statement, and only when the check found strong
+   * contradictions; a pending review of the same pair is kept.
+   */
+  async queueReviews(projectId: string, memoryId: string, otherIds: readonly string[]): Promise<void> {
+    if (otherIds.length === 0) return;
+    const sameAuthor = authoredBySql('o', {
+      userId: 'n.author_user_id',
+      agentId: 'n.author_agent_id',
+      tokenId: 'n.author_token_id',
+    });
+    await this.db.query(
+      `INSERT INTO memory_reviews (id, project_id, kind, memory_id, other_memory_id,
+         proposed_by_user_id, proposed_by_agent_id, proposed_by_token_id)
+       SELECT gen_random_uuid(), $1, 'contradiction', n.id, o.id, n.author_user_id, n.author_agent_id, n.author_token_id
+       FROM memories n JOIN memories o ON o.id = ANY($3::uuid[])
+       WHERE n.id = $2 AND NOT ${sameAuthor}
+       ON CONFLICT DO NOTHING`,
+      [projectId, memoryId, otherIds],
+    );
   }
 }

@@ -38,6 +38,16 @@ export class ContradictionsService {
   }
 
   /**
+   * Strong contradictions with another author's memory go to the project's review queue too
+   * (issue 14): a reviewer decides which one holds. Between one author's own memories the
+   * warning stays the only signal: the author can resolve it alone.
+   */
+  async queueForReview(projectId: string, memory: Memory, warnings: readonly ContradictionWarning[]): Promise<void> {
+    const strong = warnings.filter((warning) => warning.recorded).map((warning) => warning.memoryId);
+    await this.candidateRows.queueReviews(projectId, memory.id, strong);
+  }
+
+  /**
    * The memories most similar in wording, by the keyword ranker with the new content as the
    * query (its rarest terms, which name the subject). Tags and keywords are part of what it
    * matches; a memory sharing only a tag has no words in common to contradict.

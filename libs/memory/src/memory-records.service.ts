@@ -32,9 +32,14 @@ export class MemoryRecords {
     return this.tx.run(() => this.memories.findManyById(ids));
   }
 
-  /** Keeps what `before` was in its history: who changed it, and why. */
-  recordVersion(before: Memory, changedBy: ChangedBy, reason: string | null): Promise<void> {
-    return this.tx.run(() => this.versions.record(before, changedBy, reason));
+  /** Keeps what `before` was in its history: who changed it, and why (`extra`: e.g. the scope it had). */
+  recordVersion(
+    before: Memory,
+    changedBy: ChangedBy,
+    reason: string | null,
+    extra: { readonly scope?: string } = {},
+  ): Promise<void> {
+    return this.tx.run(() => this.versions.record(before, changedBy, reason, extra));
   }
 
   /** Replaces the writable fields; bumps the version and the change cursor. */

@@ -25,10 +25,15 @@ interface VersionRow {
 export class MemoryVersionsRepository {
   constructor(private readonly db: TenantDb) {}
 
+  /**
+   * `extra` adds what the snapshot cannot read from `before` (a promotion passes the scope the
+   * memory had, read from its row).
+   */
   async record(
     before: Memory,
     changedBy: { userId: string | null; agentId: string | null },
     reason: string | null,
+    extra: { readonly scope?: string } = {},
   ): Promise<void> {
     const snapshot = {
       content: before.content,
@@ -43,6 +48,7 @@ export class MemoryVersionsRepository {
       supersededBy: before.supersededBy,
       occurredAt: before.occurredAt.toISOString(),
       updatedAt: before.updatedAt.toISOString(),
+      ...extra,
     };
     await this.db.query(
       `INSERT INTO memory_versions (memory_id, version, snapshot, changed_by_user_id, changed_by_agent_id, change_reason)

@@ -128,6 +128,7 @@ export class MemoryWriter {
       const found = sensitive
         ? []
         : await this.contradictions.check(stored, projectScope(project), authorOf(principal));
+      if (found.length > 0) await this.contradictions.queueForReview(project.id, stored, found);
       this.tx.onCommit(async () => {
         embedding = await this.enqueue(stored);
       });
@@ -220,11 +221,31 @@ export class MemoryWriter {
     });
   }
 
+  /**
+   * A reviewer's resolution of a contradiction (memory-review): `memoryId` supersedes `oldId`
+   * through the same path as `supersedes` on a write (locks, version, relation), whoever wrote
+   * the old one; the caller checked the reviewer's role. Joins the caller's transaction.
+   */
+  async supersedeAfterReview(
+    projectSlug: string,
+    principal: SessionPrincipal,
+    memoryId: string,
+    oldId: string,
+  ): Promise<void> {
+    await this.tx.run(async () => {
+      const project = await this.resolver.resolve(projectSlug);
+      const memory = visibleIn(await this.memories.findById(memoryId), project);
+      await this.supersede(memory, [oldId], project, principal, true);
+    });
+  }
+
   private async supersede(
     memory: Memory,
     ids: readonly string[],
     project: ProjectRef,
     principal: SessionPrincipal,
+    /** Decided by a reviewer: no authorship check on the superseded memories. */
+    reviewed = false,
   ): Promise<void> {
     const targets = [...new Set(ids)].filter((target) => target !== memory.id);
     if (targets.length === 0) return;
@@ -238,7 +259,7 @@ export class MemoryWriter {
     const fresh = visible.filter((old) => old.supersededBy !== memory.id);
     // Superseding retires the old memory from recall: a change to it, so only its author or a
     // maintainer may (memory.write changes one's own memories; memory.maintain anyone's).
-    for (const old of fresh) assertMayModify(principal, old);
+    if (!reviewed) for (const old of fresh) assertMayModify(principal, old);
     for (const old of fresh) {
       await this.versions.record(old, authorOf(principal), `superseded by ${memory.id}`);
       await this.relations.link(memory.id, old.id, 'supersedes', null, authorOf(principal));

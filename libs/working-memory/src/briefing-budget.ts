@@ -4,6 +4,7 @@ import {
   type EventItem,
   type LastSummary,
   type NewMemoryItem,
+  type ReviewOutcomeItem,
   type SystemStatus,
   type TimeAnchor,
   type WorkingMemoryItem,
@@ -19,6 +20,8 @@ export interface BriefingMaterial {
   readonly newMemories: readonly NewMemoryItem[];
   readonly recentEvents: readonly EventItem[];
   readonly status: SystemStatus;
+  /** Decided reviews of the caller's memories, not told before. */
+  readonly reviewOutcomes?: readonly ReviewOutcomeItem[];
 }
 
 /** The smallest piece of a summary worth showing when the whole does not fit. */
@@ -101,8 +104,8 @@ class Budget {
 
 /**
  * Fits the material into `limitTokens`, most important first: the time anchor always (an agent
- * must know when it is even in the tightest budget), then critical working memory, status, the
- * last summary, normal working memory, new memories, recent events, ephemeral working memory.
+ * must know when it is even in the tightest budget), then critical working memory, status, review
+ * outcomes (told once: what is left out waits for the next briefing), the last summary, normal working memory, new memories, recent events, ephemeral working memory.
  * Returns everything but the text rendering.
  */
 export function fitBriefing(material: BriefingMaterial, limitTokens: number): Omit<Briefing, 'text'> {
@@ -119,6 +122,7 @@ export function fitBriefing(material: BriefingMaterial, limitTokens: number): Om
     entries.filter((entry) => entry.importance >= 4),
   );
   const status = budget.whole('status', material.status);
+  const reviewOutcomes = budget.list('reviewOutcomes', material.reviewOutcomes ?? []);
   const lastSummary = budget.summary(material.lastSummary);
   const normal = budget.list(
     'workingMemory.normal',
@@ -139,6 +143,8 @@ export function fitBriefing(material: BriefingMaterial, limitTokens: number): Om
     newMemories,
     recentEvents,
     status,
+    // Only when there is something to tell: most briefings have none.
+    ...(reviewOutcomes.length > 0 && { reviewOutcomes }),
     budget: { limit: limitTokens, used: budget.used },
     truncated: budget.truncated,
   };

@@ -1,4 +1,4 @@
-import { type Briefing, type WorkingMemoryItem } from './contract/briefing.types';
+import { type Briefing, type ReviewOutcomeItem, type WorkingMemoryItem } from './contract/briefing.types';
 
 /** Longest value or content the text shows of one item; the JSON carries the rest. */
 const ITEM_CHARS = 300;
@@ -14,6 +14,17 @@ function workingMemory(title: string, items: readonly WorkingMemoryItem[]): stri
     `## Working memory: ${title}`,
     ...items.map((item) => `- ${item.key} (${item.importance}): ${oneLine(item.value)}`),
   ];
+}
+
+/** What a reviewer decided about one of the reader's memories, as one sentence. */
+export function reviewOutcomeText(outcome: ReviewOutcomeItem): string {
+  const what =
+    outcome.kind === 'promotion'
+      ? `promotion of ${outcome.memoryId} to ${outcome.toScope}`
+      : `contradiction of your memory ${outcome.memoryId} with another author's`;
+  const how = outcome.resolution ? ` (${outcome.resolution})` : '';
+  const why = outcome.reason ? `: ${oneLine(outcome.reason)}` : '';
+  return `${what} ${outcome.status}${how}${why}`;
 }
 
 /**
@@ -35,6 +46,9 @@ export function renderBriefingText(briefing: Omit<Briefing, 'text'>): string {
   }
 
   lines.push(...workingMemory('critical (4-5)', briefing.workingMemory.critical));
+  if (briefing.reviewOutcomes) {
+    lines.push('## Reviews of your memories', ...briefing.reviewOutcomes.map((o) => `- ${reviewOutcomeText(o)}`));
+  }
   if (briefing.lastSummary) {
     const clipped = briefing.lastSummary.clipped ? ' (beginning only)' : '';
     lines.push(`## Last session summary, ${briefing.lastSummary.updatedAt}${clipped}`, briefing.lastSummary.text);

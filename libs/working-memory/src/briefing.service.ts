@@ -1,8 +1,9 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
-import { agentKeyOf, assertProjectAccess, type SessionPrincipal } from '@cairn/access';
+import { agentKeyOf, assertProjectAccess, authorOf, type SessionPrincipal } from '@cairn/access';
 import { CAIRN_CONFIG, type CairnConfig } from '@cairn/config';
 import { EMBEDDER, type Embedder } from '@cairn/embeddings';
 import { JobQueue } from '@cairn/jobs';
+import { type ReviewOutcome, ReviewNotices } from '@cairn/memory-review';
 import { ProjectResolver } from '@cairn/projects';
 import { TenantTransaction } from '@cairn/tenancy';
 import { type BriefingMaterial, fitBriefing } from './briefing-budget';
@@ -19,6 +20,7 @@ import { LAST_SESSION_SUMMARY_KEY, type SessionEvent, type WorkingMemoryEntry } 
 const NEW_MEMORIES_READ = 20;
 const RECENT_EVENTS_READ = 20;
 const MEMORY_CONTENT_CHARS = 300;
+const REVIEW_OUTCOMES_READ = 20;
 
 interface Gathered {
   readonly project: string;
@@ -30,6 +32,7 @@ interface Gathered {
   readonly eventsSince: number;
   readonly events: SessionEvent[];
   readonly withoutVector: number;
+  readonly reviewOutcomes: ReviewOutcome[];
 }
 
 /**
@@ -47,6 +50,7 @@ export class BriefingService {
     private readonly events: SessionEventsRepository,
     private readonly briefings: BriefingRepository,
     private readonly jobs: JobQueue,
+    private readonly reviewNotices: ReviewNotices,
     @Optional() @Inject(EMBEDDER) private readonly embedder?: Embedder,
   ) {}
 
@@ -59,7 +63,7 @@ export class BriefingService {
     const agentKey = agentKeyOf(principal);
     // Redis is asked alongside, not inside, the transaction: no pooled connection waits on it.
     const pending = this.jobs.pendingCount('embeddings');
-    const gathered = await this.tx.run(() => this.gather(projectSlug, agentKey));
+    const gathered = await this.tx.run(() => this.gather(projectSlug, agentKey, principal));
     const material: BriefingMaterial = {
       project: gathered.project,
       agent: agentKey,
@@ -93,13 +97,25 @@ export class BriefingService {
         new: gathered.lastSeen !== null && event.createdAt > gathered.lastSeen.at,
       })),
       status: this.status(await pending, gathered.withoutVector),
+      reviewOutcomes: gathered.reviewOutcomes.map((outcome) => ({
+        reviewId: outcome.id,
+        kind: outcome.kind,
+        status: outcome.status === 'rejected' ? 'rejected' : 'approved',
+        memoryId: outcome.memoryId,
+        toScope: outcome.toScope,
+        resolution: outcome.resolution,
+        reason: outcome.decisionReason === null ? null : clip(outcome.decisionReason, MEMORY_CONTENT_CHARS),
+        decidedAt: outcome.decidedAt.toISOString(),
+      })),
     };
     const fitted = fitBriefing(material, budgetTokens);
+    // Told once: only what the budget kept; the rest waits for the next briefing.
+    await this.reviewNotices.markTold((fitted.reviewOutcomes ?? []).map((outcome) => outcome.reviewId));
     return { ...fitted, text: renderBriefingText(fitted) };
   }
 
   /** Every read in one transaction (one consistent snapshot), then the visit is recorded. */
-  private async gather(projectSlug: string, agentKey: string): Promise<Gathered> {
+  private async gather(projectSlug: string, agentKey: string, principal: SessionPrincipal): Promise<Gathered> {
     const project = await this.projects.resolve(projectSlug);
     const lastSeen = await this.briefings.lastSeen(project.id, agentKey);
     const since = lastSeen?.at;
@@ -112,6 +128,7 @@ export class BriefingService {
       eventsSince: since ? await this.events.countSince(project.id, since) : 0,
       events: await this.events.recent(project.id, { limit: RECENT_EVENTS_READ }),
       withoutVector: await this.briefings.memoriesWithoutVector(project.id, this.embedder?.model.id ?? null),
+      reviewOutcomes: await this.reviewNotices.untold(project.id, authorOf(principal), REVIEW_OUTCOMES_READ),
     };
     return { ...gathered, now: await this.briefings.recordVisit(project.id, agentKey) };
   }

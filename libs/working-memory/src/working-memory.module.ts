@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { KnowledgeModule } from '@cairn/knowledge';
 import { MemoryModule } from '@cairn/memory';
+import { MemoryReviewModule } from '@cairn/memory-review';
 import { ProjectsModule } from '@cairn/projects';
 import { SecretsModule } from '@cairn/secrets';
 import { BriefingRepository } from './briefing.repository';
@@ -17,7 +18,7 @@ import { WorkingMemoryService } from './working-memory.service';
  * MemoryModule; summaries are archived through KnowledgeModule.
  */
 @Module({
-  imports: [ProjectsModule, MemoryModule, KnowledgeModule, SecretsModule],
+  imports: [ProjectsModule, MemoryModule, MemoryReviewModule, KnowledgeModule, SecretsModule],
   providers: [
     BriefingRepository,
     BriefingService,

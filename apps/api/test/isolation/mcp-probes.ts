@@ -26,8 +26,9 @@ const LOWER_ROLES: readonly Role[] = ['member', 'orchestrator', 'agent', 'reader
  * tool with an optional field naming the victim's (projects, a fetch job), a variant naming it.
  */
 function aimedArguments(tool: RegisteredTool, victim: VictimWorld) {
-  // The noun of `memory_get`, `secret_get`: which victim object an `id` argument names.
-  const noun = tool.spec.name.split('_')[0];
+  // The noun of `memory_get`, `secret_get`: which victim object an `id` argument names
+  // (memory_review decides a review: its id names one).
+  const noun = tool.spec.name === 'memory_review' ? 'review' : tool.spec.name.split('_')[0];
   const aim = (value: unknown, name?: NamingField) => {
     const aimed = aimAtVictim(value, noun, victim, { name });
     const args = tool.spec.scope === 'project' ? { ...(aimed.body as object), project: victim.project } : aimed.body;

@@ -94,6 +94,8 @@ const VICTIM_OBJECT: Record<string, keyof VictimWorld['ids']> = {
   proposals: 'proposal',
   shares: 'share',
   'share-rules': 'shareRule',
+  reviews: 'review',
+  review: 'review',
 };
 
 /** Objects that belong to the attacked project (a user or a queue job belongs to the tenant). */

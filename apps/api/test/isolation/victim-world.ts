@@ -29,6 +29,7 @@ export interface VictimWorld {
     readonly queue: string;
     readonly request: string;
     readonly proposal: string;
+    readonly review: string;
     readonly fetchJob: string;
     readonly share: string;
     readonly shareRule: string;
@@ -136,6 +137,17 @@ export async function seedVictimWorld(world: GatewayWorld): Promise<VictimWorld>
      RETURNING id`,
     [project, request.requestId, `${projectMarker} ${VICTIM_WORDS} proposed`],
   );
+  // A pending promotion in the review queue, written as memory_promote writes it (through SQL
+  // like the proposal: the promote route's audit entry would name the memory's id in the tenant
+  // log, which every tenant admin reads).
+  const [review] = await world.api.get(DataSource).query<{ id: string }[]>(
+    `INSERT INTO "${tenant.schema}".memory_reviews (id, project_id, kind, memory_id, from_scope, to_scope, note,
+       proposed_by_token_id)
+     SELECT gen_random_uuid(), projects.id, 'promotion', $2, 'project', 'team', $3, $4
+     FROM "${tenant.schema}".projects WHERE slug = $1
+     RETURNING id`,
+    [project, second.memory.id, `${projectMarker} ${VICTIM_WORDS} promotion note`, owner.id],
+  );
   // A fetch the (absent) worker never runs: a real pending job of the victim project.
   const fetch = expectCreated(await victim.post(`${base}/kb/fetch`, { url: 'http://127.0.0.1:9/' }), 'kb fetch');
   const queues = expectCreated(await admin.get('/v1/admin/queues'), 'queue list');
@@ -160,6 +172,7 @@ export async function seedVictimWorld(world: GatewayWorld): Promise<VictimWorld>
     secret,
     String(request.requestId),
     proposal.id,
+    String(review.id),
     String(fetch.jobId),
     share.id,
     shareRule.id,
@@ -179,6 +192,7 @@ export async function seedVictimWorld(world: GatewayWorld): Promise<VictimWorld>
       queue,
       request: String(request.requestId),
       proposal: proposal.id,
+      review: String(review.id),
       fetchJob: String(fetch.jobId),
       share: share.id,
       shareRule: shareRule.id,

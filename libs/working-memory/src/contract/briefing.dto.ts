@@ -69,6 +69,21 @@ export class BriefingDto extends createZodDto(
         notes: z.array(z.string()),
       })
       .nullable(),
+    reviewOutcomes: z
+      .array(
+        z.object({
+          reviewId: z.uuid(),
+          kind: z.enum(['promotion', 'contradiction']),
+          status: z.enum(['approved', 'rejected']),
+          memoryId: z.uuid(),
+          toScope: z.string().nullable(),
+          resolution: z.string().nullable(),
+          reason: z.string().nullable(),
+          decidedAt: z.iso.datetime(),
+        }),
+      )
+      .optional()
+      .describe("Reviewers' decisions on your memories not told before (each told once); absent when none"),
     budget: z.object({ limit: z.number().int(), used: z.number().int() }),
     truncated: z
       .partialRecord(z.enum(BRIEFING_SECTIONS), z.number().int())

@@ -46,6 +46,20 @@ export interface EventItem {
   readonly new: boolean;
 }
 
+/** A decided review of one of the caller's memories, told once (issue 14: the author learns the outcome). */
+export interface ReviewOutcomeItem {
+  readonly reviewId: string;
+  readonly kind: 'promotion' | 'contradiction';
+  readonly status: 'approved' | 'rejected';
+  readonly memoryId: string;
+  /** The scope a promotion asked for. */
+  readonly toScope: string | null;
+  /** How a contradiction was resolved: keep_both, supersede or reject_new. */
+  readonly resolution: string | null;
+  readonly reason: string | null;
+  readonly decidedAt: string;
+}
+
 export interface LastSummary {
   readonly text: string;
   readonly updatedAt: string;
@@ -73,6 +87,7 @@ export interface SystemStatus {
 export const BRIEFING_SECTIONS = [
   'workingMemory.critical',
   'status',
+  'reviewOutcomes',
   'lastSummary',
   'workingMemory.normal',
   'newMemories',
@@ -97,6 +112,8 @@ export interface Briefing {
   readonly newMemories: NewMemoryItem[];
   readonly recentEvents: EventItem[];
   readonly status: SystemStatus | null;
+  /** Decisions on the caller's memories not told before, each told once; absent when there are none. */
+  readonly reviewOutcomes?: ReviewOutcomeItem[];
   /** Estimated tokens (characters / 4 of each serialised section). */
   readonly budget: { readonly limit: number; readonly used: number };
   /** Per section, how many items the budget left out (1 for a summary or status left out or clipped). */

@@ -1,3 +1,4 @@
+import { reviewOutcomeText } from '../briefing-text';
 import { type Briefing, type WorkingMemoryItem } from '../contract/briefing.types';
 
 /** Longest value or content one line shows; the structured copy carries the rest. */
@@ -39,6 +40,9 @@ export function compactBriefing(briefing: Omit<Briefing, 'text'>): string {
   const shown = [...wm.critical, ...wm.normal, ...wm.ephemeral];
   if (shown.length > 0) {
     lines.push(`Working memory (${wm.total}/${wm.cap}):`, ...shown.map(entry));
+  }
+  if (briefing.reviewOutcomes) {
+    lines.push('Reviews of your memories:', ...briefing.reviewOutcomes.map((o) => `- ${reviewOutcomeText(o)}`));
   }
   if (briefing.lastSummary) {
     const updated = ago(anchor.now, briefing.lastSummary.updatedAt);

@@ -1,0 +1,167 @@
+import { Injectable } from '@nestjs/common';
+import { type Author } from '@cairn/access';
+import { authoredBySql } from '@cairn/memory';
+import { TenantDb } from '@cairn/tenancy';
+import {
+  type MemoryVisibility,
+  type QueuedReview,
+  type Resolution,
+  type Review,
+  type ReviewOutcome,
+  type ReviewStatus,
+} from './contract/memory-review.types';
+
+const COLUMNS = `r.id, r.kind, r.status, r.memory_id AS "memoryId", r.other_memory_id AS "otherMemoryId",
+  r.from_scope AS "fromScope", r.to_scope AS "toScope", r.note, r.resolution, r.decision_reason AS "decisionReason",
+  json_build_object('userId', r.proposed_by_user_id, 'agentId', r.proposed_by_agent_id) AS "proposedBy",
+  CASE WHEN r.decided_at IS NULL THEN NULL
+    ELSE json_build_object('userId', r.decided_by_user_id, 'agentId', r.decided_by_agent_id) END AS "decidedBy",
+  r.created_at AS "createdAt", r.decided_at AS "decidedAt"`;
+
+/** A memory of a review as the queue shows it: an excerpt, never the whole text. */
+const excerpt = (alias: string) => `CASE WHEN ${alias}.id IS NULL THEN NULL ELSE json_build_object(
+    'id', ${alias}.id, 'excerpt', left(${alias}.content, 300), 'category', ${alias}.category,
+    'author', json_build_object('userId', ${alias}.author_user_id, 'agentId', ${alias}.author_agent_id),
+    'agentWritten', ${alias}.author_agent_id IS NOT NULL) END`;
+
+/** The caller wrote memory `m`, by memory's ownership rule ($2 user, $3 agent, $4 token). */
+const AUTHORED_BY_CALLER = authoredBySql('m', { userId: '$2::uuid', agentId: '$3::text', tokenId: '$4::uuid' });
+
+export interface MemoryScopeRow {
+  readonly scope: MemoryVisibility;
+}
+
+export interface NewPromotion {
+  readonly id: string;
+  readonly projectId: string;
+  readonly memoryId: string;
+  readonly fromScope: MemoryVisibility;
+  readonly toScope: MemoryVisibility;
+  readonly note: string | null;
+  readonly by: Author;
+}
+
+/** The review queue (memory_reviews) and the scope column it changes; inside tenant transactions. */
+@Injectable()
+export class MemoryReviewsRepository {
+  constructor(private readonly db: TenantDb) {}
+
+  /** The memory's scope, its row locked until the transaction ends (a promotion decides on it). */
+  async lockScope(memoryId: string): Promise<MemoryScopeRow | undefined> {
+    const rows = await this.db.query<MemoryScopeRow>('SELECT scope FROM memories WHERE id = $1 FOR UPDATE', [memoryId]);
+    return rows[0];
+  }
+
+  /** Undefined when a promotion of this memory is already pending (one at a time). */
+  async insertPromotion(promotion: NewPromotion): Promise<Review | undefined> {
+    const rows = await this.db.query<Review>(
+      `WITH r AS (
+         INSERT INTO memory_reviews (id, project_id, kind, memory_id, from_scope, to_scope, note,
+           proposed_by_user_id, proposed_by_agent_id, proposed_by_token_id)
+         VALUES ($1, $2, 'promotion', $3, $4, $5, $6, $7, $8, $9)
+         ON CONFLICT DO NOTHING RETURNING *)
+       SELECT ${COLUMNS} FROM r`,
+      [
+        promotion.id,
+        promotion.projectId,
+        promotion.memoryId,
+        promotion.fromScope,
+        promotion.toScope,
+        promotion.note,
+        promotion.by.userId,
+        promotion.by.agentId,
+        promotion.by.tokenId,
+      ],
+    );
+    return rows[0];
+  }
+
+  /** The review in this project, locked until the decision commits. */
+  async findForUpdate(projectId: string, id: string): Promise<Review | undefined> {
+    const rows = await this.db.query<Review>(
+      `SELECT ${COLUMNS} FROM memory_reviews r WHERE r.project_id = $1 AND r.id = $2 FOR UPDATE`,
+      [projectId, id],
+    );
+    return rows[0];
+  }
+
+  async decide(
+    id: string,
+    decision: { status: 'approved' | 'rejected'; resolution: Resolution | null; reason: string; by: Author },
+  ): Promise<Review> {
+    const rows = await this.db.query<Review>(
+      `WITH r AS (
+         UPDATE memory_reviews SET status = $2, resolution = $3, decision_reason = $4, decided_by_user_id = $5,
+           decided_by_agent_id = $6, decided_by_token_id = $7, decided_at = now()
+         WHERE id = $1 RETURNING *)
+       SELECT ${COLUMNS} FROM r`,
+      [
+        id,
+        decision.status,
+        decision.resolution,
+        decision.reason,
+        decision.by.userId,
+        decision.by.agentId,
+        decision.by.tokenId,
+      ],
+    );
+    return rows[0];
+  }
+
+  /** The promotion itself: a new scope is a new version of the memory (the change feed sees it). */
+  async setScope(memoryId: string, scope: MemoryVisibility): Promise<void> {
+    await this.db.query(
+      `UPDATE memories SET scope = $2, version = version + 1, updated_at = now(), change_xid = pg_current_xact_id()
+       WHERE id = $1`,
+      [memoryId, scope],
+    );
+  }
+
+  /**
+   * `reject_new`: the memory is archived (out of recall and lists, restorable by its author or
+   * a maintainer), the gentlest of the existing ways out; a delete would lose it for good.
+   */
+  async archive(memoryId: string): Promise<void> {
+    await this.db.query(
+      `UPDATE memories SET archived_at = now(), updated_at = now(), change_xid = pg_current_xact_id()
+       WHERE id = $1 AND archived_at IS NULL`,
+      [memoryId],
+    );
+  }
+
+  /** Oldest first (a queue); keyset pagination on (created_at, id) after the last id seen. */
+  list(projectId: string, status: ReviewStatus, limit: number, afterId?: string): Promise<QueuedReview[]> {
+    const after = afterId
+      ? `AND (r.created_at, r.id) > (SELECT a.created_at, a.id FROM memory_reviews a WHERE a.id = $4 AND a.project_id = $1)`
+      : '';
+    return this.db.query<QueuedReview>(
+      `SELECT ${COLUMNS}, ${excerpt('m')} AS memory, ${excerpt('o')} AS "otherMemory"
+       FROM memory_reviews r
+       LEFT JOIN memories m ON m.id = r.memory_id AND m.deleted_at IS NULL
+       LEFT JOIN memories o ON o.id = r.other_memory_id AND o.deleted_at IS NULL
+       WHERE r.project_id = $1 AND r.status = $2 ${after}
+       ORDER BY r.created_at, r.id LIMIT $3`,
+      afterId ? [projectId, status, limit, afterId] : [projectId, status, limit],
+    );
+  }
+
+  /** Decided reviews of the caller's own memories in this project that no briefing has told yet. */
+  untold(projectId: string, caller: Author, limit: number): Promise<ReviewOutcome[]> {
+    return this.db.query<ReviewOutcome>(
+      `SELECT r.id, r.kind, r.status, r.memory_id AS "memoryId", r.to_scope AS "toScope", r.resolution,
+         r.decision_reason AS "decisionReason", r.decided_at AS "decidedAt"
+       FROM memory_reviews r JOIN memories m ON m.id = r.memory_id
+       WHERE r.project_id = $1 AND r.status <> 'pending' AND r.author_notified_at IS NULL AND ${AUTHORED_BY_CALLER}
+       ORDER BY r.decided_at, r.id LIMIT $5`,
+      [projectId, caller.userId, caller.agentId, caller.tokenId, limit],
+    );
+  }
+
+  async markTold(ids: readonly string[]): Promise<void> {
+    if (ids.length === 0) return;
+    await this.db.query(
+      `UPDATE memory_reviews SET author_notified_at = now() WHERE id = ANY($1::uuid[]) AND author_notified_at IS NULL`,
+      [ids],
+    );
+  }
+}
