@@ -49,6 +49,16 @@ export const PERMISSIONS = {
   'files.summarize': { scope: 'project', description: "Send a file's content to be summarized" },
   'memory.extract': { scope: 'project', description: 'Send a transcript to have candidate memories extracted' },
   'proposals.decide': { scope: 'project', description: 'Accept or reject extracted memory proposals' },
+  'broadcast.read': {
+    scope: 'project',
+    description: "Read the project's coordination channel, acknowledge messages and verify its hash chain",
+  },
+  'broadcast.post': { scope: 'project', description: 'Post STATUS, PROPOSED and DEPENDENCY messages on the channel' },
+  'broadcast.direct': {
+    scope: 'project',
+    description: 'Also post ASSIGN, MERGE, REJECT and REVISE messages (orchestrators and admins)',
+  },
+  'broadcast.key.manage': { scope: 'project', description: "Set or clear the project channel's posting key" },
 } as const satisfies Record<string, { scope: PermissionScope; description: string }>;
 
 export type Permission = keyof typeof PERMISSIONS;
@@ -62,6 +72,7 @@ const READ: readonly Permission[] = [
   'kb.read',
   'search.global',
   'files.read',
+  'broadcast.read',
 ];
 const AGENT_WORK: readonly Permission[] = [
   'memory.write',
@@ -70,12 +81,16 @@ const AGENT_WORK: readonly Permission[] = [
   'kb.write',
   'files.summarize',
   'memory.extract',
+  'broadcast.post',
 ];
+/** Directing the coordination channel (DESIGN §3): the orchestrator role's own, and the admin's. */
+const ORCHESTRATION: readonly Permission[] = ['broadcast.direct', 'broadcast.key.manage'];
 
 export const ROLE_PERMISSIONS: Record<Role, readonly Permission[]> = {
   admin: [
     ...READ,
     ...AGENT_WORK,
+    ...ORCHESTRATION,
     'memory.maintain',
     'proposals.decide',
     'kb.purge',
@@ -88,7 +103,7 @@ export const ROLE_PERMISSIONS: Record<Role, readonly Permission[]> = {
     'auth.introspect',
   ],
   member: [...READ, ...AGENT_WORK, 'memory.maintain', 'proposals.decide'],
-  orchestrator: [...READ, ...AGENT_WORK],
+  orchestrator: [...READ, ...AGENT_WORK, ...ORCHESTRATION],
   agent: [...READ, ...AGENT_WORK],
   reader: [...READ],
 };

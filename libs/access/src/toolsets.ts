@@ -3,7 +3,16 @@
  * token's toolsets that its role grants, so agents do not pay context for tools they
  * would never call.
  */
-export const TOOLSETS = ['core', 'context', 'knowledge', 'maintenance', 'harness', 'secrets', 'web'] as const;
+export const TOOLSETS = [
+  'core',
+  'context',
+  'knowledge',
+  'maintenance',
+  'harness',
+  'secrets',
+  'web',
+  'coordination',
+] as const;
 export type Toolset = (typeof TOOLSETS)[number];
 
 /** What a token enables when it names no toolsets: the everyday memory work of an agent. */

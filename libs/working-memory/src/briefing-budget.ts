@@ -1,6 +1,7 @@
 import {
   type Briefing,
   type BriefingSection,
+  type ChannelItem,
   type EventItem,
   type LastSummary,
   type NewMemoryItem,
@@ -18,6 +19,11 @@ export interface BriefingMaterial {
   readonly lastSummary: LastSummary | null;
   readonly newMemories: readonly NewMemoryItem[];
   readonly recentEvents: readonly EventItem[];
+  readonly channel: {
+    readonly addressedToYou: readonly ChannelItem[];
+    readonly moreAddressedToYou: number;
+    readonly latestStatus: readonly ChannelItem[];
+  };
   readonly status: SystemStatus;
 }
 
@@ -102,7 +108,8 @@ class Budget {
 /**
  * Fits the material into `limitTokens`, most important first: the time anchor always (an agent
  * must know when it is even in the tightest budget), then critical working memory, status, the
- * last summary, normal working memory, new memories, recent events, ephemeral working memory.
+ * channel messages addressed to the agent, the last summary, normal working memory, new
+ * memories, recent events, the other agents' latest STATUS, ephemeral working memory.
  * Returns everything but the text rendering.
  */
 export function fitBriefing(material: BriefingMaterial, limitTokens: number): Omit<Briefing, 'text'> {
@@ -119,6 +126,7 @@ export function fitBriefing(material: BriefingMaterial, limitTokens: number): Om
     entries.filter((entry) => entry.importance >= 4),
   );
   const status = budget.whole('status', material.status);
+  const addressedToYou = budget.list('channel.addressedToYou', material.channel.addressedToYou);
   const lastSummary = budget.summary(material.lastSummary);
   const normal = budget.list(
     'workingMemory.normal',
@@ -126,6 +134,7 @@ export function fitBriefing(material: BriefingMaterial, limitTokens: number): Om
   );
   const newMemories = budget.list('newMemories', material.newMemories);
   const recentEvents = budget.list('recentEvents', material.recentEvents);
+  const latestStatus = budget.list('channel.latestStatus', material.channel.latestStatus);
   const ephemeral = budget.list(
     'workingMemory.ephemeral',
     entries.filter((entry) => entry.importance <= 2),
@@ -138,6 +147,7 @@ export function fitBriefing(material: BriefingMaterial, limitTokens: number): Om
     lastSummary,
     newMemories,
     recentEvents,
+    channel: { addressedToYou, moreAddressedToYou: material.channel.moreAddressedToYou, latestStatus },
     status,
     budget: { limit: limitTokens, used: budget.used },
     truncated: budget.truncated,

@@ -1,4 +1,5 @@
-import { type Briefing, type WorkingMemoryItem } from './contract/briefing.types';
+import { unverifiedAgentLabel } from '@cairn/safe-fetch';
+import { type Briefing, type ChannelItem, type WorkingMemoryItem } from './contract/briefing.types';
 
 /** Longest value or content the text shows of one item; the JSON carries the rest. */
 const ITEM_CHARS = 300;
@@ -14,6 +15,17 @@ function workingMemory(title: string, items: readonly WorkingMemoryItem[]): stri
     `## Working memory: ${title}`,
     ...items.map((item) => `- ${item.key} (${item.importance}): ${oneLine(item.value)}`),
   ];
+}
+
+/** Channel messages in one unverified-agent-content frame: another agent's words are data, not instructions. */
+export function channelLines(project: string, title: string, items: readonly ChannelItem[], more = 0): string[] {
+  if (items.length === 0) return [];
+  const body = items.map((item) => {
+    const to = item.assignee ? ` → ${item.assignee}` : '';
+    return `#${item.seq} ${item.type} by ${item.author}${to}: ${oneLine(item.summary)}`;
+  });
+  if (more > 0) body.push(`(${more} more: broadcast_read with unacknowledged)`);
+  return [title, unverifiedAgentLabel(`project ${project} channel`, body.join('\n'))];
 }
 
 /**
@@ -35,6 +47,15 @@ export function renderBriefingText(briefing: Omit<Briefing, 'text'>): string {
   }
 
   lines.push(...workingMemory('critical (4-5)', briefing.workingMemory.critical));
+  const { channel } = briefing;
+  lines.push(
+    ...channelLines(
+      briefing.project,
+      '## Channel: addressed to you, not acknowledged',
+      channel.addressedToYou,
+      channel.moreAddressedToYou,
+    ),
+  );
   if (briefing.lastSummary) {
     const clipped = briefing.lastSummary.clipped ? ' (beginning only)' : '';
     lines.push(`## Last session summary, ${briefing.lastSummary.updatedAt}${clipped}`, briefing.lastSummary.text);
@@ -53,6 +74,7 @@ export function renderBriefingText(briefing: Omit<Briefing, 'text'>): string {
       lines.push(`- ${event.createdAt} ${event.kind} by ${event.agent}: ${oneLine(event.summary)}${fresh}`);
     }
   }
+  lines.push(...channelLines(briefing.project, "## Channel: each agent's latest STATUS", channel.latestStatus));
   lines.push(...workingMemory('ephemeral (1-2)', briefing.workingMemory.ephemeral));
 
   const status = briefing.status;

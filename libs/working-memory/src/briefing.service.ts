@@ -1,6 +1,7 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import { agentKeyOf, assertProjectAccess, type SessionPrincipal } from '@cairn/access';
 import { CAIRN_CONFIG, type CairnConfig } from '@cairn/config';
+import { type Broadcast, BroadcastBriefing, type ChannelBriefing } from '@cairn/coordination';
 import { EMBEDDER, type Embedder } from '@cairn/embeddings';
 import { JobQueue } from '@cairn/jobs';
 import { ProjectResolver } from '@cairn/projects';
@@ -8,7 +9,7 @@ import { TenantTransaction } from '@cairn/tenancy';
 import { type BriefingMaterial, fitBriefing } from './briefing-budget';
 import { renderBriefingText } from './briefing-text';
 import { BriefingRepository, type LastSeen, type NewMemoryRow } from './briefing.repository';
-import { type Briefing, type SystemStatus, type TimeAnchor } from './contract/briefing.types';
+import { type Briefing, type ChannelItem, type SystemStatus, type TimeAnchor } from './contract/briefing.types';
 import { SessionEventsRepository } from './session-events.repository';
 import { humanDuration, localTime } from './time-anchor';
 import { type ContextOptions, contextOptionsSchema, parseInput } from './contract/working-memory.fields';
@@ -30,6 +31,7 @@ interface Gathered {
   readonly eventsSince: number;
   readonly events: SessionEvent[];
   readonly withoutVector: number;
+  readonly channel: ChannelBriefing;
 }
 
 /**
@@ -47,6 +49,7 @@ export class BriefingService {
     private readonly events: SessionEventsRepository,
     private readonly briefings: BriefingRepository,
     private readonly jobs: JobQueue,
+    private readonly channel: BroadcastBriefing,
     @Optional() @Inject(EMBEDDER) private readonly embedder?: Embedder,
   ) {}
 
@@ -59,7 +62,7 @@ export class BriefingService {
     const agentKey = agentKeyOf(principal);
     // Redis is asked alongside, not inside, the transaction: no pooled connection waits on it.
     const pending = this.jobs.pendingCount('embeddings');
-    const gathered = await this.tx.run(() => this.gather(projectSlug, agentKey));
+    const gathered = await this.tx.run(() => this.gather(projectSlug, principal));
     const material: BriefingMaterial = {
       project: gathered.project,
       agent: agentKey,
@@ -92,6 +95,11 @@ export class BriefingService {
         createdAt: event.createdAt.toISOString(),
         new: gathered.lastSeen !== null && event.createdAt > gathered.lastSeen.at,
       })),
+      channel: {
+        addressedToYou: gathered.channel.addressedToYou.map(channelItem),
+        moreAddressedToYou: gathered.channel.moreAddressedToYou,
+        latestStatus: gathered.channel.latestStatus.map(channelItem),
+      },
       status: this.status(await pending, gathered.withoutVector),
     };
     const fitted = fitBriefing(material, budgetTokens);
@@ -99,7 +107,8 @@ export class BriefingService {
   }
 
   /** Every read in one transaction (one consistent snapshot), then the visit is recorded. */
-  private async gather(projectSlug: string, agentKey: string): Promise<Gathered> {
+  private async gather(projectSlug: string, principal: SessionPrincipal): Promise<Gathered> {
+    const agentKey = agentKeyOf(principal);
     const project = await this.projects.resolve(projectSlug);
     const lastSeen = await this.briefings.lastSeen(project.id, agentKey);
     const since = lastSeen?.at;
@@ -112,6 +121,7 @@ export class BriefingService {
       eventsSince: since ? await this.events.countSince(project.id, since) : 0,
       events: await this.events.recent(project.id, { limit: RECENT_EVENTS_READ }),
       withoutVector: await this.briefings.memoriesWithoutVector(project.id, this.embedder?.model.id ?? null),
+      channel: await this.channel.gather(project.id, principal),
     };
     return { ...gathered, now: await this.briefings.recordVisit(project.id, agentKey) };
   }
@@ -160,6 +170,18 @@ function timeAnchor(gathered: Gathered, timezone: string): TimeAnchor {
 function lastSummary(entries: readonly WorkingMemoryEntry[]): BriefingMaterial['lastSummary'] {
   const entry = entries.find((candidate) => candidate.key === LAST_SESSION_SUMMARY_KEY);
   return entry ? { text: entry.value, updatedAt: entry.updatedAt.toISOString(), clipped: false } : null;
+}
+
+function channelItem(message: Broadcast): ChannelItem {
+  const { author } = message;
+  return {
+    seq: message.seq,
+    type: message.type,
+    summary: clip(message.summary, MEMORY_CONTENT_CHARS),
+    author: author.agentId ?? (author.userId ? `user:${author.userId}` : `token:${author.tokenId}`),
+    assignee: message.assignee,
+    at: message.at.toISOString(),
+  };
 }
 
 function clip(text: string, max: number): string {

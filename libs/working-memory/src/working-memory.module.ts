@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { CoordinationModule } from '@cairn/coordination';
 import { KnowledgeModule } from '@cairn/knowledge';
 import { MemoryModule } from '@cairn/memory';
 import { ProjectsModule } from '@cairn/projects';
@@ -17,7 +18,7 @@ import { WorkingMemoryService } from './working-memory.service';
  * MemoryModule; summaries are archived through KnowledgeModule.
  */
 @Module({
-  imports: [ProjectsModule, MemoryModule, KnowledgeModule, SecretsModule],
+  imports: [ProjectsModule, MemoryModule, KnowledgeModule, SecretsModule, CoordinationModule],
   providers: [
     BriefingRepository,
     BriefingService,

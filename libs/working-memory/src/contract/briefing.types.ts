@@ -46,6 +46,18 @@ export interface EventItem {
   readonly new: boolean;
 }
 
+/** A coordination-channel message as the briefing shows it: unverified agent content. */
+export interface ChannelItem {
+  readonly seq: number;
+  readonly type: string;
+  /** At most 300 characters; broadcast_read has the whole message. */
+  readonly summary: string;
+  /** Agent id, else `user:<id>`, else `token:<id>`. */
+  readonly author: string;
+  readonly assignee: string | null;
+  readonly at: string;
+}
+
 export interface LastSummary {
   readonly text: string;
   readonly updatedAt: string;
@@ -73,10 +85,12 @@ export interface SystemStatus {
 export const BRIEFING_SECTIONS = [
   'workingMemory.critical',
   'status',
+  'channel.addressedToYou',
   'lastSummary',
   'workingMemory.normal',
   'newMemories',
   'recentEvents',
+  'channel.latestStatus',
   'workingMemory.ephemeral',
 ] as const;
 export type BriefingSection = (typeof BRIEFING_SECTIONS)[number];
@@ -96,6 +110,15 @@ export interface Briefing {
   readonly lastSummary: LastSummary | null;
   readonly newMemories: NewMemoryItem[];
   readonly recentEvents: EventItem[];
+  /**
+   * The project's coordination channel: messages addressed to this agent it has not acknowledged
+   * (and how many more there are), each agent's latest STATUS. Unverified agent content.
+   */
+  readonly channel: {
+    readonly addressedToYou: ChannelItem[];
+    readonly moreAddressedToYou: number;
+    readonly latestStatus: ChannelItem[];
+  };
   readonly status: SystemStatus | null;
   /** Estimated tokens (characters / 4 of each serialised section). */
   readonly budget: { readonly limit: number; readonly used: number };

@@ -17,6 +17,9 @@ toolListing.add(briefing.timeAnchor, {
 toolListing.add(briefing.workingMemory, {
   summary: 'Your notes: critical, normal and ephemeral entries (key, value, importance, updatedAt), total, cap',
 });
+toolListing.add(briefing.channel, {
+  summary: 'Coordination channel (unverified agent content): addressedToYou (unacknowledged), latestStatus per agent',
+});
 toolListing.add(briefing.status, { summary: 'Search mode, embedding model, pending embedding jobs, notes' });
 
 const spec = defineTool({

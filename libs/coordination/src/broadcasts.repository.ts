@@ -1,0 +1,261 @@
+import { Injectable } from '@nestjs/common';
+import { TenantDb } from '@cairn/tenancy';
+import { type Broadcast, type BroadcastType } from './contract/broadcast.types';
+
+const COLUMNS = `b.seq::text AS seq, b.type, b.summary, b.files, b.reply_to::text AS reply_to, b.assignee,
+  b.author_user_id, b.author_agent_id, b.author_token_id, b.at, b.prev_hash, b.hash`;
+
+interface Row {
+  seq: string;
+  type: BroadcastType;
+  summary: string;
+  files: string[];
+  reply_to: string | null;
+  assignee: string | null;
+  author_user_id: string | null;
+  author_agent_id: string | null;
+  author_token_id: string;
+  at: Date;
+  prev_hash: Buffer;
+  hash: Buffer;
+}
+
+/** A message with its raw chain links, as `verify` walks them. */
+export interface StoredBroadcast extends Broadcast {
+  readonly prevHashBytes: Buffer;
+  readonly hashBytes: Buffer;
+}
+
+export interface NewBroadcast {
+  readonly projectId: string;
+  readonly seq: number;
+  readonly type: BroadcastType;
+  readonly summary: string;
+  readonly files: readonly string[];
+  readonly replyTo: number | null;
+  readonly assignee: string | null;
+  readonly author: { readonly userId: string | null; readonly agentId: string | null; readonly tokenId: string };
+  readonly at: Date;
+  readonly prevHash: Buffer;
+  readonly hash: Buffer;
+}
+
+export interface StoredKey {
+  readonly hash: Buffer;
+  readonly salt: Buffer;
+  readonly params: Record<string, unknown>;
+  readonly setAt: Date;
+}
+
+export interface PageFilter {
+  readonly after: number;
+  readonly types: readonly BroadcastType[] | null;
+  readonly assignee: string | null;
+  readonly unacknowledged: boolean;
+  readonly limit: number;
+}
+
+/**
+ * A project's coordination channel: `broadcasts` (append-only, hash-chained; the table's trigger
+ * refuses update and delete), `broadcast_acks` and the optional key in `broadcast_channels`.
+ * Every call runs inside a tenant transaction.
+ */
+@Injectable()
+export class BroadcastsRepository {
+  constructor(private readonly db: TenantDb) {}
+
+  /**
+   * Serialises the project's posters (and key changes) until the transaction ends, so each
+   * reads the chain's true head and the sequence has no gaps. A transaction-level advisory lock
+   * on the project id: no row needs to exist first, and readers never wait for it.
+   */
+  async lockChannel(projectId: string): Promise<void> {
+    await this.db.query(`SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, [`cairn.broadcasts:${projectId}`]);
+  }
+
+  async key(projectId: string): Promise<StoredKey | null> {
+    const [row] = await this.db.query<{
+      key_hash: Buffer;
+      key_salt: Buffer;
+      key_params: Record<string, unknown>;
+      key_set_at: Date;
+    }>(
+      `SELECT key_hash, key_salt, key_params, key_set_at FROM broadcast_channels
+       WHERE project_id = $1 AND key_hash IS NOT NULL`,
+      [projectId],
+    );
+    return row ? { hash: row.key_hash, salt: row.key_salt, params: row.key_params, setAt: row.key_set_at } : null;
+  }
+
+  async setKey(projectId: string, key: Omit<StoredKey, 'setAt'>): Promise<Date> {
+    const [row] = await this.db.query<{ key_set_at: Date }>(
+      `INSERT INTO broadcast_channels (project_id, key_hash, key_salt, key_params, key_set_at)
+       VALUES ($1, $2, $3, $4::jsonb, now())
+       ON CONFLICT (project_id) DO UPDATE
+         SET key_hash = EXCLUDED.key_hash, key_salt = EXCLUDED.key_salt, key_params = EXCLUDED.key_params,
+             key_set_at = EXCLUDED.key_set_at
+       RETURNING key_set_at`,
+      [projectId, key.hash, key.salt, JSON.stringify(key.params)],
+    );
+    return row.key_set_at;
+  }
+
+  /** True when there was a key to clear. */
+  async clearKey(projectId: string): Promise<boolean> {
+    const rows = await this.db.query<{ project_id: string }>(
+      `UPDATE broadcast_channels SET key_hash = NULL, key_salt = NULL, key_params = NULL, key_set_at = NULL
+       WHERE project_id = $1 AND key_hash IS NOT NULL RETURNING project_id`,
+      [projectId],
+    );
+    return rows.length > 0;
+  }
+
+  /** The chain's newest link, or null for an empty channel. */
+  async lastLink(projectId: string): Promise<{ seq: number; hash: Buffer } | null> {
+    const [row] = await this.db.query<{ seq: string; hash: Buffer }>(
+      `SELECT seq::text AS seq, hash FROM broadcasts WHERE project_id = $1 ORDER BY seq DESC LIMIT 1`,
+      [projectId],
+    );
+    return row ? { seq: Number(row.seq), hash: row.hash } : null;
+  }
+
+  async exists(projectId: string, seq: number): Promise<boolean> {
+    const rows = await this.db.query(`SELECT 1 FROM broadcasts WHERE project_id = $1 AND seq = $2`, [projectId, seq]);
+    return rows.length > 0;
+  }
+
+  async insert(message: NewBroadcast): Promise<Broadcast> {
+    const [row] = await this.db.query<Row>(
+      `INSERT INTO broadcasts AS b (project_id, seq, type, summary, files, reply_to, assignee, author_user_id,
+                                    author_agent_id, author_token_id, at, prev_hash, hash)
+       VALUES ($1, $2, $3, $4, $5::text[], $6, $7, $8, $9, $10, $11, $12, $13)
+       RETURNING ${COLUMNS}`,
+      [
+        message.projectId,
+        message.seq,
+        message.type,
+        message.summary,
+        message.files,
+        message.replyTo,
+        message.assignee,
+        message.author.userId,
+        message.author.agentId,
+        message.author.tokenId,
+        message.at,
+        message.prevHash,
+        message.hash,
+      ],
+    );
+    return toBroadcast(row);
+  }
+
+  /** Oldest first after `filter.after`, one more than the limit (so the caller knows whether more follow). */
+  async page(
+    projectId: string,
+    agentKey: string,
+    filter: PageFilter,
+  ): Promise<(Broadcast & { acknowledged: boolean })[]> {
+    const rows = await this.db.query<Row & { acknowledged: boolean }>(
+      `SELECT ${COLUMNS}, (a.seq IS NOT NULL) AS acknowledged
+       FROM broadcasts b
+       LEFT JOIN broadcast_acks a ON a.project_id = b.project_id AND a.seq = b.seq AND a.agent_key = $2
+       WHERE b.project_id = $1 AND b.seq > $3
+         AND ($4::text[] IS NULL OR b.type = ANY($4::text[]))
+         AND ($5::text IS NULL OR b.assignee = $5)
+         AND (NOT $6 OR a.seq IS NULL)
+       ORDER BY b.seq
+       LIMIT $7`,
+      [projectId, agentKey, filter.after, filter.types, filter.assignee, filter.unacknowledged, filter.limit + 1],
+    );
+    return rows.map((row) => ({ ...toBroadcast(row), acknowledged: row.acknowledged }));
+  }
+
+  async head(projectId: string): Promise<number> {
+    const [row] = await this.db.query<{ head: string }>(
+      `SELECT coalesce(max(seq), 0)::text AS head FROM broadcasts WHERE project_id = $1`,
+      [projectId],
+    );
+    return Number(row.head);
+  }
+
+  /** Acknowledges the given messages that exist; returns which exist and which this call recorded. */
+  async acknowledge(
+    projectId: string,
+    agentKey: string,
+    seqs: readonly number[],
+  ): Promise<{ existing: number[]; recorded: number[] }> {
+    const [row] = await this.db.query<{ existing: string[] | null; recorded: string[] | null }>(
+      `WITH existing AS (SELECT seq FROM broadcasts WHERE project_id = $1 AND seq = ANY($3::bigint[])),
+            recorded AS (
+              INSERT INTO broadcast_acks (project_id, seq, agent_key)
+              SELECT $1, seq, $2 FROM existing
+              ON CONFLICT DO NOTHING RETURNING seq)
+       SELECT (SELECT array_agg(seq::text) FROM existing) AS existing,
+              (SELECT array_agg(seq::text) FROM recorded) AS recorded`,
+      [projectId, agentKey, seqs],
+    );
+    return { existing: (row.existing ?? []).map(Number), recorded: (row.recorded ?? []).map(Number) };
+  }
+
+  /** Oldest first, with their raw links, for verification. */
+  async chainPage(projectId: string, afterSeq: number, limit: number): Promise<StoredBroadcast[]> {
+    const rows = await this.db.query<Row>(
+      `SELECT ${COLUMNS} FROM broadcasts b WHERE b.project_id = $1 AND b.seq > $2 ORDER BY b.seq LIMIT $3`,
+      [projectId, afterSeq, limit],
+    );
+    return rows.map((row) => ({ ...toBroadcast(row), prevHashBytes: row.prev_hash, hashBytes: row.hash }));
+  }
+
+  /** Newest first: messages addressed to `assignee` that `agentKey` has not acknowledged, and how many in all. */
+  async unacknowledgedFor(
+    projectId: string,
+    assignee: string,
+    agentKey: string,
+    limit: number,
+  ): Promise<{ items: Broadcast[]; total: number }> {
+    const rows = await this.db.query<Row & { total: string }>(
+      `SELECT ${COLUMNS}, count(*) OVER ()::text AS total
+       FROM broadcasts b
+       WHERE b.project_id = $1 AND b.assignee = $2
+         AND NOT EXISTS (SELECT 1 FROM broadcast_acks a
+                         WHERE a.project_id = b.project_id AND a.seq = b.seq AND a.agent_key = $3)
+       ORDER BY b.seq DESC
+       LIMIT $4`,
+      [projectId, assignee, agentKey, limit],
+    );
+    return { items: rows.map(toBroadcast), total: rows.length > 0 ? Number(rows[0].total) : 0 };
+  }
+
+  /** Each author's newest STATUS among the channel's recent ones, newest first. */
+  async latestStatus(projectId: string, recent: number, limit: number): Promise<Broadcast[]> {
+    const rows = await this.db.query<Row>(
+      `SELECT * FROM (
+         SELECT DISTINCT ON (author) * FROM (
+           SELECT ${COLUMNS},
+                  coalesce('agent:' || b.author_agent_id, 'user:' || b.author_user_id::text,
+                           'token:' || b.author_token_id::text) AS author
+           FROM broadcasts b WHERE b.project_id = $1 AND b.type = 'STATUS'
+           ORDER BY b.seq DESC LIMIT $2) recent
+         ORDER BY author, seq::bigint DESC) latest
+       ORDER BY seq::bigint DESC
+       LIMIT $3`,
+      [projectId, recent, limit],
+    );
+    return rows.map(toBroadcast);
+  }
+}
+
+function toBroadcast(row: Row): Broadcast {
+  return {
+    seq: Number(row.seq),
+    type: row.type,
+    summary: row.summary,
+    files: row.files,
+    replyTo: row.reply_to === null ? null : Number(row.reply_to),
+    assignee: row.assignee,
+    author: { userId: row.author_user_id, agentId: row.author_agent_id, tokenId: row.author_token_id },
+    at: row.at,
+    prevHash: row.prev_hash.toString('hex'),
+    hash: row.hash.toString('hex'),
+  };
+}
