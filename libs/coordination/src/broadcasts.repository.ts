@@ -102,18 +102,22 @@ export class BroadcastsRepository {
 
   /** True when there was a key to clear. */
   async clearKey(projectId: string): Promise<boolean> {
-    const rows = await this.db.query<{ project_id: string }>(
-      `UPDATE broadcast_channels SET key_hash = NULL, key_salt = NULL, key_params = NULL, key_set_at = NULL
-       WHERE project_id = $1 AND key_hash IS NOT NULL RETURNING project_id`,
+    // Through a CTE: TypeORM answers a bare UPDATE with [rows, count], a SELECT with rows.
+    const [row] = await this.db.query<{ n: number }>(
+      `WITH cleared AS (
+         UPDATE broadcast_channels SET key_hash = NULL, key_salt = NULL, key_params = NULL, key_set_at = NULL
+         WHERE project_id = $1 AND key_hash IS NOT NULL RETURNING 1)
+       SELECT count(*)::int AS n FROM cleared`,
       [projectId],
     );
-    return rows.length > 0;
+    return row.n > 0;
   }
 
   /** The chain's newest link, or null for an empty channel. */
   async lastLink(projectId: string): Promise<{ seq: number; hash: Buffer } | null> {
     const [row] = await this.db.query<{ seq: string; hash: Buffer }>(
-      `SELECT seq::text AS seq, hash FROM broadcasts WHERE project_id = $1 ORDER BY seq DESC LIMIT 1`,
+      // Ordered by the column (b.seq), never by the text output column also named seq.
+      `SELECT b.seq::text AS seq, b.hash FROM broadcasts b WHERE b.project_id = $1 ORDER BY b.seq DESC LIMIT 1`,
       [projectId],
     );
     return row ? { seq: Number(row.seq), hash: row.hash } : null;
