@@ -20,7 +20,7 @@ const TOOLSET_BOUNDS: Record<Toolset, { descriptionsAndInputs: number; total: nu
   harness: { descriptionsAndInputs: 1_500, total: 3_900 },
   secrets: { descriptionsAndInputs: 600, total: 1_400 },
   web: { descriptionsAndInputs: 700, total: 2_000 },
-  coordination: { descriptionsAndInputs: 3_000, total: 8_000 },
+  coordination: { descriptionsAndInputs: 3_000, total: 7_200 },
 };
 
 interface Size {

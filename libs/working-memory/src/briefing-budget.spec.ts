@@ -66,12 +66,11 @@ describe('fitBriefing', () => {
     expect(fitted.truncated).toEqual({
       'workingMemory.critical': 2,
       status: 1,
-      'channel.addressedToYou': 1,
+      channel: 2,
       lastSummary: 1,
       'workingMemory.normal': 1,
       newMemories: 1,
       recentEvents: 1,
-      'channel.latestStatus': 1,
       'workingMemory.ephemeral': 2,
     });
   });

@@ -126,7 +126,7 @@ export function fitBriefing(material: BriefingMaterial, limitTokens: number): Om
     entries.filter((entry) => entry.importance >= 4),
   );
   const status = budget.whole('status', material.status);
-  const addressedToYou = budget.list('channel.addressedToYou', material.channel.addressedToYou);
+  const addressedToYou = budget.list('channel', material.channel.addressedToYou);
   const lastSummary = budget.summary(material.lastSummary);
   const normal = budget.list(
     'workingMemory.normal',
@@ -134,7 +134,7 @@ export function fitBriefing(material: BriefingMaterial, limitTokens: number): Om
   );
   const newMemories = budget.list('newMemories', material.newMemories);
   const recentEvents = budget.list('recentEvents', material.recentEvents);
-  const latestStatus = budget.list('channel.latestStatus', material.channel.latestStatus);
+  const latestStatus = budget.list('channel', material.channel.latestStatus);
   const ephemeral = budget.list(
     'workingMemory.ephemeral',
     entries.filter((entry) => entry.importance <= 2),

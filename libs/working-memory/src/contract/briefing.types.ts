@@ -85,12 +85,11 @@ export interface SystemStatus {
 export const BRIEFING_SECTIONS = [
   'workingMemory.critical',
   'status',
-  'channel.addressedToYou',
+  'channel',
   'lastSummary',
   'workingMemory.normal',
   'newMemories',
   'recentEvents',
-  'channel.latestStatus',
   'workingMemory.ephemeral',
 ] as const;
 export type BriefingSection = (typeof BRIEFING_SECTIONS)[number];
