@@ -32,6 +32,10 @@ const CONTRACT = [
   'file_summary',
   'extract_facts',
   'secret_get',
+  'broadcast_post',
+  'broadcast_read',
+  'broadcast_ack',
+  'broadcast_verify',
 ];
 
 const principal = (role: (typeof ROLES)[number]): SessionPrincipal => ({

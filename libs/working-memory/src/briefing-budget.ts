@@ -120,6 +120,7 @@ export function fitBriefing(material: BriefingMaterial, limitTokens: number): Om
     agent: material.agent,
     timeAnchor: material.timeAnchor,
     workingMemory: { total: entries.length, cap: material.workingMemory.cap },
+    channel: { addressedToYou: [], moreAddressedToYou: material.channel.moreAddressedToYou, latestStatus: [] },
   });
   const critical = budget.list(
     'workingMemory.critical',

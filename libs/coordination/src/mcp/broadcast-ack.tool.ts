@@ -17,7 +17,9 @@ const spec = defineTool({
   ].join(' '),
   input: ackSchema,
   output: ackResultSchema,
-  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true },
+  // As recall_context records the caller's visit: only the caller's own read receipts change,
+  // no project content, which is what readOnlyHint is about.
+  annotations: { readOnlyHint: true, idempotentHint: true },
 });
 
 @Injectable()
