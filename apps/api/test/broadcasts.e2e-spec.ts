@@ -40,6 +40,8 @@ describe('coordination channel (REST)', () => {
       const admin = await client('admin');
 
       expect((await post(reader, { type: 'STATUS', summary: 'just looking' }, slug)).status).toBe(403);
+      // Acknowledging is a write too: readers only read.
+      expect((await reader.post(`${url(slug)}/acks`, { seqs: [1] })).status).toBe(403);
       for (const type of ['ASSIGN', 'MERGE', 'REJECT', 'REVISE']) {
         for (const who of [agent, member]) {
           const refused = await post(who, { type, summary: 'not yours to say' }, slug);
@@ -206,10 +208,12 @@ describe('coordination channel (REST)', () => {
       const slug = (await createProject(api.admin, tenant.slug)).slug;
       const orchestrator = await client('orchestrator', 'orch');
       const keyUrl = `${url(slug)}/key`;
-      expect((await (await client('agent', 'a')).request('PUT', keyUrl, { key: 'x'.repeat(20) })).status).toBe(403);
-      expect((await (await client('member')).request('PUT', keyUrl, { key: 'x'.repeat(20) })).status).toBe(403);
-      expect((await orchestrator.request('PUT', keyUrl, { key: 'too-short-key' })).status).toBe(400);
-      const set = await orchestrator.request('PUT', keyUrl, { key: 'correct horse battery staple' });
+      expect((await (await client('agent', 'a')).request('PUT', keyUrl, { channelKey: 'x'.repeat(20) })).status).toBe(
+        403,
+      );
+      expect((await (await client('member')).request('PUT', keyUrl, { channelKey: 'x'.repeat(20) })).status).toBe(403);
+      expect((await orchestrator.request('PUT', keyUrl, { channelKey: 'too-short-key' })).status).toBe(400);
+      const set = await orchestrator.request('PUT', keyUrl, { channelKey: 'correct horse battery staple' });
       expect(set.status).toBe(200);
       expect(set.body).toEqual({ keySet: true, keySetAt: expect.any(String) });
       const [stored] = await sql(
@@ -229,7 +233,7 @@ describe('coordination channel (REST)', () => {
     it('refuses a missing or wrong key alike, and pays scrypt once per distinct key whatever its length', async () => {
       const slug = (await createProject(api.admin, tenant.slug)).slug;
       const key = 'correct horse battery staple';
-      await (await client('admin')).request('PUT', `${url(slug)}/key`, { key });
+      await (await client('admin')).request('PUT', `${url(slug)}/key`, { channelKey: key });
       const agent = await client('agent', 'claude-code:alice');
       const hasher = api.app.get(ChannelKeyHasher);
       const derive = jest.spyOn(hasher, 'derive');
@@ -266,9 +270,9 @@ describe('coordination channel (REST)', () => {
       const slug = (await createProject(api.admin, tenant.slug)).slug;
       const orchestrator = await client('orchestrator', 'orch');
       const agent = await client('agent', 'claude-code:alice');
-      await orchestrator.request('PUT', `${url(slug)}/key`, { key: 'first key of the channel' });
+      await orchestrator.request('PUT', `${url(slug)}/key`, { channelKey: 'first key of the channel' });
       expect((await post(agent, { type: 'STATUS', summary: 'a' }, slug, 'first key of the channel')).status).toBe(201);
-      await orchestrator.request('PUT', `${url(slug)}/key`, { key: 'second key of the channel' });
+      await orchestrator.request('PUT', `${url(slug)}/key`, { channelKey: 'second key of the channel' });
       expect((await post(agent, { type: 'STATUS', summary: 'b' }, slug, 'first key of the channel')).status).toBe(403);
       expect((await post(agent, { type: 'STATUS', summary: 'c' }, slug, 'second key of the channel')).status).toBe(201);
       await orchestrator.delete(`${url(slug)}/key`);

@@ -55,8 +55,9 @@ describe('MCP coordination tools', () => {
     expect(tools.find((tool) => tool.name === 'broadcast_read')!.annotations).toMatchObject({ readOnlyHint: true });
     const reader = await connect(team.tenant.slug, member('reader', 'watcher'));
     const readerNames = (await reader.listTools()).tools.map((tool) => tool.name);
-    expect(readerNames).toEqual(expect.arrayContaining(['broadcast_read', 'broadcast_ack', 'broadcast_verify']));
+    expect(readerNames).toEqual(expect.arrayContaining(['broadcast_read', 'broadcast_verify']));
     expect(readerNames).not.toContain('broadcast_post');
+    expect(readerNames).not.toContain('broadcast_ack');
     // A tool the role does not grant is refused at the protocol level, as if hidden.
     await expect(callTool(reader, 'broadcast_post', { type: 'STATUS', summary: 'hello' })).rejects.toThrow(
       /may not call broadcast_post/,
@@ -142,7 +143,7 @@ describe('MCP coordination tools', () => {
     const key = 'channel key for the MCP test';
     const orchestratorToken = await tokenFor(world, team.tenant.slug, member('orchestrator', 'keeper'));
     const keySet = await world.admin.as(orchestratorToken).request('PUT', `/v1/projects/${project}/broadcasts/key`, {
-      key,
+      channelKey: key,
     });
     expect(keySet.status).toBe(200);
     const agent = await connect(team.tenant.slug, member('agent', 'keyholder'));

@@ -27,7 +27,7 @@ describe('permission table', () => {
     for (const role of ROLES) expect(roleGrants(role, 'tenant.keys.rotate')).toBe(false);
   });
 
-  it('leaves directing the coordination channel to orchestrators and admins; readers only read it', () => {
+  it('leaves directing the coordination channel to orchestrators and admins; readers only read it, not even ack', () => {
     for (const role of ROLES) {
       const directs = role === 'orchestrator' || role === 'admin';
       expect(roleGrants(role, 'broadcast.direct')).toBe(directs);

@@ -51,9 +51,12 @@ export const PERMISSIONS = {
   'proposals.decide': { scope: 'project', description: 'Accept or reject extracted memory proposals' },
   'broadcast.read': {
     scope: 'project',
-    description: "Read the project's coordination channel, acknowledge messages and verify its hash chain",
+    description: "Read the project's coordination channel and verify its hash chain",
   },
-  'broadcast.post': { scope: 'project', description: 'Post STATUS, PROPOSED and DEPENDENCY messages on the channel' },
+  'broadcast.post': {
+    scope: 'project',
+    description: 'Post STATUS, PROPOSED and DEPENDENCY messages on the channel; acknowledge messages',
+  },
   'broadcast.direct': {
     scope: 'project',
     description: 'Also post ASSIGN, MERGE, REJECT and REVISE messages (orchestrators and admins)',

@@ -46,12 +46,12 @@ export class ChannelKeys {
   }
 
   /** Sets (or replaces) the key; derived before the transaction, so no connection waits on scrypt. */
-  async set(projectSlug: string, principal: SessionPrincipal, input: { key: string }): Promise<ChannelKeyState> {
+  async set(projectSlug: string, principal: SessionPrincipal, input: { channelKey: string }): Promise<ChannelKeyState> {
     assertProjectAccess(principal, projectSlug);
     // The REST body is validated already; checked again here because the minimum length is the point.
     const parsed = channelKeySchema.safeParse(input);
     if (!parsed.success) throw new BadRequestError(`Invalid channel key: ${parsed.error.issues[0]?.message}`);
-    const { key } = parsed.data;
+    const key = parsed.data.channelKey;
     const salt = this.hasher.newSalt();
     const hash = await this.hasher.derive(key, salt);
     const setAt = await this.tx.run(async () => {

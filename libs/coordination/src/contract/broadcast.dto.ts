@@ -111,7 +111,7 @@ export const ackSchema = z.strictObject({
 export class AckDto extends createZodDto(ackSchema) {}
 
 export const channelKeySchema = z.strictObject({
-  key: z
+  channelKey: z
     .string()
     .min(CHANNEL_KEY_MIN_CHARS, `must be at least ${CHANNEL_KEY_MIN_CHARS} characters`)
     .max(CHANNEL_KEY_MAX_CHARS, `must be at most ${CHANNEL_KEY_MAX_CHARS} characters`)

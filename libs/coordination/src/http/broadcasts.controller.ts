@@ -75,7 +75,7 @@ export class BroadcastsController {
 
   @Post('acks')
   @HttpCode(200)
-  @RequirePermission('broadcast.read')
+  @RequirePermission('broadcast.post')
   @ApiOperation({
     summary: 'Acknowledge messages (as the calling agent)',
     description: 'Idempotent; 404 naming any sequence number the channel does not have.',

@@ -8,8 +8,8 @@ const spec = defineTool({
   name: 'broadcast_ack',
   title: 'Acknowledge channel messages',
   toolset: 'coordination',
-  // Acknowledging is the reader's own bookkeeping (like a read receipt): readers may do it.
-  permission: 'broadcast.read',
+  // A write, however small: readers only read (their unacknowledged filter shows everything).
+  permission: 'broadcast.post',
   scope: 'project',
   description: [
     'Mark channel messages as read by you (your agent id), so broadcast_read with unacknowledged and your',
@@ -17,9 +17,7 @@ const spec = defineTool({
   ].join(' '),
   input: ackSchema,
   output: ackResultSchema,
-  // As recall_context records the caller's visit: only the caller's own read receipts change,
-  // no project content, which is what readOnlyHint is about.
-  annotations: { readOnlyHint: true, idempotentHint: true },
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true },
 });
 
 @Injectable()
