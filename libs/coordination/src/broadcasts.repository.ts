@@ -113,19 +113,32 @@ export class BroadcastsRepository {
     return row.n > 0;
   }
 
-  /** The chain's newest link, or null for an empty channel. */
-  async lastLink(projectId: string): Promise<{ seq: number; hash: Buffer } | null> {
-    const [row] = await this.db.query<{ seq: string; hash: Buffer }>(
-      // Ordered by the column (b.seq), never by the text output column also named seq.
-      `SELECT b.seq::text AS seq, b.hash FROM broadcasts b WHERE b.project_id = $1 ORDER BY b.seq DESC LIMIT 1`,
+  /**
+   * What a post needs under the channel lock, in one round trip: the key, if one is set, and the
+   * chain's newest link (null for an empty channel). Sequence numbers run 1..head without gaps.
+   */
+  async channelHead(projectId: string): Promise<{ key: StoredKey | null; last: { seq: number; hash: Buffer } | null }> {
+    const [row] = await this.db.query<{
+      key_hash: Buffer | null;
+      key_salt: Buffer | null;
+      key_params: Record<string, unknown> | null;
+      key_set_at: Date | null;
+      last_seq: string | null;
+      last_hash: Buffer | null;
+    }>(
+      `SELECT c.key_hash, c.key_salt, c.key_params, c.key_set_at, l.seq::text AS last_seq, l.hash AS last_hash
+       FROM (SELECT 1) one
+       LEFT JOIN broadcast_channels c ON c.project_id = $1 AND c.key_hash IS NOT NULL
+       LEFT JOIN LATERAL (
+         SELECT b.seq, b.hash FROM broadcasts b WHERE b.project_id = $1 ORDER BY b.seq DESC LIMIT 1) l ON true`,
       [projectId],
     );
-    return row ? { seq: Number(row.seq), hash: row.hash } : null;
-  }
-
-  async exists(projectId: string, seq: number): Promise<boolean> {
-    const rows = await this.db.query(`SELECT 1 FROM broadcasts WHERE project_id = $1 AND seq = $2`, [projectId, seq]);
-    return rows.length > 0;
+    const key =
+      row.key_hash && row.key_salt && row.key_params && row.key_set_at
+        ? { hash: row.key_hash, salt: row.key_salt, params: row.key_params, setAt: row.key_set_at }
+        : null;
+    const last = row.last_seq !== null && row.last_hash ? { seq: Number(row.last_seq), hash: row.last_hash } : null;
+    return { key, last };
   }
 
   async insert(message: NewBroadcast): Promise<Broadcast> {

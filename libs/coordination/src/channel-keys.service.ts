@@ -30,7 +30,7 @@ function refusal(): ForbiddenError {
 @Injectable()
 export class ChannelKeys {
   private readonly cacheKey = randomBytes(32);
-  private readonly verdicts = new LRUCache<string, Promise<boolean>>({ max: VERDICT_ENTRIES, ttl: VERDICT_TTL_MS });
+  private readonly verdicts = new LRUCache<string, Verdict>({ max: VERDICT_ENTRIES, ttl: VERDICT_TTL_MS });
 
   constructor(
     private readonly tx: TenantTransaction,
@@ -72,28 +72,57 @@ export class ChannelKeys {
     });
   }
 
-  /** Throws `channel_key_invalid` unless the channel has no key or `presented` is it. */
+  /** Throws `channel_key_invalid` unless the channel has no key or `presented` is it (deriving it if need be). */
   async check(projectId: string, stored: StoredKey | null, presented: string | undefined): Promise<void> {
     if (stored === null) return;
-    if (presented === undefined || !(await this.verdict(projectId, stored, presented))) throw refusal();
+    if (presented === undefined || !(await this.verdict(projectId, stored, presented).pending)) throw refusal();
   }
 
-  private verdict(projectId: string, stored: StoredKey, presented: string): Promise<boolean> {
-    const id = createHmac('sha256', this.cacheKey)
+  /**
+   * The verdict without waiting: true (no key, or a cached right one), a thrown refusal (no key
+   * presented, or a cached wrong one), or `'unknown'` when only a derivation can tell: the caller
+   * then calls `check` outside its transaction, so no connection or lock waits on scrypt.
+   */
+  known(projectId: string, stored: StoredKey | null, presented: string | undefined): true | 'unknown' {
+    if (stored === null) return true;
+    if (presented === undefined) throw refusal();
+    const cached = this.verdicts.get(this.idOf(projectId, stored, presented))?.value;
+    if (cached === undefined) return 'unknown';
+    if (!cached) throw refusal();
+    return true;
+  }
+
+  private idOf(projectId: string, stored: StoredKey, presented: string): string {
+    return createHmac('sha256', this.cacheKey)
       .update(projectId)
       .update('\0')
       .update(stored.hash)
       .update('\0')
       .update(presented, 'utf8')
       .digest('base64url');
+  }
+
+  private verdict(projectId: string, stored: StoredKey, presented: string): Verdict {
+    const id = this.idOf(projectId, stored, presented);
     const cached = this.verdicts.get(id);
     if (cached) return cached;
-    // The promise is cached at once, so concurrent posts with the same key share one derivation.
-    const pending = this.hasher
-      .derive(presented, stored.salt, stored.params)
-      .then((derived) => derived.length === stored.hash.length && timingSafeEqual(derived, stored.hash));
-    this.verdicts.set(id, pending);
-    pending.catch(() => this.verdicts.delete(id));
-    return pending.catch(() => false);
+    // Cached at once, so concurrent posts with the same key share one derivation.
+    const verdict: Verdict = {
+      pending: this.hasher.derive(presented, stored.salt, stored.params).then(
+        (derived) => (verdict.value = derived.length === stored.hash.length && timingSafeEqual(derived, stored.hash)),
+        () => {
+          this.verdicts.delete(id);
+          return false;
+        },
+      ),
+    };
+    this.verdicts.set(id, verdict);
+    return verdict;
   }
+}
+
+/** A verdict on one presented key: settled (`value`) or still being derived. */
+interface Verdict {
+  readonly pending: Promise<boolean>;
+  value?: boolean;
 }
