@@ -156,6 +156,24 @@ describe('MCP coordination tools', () => {
     expect(missing.isError).toBe(true);
     expect(wrong.text).toContain('channel_key_invalid');
     expect(wrong.text).toBe(missing.text);
+    // The key stays out of the audit entry: two calls that differ only in it have one argument digest.
+    const auditor = await connect(team.tenant.slug, member('agent', 'digest-check'));
+    for (const guess of ['first wrong guess of the key', 'second wrong guess of the key']) {
+      await callTool(auditor, 'broadcast_post', { type: 'STATUS', summary: 'same', channelKey: guess });
+    }
+    type AuditRow = { action: string; details: { agentId?: string; argsDigest?: string } };
+    let audited: AuditRow[] = [];
+    for (const deadline = Date.now() + 5_000; audited.length < 2 && Date.now() < deadline;) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      const page = await world.admin.get<{ items: AuditRow[] }>(`/v1/tenants/${team.tenant.slug}/audit?limit=500`);
+      audited = page.body.items.filter(
+        (row) => row.action === 'mcp.broadcast_post' && row.details.agentId === 'digest-check',
+      );
+    }
+    expect(audited).toHaveLength(2);
+    expect(audited[0].details.argsDigest).toBe(audited[1].details.argsDigest);
+    expect(JSON.stringify(audited)).not.toContain('wrong guess');
+
     const right = await callTool(agent, 'broadcast_post', { type: 'STATUS', summary: 'keyed', channelKey: key });
     expect(right.isError).toBe(false);
     expect(right.structured.message.summary).toBe('keyed');
