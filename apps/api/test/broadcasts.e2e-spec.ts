@@ -258,6 +258,9 @@ describe('coordination channel (REST)', () => {
         expect([(await attempt('x'.repeat(key.length))).derivations, (await attempt('nope')).derivations]).toEqual([
           0, 0,
         ]);
+        // Longer than any key can be: refused as bad input, before anything is derived.
+        const overlong = await attempt('z'.repeat(2_000));
+        expect(overlong).toMatchObject({ status: 400, derivations: 0 });
         const right = await attempt(key);
         expect(right).toMatchObject({ status: 201, derivations: 1 });
         expect(await attempt(key)).toMatchObject({ status: 201, derivations: 0 });

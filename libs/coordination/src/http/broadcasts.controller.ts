@@ -1,6 +1,7 @@
 import { Body, Controller, Get, Headers, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { ApiHeader, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal, RequirePermission, type SessionPrincipal } from '@cairn/access';
+import { BadRequestError } from '@cairn/common';
 import { ZodResponse } from 'nestjs-zod';
 import { BroadcastPosting } from '../broadcast-posting.service';
 import { BroadcastReading } from '../broadcast-reading.service';
@@ -18,6 +19,7 @@ import {
   UNVERIFIED_NOTICE,
   VerificationDto,
 } from '../contract/broadcast.dto';
+import { CHANNEL_KEY_MAX_CHARS } from '../contract/broadcast.types';
 
 /** The header carrying the channel key: never a body field, so request bodies hold no secret. */
 export const CHANNEL_KEY_HEADER = 'x-channel-key';
@@ -47,10 +49,14 @@ export class BroadcastsController {
   async post(
     @Param() params: ProjectParamDto,
     @Body() body: PostBroadcastDto,
-    @Headers(CHANNEL_KEY_HEADER) channelKey: string | undefined,
+    @Headers(CHANNEL_KEY_HEADER) channelKey: string | string[] | undefined,
     @CurrentPrincipal() principal: SessionPrincipal,
   ) {
-    const key = channelKey === undefined ? undefined : channelKeyArgument.parse(channelKey);
+    const parsed = channelKeyArgument.safeParse(channelKey);
+    if (channelKey !== undefined && !parsed.success) {
+      throw new BadRequestError(`${CHANNEL_KEY_HEADER}: one value of at most ${CHANNEL_KEY_MAX_CHARS} characters`);
+    }
+    const key = parsed.success ? parsed.data : undefined;
     const posted = await this.posting.post(params.project, principal, body, key);
     return { message: toBroadcastView(posted.message), redacted: [...posted.redacted], notice: UNVERIFIED_NOTICE };
   }
