@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { TenantDb } from '@cairn/tenancy';
+import { BROADCAST_SQL } from './broadcasts.sql';
 import { type Broadcast, type BroadcastType } from './contract/broadcast.types';
 
-const COLUMNS = `b.seq::text AS seq, b.type, b.summary, b.files, b.reply_to::text AS reply_to, b.assignee,
-  b.author_user_id, b.author_agent_id, b.author_token_id, b.at, b.prev_hash, b.hash`;
+const COLUMNS = BROADCAST_SQL.columns;
 
 interface Row {
   seq: string;
@@ -70,7 +70,7 @@ export class BroadcastsRepository {
    * on the project id: no row needs to exist first, and readers never wait for it.
    */
   async lockChannel(projectId: string): Promise<void> {
-    await this.db.query(`SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, [`cairn.broadcasts:${projectId}`]);
+    await this.db.query(BROADCAST_SQL.lock, [`cairn.broadcasts:${projectId}`]);
   }
 
   async key(projectId: string): Promise<StoredKey | null> {
@@ -125,14 +125,7 @@ export class BroadcastsRepository {
       key_set_at: Date | null;
       last_seq: string | null;
       last_hash: Buffer | null;
-    }>(
-      `SELECT c.key_hash, c.key_salt, c.key_params, c.key_set_at, l.seq::text AS last_seq, l.hash AS last_hash
-       FROM (SELECT 1) one
-       LEFT JOIN broadcast_channels c ON c.project_id = $1 AND c.key_hash IS NOT NULL
-       LEFT JOIN LATERAL (
-         SELECT b.seq, b.hash FROM broadcasts b WHERE b.project_id = $1 ORDER BY b.seq DESC LIMIT 1) l ON true`,
-      [projectId],
-    );
+    }>(BROADCAST_SQL.channelHead, [projectId]);
     const key =
       row.key_hash && row.key_salt && row.key_params && row.key_set_at
         ? { hash: row.key_hash, salt: row.key_salt, params: row.key_params, setAt: row.key_set_at }
@@ -142,27 +135,21 @@ export class BroadcastsRepository {
   }
 
   async insert(message: NewBroadcast): Promise<Broadcast> {
-    const [row] = await this.db.query<Row>(
-      `INSERT INTO broadcasts AS b (project_id, seq, type, summary, files, reply_to, assignee, author_user_id,
-                                    author_agent_id, author_token_id, at, prev_hash, hash)
-       VALUES ($1, $2, $3, $4, $5::text[], $6, $7, $8, $9, $10, $11, $12, $13)
-       RETURNING ${COLUMNS}`,
-      [
-        message.projectId,
-        message.seq,
-        message.type,
-        message.summary,
-        message.files,
-        message.replyTo,
-        message.assignee,
-        message.author.userId,
-        message.author.agentId,
-        message.author.tokenId,
-        message.at,
-        message.prevHash,
-        message.hash,
-      ],
-    );
+    const [row] = await this.db.query<Row>(BROADCAST_SQL.insert, [
+      message.projectId,
+      message.seq,
+      message.type,
+      message.summary,
+      message.files,
+      message.replyTo,
+      message.assignee,
+      message.author.userId,
+      message.author.agentId,
+      message.author.tokenId,
+      message.at,
+      message.prevHash,
+      message.hash,
+    ]);
     return toBroadcast(row);
   }
 
@@ -172,18 +159,15 @@ export class BroadcastsRepository {
     agentKey: string,
     filter: PageFilter,
   ): Promise<(Broadcast & { acknowledged: boolean })[]> {
-    const rows = await this.db.query<Row & { acknowledged: boolean }>(
-      `SELECT ${COLUMNS}, (a.seq IS NOT NULL) AS acknowledged
-       FROM broadcasts b
-       LEFT JOIN broadcast_acks a ON a.project_id = b.project_id AND a.seq = b.seq AND a.agent_key = $2
-       WHERE b.project_id = $1 AND b.seq > $3
-         AND ($4::text[] IS NULL OR b.type = ANY($4::text[]))
-         AND ($5::text IS NULL OR b.assignee = $5)
-         AND (NOT $6 OR a.seq IS NULL)
-       ORDER BY b.seq
-       LIMIT $7`,
-      [projectId, agentKey, filter.after, filter.types, filter.assignee, filter.unacknowledged, filter.limit + 1],
-    );
+    const rows = await this.db.query<Row & { acknowledged: boolean }>(BROADCAST_SQL.page, [
+      projectId,
+      agentKey,
+      filter.after,
+      filter.types,
+      filter.assignee,
+      filter.unacknowledged,
+      filter.limit + 1,
+    ]);
     return rows.map((row) => ({ ...toBroadcast(row), acknowledged: row.acknowledged }));
   }
 
