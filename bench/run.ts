@@ -9,6 +9,7 @@ import { type BenchApp, startApiApp } from './lib/app';
 import { type BenchName, type BenchOptions, parseArgs, USAGE, UsageError } from './lib/args';
 import { type BenchEnvironment, prepareEnvironment } from './lib/environment';
 import { gitCommit, machineInfo, renderTable, repositoryRoot, type ResultRow, writeResults } from './lib/report';
+import { benchBroadcast } from './broadcast-throughput';
 import { benchGateway } from './gateway/gateway-benchmark';
 import { benchPipeline } from './pipeline/pipeline-benchmark';
 import { benchDuplicates } from './search/duplicates-benchmark';
@@ -104,6 +105,7 @@ async function main(options: BenchOptions, cleanups: CleanupStack): Promise<void
   }
   const load = { concurrency: options.concurrency, seconds: options.seconds, warmupSeconds: options.warmupSeconds };
   if (selected('tokens')) await runOne('tokenVerification', () => benchTokenVerification({ bench, load }));
+  if (selected('broadcast')) await runOne('broadcast', () => benchBroadcast({ bench, load }));
   if (selected('search')) {
     for (const provider of options.searchProviders) {
       await runOne(provider === 'hash' ? 'search' : 'searchLocalModel', () =>

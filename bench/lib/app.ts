@@ -34,6 +34,7 @@ export async function startApiApp(
     // The evaluation stores and searches through REST with one token: not a rate-limit test.
     RATE_LIMIT_TOKEN_PER_MINUTE: '1000000',
     RATE_LIMIT_TENANT_PER_MINUTE: '10000000',
+    BROADCAST_RATE_PER_MINUTE: '1000000',
     // The caller's settings last: `npm run eval -- --provider` chooses the embedder.
     ...env,
   });

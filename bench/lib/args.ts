@@ -37,7 +37,7 @@ export interface BenchOptions {
 export const GATEWAY_TOOLS = ['recall', 'store'] as const;
 export type GatewayTool = (typeof GATEWAY_TOOLS)[number];
 
-export const BENCH_NAMES = ['tenants', 'tokens', 'search', 'duplicates', 'pipeline', 'gateway'] as const;
+export const BENCH_NAMES = ['tenants', 'tokens', 'search', 'duplicates', 'pipeline', 'gateway', 'broadcast'] as const;
 export const SEARCH_PROVIDERS = ['hash', 'local'] as const;
 export type SearchProvider = (typeof SEARCH_PROVIDERS)[number];
 export type BenchName = (typeof BENCH_NAMES)[number];
@@ -52,7 +52,8 @@ export const USAGE = `usage: npm run bench -- [--tenants N] [--seconds S] [--war
   --warmup S        unmeasured warm-up seconds per throughput phase (default 0.5)
   --concurrency C   requests in flight during throughput phases (default 16)
   --only LIST       comma-separated benchmarks to run: tenants, tokens, search, duplicates,
-                    pipeline, gateway
+                    pipeline, gateway, broadcast (16 agents posting to and reading one project's
+                    coordination channel; --seconds and --warmup apply, the concurrency is 16)
                     (default: all)
   --sizes LIST      search and duplicates corpus sizes (default 10000,100000); --sizes 10000
                     skips the 100k size, whose seeding and measurement take several minutes

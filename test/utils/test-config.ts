@@ -28,6 +28,7 @@ export function testConfig(
     // that is not about them never meets a 429. Tests of the limits set their own.
     RATE_LIMIT_TOKEN_PER_MINUTE: '1000000',
     RATE_LIMIT_TENANT_PER_MINUTE: '10000000',
+    BROADCAST_RATE_PER_MINUTE: '1000000',
     ...overrides,
   });
 }

@@ -3,6 +3,7 @@ import { InfrastructureModule } from '@cairn/infrastructure';
 import { AuditHttpModule } from '@cairn/audit';
 import { AuthHttpModule } from '@cairn/auth';
 import { type CairnConfig } from '@cairn/config';
+import { CoordinationHttpModule } from '@cairn/coordination';
 import { ExtractionHttpModule } from '@cairn/extraction';
 import { GenerationHttpModule } from '@cairn/generation';
 import { JobsHttpModule } from '@cairn/jobs';
@@ -43,6 +44,7 @@ export class ApiModule {
         GenerationHttpModule,
         ExtractionHttpModule,
         SecretsHttpModule,
+        CoordinationHttpModule,
       ],
     };
   }

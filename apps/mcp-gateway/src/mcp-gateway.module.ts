@@ -1,6 +1,7 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import { InfrastructureModule } from '@cairn/infrastructure';
 import { type CairnConfig } from '@cairn/config';
+import { CoordinationMcpModule } from '@cairn/coordination';
 import { ExtractionMcpModule } from '@cairn/extraction';
 import { KnowledgeMcpModule } from '@cairn/knowledge';
 import { McpHttpModule, McpModule } from '@cairn/mcp';
@@ -33,6 +34,7 @@ export class McpGatewayModule {
         SummariesMcpModule,
         ExtractionMcpModule,
         SecretsMcpModule,
+        CoordinationMcpModule,
       ],
     };
   }

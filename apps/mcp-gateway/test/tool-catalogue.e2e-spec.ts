@@ -39,6 +39,10 @@ const CONTRACT = [
   'memory_promote',
   'memory_review',
   'review_queue',
+  'broadcast_post',
+  'broadcast_read',
+  'broadcast_ack',
+  'broadcast_verify',
 ];
 
 const principal = (role: (typeof ROLES)[number]): SessionPrincipal => ({

@@ -22,6 +22,7 @@ const TOOLSET_BOUNDS: Record<Toolset, { descriptionsAndInputs: number; total: nu
   web: { descriptionsAndInputs: 700, total: 2_000 },
   sharing: { descriptionsAndInputs: 2_300, total: 8_000 },
   review: { descriptionsAndInputs: 900, total: 2_600 },
+  coordination: { descriptionsAndInputs: 3_000, total: 7_200 },
 };
 
 interface Size {

@@ -27,6 +27,16 @@ describe('permission table', () => {
     for (const role of ROLES) expect(roleGrants(role, 'tenant.keys.rotate')).toBe(false);
   });
 
+  it('leaves directing the coordination channel to orchestrators and admins; readers only read it, not even ack', () => {
+    for (const role of ROLES) {
+      const directs = role === 'orchestrator' || role === 'admin';
+      expect(roleGrants(role, 'broadcast.direct')).toBe(directs);
+      expect(roleGrants(role, 'broadcast.key.manage')).toBe(directs);
+      expect(roleGrants(role, 'broadcast.read')).toBe(true);
+      expect(roleGrants(role, 'broadcast.post')).toBe(role !== 'reader');
+    }
+  });
+
   it('lets every role ask who it is', () => {
     for (const role of ROLES) expect(roleGrants(role, 'auth.whoami')).toBe(true);
   });

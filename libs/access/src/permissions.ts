@@ -58,6 +58,19 @@ export const PERMISSIONS = {
     scope: 'project',
     description: 'See the review queue; approve or reject promotions and resolve contradictions between authors',
   },
+  'broadcast.read': {
+    scope: 'project',
+    description: "Read the project's coordination channel and verify its hash chain",
+  },
+  'broadcast.post': {
+    scope: 'project',
+    description: 'Post STATUS, PROPOSED and DEPENDENCY messages on the channel; acknowledge messages',
+  },
+  'broadcast.direct': {
+    scope: 'project',
+    description: 'Also post ASSIGN, MERGE, REJECT and REVISE messages (orchestrators and admins)',
+  },
+  'broadcast.key.manage': { scope: 'project', description: "Set or clear the project channel's posting key" },
 } as const satisfies Record<string, { scope: PermissionScope; description: string }>;
 
 export type Permission = keyof typeof PERMISSIONS;
@@ -71,6 +84,7 @@ const READ: readonly Permission[] = [
   'kb.read',
   'search.global',
   'files.read',
+  'broadcast.read',
 ];
 const AGENT_WORK: readonly Permission[] = [
   'memory.write',
@@ -81,12 +95,16 @@ const AGENT_WORK: readonly Permission[] = [
   'files.summarize',
   'memory.extract',
   'memory.promote',
+  'broadcast.post',
 ];
+/** Directing the coordination channel (DESIGN §3): the orchestrator role's own, and the admin's. */
+const ORCHESTRATION: readonly Permission[] = ['broadcast.direct', 'broadcast.key.manage'];
 
 export const ROLE_PERMISSIONS: Record<Role, readonly Permission[]> = {
   admin: [
     ...READ,
     ...AGENT_WORK,
+    ...ORCHESTRATION,
     'memory.maintain',
     'proposals.decide',
     'memory.review',
@@ -100,7 +118,7 @@ export const ROLE_PERMISSIONS: Record<Role, readonly Permission[]> = {
     'auth.introspect',
   ],
   member: [...READ, ...AGENT_WORK, 'memory.maintain', 'proposals.decide'],
-  orchestrator: [...READ, ...AGENT_WORK, 'memory.review'],
+  orchestrator: [...READ, ...AGENT_WORK, 'memory.review', ...ORCHESTRATION],
   agent: [...READ, ...AGENT_WORK],
   reader: [...READ],
 };

@@ -13,6 +13,7 @@ export const TOOLSETS = [
   'web',
   'sharing',
   'review',
+  'coordination',
 ] as const;
 export type Toolset = (typeof TOOLSETS)[number];
 

@@ -4,7 +4,7 @@ export { AuditHttpModule } from './http/audit-http.module';
 export { AuditModule } from './audit.module';
 export { AuditLogService } from './audit-log.service';
 export { type AuditOutcome, type PlatformAuditEntry, PlatformAuditRepository } from './platform-audit.repository';
-export { GENESIS_HASH } from './audit-chain';
+export { canonicalChainHash, chainLinkProblem, GENESIS_HASH } from './audit-chain';
 export { AuditTrail } from './audit-trail.service';
 export { TenantAuditLogModule } from './tenant-audit-log.module';
 export {

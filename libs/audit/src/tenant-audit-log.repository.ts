@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { quotedSchema } from '@cairn/tenancy';
 import { type DataSource } from 'typeorm';
-import { chainHash, type ChainedAuditFields, GENESIS_HASH, storedDetails } from './audit-chain';
+import { chainHash, type ChainedAuditFields, chainLinkProblem, GENESIS_HASH, storedDetails } from './audit-chain';
 import { type AuditOutcome, type PlatformAuditEntry } from './platform-audit.repository';
 import { tenantAuditAppendSql } from './tenant-audit-log.sql';
 
@@ -146,11 +146,9 @@ export class TenantAuditLog {
       );
       for (const row of rows) {
         const entry = toAuditRow(row);
-        const reason = !row.prev_hash.equals(previous)
-          ? 'does not follow the entry before it (an entry was removed or reordered)'
-          : !chainHash(previous, entry).equals(row.hash)
-            ? 'its fields do not match its hash (the entry was altered)'
-            : null;
+        const reason = chainLinkProblem(previous, { prevHash: row.prev_hash, hash: row.hash }, () =>
+          chainHash(previous, entry),
+        );
         if (reason) return { valid: false, entries, prunedThrough, head: null, firstInvalidId: row.id, reason };
         previous = row.hash;
         entries += 1;

@@ -2,9 +2,9 @@ import { Inject, Injectable } from '@nestjs/common';
 import { type SessionPrincipal } from '@cairn/access';
 import { RateLimitedError } from '@cairn/common';
 import { CAIRN_CONFIG, type CairnConfig } from '@cairn/config';
-import { REDIS } from '@cairn/redis';
+import { REDIS, redisRateLimiter, retryAfterSeconds } from '@cairn/redis';
 import { type Redis } from 'ioredis';
-import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
+import { type RateLimiterRedis } from 'rate-limiter-flexible';
 
 export interface RateLimitRefusal {
   readonly scope: 'token' | 'tenant';
@@ -33,15 +33,7 @@ export class RateLimits {
     @Inject(REDIS) redis: Redis,
   ) {
     const limiter = (scope: string, points: number) =>
-      new RateLimiterRedis({
-        storeClient: redis,
-        keyPrefix: `${config.queues.prefix}:ratelimit:${scope}`,
-        points,
-        duration: 60,
-        // Redis down: count in memory at once, rather than after the client's retries.
-        rejectIfRedisNotReady: true,
-        insuranceLimiter: new RateLimiterMemory({ points, duration: 60 }),
-      });
+      redisRateLimiter(redis, { keyPrefix: `${config.queues.prefix}:ratelimit:${scope}`, points, durationSeconds: 60 });
     this.perToken = limiter('token', config.rateLimits.tokenPerMinute);
     this.perTenant = limiter('tenant', config.rateLimits.tenantPerMinute);
   }
@@ -74,13 +66,13 @@ export class RateLimits {
   }
 
   private refusal(scope: 'token' | 'tenant', limit: number, reason: unknown): RateLimitRefusal {
-    if (!(reason instanceof RateLimiterRes)) throw reason;
-    const retryAfterSeconds = Math.max(1, Math.ceil(reason.msBeforeNext / 1000));
+    const retryAfter = retryAfterSeconds(reason);
+    if (retryAfter === undefined) throw reason;
     return {
       scope,
       limit,
-      retryAfterSeconds,
-      message: `Rate limit exceeded: ${limit} requests per minute per ${scope}; retry in ${retryAfterSeconds} s`,
+      retryAfterSeconds: retryAfter,
+      message: `Rate limit exceeded: ${limit} requests per minute per ${scope}; retry in ${retryAfter} s`,
     };
   }
 }

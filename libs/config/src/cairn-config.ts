@@ -104,7 +104,12 @@ export interface CairnConfig {
     readonly allowedOrigins: readonly string[] | '*';
   };
   /** Requests per minute, enforced in Redis so the limit holds across replicas. */
-  readonly rateLimits: { readonly tokenPerMinute: number; readonly tenantPerMinute: number };
+  readonly rateLimits: {
+    readonly tokenPerMinute: number;
+    readonly tenantPerMinute: number;
+    /** Coordination-channel messages per agent per minute (on top of the request budgets). */
+    readonly broadcastPerMinute: number;
+  };
   /** Token verification: how long a verified token may be answered from memory (0: never). */
   readonly auth: { readonly tokenCacheTtlMs: number };
   /** BullMQ key prefix; lets several installations (or test files) share one Redis. */

@@ -118,6 +118,8 @@ export const environmentSchema = z.object({
     .optional(),
   RATE_LIMIT_TOKEN_PER_MINUTE: positiveInt(600, 1_000_000),
   RATE_LIMIT_TENANT_PER_MINUTE: positiveInt(6_000, 10_000_000),
+  /** Messages each agent may post per minute on the coordination channel (across its projects). */
+  BROADCAST_RATE_PER_MINUTE: positiveInt(10, 1_000_000),
   /** How long a replica may answer a token from memory (emptied on every change notice); 0 looks every request up. */
   TOKEN_CACHE_TTL_MS: z.coerce.number().int().min(0).max(300_000).default(0),
   QUEUE_PREFIX: z

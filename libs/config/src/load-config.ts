@@ -121,6 +121,7 @@ export function loadConfig(app: AppName, env: EnvSource): CairnConfig {
     rateLimits: {
       tokenPerMinute: values.RATE_LIMIT_TOKEN_PER_MINUTE,
       tenantPerMinute: values.RATE_LIMIT_TENANT_PER_MINUTE,
+      broadcastPerMinute: values.BROADCAST_RATE_PER_MINUTE,
     },
     queues: { prefix: values.QUEUE_PREFIX },
   });

@@ -99,7 +99,7 @@ export class ToolExecutor {
       project,
       outcome,
       correlationId,
-      args,
+      args: withoutSecrets(args, tool.spec.secretArguments),
       errorCode,
       seconds,
     });
@@ -235,6 +235,11 @@ interface CallRecord {
   readonly args: unknown;
   readonly errorCode: string | undefined;
   readonly seconds: number;
+}
+
+function withoutSecrets(args: Record<string, unknown> | undefined, secrets: readonly string[] | undefined): unknown {
+  if (!args || !secrets || secrets.length === 0) return args;
+  return Object.fromEntries(Object.entries(args).filter(([name]) => !secrets.includes(name)));
 }
 
 /** Identifies the arguments (same call, same digest) without storing any of their content. */

@@ -18,6 +18,10 @@ const REDACTED_PATHS = [
   'headers.authorization',
   'req.headers.authorization',
   'req.headers.cookie',
+  // The coordination channel's posting key (REST header, tool argument).
+  'channelKey',
+  '*.channelKey',
+  'req.headers["x-channel-key"]',
 ];
 
 export function createRootLogger(app: string, level: string): Logger {

@@ -1,1 +1,2 @@
 export { REDIS, RedisModule } from './redis.module';
+export { redisRateLimiter, retryAfterSeconds } from './rate-limiter';

@@ -18,4 +18,9 @@ export { htmlToMarkdown } from './html-to-markdown';
 export { SafeFetchError } from './safe-fetch.exception';
 export { SafeFetchModule } from './safe-fetch.module';
 export { SafeFetcher } from './safe-fetcher.service';
-export { flagPromptInjection, PROMPT_INJECTION_PATTERNS, untrustedLabel } from './untrusted-content';
+export {
+  flagPromptInjection,
+  PROMPT_INJECTION_PATTERNS,
+  unverifiedAgentLabel,
+  untrustedLabel,
+} from './untrusted-content';

@@ -5,6 +5,15 @@
 
 const OPEN = 'UNTRUSTED EXTERNAL CONTENT';
 const CLOSE = 'END UNTRUSTED EXTERNAL CONTENT';
+const AGENT_OPEN = 'UNVERIFIED AGENT CONTENT';
+const AGENT_CLOSE = 'END UNVERIFIED AGENT CONTENT';
+/** The opening of any frame this module writes, so framed text cannot end or fake one. */
+const FRAME_MARKER = /\[(\s*(?:END\s+)?(?:UNTRUSTED\s+EXTERNAL|UNVERIFIED\s+AGENT)\s+CONTENT)/gi;
+
+/** Markers the text carries, defanged (`[` becomes `(`). */
+function defanged(text: string): string {
+  return text.replace(FRAME_MARKER, '($1');
+}
 
 /**
  * `text` between `[UNTRUSTED EXTERNAL CONTENT from <host>]` and `[END UNTRUSTED EXTERNAL CONTENT]`.
@@ -14,8 +23,17 @@ const CLOSE = 'END UNTRUSTED EXTERNAL CONTENT';
 export function untrustedLabel(host: string, text: string): string {
   // Letters, digits, dots, hyphens and colons (IPv6): no bracket, space or line break to end the label.
   const safeHost = host.toLowerCase().replace(/[^a-z0-9.:-]/g, '') || 'unknown-host';
-  const body = text.replace(/\[(\s*(?:END\s+)?UNTRUSTED\s+EXTERNAL\s+CONTENT)/gi, '($1');
-  return `[${OPEN} from ${safeHost}]\n${body}\n[${CLOSE}]`;
+  return `[${OPEN} from ${safeHost}]\n${defanged(text)}\n[${CLOSE}]`;
+}
+
+/**
+ * `text` written by agents (coordination messages) between `[UNVERIFIED AGENT CONTENT from <source>]`
+ * and `[END UNVERIFIED AGENT CONTENT]`, defanged as {@link untrustedLabel} does: another agent's
+ * words are data to weigh, never instructions, however they are phrased.
+ */
+export function unverifiedAgentLabel(source: string, text: string): string {
+  const safeSource = source.replace(/[^A-Za-z0-9._:@/ -]/g, '').trim() || 'unknown';
+  return `[${AGENT_OPEN} from ${safeSource}]\n${defanged(text)}\n[${AGENT_CLOSE}]`;
 }
 
 /**
@@ -72,7 +90,7 @@ export const PROMPT_INJECTION_PATTERNS: readonly { readonly id: string; readonly
   {
     id: 'trust-label-spoof',
     pattern:
-      /\[\s*(?:end\s+)?untrusted\s+external\s+content|\btrusted\s+(?:system|developer|admin(?:istrator)?)\s+(?:message|instructions?)\b/i,
+      /\[\s*(?:end\s+)?(?:untrusted\s+external|unverified\s+agent)\s+content|\btrusted\s+(?:system|developer|admin(?:istrator)?)\s+(?:message|instructions?)\b/i,
   },
   // Secrecy towards the person: "do not tell the user".
   {

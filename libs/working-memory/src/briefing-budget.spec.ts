@@ -30,6 +30,13 @@ function material(overrides: Partial<BriefingMaterial> = {}): BriefingMaterial {
     lastSummary: { text: 'Did things. '.repeat(40), updatedAt: at, clipped: false },
     newMemories: [{ id: 'm1', content: 'A new fact', category: 'fact', importance: 4, agentId: null, createdAt: at }],
     recentEvents: [{ id: 'e1', kind: 'decision', summary: 'Chose X', agent: 'agent:bob', createdAt: at, new: true }],
+    channel: {
+      addressedToYou: [
+        { seq: 3, type: 'ASSIGN', summary: 'Take the retry bug', author: 'orch', assignee: 'claude-code:alice', at },
+      ],
+      moreAddressedToYou: 0,
+      latestStatus: [{ seq: 2, type: 'STATUS', summary: 'Fixing CI', author: 'bob', assignee: null, at }],
+    },
     status: {
       searchMode: 'hybrid',
       embeddingModel: { id: 'cairn-hash-v1', provider: 'hash', dimensions: 384, builtIn: true },
@@ -59,6 +66,7 @@ describe('fitBriefing', () => {
     expect(fitted.truncated).toEqual({
       'workingMemory.critical': 2,
       status: 1,
+      channel: 2,
       lastSummary: 1,
       'workingMemory.normal': 1,
       newMemories: 1,
@@ -103,5 +111,10 @@ describe('fitBriefing', () => {
     expect(full).toContain('## Working memory: critical (4-5)\n- c1 (5): ');
     expect(full).toContain('## Recent events\n- 2026-03-01T14:30:05.000Z decision by agent:bob: Chose X (new)');
     expect(full).toContain('## Status\nSearch: hybrid; embedding model: cairn-hash-v1 (hash, built-in)');
+    expect(full).toContain(
+      '## Channel: addressed to you, not acknowledged\n[UNVERIFIED AGENT CONTENT from project web-app channel]\n' +
+        '#3 ASSIGN by orch → claude-code:alice: Take the retry bug\n[END UNVERIFIED AGENT CONTENT]',
+    );
+    expect(full).toContain("## Channel: each agent's latest STATUS\n[UNVERIFIED AGENT CONTENT");
   });
 });

@@ -1,6 +1,7 @@
 import {
   type Briefing,
   type BriefingSection,
+  type ChannelItem,
   type EventItem,
   type LastSummary,
   type NewMemoryItem,
@@ -19,6 +20,11 @@ export interface BriefingMaterial {
   readonly lastSummary: LastSummary | null;
   readonly newMemories: readonly NewMemoryItem[];
   readonly recentEvents: readonly EventItem[];
+  readonly channel: {
+    readonly addressedToYou: readonly ChannelItem[];
+    readonly moreAddressedToYou: number;
+    readonly latestStatus: readonly ChannelItem[];
+  };
   readonly status: SystemStatus;
   /** Decided reviews of the caller's memories, not told before. */
   readonly reviewOutcomes?: readonly ReviewOutcomeItem[];
@@ -105,7 +111,9 @@ class Budget {
 /**
  * Fits the material into `limitTokens`, most important first: the time anchor always (an agent
  * must know when it is even in the tightest budget), then critical working memory, status, review
- * outcomes (told once: what is left out waits for the next briefing), the last summary, normal working memory, new memories, recent events, ephemeral working memory.
+ * outcomes (told once: what is left out waits for the next briefing), the channel messages
+ * addressed to the agent, the last summary, normal working memory, new memories, recent events,
+ * the other agents' latest STATUS, ephemeral working memory.
  * Returns everything but the text rendering.
  */
 export function fitBriefing(material: BriefingMaterial, limitTokens: number): Omit<Briefing, 'text'> {
@@ -116,6 +124,7 @@ export function fitBriefing(material: BriefingMaterial, limitTokens: number): Om
     agent: material.agent,
     timeAnchor: material.timeAnchor,
     workingMemory: { total: entries.length, cap: material.workingMemory.cap },
+    channel: { addressedToYou: [], moreAddressedToYou: material.channel.moreAddressedToYou, latestStatus: [] },
   });
   const critical = budget.list(
     'workingMemory.critical',
@@ -123,6 +132,7 @@ export function fitBriefing(material: BriefingMaterial, limitTokens: number): Om
   );
   const status = budget.whole('status', material.status);
   const reviewOutcomes = budget.list('reviewOutcomes', material.reviewOutcomes ?? []);
+  const addressedToYou = budget.list('channel', material.channel.addressedToYou);
   const lastSummary = budget.summary(material.lastSummary);
   const normal = budget.list(
     'workingMemory.normal',
@@ -130,6 +140,7 @@ export function fitBriefing(material: BriefingMaterial, limitTokens: number): Om
   );
   const newMemories = budget.list('newMemories', material.newMemories);
   const recentEvents = budget.list('recentEvents', material.recentEvents);
+  const latestStatus = budget.list('channel', material.channel.latestStatus);
   const ephemeral = budget.list(
     'workingMemory.ephemeral',
     entries.filter((entry) => entry.importance <= 2),
@@ -142,6 +153,7 @@ export function fitBriefing(material: BriefingMaterial, limitTokens: number): Om
     lastSummary,
     newMemories,
     recentEvents,
+    channel: { addressedToYou, moreAddressedToYou: material.channel.moreAddressedToYou, latestStatus },
     status,
     // Only when there is something to tell: most briefings have none.
     ...(reviewOutcomes.length > 0 && { reviewOutcomes }),

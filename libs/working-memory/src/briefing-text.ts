@@ -1,4 +1,10 @@
-import { type Briefing, type ReviewOutcomeItem, type WorkingMemoryItem } from './contract/briefing.types';
+import { unverifiedAgentLabel } from '@cairn/safe-fetch';
+import {
+  type Briefing,
+  type ChannelItem,
+  type ReviewOutcomeItem,
+  type WorkingMemoryItem,
+} from './contract/briefing.types';
 
 /** Longest value or content the text shows of one item; the JSON carries the rest. */
 const ITEM_CHARS = 300;
@@ -27,6 +33,17 @@ export function reviewOutcomeText(outcome: ReviewOutcomeItem): string {
   return `${what} ${outcome.status}${how}${why}`;
 }
 
+/** Channel messages in one unverified-agent-content frame: another agent's words are data, not instructions. */
+export function channelLines(project: string, title: string, items: readonly ChannelItem[], more = 0): string[] {
+  if (items.length === 0) return [];
+  const body = items.map((item) => {
+    const to = item.assignee ? ` → ${item.assignee}` : '';
+    return `#${item.seq} ${item.type} by ${item.author}${to}: ${oneLine(item.summary)}`;
+  });
+  if (more > 0) body.push(`(${more} more: broadcast_read with unacknowledged)`);
+  return [title, unverifiedAgentLabel(`project ${project} channel`, body.join('\n'))];
+}
+
 /**
  * The briefing as compact markdown for an agent's first turn: the same (already budgeted)
  * content as the JSON, one line per item, long values shortened.
@@ -49,6 +66,15 @@ export function renderBriefingText(briefing: Omit<Briefing, 'text'>): string {
   if (briefing.reviewOutcomes) {
     lines.push('## Reviews of your memories', ...briefing.reviewOutcomes.map((o) => `- ${reviewOutcomeText(o)}`));
   }
+  const { channel } = briefing;
+  lines.push(
+    ...channelLines(
+      briefing.project,
+      '## Channel: addressed to you, not acknowledged',
+      channel.addressedToYou,
+      channel.moreAddressedToYou,
+    ),
+  );
   if (briefing.lastSummary) {
     const clipped = briefing.lastSummary.clipped ? ' (beginning only)' : '';
     lines.push(`## Last session summary, ${briefing.lastSummary.updatedAt}${clipped}`, briefing.lastSummary.text);
@@ -67,6 +93,7 @@ export function renderBriefingText(briefing: Omit<Briefing, 'text'>): string {
       lines.push(`- ${event.createdAt} ${event.kind} by ${event.agent}: ${oneLine(event.summary)}${fresh}`);
     }
   }
+  lines.push(...channelLines(briefing.project, "## Channel: each agent's latest STATUS", channel.latestStatus));
   lines.push(...workingMemory('ephemeral (1-2)', briefing.workingMemory.ephemeral));
 
   const status = briefing.status;

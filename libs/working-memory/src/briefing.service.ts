@@ -1,6 +1,7 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import { agentKeyOf, assertProjectAccess, authorOf, type SessionPrincipal } from '@cairn/access';
 import { CAIRN_CONFIG, type CairnConfig } from '@cairn/config';
+import { type Broadcast, BroadcastBriefing, type ChannelBriefing } from '@cairn/coordination';
 import { EMBEDDER, type Embedder } from '@cairn/embeddings';
 import { JobQueue } from '@cairn/jobs';
 import { type ReviewOutcome, ReviewNotices } from '@cairn/memory-review';
@@ -9,7 +10,7 @@ import { TenantTransaction } from '@cairn/tenancy';
 import { type BriefingMaterial, fitBriefing } from './briefing-budget';
 import { renderBriefingText } from './briefing-text';
 import { BriefingRepository, type LastSeen, type NewMemoryRow } from './briefing.repository';
-import { type Briefing, type SystemStatus, type TimeAnchor } from './contract/briefing.types';
+import { type Briefing, type ChannelItem, type SystemStatus, type TimeAnchor } from './contract/briefing.types';
 import { SessionEventsRepository } from './session-events.repository';
 import { humanDuration, localTime } from './time-anchor';
 import { type ContextOptions, contextOptionsSchema, parseInput } from './contract/working-memory.fields';
@@ -33,6 +34,7 @@ interface Gathered {
   readonly events: SessionEvent[];
   readonly withoutVector: number;
   readonly reviewOutcomes: ReviewOutcome[];
+  readonly channel: ChannelBriefing;
 }
 
 /**
@@ -51,6 +53,7 @@ export class BriefingService {
     private readonly briefings: BriefingRepository,
     private readonly jobs: JobQueue,
     private readonly reviewNotices: ReviewNotices,
+    private readonly channel: BroadcastBriefing,
     @Optional() @Inject(EMBEDDER) private readonly embedder?: Embedder,
   ) {}
 
@@ -96,6 +99,11 @@ export class BriefingService {
         createdAt: event.createdAt.toISOString(),
         new: gathered.lastSeen !== null && event.createdAt > gathered.lastSeen.at,
       })),
+      channel: {
+        addressedToYou: gathered.channel.addressedToYou.map(channelItem),
+        moreAddressedToYou: gathered.channel.moreAddressedToYou,
+        latestStatus: gathered.channel.latestStatus.map(channelItem),
+      },
       status: this.status(await pending, gathered.withoutVector),
       reviewOutcomes: gathered.reviewOutcomes.map((outcome) => ({
         reviewId: outcome.id,
@@ -129,6 +137,7 @@ export class BriefingService {
       events: await this.events.recent(project.id, { limit: RECENT_EVENTS_READ }),
       withoutVector: await this.briefings.memoriesWithoutVector(project.id, this.embedder?.model.id ?? null),
       reviewOutcomes: await this.reviewNotices.untold(project.id, authorOf(principal), REVIEW_OUTCOMES_READ),
+      channel: await this.channel.gather(project.id, principal),
     };
     return { ...gathered, now: await this.briefings.recordVisit(project.id, agentKey) };
   }
@@ -177,6 +186,18 @@ function timeAnchor(gathered: Gathered, timezone: string): TimeAnchor {
 function lastSummary(entries: readonly WorkingMemoryEntry[]): BriefingMaterial['lastSummary'] {
   const entry = entries.find((candidate) => candidate.key === LAST_SESSION_SUMMARY_KEY);
   return entry ? { text: entry.value, updatedAt: entry.updatedAt.toISOString(), clipped: false } : null;
+}
+
+function channelItem(message: Broadcast): ChannelItem {
+  const { author } = message;
+  return {
+    seq: message.seq,
+    type: message.type,
+    summary: clip(message.summary, MEMORY_CONTENT_CHARS),
+    author: author.agentId ?? (author.userId ? `user:${author.userId}` : `token:${author.tokenId}`),
+    assignee: message.assignee,
+    at: message.at.toISOString(),
+  };
 }
 
 function clip(text: string, max: number): string {

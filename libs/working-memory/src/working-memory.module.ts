@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { CoordinationModule } from '@cairn/coordination';
 import { KnowledgeModule } from '@cairn/knowledge';
 import { MemoryModule } from '@cairn/memory';
 import { MemoryReviewModule } from '@cairn/memory-review';
@@ -18,7 +19,7 @@ import { WorkingMemoryService } from './working-memory.service';
  * MemoryModule; summaries are archived through KnowledgeModule.
  */
 @Module({
-  imports: [ProjectsModule, MemoryModule, MemoryReviewModule, KnowledgeModule, SecretsModule],
+  imports: [ProjectsModule, MemoryModule, MemoryReviewModule, KnowledgeModule, SecretsModule, CoordinationModule],
   providers: [
     BriefingRepository,
     BriefingService,

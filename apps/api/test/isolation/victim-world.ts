@@ -118,6 +118,15 @@ export async function seedVictimWorld(world: GatewayWorld): Promise<VictimWorld>
     await victim.post(`${base}/events`, { kind: 'decision', summary: `${projectMarker} ${VICTIM_WORDS}` }),
     'event',
   );
+  // A coordination message (assigned to the victim agent, so briefings carry it too).
+  expectCreated(
+    await victim.post(`${base}/broadcasts`, {
+      type: 'ASSIGN',
+      summary: `${projectMarker} ${VICTIM_WORDS} task`,
+      assignee: 'victim-agent',
+    }),
+    'broadcast',
+  );
   expectCreated(
     await victim.post(`${base}/session/summary`, { text: `${projectMarker} ${VICTIM_WORDS} summary` }),
     'session summary',

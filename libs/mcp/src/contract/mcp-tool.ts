@@ -23,6 +23,11 @@ export interface McpToolSpec<Input extends z.ZodObject = z.ZodObject, Output ext
     readonly destructiveHint?: boolean;
     readonly idempotentHint?: boolean;
   };
+  /**
+   * Arguments that are secrets (a channel key): left out of the audit entry's argument digest,
+   * so the digest of an otherwise known call cannot be used to test guesses of them.
+   */
+  readonly secretArguments?: readonly string[];
 }
 
 /** One tool call after authentication and argument validation. */

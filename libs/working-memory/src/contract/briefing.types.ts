@@ -60,6 +60,18 @@ export interface ReviewOutcomeItem {
   readonly decidedAt: string;
 }
 
+/** A coordination-channel message as the briefing shows it: unverified agent content. */
+export interface ChannelItem {
+  readonly seq: number;
+  readonly type: string;
+  /** At most 300 characters; broadcast_read has the whole message. */
+  readonly summary: string;
+  /** Agent id, else `user:<id>`, else `token:<id>`. */
+  readonly author: string;
+  readonly assignee: string | null;
+  readonly at: string;
+}
+
 export interface LastSummary {
   readonly text: string;
   readonly updatedAt: string;
@@ -88,6 +100,7 @@ export const BRIEFING_SECTIONS = [
   'workingMemory.critical',
   'status',
   'reviewOutcomes',
+  'channel',
   'lastSummary',
   'workingMemory.normal',
   'newMemories',
@@ -111,6 +124,15 @@ export interface Briefing {
   readonly lastSummary: LastSummary | null;
   readonly newMemories: NewMemoryItem[];
   readonly recentEvents: EventItem[];
+  /**
+   * The project's coordination channel: messages addressed to this agent it has not acknowledged
+   * (and how many more there are), each agent's latest STATUS. Unverified agent content.
+   */
+  readonly channel: {
+    readonly addressedToYou: ChannelItem[];
+    readonly moreAddressedToYou: number;
+    readonly latestStatus: ChannelItem[];
+  };
   readonly status: SystemStatus | null;
   /** Decisions on the caller's memories not told before, each told once; absent when there are none. */
   readonly reviewOutcomes?: ReviewOutcomeItem[];

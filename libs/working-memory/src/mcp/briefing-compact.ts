@@ -1,4 +1,4 @@
-import { reviewOutcomeText } from '../briefing-text';
+import { channelLines, reviewOutcomeText } from '../briefing-text';
 import { type Briefing, type WorkingMemoryItem } from '../contract/briefing.types';
 
 /** Longest value or content one line shows; the structured copy carries the rest. */
@@ -44,6 +44,15 @@ export function compactBriefing(briefing: Omit<Briefing, 'text'>): string {
   if (briefing.reviewOutcomes) {
     lines.push('Reviews of your memories:', ...briefing.reviewOutcomes.map((o) => `- ${reviewOutcomeText(o)}`));
   }
+  const { channel } = briefing;
+  lines.push(
+    ...channelLines(
+      briefing.project,
+      'For you on the channel (broadcast_ack when done):',
+      channel.addressedToYou,
+      channel.moreAddressedToYou,
+    ),
+  );
   if (briefing.lastSummary) {
     const updated = ago(anchor.now, briefing.lastSummary.updatedAt);
     lines.push(`Last session summary (${updated}): ${oneLine(briefing.lastSummary.text, SUMMARY_CHARS)}`);
@@ -62,6 +71,7 @@ export function compactBriefing(briefing: Omit<Briefing, 'text'>): string {
       lines.push(`- ${age} ${event.kind}${by}: ${oneLine(event.summary)}${event.new ? ' *' : ''}`);
     }
   }
+  lines.push(...channelLines(briefing.project, 'Latest STATUS per agent:', channel.latestStatus));
   if (briefing.status) lines.push(statusLine(briefing.status));
   const left = Object.entries(briefing.truncated).map(([section, count]) => `${section} ${count}`);
   if (left.length > 0) lines.push(`(Budget ${briefing.budget.limit} tokens; left out: ${left.join(', ')}.)`);

@@ -17,6 +17,8 @@ toolListing.add(briefing.timeAnchor, {
 toolListing.add(briefing.workingMemory, {
   summary: 'Your notes: critical, normal and ephemeral entries (key, value, importance, updatedAt), total, cap',
 });
+// Listed as one short line: the default tool list is at its size budget.
+toolListing.add(briefing.channel, { summary: 'Channel', description: '' });
 toolListing.add(briefing.status, { summary: 'Search mode, embedding model, pending embedding jobs, notes' });
 
 const spec = defineTool({
