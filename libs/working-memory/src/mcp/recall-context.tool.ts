@@ -17,8 +17,16 @@ toolListing.add(briefing.timeAnchor, {
 toolListing.add(briefing.workingMemory, {
   summary: 'Your notes: critical, normal and ephemeral entries (key, value, importance, updatedAt), total, cap',
 });
-// Listed as one short line: the default tool list is at its size budget.
-toolListing.add(briefing.channel, { summary: 'Channel', description: '' });
+// Listed as short lines: the default tool list is at its size budget.
+toolListing.add(briefing.channel, {
+  summary: 'Channel messages addressed to you, not acknowledged; latest STATUS per agent',
+  description: '',
+});
+toolListing.add(briefing.newMemories, {
+  summary: 'The most important memories added since lastSeenAt (id, content, category, importance, agentId, createdAt)',
+});
+toolListing.add(briefing.recentEvents, { summary: 'Session events (id, kind, summary, agent, createdAt, new)' });
+toolListing.add(briefing.truncated, { summary: 'Per section, how many items the budget left out' });
 toolListing.add(briefing.status, { summary: 'Search mode, embedding model, pending embedding jobs, notes' });
 
 const spec = defineTool({
