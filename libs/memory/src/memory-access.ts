@@ -2,40 +2,42 @@ import { roleGrants, type SessionPrincipal } from '@cairn/access';
 import { ConflictError, ForbiddenError, NotFoundError } from '@cairn/common';
 import { type ProjectRef } from '@cairn/projects';
 import { type MemoryScope } from './contract/memory-filter';
-import { type Memory } from './contract/memory.types';
+import { type MemoryScopeLevel, type Memory } from './contract/memory.types';
+import { type MemoryViewer, type Viewer } from './contract/memory-viewer';
+import { isAuthor } from './memory-ownership';
 
-/** Inside a project a caller sees that project's memories and the tenant-wide ones. */
-export function projectScope(project: ProjectRef): MemoryScope {
-  return { projectIds: [project.id], includeTenantWide: true };
+/**
+ * Inside a project a caller sees that project's memories and the team ones, private ones only
+ * when `viewer` wrote them or was given them.
+ */
+export function projectScope(project: ProjectRef, viewer: Viewer): MemoryScope {
+  return { projectIds: [project.id], includeTenantWide: true, viewer };
 }
 
-/** 404 for anything outside the project (no hint that it exists elsewhere) or deleted. */
-export function visibleIn(memory: Memory | null, project: ProjectRef): Memory {
-  if (!memory || memory.deletedAt || (memory.projectId !== null && memory.projectId !== project.id)) {
-    throw new NotFoundError('Memory');
-  }
-  return memory;
+/** The identity a principal reads memories as. */
+export function viewerOf(principal: SessionPrincipal): MemoryViewer {
+  return { userId: principal.userId, agentId: principal.agentId, tokenId: principal.tokenId };
 }
 
 /**
- * The author owns a memory: the same user (any of the user's agents), or for service tokens
- * the same agent, or the very token that wrote it.
+ * A memory found through the visibility rule (MemoriesRepository.findVisible), or 404: outside
+ * the caller's projects, private to someone else, deleted or missing all answer alike, so an id
+ * never tells whether a memory exists elsewhere.
  */
-export function isAuthor(principal: SessionPrincipal, memory: Memory): boolean {
-  if (memory.author.userId) return principal.userId === memory.author.userId;
-  if (memory.author.agentId) return principal.agentId === memory.author.agentId;
-  return principal.tokenId === memory.author.tokenId;
+export function orNotFound(memory: Memory | null): Memory {
+  if (!memory) throw new NotFoundError('Memory');
+  return memory;
 }
 
 /** Authors change their memories; roles with `memory.maintain` (members, admins) may change any. */
 export function assertMayModify(principal: SessionPrincipal, memory: Memory): void {
-  if (isAuthor(principal, memory) || roleGrants(principal.role, 'memory.maintain')) return;
+  if (isAuthor(memory, principal) || roleGrants(principal.role, 'memory.maintain')) return;
   throw new ForbiddenError('Only the author of a memory or a maintainer may change it', 'not_owner');
 }
 
 /** Deleting is narrower than changing: the author, or a tenant admin. */
 export function assertMayDelete(principal: SessionPrincipal, memory: Memory): void {
-  if (isAuthor(principal, memory) || principal.role === 'admin') return;
+  if (isAuthor(memory, principal) || principal.role === 'admin') return;
   throw new ForbiddenError('Only the author of a memory or an admin may delete it', 'not_owner');
 }
 
@@ -44,6 +46,19 @@ export function assertMayWriteTenantWide(principal: SessionPrincipal): void {
   if (principal.projects !== '*') {
     throw new ForbiddenError('Tenant-wide memories need a token scoped to every project ("*")', 'scope_too_narrow');
   }
+}
+
+/**
+ * Team memories are read by every project, so they are written directly only by those who
+ * decide what the team shares: an orchestrator or a tenant admin. Everyone else proposes a
+ * promotion (the review queue).
+ */
+export function assertMayWriteScope(principal: SessionPrincipal, scope: MemoryScopeLevel): void {
+  if (scope !== 'team' || principal.role === 'admin' || principal.role === 'orchestrator') return;
+  throw new ForbiddenError(
+    'Only an orchestrator or an admin stores team memories directly; store it as project or private and propose a promotion',
+    'team_scope_forbidden',
+  );
 }
 
 /**

@@ -3,6 +3,7 @@ import { agentKeyOf, assertProjectAccess, type SessionPrincipal } from '@cairn/a
 import { CAIRN_CONFIG, type CairnConfig } from '@cairn/config';
 import { EMBEDDER, type Embedder } from '@cairn/embeddings';
 import { JobQueue } from '@cairn/jobs';
+import { type MemoryViewer, projectScope, viewerOf } from '@cairn/memory';
 import { ProjectResolver } from '@cairn/projects';
 import { TenantTransaction } from '@cairn/tenancy';
 import { type BriefingMaterial, fitBriefing } from './briefing-budget';
@@ -59,7 +60,7 @@ export class BriefingService {
     const agentKey = agentKeyOf(principal);
     // Redis is asked alongside, not inside, the transaction: no pooled connection waits on it.
     const pending = this.jobs.pendingCount('embeddings');
-    const gathered = await this.tx.run(() => this.gather(projectSlug, agentKey));
+    const gathered = await this.tx.run(() => this.gather(projectSlug, agentKey, viewerOf(principal)));
     const material: BriefingMaterial = {
       project: gathered.project,
       agent: agentKey,
@@ -81,6 +82,7 @@ export class BriefingService {
         content: clip(memory.content, MEMORY_CONTENT_CHARS),
         category: memory.category,
         importance: memory.importance,
+        scope: memory.scope,
         agentId: memory.agentId,
         createdAt: memory.createdAt.toISOString(),
       })),
@@ -99,16 +101,18 @@ export class BriefingService {
   }
 
   /** Every read in one transaction (one consistent snapshot), then the visit is recorded. */
-  private async gather(projectSlug: string, agentKey: string): Promise<Gathered> {
+  private async gather(projectSlug: string, agentKey: string, viewer: MemoryViewer): Promise<Gathered> {
     const project = await this.projects.resolve(projectSlug);
+    // New memories as the agent may see them: others' private ones are not news to it.
+    const seen = projectScope(project, viewer);
     const lastSeen = await this.briefings.lastSeen(project.id, agentKey);
     const since = lastSeen?.at;
     const gathered = {
       project: project.slug,
       lastSeen,
       entries: await this.workingMemory.list(project.id, agentKey),
-      newMemories: since ? await this.briefings.memoriesSince(project.id, since, NEW_MEMORIES_READ) : [],
-      memoriesSince: since ? await this.briefings.countMemoriesSince(project.id, since) : 0,
+      newMemories: since ? await this.briefings.memoriesSince(seen, since, NEW_MEMORIES_READ) : [],
+      memoriesSince: since ? await this.briefings.countMemoriesSince(seen, since) : 0,
       eventsSince: since ? await this.events.countSince(project.id, since) : 0,
       events: await this.events.recent(project.id, { limit: RECENT_EVENTS_READ }),
       withoutVector: await this.briefings.memoriesWithoutVector(project.id, this.embedder?.model.id ?? null),
