@@ -12,7 +12,7 @@ export function memoryScopeSql(scope: MemoryScope, params: SqlParams, alias: str
   const a = alias;
   const projects = `${a}.project_id = ANY(${params.add(scope.projectIds)}::uuid[])`;
   const where = scope.includeTenantWide ? `(${projects} OR ${a}.scope = 'team')` : projects;
-  return `${where} AND ${privacySql(scope.viewer, params, a)}`;
+  return scope.viewer === SYSTEM_VIEWER ? where : `${where} AND ${privacySql(scope.viewer, params, a)}`;
 }
 
 /** The privacy half of memoryScopeSql alone: not private, or private and the viewer's to see. */

@@ -39,9 +39,11 @@ export function authorMatchSql(alias: string, viewer: MemoryViewer, params: SqlP
  * author columns: the rule covers only memories its owner wrote.
  */
 export function ownerMatchSql(rule: string, memory: string): string {
-  return `(${memory}.author_token_id = ${rule}.owner_token_id
-    OR ${memory}.author_user_id = ${rule}.owner_user_id
-    OR (${rule}.owner_user_id IS NULL AND ${memory}.author_user_id IS NULL AND ${memory}.author_agent_id = ${rule}.owner_agent_id))`;
+  const [r, m] = [rule, memory];
+  return (
+    `(${m}.author_token_id = ${r}.owner_token_id OR ${m}.author_user_id = ${r}.owner_user_id` +
+    ` OR (${r}.owner_user_id IS NULL AND ${m}.author_user_id IS NULL AND ${m}.author_agent_id = ${r}.owner_agent_id))`
+  );
 }
 
 /**
@@ -51,17 +53,19 @@ export function ownerMatchSql(rule: string, memory: string): string {
  * or a later-tagged memory takes effect at once.
  */
 export function sharedWithSql(alias: string, viewer: MemoryViewer, params: SqlParams): string {
+  const user = viewer.userId === null ? null : params.add(viewer.userId);
+  const agent = viewer.agentId === null ? null : params.add(viewer.agentId);
+  if (user === null && agent === null) return 'false';
   const grantee = (t: string) => {
     const who: string[] = [];
-    if (viewer.userId !== null) who.push(`${t}.grantee_user_id = ${params.add(viewer.userId)}::uuid`);
-    if (viewer.agentId !== null) who.push(`${t}.grantee_agent_id = ${params.add(viewer.agentId)}`);
-    return who.length ? `(${who.join(' OR ')})` : 'false';
+    if (user !== null) who.push(`${t}.grantee_user_id = ${user}::uuid`);
+    if (agent !== null) who.push(`${t}.grantee_agent_id = ${agent}`);
+    return `(${who.join(' OR ')})`;
   };
   const a = alias;
-  const direct = grantee('s');
-  const rule = grantee('r');
-  if (direct === 'false') return 'false';
-  return `(EXISTS (SELECT 1 FROM memory_shares s WHERE s.memory_id = ${a}.id AND ${direct})
-    OR EXISTS (SELECT 1 FROM memory_share_rules r WHERE ${rule} AND r.tag = ANY(${a}.tags)
-      AND (r.project_id IS NULL OR r.project_id = ${a}.project_id) AND ${ownerMatchSql('r', a)}))`;
+  return (
+    `(EXISTS (SELECT 1 FROM memory_shares s WHERE s.memory_id = ${a}.id AND ${grantee('s')})` +
+    ` OR EXISTS (SELECT 1 FROM memory_share_rules r WHERE ${grantee('r')} AND r.tag = ANY(${a}.tags)` +
+    ` AND (r.project_id IS NULL OR r.project_id = ${a}.project_id) AND ${ownerMatchSql('r', a)}))`
+  );
 }

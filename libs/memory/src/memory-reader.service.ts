@@ -58,7 +58,11 @@ export class MemoryReader {
     });
   }
 
-  history(projectSlug: string, viewer: MemoryViewer, id: string): Promise<{ memory: Memory; versions: MemoryVersion[] }> {
+  history(
+    projectSlug: string,
+    viewer: MemoryViewer,
+    id: string,
+  ): Promise<{ memory: Memory; versions: MemoryVersion[] }> {
     return this.tx.run(async () => {
       const scope = projectScope(await this.resolver.resolve(projectSlug), viewer);
       const memory = orNotFound(await this.memories.findVisible(id, scope));

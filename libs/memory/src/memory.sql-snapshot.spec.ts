@@ -39,7 +39,11 @@ function corpusText(title: string, corpus: Corpus, params: SqlParams): string {
 describe('memory SQL snapshots', () => {
   it('renders the contradiction candidates as committed', () => {
     const params = new SqlParams();
-    const corpus = contradictionCorpus({ projectIds: [PROJECT], includeTenantWide: true, viewer: USER }, MEMORY, params);
+    const corpus = contradictionCorpus(
+      { projectIds: [PROJECT], includeTenantWide: true, viewer: USER },
+      MEMORY,
+      params,
+    );
     const text = [
       '-- Contradiction candidates (ContradictionsService, on store and on a content update): HybridSearch.rank',
       "-- ranks this corpus by keyword with the memory's content, keywords and tags as the query; then the",

@@ -92,7 +92,10 @@ export class UpdateMemoryDto extends createZodDto(updateMemorySchema) {}
 
 export const memorySchema = z.object({
   id: z.uuid(),
-  project: z.string().nullable().describe('Project slug (for a team memory, where it started); null for a tenant-wide one'),
+  project: z
+    .string()
+    .nullable()
+    .describe('Project slug (for a team memory, where it started); null for a tenant-wide one'),
   scope: z.enum(MEMORY_SCOPES).describe('Who sees it: private, project or team (every project)'),
   content: z.string(),
   category: categorySchema,
