@@ -248,7 +248,7 @@ describe('memory scopes', () => {
       expect(denied.status).toBe(403);
       expect(denied.body.error.code).toBe('team_scope_forbidden');
     }
-    const wide = await api.client.as(
+    const wide = api.client.as(
       (await issueToken(api.admin, tenant.slug, { role: 'agent', projects: '*', agentId: 'scopes:wide' })).token,
     );
     const legacy = await wide.post(memoriesUrl(project), { content: 'Tenant-wide by the back door', scope: 'tenant' });

@@ -146,7 +146,11 @@ export class MemoryHygiene {
       const seen = new Set(memories.map((memory) => memory.id));
       // A pair with a memory the reader may not see is not shown at all: it would name it.
       const shown = pairs.filter((pair) => seen.has(pair.a) && seen.has(pair.b));
-      return { pairs: shown, nextCursor: null, memories: memories.filter((m) => shown.some((p) => p.a === m.id || p.b === m.id)) };
+      return {
+        pairs: shown,
+        nextCursor: null,
+        memories: memories.filter((m) => shown.some((p) => p.a === m.id || p.b === m.id)),
+      };
     });
   }
 

@@ -45,10 +45,7 @@ export class MemoryChangesRepository {
     limit: number,
   ): Promise<ChangedMemory[]> {
     const params = new SqlParams();
-    const clauses = [
-      memoryScopeSql(scope, params, 'm'),
-      `m.change_xid < ${params.add(horizon)}::xid8`,
-    ];
+    const clauses = [memoryScopeSql(scope, params, 'm'), `m.change_xid < ${params.add(horizon)}::xid8`];
     if (cursor?.kind === 'after') {
       clauses.push(`(m.change_xid, m.id) > (${params.add(cursor.xid)}::xid8, ${params.add(cursor.id)}::uuid)`);
     } else if (cursor?.kind === 'horizon') {

@@ -1,4 +1,11 @@
-import { type SqlParams } from '@cairn/db';
+/**
+ * Where the SQL builders put their values (SqlParams of @cairn/db, which has this shape):
+ * named here by shape so this rule's file stays free of the database library (only
+ * repositories and *.sql.ts builders reach it).
+ */
+export interface SqlParams {
+  add(value: unknown): string;
+}
 import { type MemoryViewer } from './contract/memory-viewer';
 
 /** The author columns of a memory, as `Memory.author` carries them. */

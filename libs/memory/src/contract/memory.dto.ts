@@ -31,7 +31,11 @@ export const storeMemorySchema = z.strictObject({
   scope: z
     .enum([...MEMORY_SCOPES, 'tenant'])
     .optional()
-    .describe('Who sees it: private (you, grantees), project (default), team (all projects; orchestrator, admin)'),
+    .describe(
+      'Who sees it: private (the author, and whom it is shared with), project, team (every project; ' +
+        'only orchestrators and admins store it directly). Absent: project, or private for agents when the ' +
+        "tenant's agentDefaultScope says so. tenant: a team memory without a project",
+    ),
   supersedes: z.array(z.uuid()).max(20).default([]).describe('Ids of older memories this one replaces'),
   occurredAt: occurredAtSchema.optional(),
   sensitive: z
@@ -96,7 +100,7 @@ export const memorySchema = z.object({
     .string()
     .nullable()
     .describe('Project slug (for a team memory, where it started); null for a tenant-wide one'),
-  scope: z.enum(MEMORY_SCOPES).describe('Who sees it: private, project or team (every project)'),
+  scope: z.enum(MEMORY_SCOPES).describe('Who sees it: private (author and grantees), project, team (every project)'),
   content: z.string(),
   category: categorySchema,
   tags: z.array(z.string()),

@@ -117,12 +117,7 @@ export class MemoryLinksController {
     @Body() body: VerifyDto,
     @CurrentPrincipal() principal: SessionPrincipal,
   ) {
-    const { memory, stale } = await this.links.verify(
-      params.project,
-      viewerOf(principal),
-      params.id,
-      body.contentHash,
-    );
+    const { memory, stale } = await this.links.verify(params.project, viewerOf(principal), params.id, body.contentHash);
     return { stale, memory: toMemoryView(memory) };
   }
 }
