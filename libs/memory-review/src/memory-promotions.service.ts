@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { assertProjectAccess, authorOf, type SessionPrincipal } from '@cairn/access';
-import { BadRequestError, ConflictError, NotFoundError } from '@cairn/common';
-import { isAuthor, MemoryRecords, visibleIn } from '@cairn/memory';
+import { BadRequestError, ConflictError, ForbiddenError, NotFoundError } from '@cairn/common';
+import { isAuthor, MemoryRecords, orNotFound, projectScope, viewerOf } from '@cairn/memory';
 import { ProjectResolver } from '@cairn/projects';
 import { SecretRedaction } from '@cairn/secrets';
 import { TenantTransaction } from '@cairn/tenancy';
@@ -40,8 +40,13 @@ export class MemoryPromotions {
     return this.tx.run(async (): Promise<Review> => {
       const project = await this.resolver.resolve(projectSlug);
       const row = await this.reviews.lockScope(memoryId);
-      const memory = visibleIn(await this.records.findById(memoryId), project);
-      if (!row || (row.scope === 'private' && !isAuthor(principal, memory))) throw new NotFoundError('Memory');
+      // Visible to the caller by memory's one rule: another's private memory is a 404, a shared one is not.
+      const memory = orNotFound(await this.records.findVisible(memoryId, projectScope(project, viewerOf(principal))));
+      if (!row) throw new NotFoundError('Memory');
+      // A share lets its grantee read a private memory, never widen it: that stays its author's call.
+      if (row.scope === 'private' && !isAuthor(principal, memory)) {
+        throw new ForbiddenError('Only the author of a private memory may propose its promotion', 'not_owner');
+      }
       if (SCOPE_WIDTH[input.toScope] <= SCOPE_WIDTH[row.scope]) {
         throw new BadRequestError(
           `The memory is already ${row.scope}: a promotion goes to a wider scope (private < project < team)`,
