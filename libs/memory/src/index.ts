@@ -70,7 +70,11 @@ export { memoryFilterSql, memoryScopeSql, privacySql } from './memory-filter.sql
 // Sharing (memory-sharing's listings; the visibility filter ORs it in): one definition of "shared with".
 export {
   identitySql,
-  memorySharedWithSql, type SharePermission, shareGrantsSql, type ShareViewer } from './memory-shares.sql';
+  memorySharedWithSql,
+  type SharePermission,
+  shareGrantsSql,
+  type ShareViewer,
+} from './memory-shares.sql';
 export { MEMORY_COLUMNS, MEMORY_FROM, type MemoryRow, toMemory } from './memory-row.sql';
 
 // MCP text renderers that memory-hygiene's tools share, so a memory reads the same in every tool.
