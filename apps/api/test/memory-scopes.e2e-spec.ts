@@ -59,10 +59,21 @@ describe('memory scopes', () => {
     expect(response.status).toBe(200);
     return response.body.results.map((hit: { memory: { id: string } }) => hit.memory.id);
   };
-  const changed = async (client: TestClient) => {
-    const response = await client.get(memoriesUrl(project, '/changes?limit=500'));
-    expect(response.status).toBe(200);
-    return response.body.items.map((item: { id?: string; memory?: { id: string } }) => item.memory?.id ?? item.id);
+  /**
+   * The change feed's ids; with `awaiting`, polled until it is there (up to 10 s): the feed's
+   * horizon is cluster-wide, so another test file's open transaction delays fresh rows a moment.
+   */
+  const changed = async (client: TestClient, awaiting?: string): Promise<string[]> => {
+    const deadline = Date.now() + 10_000;
+    for (;;) {
+      const response = await client.get(memoriesUrl(project, '/changes?limit=500'));
+      expect(response.status).toBe(200);
+      const found = response.body.items.map(
+        (item: { id?: string; memory?: { id: string } }) => item.memory?.id ?? item.id,
+      ) as string[];
+      if (awaiting === undefined || found.includes(awaiting) || Date.now() > deadline) return found;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
   };
   const exported = async (client: TestClient) => {
     const response = await api.app.inject({
@@ -96,7 +107,7 @@ describe('memory scopes', () => {
     expect(aliceRelated.body.items.map((item: { memory: { id: string } }) => item.memory.id)).toEqual([
       secret.memory.id,
     ]);
-    expect(await changed(alice)).toContain(secret.memory.id);
+    expect(await changed(alice, secret.memory.id)).toContain(secret.memory.id);
 
     // Another agent of the same project, a member and even an admin do not (privacy).
     for (const other of [bob, member, admin]) {
@@ -120,8 +131,13 @@ describe('memory scopes', () => {
     // Export: a non-admin's export leaves it out; an admin's (the backup) keeps every scope.
     expect(await exported(bob)).not.toContain(secret.memory.id);
     expect(await exported(alice)).toContain(secret.memory.id);
-    const backup = (await exported(admin)).split('\n').find((line) => line.includes(secret.memory.id));
-    expect(JSON.parse(backup as string)).toMatchObject({ id: secret.memory.id, scope: 'private' });
+    // By id: the project memory's line names the private one too (its relation, kept in a backup).
+    const backup = (await exported(admin))
+      .split('\n')
+      .filter((line) => line.trim() !== '')
+      .map((line) => JSON.parse(line) as { id?: string })
+      .find((line) => line.id === secret.memory.id);
+    expect(backup).toMatchObject({ id: secret.memory.id, scope: 'private' });
   });
 
   it('leaves others’ private memories out of the briefing', async () => {

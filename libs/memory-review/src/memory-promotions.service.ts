@@ -31,8 +31,9 @@ export class MemoryPromotions {
 
   /**
    * 404 for a memory the caller cannot see (another project's, deleted, or someone else's
-   * private one: no hint that it exists); 400 for a scope that is not wider; 409 while a
-   * promotion of the memory is pending (one at a time: decide it first).
+   * private one not shared with the caller: no hint that it exists); 403 for a private one a
+   * share shows the caller but that it did not write; 400 for a scope that is not wider; 409
+   * while a promotion of the memory is pending (one at a time: decide it first).
    */
   async propose(projectSlug: string, principal: SessionPrincipal, memoryId: string, input: PromoteInput) {
     assertProjectAccess(principal, projectSlug);
