@@ -3,7 +3,7 @@
  * test: store the turns, ask every question in every Cairn mode and of the BM25 baseline over
  * the same turns, and score both the same way.
  */
-import { MemoryRecall } from '@cairn/memory';
+import { MemoryRecall, SYSTEM_VIEWER } from '@cairn/memory';
 import { type SearchMode } from '@cairn/search';
 import { TenantContext } from '@cairn/tenancy';
 import { type BenchApp } from '../lib/app';
@@ -141,7 +141,7 @@ export async function evaluate(
     const ranked: string[][] = [];
     for (const [index, question] of questions.entries()) {
       const { results: hits } = await context.run(ingested.tenant, () =>
-        recall.recall(projectOf(index)?.slug ?? '', {
+        recall.recall(projectOf(index)?.slug ?? '', SYSTEM_VIEWER, {
           query: question.question,
           mode,
           limit: depth,

@@ -11,7 +11,7 @@ import { existsSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { SqlParams } from '@cairn/db';
 import { EMBEDDER, type Embedder } from '@cairn/embeddings';
-import { memoryCorpus } from '@cairn/memory';
+import { memoryCorpus, SYSTEM_VIEWER } from '@cairn/memory';
 import { ProjectResolver } from '@cairn/projects';
 import {
   type Candidate,
@@ -81,7 +81,7 @@ async function main(): Promise<void> {
         tx.run(async () => {
           const [project] = await bench.app.get(ProjectResolver, { strict: false }).resolveMany([POOLED_PROJECT]);
           const params = new SqlParams();
-          const filter = { scope: { projectIds: [project?.id ?? ''], includeTenantWide: true } };
+          const filter = { scope: { projectIds: [project?.id ?? ''], includeTenantWide: true, viewer: SYSTEM_VIEWER } };
           const c = memoryCorpus(filter, params);
           const kw = keywordCtes(c, params, question.question, {
             matchBudget: DEFAULT_MATCH_BUDGET,

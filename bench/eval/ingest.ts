@@ -60,6 +60,7 @@ export async function ingest(
           await repository.insert({
             id,
             projectId,
+            scope: 'project',
             content: turn.content,
             contentHash: memoryContentHash(turn.content, []),
             category: 'other',

@@ -8,7 +8,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
-import { type StoreMemoryInput } from '@cairn/memory';
+import { type StoreMemoryInput, SYSTEM_VIEWER } from '@cairn/memory';
 import { REDIS } from '@cairn/redis';
 import { type Redis } from 'ioredis';
 import { type GatewayTool } from '../lib/args';
@@ -133,7 +133,13 @@ export async function benchGateway(
     const inTenant = <T>(work: () => Promise<T>): Promise<T> => bench.context.run(tenant.tenant, work);
     const serviceRecall = async (query: string): Promise<string[]> => {
       const result = await inTenant(() =>
-        bench.recall.recall(tenant.projectSlug, { query, mode: 'hybrid', limit: LIMIT, explain: false, filter: {} }),
+        bench.recall.recall(tenant.projectSlug, SYSTEM_VIEWER, {
+          query,
+          mode: 'hybrid',
+          limit: LIMIT,
+          explain: false,
+          filter: {},
+        }),
       );
       return result.results.map((hit) => hit.memory.id);
     };

@@ -3,6 +3,7 @@
  * keyword and semantic query's ranker statement, and the cost of recording access on a
  * recall's results (the UPDATE every recall ends with).
  */
+import { SYSTEM_VIEWER } from '@cairn/memory';
 import { summarize, type LatencySummary } from '../lib/stats';
 import { type AccessRecording, accessRecording, type ExplainedQuery, explainRanker, planSummary } from './explain';
 import { type SearchApp, type SearchTenant } from './fixture';
@@ -32,7 +33,7 @@ export async function diagnose(
     const slowest = mode.slowest[0];
     if (!slowest) continue;
     const text = queries[slowest.query] ?? '';
-    const plan = await explainRanker(bench, target, mode.mode, text);
+    const plan = await explainRanker(bench, target, mode.mode, text, SYSTEM_VIEWER);
     explained.push(plan);
     log(
       `  slowest ${mode.mode} recall ${slowest.ms.toFixed(1)} ms for "${text}": ranker statement ` +

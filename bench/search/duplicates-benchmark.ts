@@ -10,7 +10,7 @@ import { randomUUID } from 'node:crypto';
 import { loadavg } from 'node:os';
 import { SqlParams } from '@cairn/db';
 import { assertSafeModelId } from '@cairn/embeddings';
-import { memoryFilterSql, projectScope } from '@cairn/memory';
+import { memoryFilterSql, projectScope, SYSTEM_VIEWER } from '@cairn/memory';
 import { vectorSearchSettings } from '@cairn/search';
 import { waitForIdlePool } from '../lib/pool';
 import { type ResultRow, row } from '../lib/report';
@@ -106,7 +106,7 @@ async function measurePages(bench: SearchApp, target: SearchTenant): Promise<{ m
 
 /** The two statements `duplicates` ran before it had pages (as of commit 20d11fd). */
 async function measureOldQuery(bench: SearchApp, target: SearchTenant): Promise<{ ms: number[]; timedOut: boolean }> {
-  const scope = projectScope({ id: target.projectId, slug: target.projectSlug });
+  const scope = projectScope({ id: target.projectId, slug: target.projectSlug }, SYSTEM_VIEWER);
   const model = bench.embedder.model;
   const modelId = assertSafeModelId(model.id);
   const dims = Math.trunc(model.dimensions);

@@ -4,7 +4,7 @@
  * sizes it derives for limit 10), inside a tenant transaction with the same
  * vectorSearchSettings. Diagnostics only: what the measured numbers are made of.
  */
-import { memoryCorpus } from '@cairn/memory';
+import { memoryCorpus, type Viewer } from '@cairn/memory';
 import { DEFAULT_MATCH_BUDGET, keywordCtes, queryEntities, vectorCte, vectorSearchSettings } from '@cairn/search';
 import { SqlParams } from '@cairn/db';
 import { type SearchApp, type SearchTenant } from './fixture';
@@ -28,9 +28,11 @@ export async function explainRanker(
   target: SearchTenant,
   ranker: 'keyword' | 'semantic',
   query: string,
+  /** Whose private memories the filter admits: `system` (all), or a reader's identity. */
+  viewer: Viewer,
 ): Promise<ExplainedQuery> {
   const params = new SqlParams();
-  const corpus = memoryCorpus({ scope: { projectIds: [target.projectId], includeTenantWide: true } }, params);
+  const corpus = memoryCorpus({ scope: { projectIds: [target.projectId], includeTenantWide: true, viewer } }, params);
   let sql: string;
   if (ranker === 'keyword') {
     const ctes = keywordCtes(corpus, params, query, {

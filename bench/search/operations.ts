@@ -4,7 +4,7 @@
  * in a tenant transaction, no project lookup and no access recording), the same recall over
  * `app.inject` with a session token, and a store in-process (MemoryWriter.store) or over HTTP.
  */
-import { memoryCorpus, type StoreMemoryInput } from '@cairn/memory';
+import { memoryCorpus, type StoreMemoryInput, SYSTEM_VIEWER } from '@cairn/memory';
 import { normaliseQuery, type SearchMode, vectorSearchSettings } from '@cairn/search';
 import { SqlParams } from '@cairn/db';
 import { type CorpusMemory } from './corpus';
@@ -43,7 +43,7 @@ export function cairnOperations(
   return {
     recall: (mode) => async (query) => {
       const result = await inTenant(() =>
-        bench.recall.recall(target.projectSlug, {
+        bench.recall.recall(target.projectSlug, SYSTEM_VIEWER, {
           query: texts[query] ?? '',
           mode,
           limit: LIMIT,
@@ -57,7 +57,10 @@ export function cairnOperations(
       const ranked = await inTenant(() =>
         bench.tx.run(async () => {
           const params = new SqlParams();
-          const corpus = memoryCorpus({ scope: { projectIds: [target.projectId], includeTenantWide: true } }, params);
+          const corpus = memoryCorpus(
+            { scope: { projectIds: [target.projectId], includeTenantWide: true, viewer: SYSTEM_VIEWER } },
+            params,
+          );
           return (await bench.search.rank(corpus, params, { query: texts[query] ?? '', mode, limit: LIMIT })).ranked;
         }, vectorSearchSettings(LIMIT)),
       );

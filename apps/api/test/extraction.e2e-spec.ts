@@ -151,6 +151,7 @@ describe('fact extraction without a model', () => {
       secrets: 'redact',
       fetchAllowHosts: [],
       fetchDenyHosts: [],
+      agentDefaultScope: 'project',
     });
     expect((await p.w.admin.patch(settingsUrl(), { extractionMode: 'memories' })).body).toMatchObject({
       extractionMode: 'memories',

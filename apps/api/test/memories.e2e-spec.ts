@@ -107,7 +107,8 @@ describe('long-term memories', () => {
     const denied = await w.agent.post(memoriesUrl(w.project), { content: 'tenant wide?', scope: 'tenant' });
     expect(denied.status).toBe(403);
     expect(denied.body.error.code).toBe('scope_too_narrow');
-    const { memory: wide } = await store(w.member, w.otherProject, {
+    // Tenant-wide memories are team memories: an admin or orchestrator writes them directly.
+    const { memory: wide } = await store(w.admin, w.otherProject, {
       content: 'All services log in JSON',
       scope: 'tenant',
     });

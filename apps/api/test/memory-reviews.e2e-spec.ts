@@ -38,6 +38,27 @@ describe('memory promotions and the review queue', () => {
     return { ...body, reviewOutcomes: body.reviewOutcomes ?? [] } as { reviewOutcomes: any[]; text: string };
   };
 
+  /** Follows a client's change feed from `since` until nothing more is ready: the ids and the cursor. */
+  const drain = async (client: TestClient, since?: string) => {
+    const ids: string[] = [];
+    let cursor = since;
+    for (;;) {
+      const query = cursor ? `?since=${encodeURIComponent(cursor)}` : '';
+      const page = await client.get(memoriesUrl(project, `/changes${query}`));
+      expect(page.status).toBe(200);
+      ids.push(...page.body.items.map((item: { id?: string; memory?: { id: string } }) => item.memory?.id ?? item.id));
+      cursor = page.body.nextCursor as string;
+      if (!page.body.hasMore) return { ids, cursor };
+    }
+  };
+  /** The feed from `since` until it delivers `id`: another test file's transaction may hold it a moment. */
+  const feedUntil = (client: TestClient, since: string | undefined, id: string) =>
+    eventually(
+      async () => ((await drain(client, since)).ids.includes(id) ? true : undefined),
+      10_000,
+      `memory ${id} in the change feed`,
+    );
+
   beforeAll(async () => {
     api = await startApi();
     tenant = await createTenant(api.admin);
@@ -171,17 +192,33 @@ describe('memory promotions and the review queue', () => {
     ]);
   });
 
-  it("treats another author's private memory as not found, and promotes one's own", async () => {
+  it("treats another author's private memory as not found, a sharee's as not its to promote, and redelivers a promoted one", async () => {
     const { memory } = await store(agentA, project, { content: 'My private hunch about the flaky test' });
     await sql(`UPDATE $schema.memories SET scope = 'private' WHERE id = $1`, [memory.id]);
     const foreign = await promote(agentB, memory.id, { toScope: 'project' });
     expect(foreign.status).toBe(404);
     expect(JSON.stringify(foreign.body)).not.toContain('flaky');
 
+    // A share lets agent B read it, not widen it: that stays the author's call.
+    const share = await agentA.post(memoriesUrl(project, `/${memory.id}/shares`), { agentId: 'agent-b' });
+    expect(share.status).toBe(201);
+    expect((await agentB.get(memoriesUrl(project, `/${memory.id}`))).status).toBe(200);
+    const sharee = await promote(agentB, memory.id, { toScope: 'project' });
+    expect(sharee).toMatchObject({ status: 403, body: { error: { code: 'not_owner' } } });
+    expect((await agentA.delete(`/v1/projects/${project}/shares/${share.body.id}`)).status).toBe(204);
+
+    // Agent B's change feed, drained once the author's feed has the memory (the horizon is past it).
+    await feedUntil(agentA, undefined, memory.id);
+    const before = await drain(agentB);
+    expect(before.ids).not.toContain(memory.id);
+
     const proposed = await promote(agentA, memory.id, { toScope: 'project' });
     expect(proposed.body).toMatchObject({ fromScope: 'private', toScope: 'project' });
     await decide(orchestrator, proposed.body.id, { decision: 'approve', reason: 'confirmed flaky' });
     expect(await scopeOf(memory.id)).toEqual({ scope: 'project', version: 2 });
+    // Promoted, it is news to agent B: the feed delivers it again from where B had read.
+    expect((await agentB.get(memoriesUrl(project, `/${memory.id}`))).body.scope).toBe('project');
+    await feedUntil(agentB, before.cursor, memory.id);
   });
 
   it('answers 404 for ids of another project or tenant', async () => {

@@ -120,6 +120,47 @@ describe('memory sharing over REST', () => {
     expect((await w.agent.delete(`${base()}/shares/${first.body.id}`)).status).toBe(404);
   });
 
+  it('a private memory shared through the route shows in the grantee’s get, list and recall until unshared', async () => {
+    const word = `pangolin${randomUUID().slice(0, 8)}`;
+    const id = await alicesMemory({ content: `Private ${word} rota for the on-call week`, scope: 'private' });
+    const url = memoriesUrl(w.project, `/${id}`);
+    const recalled = async (client: TestClient) => {
+      const response = await client.post(memoriesUrl(w.project, '/search'), { query: word, mode: 'keyword' });
+      expect(response.status).toBe(200);
+      return response.body.results.map((hit: { memory: { id: string } }) => hit.memory.id);
+    };
+    const listed = async (client: TestClient) =>
+      (await client.get(memoriesUrl(w.project, '?limit=100'))).body.items.map((item: { id: string }) => item.id);
+    // Private: Bob sees nothing of it, not even that it exists, and may not update it.
+    expect((await w.otherAgent.get(url)).status).toBe(404);
+    expect(await recalled(w.otherAgent)).not.toContain(id);
+    expect((await w.otherAgent.patch(url, { importance: 5 })).status).toBe(404);
+
+    const share = await w.agent.post(shareUrl(id), { agentId: 'cursor:bob', permission: 'write' });
+    expect(share.status).toBe(201);
+    const got = await w.otherAgent.get(url);
+    expect(got.status).toBe(200);
+    expect(got.body).toMatchObject({ id, scope: 'private' });
+    expect(await listed(w.otherAgent)).toContain(id);
+    expect(await recalled(w.otherAgent)).toContain(id);
+    expect(await sharedIds(w.otherAgent)).toContain(id);
+    // A write share reaches a private memory too: Bob loads it for the update; it stays private.
+    const update = await w.otherAgent.patch(url, { importance: 5 });
+    expect(update.status).toBe(200);
+    expect(update.body.memory).toMatchObject({ importance: 5, scope: 'private' });
+    // Shared with Bob only: the other agent in the tenant still gets nothing.
+    expect((await w.wideAgent.get(url)).status).toBe(404);
+    expect(await recalled(w.wideAgent)).not.toContain(id);
+
+    expect((await w.agent.delete(`${base()}/shares/${share.body.id}`)).status).toBe(204);
+    expect((await w.otherAgent.get(url)).status).toBe(404);
+    expect(await listed(w.otherAgent)).not.toContain(id);
+    expect(await recalled(w.otherAgent)).not.toContain(id);
+    expect((await w.otherAgent.patch(url, { importance: 4 })).status).toBe(404);
+    // Its author still has it, as Bob left it.
+    expect((await w.agent.get(url)).body).toMatchObject({ id, importance: 5 });
+  });
+
   it('a tag rule shares the owner’s memories tagged later too, here only, until it is removed', async () => {
     const tag = `release-${randomUUID().slice(0, 8)}`;
     const rule = await w.agent.post(`${base()}/share-rules`, { tag, agentId: 'cursor:bob', permission: 'write' });

@@ -183,7 +183,7 @@ describe('memory change feed, export and import', () => {
       const a = await drain(w.reader, w.project);
       const b = await drain(w.member, w.otherProject);
       const inB = await store(w.member, w.otherProject, { content: 'Feed check: project B uses Kafka' });
-      const wide = await store(w.wideAgent, w.project, {
+      const wide = await store(w.admin, w.project, {
         content: 'Feed check: every service logs JSON',
         scope: 'tenant',
       });
@@ -268,7 +268,7 @@ describe('memory change feed, export and import', () => {
         supersedes: [old.memory.id],
       });
       const gone = await store(w.wideAgent, source, { content: 'A memory that is deleted before the export' });
-      const wide = await store(w.wideAgent, source, { content: 'Every service exposes /healthz', scope: 'tenant' });
+      const wide = await store(w.admin, source, { content: 'Every service exposes /healthz', scope: 'tenant' });
       const link = (from: string, toId: string, type: string, note?: string) =>
         w.wideAgent.post(memoriesUrl(source, `/${from}/relations`), { toId, type, ...(note ? { note } : {}) });
       expect((await link(detail.memory.id, base.memory.id, 'elaborates', 'how renewal works')).status).toBe(201);
@@ -358,7 +358,7 @@ describe('memory change feed, export and import', () => {
     });
 
     it('exports tenant-wide memories only when asked', async () => {
-      const wide = await store(w.wideAgent, w.project, { content: 'Export check: tenant-wide rule', scope: 'tenant' });
+      const wide = await store(w.admin, w.project, { content: 'Export check: tenant-wide rule', scope: 'tenant' });
       const without = (await exportText(w.reader, w.project)).text;
       const withWide = (await exportText(w.reader, w.project, '?includeTenantWide=true')).text;
       expect(without).not.toContain(wide.memory.id);

@@ -20,6 +20,8 @@ describe('memory tools over MCP', () => {
   /** Member on every project (default p0) with core and maintenance. */
   let member: Client;
   let reader: Client;
+  /** Admin on every project (default p0). */
+  let admin: Client;
   /** An agent of another tenant. */
   let stranger: Client;
   const clients: Client[] = [];
@@ -51,6 +53,7 @@ describe('memory tools over MCP', () => {
       toolsets: ['core', 'maintenance'],
     });
     reader = await connect(slug, { role: 'reader', projects: [p0], toolsets: ['core', 'maintenance'] });
+    admin = await connect(slug, { role: 'admin', projects: '*', defaultProject: p0, toolsets: ['core'] });
     stranger = await connect(other.tenant.slug, { role: 'agent', projects: '*', defaultProject: other.projects[0] });
   });
   afterAll(async () => {
@@ -425,7 +428,8 @@ describe('memory tools over MCP', () => {
       expect(text).toContain('- source: README.md:3');
       expect(text).toContain('- tags: mcp');
 
-      const wide = await store(member, 'Every project uses conventional commits', { scope: 'tenant' });
+      // Tenant-wide memories are team memories: an admin (or orchestrator) writes them directly.
+      const wide = await store(admin, 'Every project uses conventional commits', { scope: 'tenant' });
       const read = await agentA.readResource({ uri: `cairn://memories/${wide.id}` });
       expect((read.contents[0] as { text: string }).text).toContain('- project: tenant-wide');
       expect((await reader.readResource({ uri: `cairn://memories/${wide.id}` })).contents).toHaveLength(1);

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { MemorySettings } from '@cairn/memory';
 import { SecretRedaction } from '@cairn/secrets';
 import { TenantTransaction } from '@cairn/tenancy';
 import { z } from 'zod';
@@ -9,7 +10,7 @@ const EXTRACTION_KEY = 'extraction';
 const extractionValue = z.object({ mode: z.enum(EXTRACTION_MODES) });
 const FETCH_KEY = 'fetch';
 const fetchValue = z.object({ allowHosts: z.array(z.string()), denyHosts: z.array(z.string()) });
-const DEFAULTS: Omit<TenantSettings, 'secrets'> = {
+const DEFAULTS: Omit<TenantSettings, 'secrets' | 'agentDefaultScope'> = {
   extractionMode: 'proposals',
   fetchAllowHosts: [],
   fetchDenyHosts: [],
@@ -17,7 +18,8 @@ const DEFAULTS: Omit<TenantSettings, 'secrets'> = {
 
 /**
  * Per-tenant settings in the tenant's own `tenant_settings` table (key → jsonb; `secrets` is
- * @cairn/secrets' own, read and written through SecretRedaction). A value
+ * @cairn/secrets' own, read and written through SecretRedaction, and `agentDefaultScope`
+ * @cairn/memory's, through MemorySettings). A value
  * that does not parse reads as the default rather than failing every extraction job.
  */
 @Injectable()
@@ -26,6 +28,7 @@ export class TenantSettingsService {
     private readonly tx: TenantTransaction,
     private readonly settings: TenantSettingsRepository,
     private readonly secrets: SecretRedaction,
+    private readonly memory: MemorySettings,
   ) {}
 
   get(): Promise<TenantSettings> {
@@ -37,6 +40,7 @@ export class TenantSettingsService {
         secrets: await this.secrets.mode(),
         fetchAllowHosts: fetch.success ? fetch.data.allowHosts : DEFAULTS.fetchAllowHosts,
         fetchDenyHosts: fetch.success ? fetch.data.denyHosts : DEFAULTS.fetchDenyHosts,
+        agentDefaultScope: await this.memory.agentDefaultScope(),
       };
     });
   }
@@ -48,6 +52,7 @@ export class TenantSettingsService {
         await this.settings.upsert(EXTRACTION_KEY, { mode: changes.extractionMode });
       }
       if (changes.secrets !== undefined) await this.secrets.setMode(changes.secrets);
+      if (changes.agentDefaultScope !== undefined) await this.memory.setAgentDefaultScope(changes.agentDefaultScope);
       if (changes.fetchAllowHosts !== undefined || changes.fetchDenyHosts !== undefined) {
         // Read inside the same transaction: one list changed keeps the other as it was.
         const current = await this.get();

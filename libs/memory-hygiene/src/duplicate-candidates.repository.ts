@@ -2,7 +2,7 @@ import { SqlParams } from '@cairn/db';
 import { Injectable } from '@nestjs/common';
 import { assertSafeModelId, type EmbeddingModel } from '@cairn/embeddings';
 import { TenantDb } from '@cairn/tenancy';
-import { memoryFilterSql, type MemoryScope } from '@cairn/memory';
+import { memoryFilterSql, type MemoryScope, privacySql } from '@cairn/memory';
 
 /**
  * Content equal up to case and whitespace, as a hash. Must stay the expression of the
@@ -46,13 +46,14 @@ export class DuplicateCandidatesRepository {
 
   /**
    * Up to `size` live memories of the scope from `from` (inclusive) on, newest first. One
-   * branch per kind of scope row (project, tenant-wide), each an ordered index range, so
+   * branch per kind of scope row (a project's, team), each an ordered index range, so
    * neither sorts the project.
    */
   async walk(scope: MemoryScope, from: WalkPosition | undefined, size: number): Promise<WalkPosition[]> {
     const params = new SqlParams();
     // memoryFilterSql's defaults without its scope clause: the branches below place the scope.
-    const live = 'c.deleted_at IS NULL AND c.archived_at IS NULL AND c.superseded_by IS NULL';
+    const live = `c.deleted_at IS NULL AND c.archived_at IS NULL AND c.superseded_by IS NULL
+      AND ${privacySql(scope.viewer, params, 'c')}`;
     const after = from
       ? `AND (c.created_at, c.id) <= ('epoch'::timestamptz + ${params.add(from.at)}::bigint * interval '1 microsecond',
            ${params.add(from.id)}::uuid)`
@@ -61,8 +62,10 @@ export class DuplicateCandidatesRepository {
     const branch = (owner: string) =>
       `(SELECT c.id, c.created_at FROM memories c WHERE ${owner} AND ${live} ${after}
         ORDER BY c.created_at DESC, c.id DESC LIMIT ${limit})`;
-    const branches = scope.projectIds.map((id) => branch(`c.project_id = ${params.add(id)}::uuid`));
-    if (scope.includeTenantWide) branches.push(branch('c.project_id IS NULL'));
+    // Team memories come from their own branch (the memories_team index), not twice.
+    const ownRows = scope.includeTenantWide ? ` AND c.scope <> 'team'` : '';
+    const branches = scope.projectIds.map((id) => branch(`c.project_id = ${params.add(id)}::uuid${ownRows}`));
+    if (scope.includeTenantWide) branches.push(branch(`c.scope = 'team'`));
     if (branches.length === 0) return [];
     return this.db.query<WalkPosition>(
       `SELECT w.id, (extract(epoch FROM w.created_at) * 1000000)::bigint::text AS at FROM (${branches.join(' UNION ALL ')}) w

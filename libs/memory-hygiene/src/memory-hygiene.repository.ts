@@ -2,7 +2,7 @@ import { SqlParams } from '@cairn/db';
 import { Injectable } from '@nestjs/common';
 
 import { TenantDb } from '@cairn/tenancy';
-import { type MemoryScope } from '@cairn/memory';
+import { type MemoryScope, memoryScopeSql } from '@cairn/memory';
 
 export interface DecayOptions {
   readonly olderThanDays: number;
@@ -17,10 +17,9 @@ export interface PruneOptions {
   readonly dryRun: boolean;
 }
 
-/** Scope over alias `m`; values through `params`. */
+/** Scope over alias `m` (memory's one visibility rule); values through `params`. */
 function scopeSql(scope: MemoryScope, params: SqlParams): string {
-  const projects = params.add(scope.projectIds);
-  return `(m.project_id = ANY(${projects}::uuid[]) OR (${params.add(scope.includeTenantWide)} AND m.project_id IS NULL))`;
+  return memoryScopeSql(scope, params, 'm');
 }
 
 /** Unused: neither read nor written (creation counts as use) within the window. */

@@ -8,8 +8,11 @@ import {
   type Memory,
   MemoryRecords,
   type MemoryScope,
+  type MemoryViewer,
+  orNotFound,
   projectScope,
-  visibleIn,
+  SYSTEM_VIEWER,
+  viewerOf,
 } from '@cairn/memory';
 import { type DuplicatePair } from './contract/memory-hygiene.types';
 import {
@@ -57,7 +60,7 @@ export class MemoryHygiene {
     return this.tx.run(async () => {
       const projects = await this.resolver.resolveMany('*');
       return this.hygiene.decay(
-        { projectIds: projects.map((project) => project.id), includeTenantWide: true },
+        { projectIds: projects.map((project) => project.id), includeTenantWide: true, viewer: SYSTEM_VIEWER },
         options,
       );
     });
@@ -76,7 +79,8 @@ export class MemoryHygiene {
   restore(projectSlug: string, principal: SessionPrincipal, id: string): Promise<Memory> {
     assertProjectAccess(principal, projectSlug);
     return this.tx.run(async () => {
-      const memory = visibleIn(await this.memories.findById(id), await this.resolver.resolve(projectSlug));
+      const scope = projectScope(await this.resolver.resolve(projectSlug), viewerOf(principal));
+      const memory = orNotFound(await this.memories.findVisible(id, scope));
       assertMayModify(principal, memory);
       await this.hygiene.restore(memory.id);
       return (await this.memories.findById(memory.id)) as Memory;
@@ -91,12 +95,13 @@ export class MemoryHygiene {
    */
   duplicates(
     projectSlug: string,
+    viewer: MemoryViewer,
     options: { threshold: number; limit: number; cursor?: string },
   ): Promise<DuplicatePage & { memories: Memory[] }> {
     return this.tx.run(async () => {
-      const scope = projectScope(await this.resolver.resolve(projectSlug));
+      const scope = projectScope(await this.resolver.resolve(projectSlug), viewer);
       const page = await this.finder.page(scope, options);
-      return { ...page, memories: await this.memoriesOf(page.pairs) };
+      return { ...page, memories: await this.memoriesOf(page.pairs, scope) };
     }, duplicateSearchSettings());
   }
 
@@ -111,7 +116,8 @@ export class MemoryHygiene {
       const pairs: DuplicatePair[] = [];
       let cursor: string | undefined;
       for (let examined = 0; examined < SCAN_WINDOW && pairs.length < SCAN_LIMIT; examined += DUPLICATE_PAGE_MEMORIES) {
-        const page = await this.finder.page(projectScope(project), {
+        // A job: every memory of the project is compared; `scanned` shows each reader its part.
+        const page = await this.finder.page(projectScope(project, SYSTEM_VIEWER), {
           threshold: SCAN_THRESHOLD,
           limit: SCAN_LIMIT - pairs.length,
           cursor,
@@ -127,7 +133,7 @@ export class MemoryHygiene {
   }
 
   /** The last scan's pairs that are still live, with their memories. */
-  scanned(projectSlug: string, limit: number): Promise<DuplicatePage & { memories: Memory[] }> {
+  scanned(projectSlug: string, viewer: MemoryViewer, limit: number): Promise<DuplicatePage & { memories: Memory[] }> {
     return this.tx.run(async () => {
       const project = await this.resolver.resolve(projectSlug);
       const pairs = (await this.scans.list(project.id, limit)).map(({ a, b, similarity, reason }) => ({
@@ -136,13 +142,22 @@ export class MemoryHygiene {
         similarity,
         reason,
       }));
-      return { pairs, nextCursor: null, memories: await this.memoriesOf(pairs) };
+      const memories = await this.memoriesOf(pairs, projectScope(project, viewer));
+      const seen = new Set(memories.map((memory) => memory.id));
+      // A pair with a memory the reader may not see is not shown at all: it would name it.
+      const shown = pairs.filter((pair) => seen.has(pair.a) && seen.has(pair.b));
+      return {
+        pairs: shown,
+        nextCursor: null,
+        memories: memories.filter((m) => shown.some((p) => p.a === m.id || p.b === m.id)),
+      };
     });
   }
 
-  /** Every memory named in the pairs, by id. */
-  private async memoriesOf(pairs: readonly DuplicatePair[]): Promise<Memory[]> {
-    const memories = await this.memories.findManyById([...new Set(pairs.flatMap((pair) => [pair.a, pair.b]))]);
+  /** Every memory named in the pairs that `scope` may see, by id. */
+  private async memoriesOf(pairs: readonly DuplicatePair[], scope: MemoryScope): Promise<Memory[]> {
+    const ids = [...new Set(pairs.flatMap((pair) => [pair.a, pair.b]))];
+    const memories = await this.memories.findManyVisible(ids, scope);
     return memories.sort((x, y) => x.id.localeCompare(y.id));
   }
 
@@ -154,6 +169,6 @@ export class MemoryHygiene {
     assertProjectAccess(principal, projectSlug);
     if (options.includeTenantWide) assertMayWriteTenantWide(principal);
     const project = await this.resolver.resolve(projectSlug);
-    return { projectIds: [project.id], includeTenantWide: options.includeTenantWide };
+    return { projectIds: [project.id], includeTenantWide: options.includeTenantWide, viewer: viewerOf(principal) };
   }
 }

@@ -4,7 +4,15 @@ import { BadRequestError, ConflictError, NotFoundError } from '@cairn/common';
 import { JobQueue } from '@cairn/jobs';
 import { ProjectResolver } from '@cairn/projects';
 import { TenantContext, TenantTransaction } from '@cairn/tenancy';
-import { assertMayModify, type Memory, memoryContentHash, MemoryRecords, visibleIn } from '@cairn/memory';
+import {
+  assertMayModify,
+  type Memory,
+  memoryContentHash,
+  MemoryRecords,
+  orNotFound,
+  projectScope,
+  viewerOf,
+} from '@cairn/memory';
 import { MemoryHygieneRepository } from './memory-hygiene.repository';
 import { mergedFields } from './merge-fields';
 
@@ -52,7 +60,8 @@ export class MemoryMerger {
       // Row locks first (in id order, so concurrent merges cannot deadlock): the union below
       // must be computed from the rows as they are when it is written.
       await this.hygiene.lockForUpdate([targetId, ...sourceIds]);
-      const target = visibleIn(await this.memories.findById(targetId), project);
+      const scope = projectScope(project, viewerOf(principal));
+      const target = orNotFound(await this.memories.findVisible(targetId, scope));
       assertMayModify(principal, target);
       if (target.supersededBy) {
         throw new ConflictError(
@@ -60,11 +69,11 @@ export class MemoryMerger {
           'target_superseded',
         );
       }
-      const found = new Map((await this.memories.findManyById(sourceIds)).map((memory) => [memory.id, memory]));
+      const visible = await this.memories.findManyVisible(sourceIds, scope);
+      const found = new Map(visible.map((memory) => [memory.id, memory]));
       const sources = sourceIds.map((id) => {
         const source = found.get(id);
-        if (!source || (source.projectId !== null && source.projectId !== project.id))
-          throw new NotFoundError(`Memory ${id}`);
+        if (!source) throw new NotFoundError(`Memory ${id}`);
         return source;
       });
       const by = authorOf(principal);

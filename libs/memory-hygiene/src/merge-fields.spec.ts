@@ -6,6 +6,7 @@ function memory(overrides: Partial<Memory>): Memory {
     id: 'id',
     project: 'p',
     projectId: 'pid',
+    scope: 'project',
     content: 'Deploys run on Fridays',
     category: 'fact',
     tags: [],

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { assertProjectAccess, authorOf, type SessionPrincipal } from '@cairn/access';
-import { BadRequestError, ConflictError, NotFoundError } from '@cairn/common';
-import { isAuthor, MemoryRecords, visibleIn } from '@cairn/memory';
+import { BadRequestError, ConflictError, ForbiddenError, NotFoundError } from '@cairn/common';
+import { isAuthor, MemoryRecords, orNotFound, projectScope, viewerOf } from '@cairn/memory';
 import { ProjectResolver } from '@cairn/projects';
 import { SecretRedaction } from '@cairn/secrets';
 import { TenantTransaction } from '@cairn/tenancy';
@@ -31,8 +31,9 @@ export class MemoryPromotions {
 
   /**
    * 404 for a memory the caller cannot see (another project's, deleted, or someone else's
-   * private one: no hint that it exists); 400 for a scope that is not wider; 409 while a
-   * promotion of the memory is pending (one at a time: decide it first).
+   * private one not shared with the caller: no hint that it exists); 403 for a private one a
+   * share shows the caller but that it did not write; 400 for a scope that is not wider; 409
+   * while a promotion of the memory is pending (one at a time: decide it first).
    */
   async propose(projectSlug: string, principal: SessionPrincipal, memoryId: string, input: PromoteInput) {
     assertProjectAccess(principal, projectSlug);
@@ -40,8 +41,13 @@ export class MemoryPromotions {
     return this.tx.run(async (): Promise<Review> => {
       const project = await this.resolver.resolve(projectSlug);
       const row = await this.reviews.lockScope(memoryId);
-      const memory = visibleIn(await this.records.findById(memoryId), project);
-      if (!row || (row.scope === 'private' && !isAuthor(principal, memory))) throw new NotFoundError('Memory');
+      // Visible to the caller by memory's one rule: another's private memory is a 404, a shared one is not.
+      const memory = orNotFound(await this.records.findVisible(memoryId, projectScope(project, viewerOf(principal))));
+      if (!row) throw new NotFoundError('Memory');
+      // A share lets its grantee read a private memory, never widen it: that stays its author's call.
+      if (row.scope === 'private' && !isAuthor(principal, memory)) {
+        throw new ForbiddenError('Only the author of a private memory may propose its promotion', 'not_owner');
+      }
       if (SCOPE_WIDTH[input.toScope] <= SCOPE_WIDTH[row.scope]) {
         throw new BadRequestError(
           `The memory is already ${row.scope}: a promotion goes to a wider scope (private < project < team)`,

@@ -14,7 +14,7 @@
 --   $9 = "00000000-0000-4000-8000-0000000000aa"
 --   $10 = 21
 SELECT 
-  m.id, m.project_id, p.slug AS project_slug, m.content, m.content_hash, m.category, m.tags, m.keywords,
+  m.id, m.project_id, p.slug AS project_slug, m.scope, m.content, m.content_hash, m.category, m.tags, m.keywords,
   m.importance, m.confidence, m.source_path, m.source_line, m.source_hash, m.stale, m.verified_at,
   m.author_user_id, m.author_agent_id, m.author_token_id, m.pinned, m.sensitive, m.version, m.superseded_by,
   m.access_count, m.last_accessed_at, m.archived_at, m.deleted_at, m.occurred_at, m.created_at, m.updated_at,
@@ -32,7 +32,7 @@ SELECT
          AND (r.project_id IS NULL OR r.project_id = m.project_id) AND ((m.author_token_id = r.owner_token_id OR m.author_user_id = r.owner_user_id OR (r.owner_user_id IS NULL AND m.author_user_id IS NULL AND m.author_agent_id = r.owner_agent_id)) IS TRUE)) x
        ORDER BY (x.permission = 'write') DESC, (x.via = 'share') DESC, x.granted_at, x.grant_id LIMIT 1
      ) g ON true
-     WHERE m.deleted_at IS NULL AND (m.project_id = $5::uuid OR m.project_id IS NULL)
+     WHERE m.deleted_at IS NULL AND (m.project_id = $5::uuid OR m.scope = 'team')
        AND NOT ((m.author_token_id = $8::uuid OR m.author_user_id = $6::uuid OR ($6::uuid IS NULL AND m.author_user_id IS NULL AND m.author_agent_id = $7::text)) IS TRUE) AND EXISTS (SELECT s.permission, 'share' AS via, s.id AS grant_id, s.granted_by_user_id AS by_user_id,
          s.granted_by_agent_id AS by_agent_id, s.granted_by_token_id AS by_token_id, s.created_at AS granted_at
        FROM memory_shares s WHERE s.memory_id = m.id AND (s.grantee_user_id = $3::uuid OR s.grantee_agent_id = $4::text)

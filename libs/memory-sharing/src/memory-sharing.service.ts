@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { assertProjectAccess, authorOf, type SessionPrincipal } from '@cairn/access';
 import { UsersService } from '@cairn/auth';
 import { BadRequestError, ForbiddenError, NotFoundError } from '@cairn/common';
-import { isAuthor, isAuthoredBy, type Memory, MemoryRecords, visibleIn } from '@cairn/memory';
+import { isAuthor, isAuthoredBy, type Memory, MemoryRecords, orNotFound, projectScope, viewerOf } from '@cairn/memory';
 import { type ProjectRef, ProjectResolver } from '@cairn/projects';
 import { TenantTransaction } from '@cairn/tenancy';
 import { type Grantee, type MemoryShare, type SharePermission, type ShareRule } from './contract/sharing.types';
@@ -172,7 +172,7 @@ export class MemorySharing {
   ): Promise<Memory> {
     let memory: Memory;
     try {
-      memory = visibleIn(await this.records.findById(memoryId), project);
+      memory = orNotFound(await this.records.findVisible(memoryId, projectScope(project, viewerOf(principal))));
     } catch (error) {
       if (error instanceof NotFoundError) throw new NotFoundError(what);
       throw error;

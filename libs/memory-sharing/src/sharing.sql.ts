@@ -1,15 +1,13 @@
 import { type SqlParams } from '@cairn/db';
-import { authoredBySql, MEMORY_COLUMNS, MEMORY_FROM, memorySharedWithSql, shareGrantsSql } from '@cairn/memory';
+import {
+  authoredBySql,
+  identitySql,
+  MEMORY_COLUMNS,
+  MEMORY_FROM,
+  memorySharedWithSql,
+  shareGrantsSql,
+} from '@cairn/memory';
 import { type Party } from './contract/sharing.types';
-
-/** A caller as SQL expressions (bound parameters), for authoredBySql. */
-function identity(who: Party, params: SqlParams) {
-  return {
-    userId: `${params.add(who.userId)}::uuid`,
-    agentId: `${params.add(who.agentId)}::text`,
-    tokenId: `${params.add(who.tokenId)}::uuid`,
-  };
-}
 
 /**
  * Memories of a project (and tenant-wide ones) shared with `viewer` and not its own, newest
@@ -29,7 +27,7 @@ export function sharedWithSql(
   if (grants === null) return null;
   const shared = memorySharedWithSql('m', viewer, params);
   const project = params.add(projectId);
-  const mine = authoredBySql('m', identity(viewer, params));
+  const mine = authoredBySql('m', identitySql(viewer, params));
   const after = afterId
     ? `AND (m.created_at, m.id) < (SELECT c.created_at, c.id FROM memories c WHERE c.id = ${params.add(afterId)}::uuid)`
     : '';
@@ -40,7 +38,7 @@ export function sharedWithSql(
        SELECT * FROM (${grants}) x
        ORDER BY (x.permission = 'write') DESC, (x.via = 'share') DESC, x.granted_at, x.grant_id LIMIT 1
      ) g ON true
-     WHERE m.deleted_at IS NULL AND (m.project_id = ${project}::uuid OR m.project_id IS NULL)
+     WHERE m.deleted_at IS NULL AND (m.project_id = ${project}::uuid OR m.scope = 'team')
        AND NOT ${mine} AND ${shared} ${after}
      ORDER BY m.created_at DESC, m.id DESC LIMIT ${params.add(limit)}`;
 }
@@ -65,7 +63,7 @@ export function grantsSql(
   params: SqlParams,
 ): string {
   const project = params.add(projectId);
-  const me = who ? identity(who, params) : null;
+  const me = who ? identitySql(who, params) : null;
   const shareWho = me ? `AND (${authoredBySql('m', me)} OR ${authoredBySql('s', me, 'granted_by')})` : '';
   const ruleWho = me ? `AND ${authoredBySql('r', me, 'owner')}` : '';
   const oneMemory = memoryId ? `AND s.memory_id = ${params.add(memoryId)}::uuid` : '';
@@ -78,7 +76,7 @@ export function grantsSql(
          s.grantee_user_id, s.grantee_agent_id, s.permission, s.granted_by_user_id AS by_user_id,
          s.granted_by_agent_id AS by_agent_id, s.granted_by_token_id AS by_token_id, s.created_at
        FROM memory_shares s JOIN memories m ON m.id = s.memory_id LEFT JOIN projects p ON p.id = m.project_id
-       WHERE m.deleted_at IS NULL AND (m.project_id = ${project}::uuid OR m.project_id IS NULL) ${shareWho} ${oneMemory}
+       WHERE m.deleted_at IS NULL AND (m.project_id = ${project}::uuid OR m.scope = 'team') ${shareWho} ${oneMemory}
        UNION ALL
        SELECT 'rule', r.id, NULL::uuid, r.tag, p.slug, r.project_id, r.grantee_user_id, r.grantee_agent_id,
          r.permission, r.owner_user_id, r.owner_agent_id, r.owner_token_id, r.created_at

@@ -11,6 +11,7 @@ function memory(overrides: Partial<Memory> = {}): Memory {
     id: ID_A,
     project: 'web',
     projectId: '99999999-9999-4999-8999-999999999999',
+    scope: 'project',
     content: 'Deploys run on Fridays',
     category: 'fact',
     tags: ['deploy'],

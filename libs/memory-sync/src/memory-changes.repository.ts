@@ -2,7 +2,15 @@ import { SqlParams } from '@cairn/db';
 import { Injectable } from '@nestjs/common';
 
 import { TenantDb } from '@cairn/tenancy';
-import { type Memory, MEMORY_COLUMNS, MEMORY_FROM, type MemoryRow, toMemory } from '@cairn/memory';
+import {
+  type Memory,
+  MEMORY_COLUMNS,
+  MEMORY_FROM,
+  type MemoryRow,
+  type MemoryScope,
+  memoryScopeSql,
+  toMemory,
+} from '@cairn/memory';
 import { type ChangeCursor } from './contract/change-cursor';
 
 export interface ChangedMemory {
@@ -27,20 +35,17 @@ export class MemoryChangesRepository {
   }
 
   /**
-   * Rows of the project (and tenant-wide ones) changed after `cursor` by transactions below
+   * Rows `scope` sees (its project's, team ones, private ones of the viewer) changed after `cursor` by transactions below
    * `horizon`, in (change_xid, id) order: the order of the `memories_change` index.
    */
   async changedSince(
-    projectId: string,
+    scope: MemoryScope,
     cursor: ChangeCursor | undefined,
     horizon: string,
     limit: number,
   ): Promise<ChangedMemory[]> {
     const params = new SqlParams();
-    const clauses = [
-      `(m.project_id = ${params.add(projectId)}::uuid OR m.project_id IS NULL)`,
-      `m.change_xid < ${params.add(horizon)}::xid8`,
-    ];
+    const clauses = [memoryScopeSql(scope, params, 'm'), `m.change_xid < ${params.add(horizon)}::xid8`];
     if (cursor?.kind === 'after') {
       clauses.push(`(m.change_xid, m.id) > (${params.add(cursor.xid)}::xid8, ${params.add(cursor.id)}::uuid)`);
     } else if (cursor?.kind === 'horizon') {

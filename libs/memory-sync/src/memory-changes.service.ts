@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { ProjectResolver } from '@cairn/projects';
 import { TenantTransaction } from '@cairn/tenancy';
-import { type Memory } from '@cairn/memory';
+import { type Memory, type MemoryViewer, projectScope } from '@cairn/memory';
 import { type ChangeCursor, encodeCursor, laterCursor } from './contract/change-cursor';
 import { MemoryChangesRepository } from './memory-changes.repository';
 
@@ -43,11 +43,17 @@ export class MemoryChanges {
     private readonly changes: MemoryChangesRepository,
   ) {}
 
-  since(projectSlug: string, cursor: ChangeCursor | undefined, limit: number): Promise<ChangePage> {
+  /** As `viewer` sees the project: others' private memories (and their tombstones) never appear. */
+  since(
+    projectSlug: string,
+    viewer: MemoryViewer,
+    cursor: ChangeCursor | undefined,
+    limit: number,
+  ): Promise<ChangePage> {
     return this.tx.run(async () => {
       const project = await this.resolver.resolve(projectSlug);
       const horizon = await this.changes.horizon();
-      const rows = await this.changes.changedSince(project.id, cursor, horizon, limit + 1);
+      const rows = await this.changes.changedSince(projectScope(project, viewer), cursor, horizon, limit + 1);
       const page = rows.slice(0, limit);
       const hasMore = rows.length > limit;
       const last = page[page.length - 1];

@@ -1,6 +1,7 @@
 import { Readable } from 'node:stream';
 import { Injectable } from '@nestjs/common';
 import { type SessionPrincipal } from '@cairn/access';
+import { type MemoryScope, SYSTEM_VIEWER, type Viewer, viewerOf } from '@cairn/memory';
 import { type ProjectRef, ProjectResolver } from '@cairn/projects';
 import { type BackedUpSecret, type ExportSecrets, SecretBackup } from '@cairn/secrets';
 import { type TenantRef, TenantContext, TenantTransaction } from '@cairn/tenancy';
@@ -40,14 +41,20 @@ export class MemoryExporter {
     if (options.secrets === 'ciphertext') this.backup.assertMayBackUp(principal);
     const tenant = this.tenant.require('MemoryExporter.open');
     const project = await this.tx.run(() => this.resolver.resolve(projectSlug));
-    const stream = Readable.from(this.lines(tenant, project, options, new Date()), { objectMode: false });
+    // An admin's export is the tenant's backup: every scope, others' private memories included.
+    const viewer: Viewer = principal.role === 'admin' ? SYSTEM_VIEWER : viewerOf(principal);
+    const scope = { projectIds: [project.id], includeTenantWide: options.includeTenantWide, viewer };
+    const stream = Readable.from(this.lines(tenant, project, scope, options.secrets, new Date()), {
+      objectMode: false,
+    });
     return { project, stream };
   }
 
   private async *lines(
     tenant: TenantRef,
     project: ProjectRef,
-    { includeTenantWide, secrets: withSecrets }: { includeTenantWide: boolean; secrets: ExportSecrets },
+    scope: MemoryScope,
+    withSecrets: ExportSecrets,
     exportedAt: Date,
   ) {
     yield `${exportHeaderLine(project.slug, exportedAt)}\n`;
@@ -57,11 +64,11 @@ export class MemoryExporter {
       // tenant is carried explicitly.
       const { memories, relations, secrets } = await this.tenant.run(tenant, () =>
         this.tx.run(async () => {
-          const page = await this.transfer.exportPage(project.id, includeTenantWide, after, PAGE);
+          const page = await this.transfer.exportPage(scope, after, PAGE);
           const ids = page.map((memory) => memory.id);
           return {
             memories: page,
-            relations: await this.transfer.exportRelations(ids, project.id, includeTenantWide),
+            relations: await this.transfer.exportRelations(ids, scope),
             secrets:
               withSecrets === 'ciphertext'
                 ? await this.backup.sealedFor('memories', ids)

@@ -6,7 +6,7 @@ import { JobQueue } from '@cairn/jobs';
 import { type ProjectRef, ProjectResolver } from '@cairn/projects';
 import { type SealedSecret, SecretBackup, SecretRedaction, type SecretTypeCount } from '@cairn/secrets';
 import { TenantContext, TenantTransaction } from '@cairn/tenancy';
-import { assertMayWriteTenantWide, memoryContentHash } from '@cairn/memory';
+import { assertMayWriteScope, assertMayWriteTenantWide, memoryContentHash } from '@cairn/memory';
 import { type ExportedMemory } from './contract/export-format';
 import { type ImportLine, invalidImport, type LineError, parseImport } from './import-parser';
 import { type ExistingMemory, MemoryTransferRepository } from './memory-transfer.repository';
@@ -57,6 +57,7 @@ export class MemoryImporter {
     assertProjectAccess(principal, projectSlug);
     const parsed = parseImport(text, { maxContentChars: this.config.memory.contentMaxChars, maxLines: MAX_LINES });
     if (parsed.lines.some((line) => line.memory.scope === 'tenant')) assertMayWriteTenantWide(principal);
+    if (parsed.lines.some((line) => line.memory.scope === 'team')) assertMayWriteScope(principal, 'team');
     const restored = await this.restorable(parsed.lines, principal);
     // Before comparing with what exists: a re-import of a redacted export matches its placeholders.
     const { lines, sealed, redacted } = await this.redact(parsed.lines);

@@ -2,7 +2,17 @@ import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { type Author } from '@cairn/access';
 import { TenantDb } from '@cairn/tenancy';
-import { type Memory, MEMORY_COLUMNS, MEMORY_FROM, memoryContentHash, type MemoryRow, toMemory } from '@cairn/memory';
+import {
+  type Memory,
+  MEMORY_COLUMNS,
+  MEMORY_FROM,
+  memoryContentHash,
+  type MemoryRow,
+  type MemoryScope,
+  memoryScopeSql,
+  toMemory,
+} from '@cairn/memory';
+import { SqlParams } from '@cairn/db';
 import { type ExportedMemory, type ExportedRelation } from './contract/export-format';
 
 /** Where a memory id already lives in the tenant, for import conflict checks. */
@@ -23,40 +33,34 @@ export class MemoryTransferRepository {
   constructor(private readonly db: TenantDb) {}
 
   /**
-   * Live memories of the project (and tenant-wide ones when asked), by id. Ids survive an
+   * Live memories `scope` sees (memory's visibility rule), by id. Ids survive an
    * import unchanged, so this order is the same in any tenant the file goes to (creation
    * times lose their microseconds on the way and could tie).
    */
-  async exportPage(
-    projectId: string,
-    includeTenantWide: boolean,
-    afterId: string | null,
-    limit: number,
-  ): Promise<Memory[]> {
+  async exportPage(scope: MemoryScope, afterId: string | null, limit: number): Promise<Memory[]> {
+    const params = new SqlParams();
+    const where = memoryScopeSql(scope, params, 'm');
+    const after = params.add(afterId);
     const rows = await this.db.query<MemoryRow>(
       `SELECT ${MEMORY_COLUMNS} FROM ${MEMORY_FROM}
-       WHERE m.deleted_at IS NULL AND (m.project_id = $1 OR ($2 AND m.project_id IS NULL))
-         AND ($3::uuid IS NULL OR m.id > $3::uuid)
-       ORDER BY m.id LIMIT $4`,
-      [projectId, includeTenantWide, afterId, limit],
+       WHERE m.deleted_at IS NULL AND ${where} AND (${after}::uuid IS NULL OR m.id > ${after}::uuid)
+       ORDER BY m.id LIMIT ${params.add(limit)}`,
+      params.values,
     );
     return rows.map(toMemory);
   }
 
   /** Outgoing relations of `ids` whose target is itself in the export (live and in scope). */
-  async exportRelations(
-    ids: readonly string[],
-    projectId: string,
-    includeTenantWide: boolean,
-  ): Promise<ImportRelation[]> {
+  async exportRelations(ids: readonly string[], scope: MemoryScope): Promise<ImportRelation[]> {
     if (ids.length === 0) return [];
+    const params = new SqlParams();
+    const from = params.add(ids);
     return this.db.query<ImportRelation>(
       `SELECT r.from_id AS "fromId", r.to_id AS "toId", r.type, r.note
        FROM memory_relations r JOIN memories t ON t.id = r.to_id
-       WHERE r.from_id = ANY($1::uuid[]) AND t.deleted_at IS NULL
-         AND (t.project_id = $2 OR ($3 AND t.project_id IS NULL))
+       WHERE r.from_id = ANY(${from}::uuid[]) AND t.deleted_at IS NULL AND ${memoryScopeSql(scope, params, 't')}
        ORDER BY r.from_id, r.type, r.to_id`,
-      [ids, projectId, includeTenantWide],
+      params.values,
     );
   }
 
@@ -74,7 +78,7 @@ export class MemoryTransferRepository {
   async idsInScope(ids: readonly string[], projectId: string): Promise<Set<string>> {
     if (ids.length === 0) return new Set();
     const rows = await this.db.query<{ id: string }>(
-      `SELECT id FROM memories WHERE id = ANY($1::uuid[]) AND (project_id = $2 OR project_id IS NULL)`,
+      `SELECT id FROM memories WHERE id = ANY($1::uuid[]) AND (project_id = $2 OR scope = 'team')`,
       [ids, projectId],
     );
     return new Set(rows.map((row) => row.id));
@@ -91,6 +95,7 @@ export class MemoryTransferRepository {
     const records = memories.map((m) => ({
       id: m.id,
       project_id: m.scope === 'tenant' ? null : projectId,
+      scope: m.scope === 'tenant' ? 'team' : m.scope,
       content: m.content,
       content_hash: memoryContentHash(m.content, m.keywords),
       category: m.category,
@@ -119,17 +124,16 @@ export class MemoryTransferRepository {
       `WITH inserted AS (
        INSERT INTO memories (id, project_id, content, content_hash, category, tags, keywords, importance, confidence,
          source_path, source_line, source_hash, stale, verified_at, author_user_id, author_agent_id, author_token_id,
-         pinned, version, access_count, last_accessed_at, archived_at, occurred_at, created_at, updated_at, sensitive,
-         scope)
+         pinned, version, access_count, last_accessed_at, archived_at, occurred_at, created_at, updated_at, sensitive, scope)
        SELECT r.id, r.project_id, r.content, r.content_hash, r.category, r.tags, r.keywords, r.importance, r.confidence,
          r.source_path, r.source_line, r.source_hash, r.stale, r.verified_at, r.author_user_id, r.author_agent_id, $2,
          r.pinned, r.version, r.access_count, r.last_accessed_at, r.archived_at, r.occurred_at, r.created_at,
-         r.updated_at, r.sensitive, CASE WHEN r.project_id IS NULL THEN 'team' ELSE 'project' END
+         r.updated_at, r.sensitive, r.scope
        FROM jsonb_to_recordset($1::jsonb) AS r(id uuid, project_id uuid, content text, content_hash text, category text,
          tags text[], keywords text[], importance smallint, confidence real, source_path text, source_line integer,
          source_hash text, stale boolean, verified_at timestamptz, author_user_id uuid, author_agent_id text,
          pinned boolean, version integer, access_count integer, last_accessed_at timestamptz, archived_at timestamptz,
-         occurred_at timestamptz, created_at timestamptz, updated_at timestamptz, sensitive boolean)
+         occurred_at timestamptz, created_at timestamptz, updated_at timestamptz, sensitive boolean, scope text)
        ON CONFLICT (id) DO NOTHING RETURNING 1
        )
        SELECT count(*)::int AS n FROM inserted`,

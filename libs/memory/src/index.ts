@@ -10,6 +10,7 @@ export { MemoryRecall, type RecallHit, type RecallInput } from './memory-recall.
 export { MemoryLinks } from './memory-relations.service';
 export { MemoryWriter, type StoreMemoryInput, type WriteResult } from './memory-writer.service';
 export { MemoryRecords } from './memory-records.service';
+export { MemorySettings } from './memory-settings.service';
 export { IDEMPOTENCY_KEY_HOURS, IdempotencyKeysRepository } from './idempotency-keys.repository';
 
 // The contract: types, schemas, DTOs and views shared with other libraries.
@@ -17,13 +18,17 @@ export {
   type ContradictionWarning,
   type Memory,
   MEMORY_CATEGORIES,
+  MEMORY_SCOPES,
   type MemoryCategory,
+  type MemoryScopeLevel,
   type MemoryFields,
   type MemoryRelation,
   RELATION_TYPES,
   type RelationType,
 } from './contract/memory.types';
 export { type ListFilter, type MemoryFilter, type MemoryScope } from './contract/memory-filter';
+export { type MemoryViewer, SYSTEM_VIEWER, type Viewer } from './contract/memory-viewer';
+export { AGENT_DEFAULT_SCOPES, type AgentDefaultScope } from './contract/memory-settings';
 export {
   categorySchema,
   confidenceSchema,
@@ -46,16 +51,30 @@ export { MemoryPageDto, memoryPageSchema } from './contract/memory-query.dto';
 export { cursorSchema, memoryIdSchema, pageLimitSchema } from './contract/memory-tool.schemas';
 
 // Memory's rules, applied the same way by the libraries that extend it (memory-hygiene, memory-sync).
-export { assertMayModify, assertMayWriteTenantWide, isAuthor, projectScope, visibleIn } from './memory-access';
+export {
+  assertMayModify,
+  assertMayWriteScope,
+  assertMayWriteTenantWide,
+  isAuthor,
+  orNotFound,
+  projectScope,
+  viewerOf,
+} from './memory-access';
 export { authoredBySql, isAuthoredBy, type OwnerIdentity } from './memory-ownership';
 export { memoryContentHash, memoryEmbeddingText } from './memory-content';
 export { detectContradiction } from './contradiction-detector';
 
 // Statement pieces for the repositories of memory-hygiene and memory-sync, which query the
 // memories table themselves: one definition of a memory row and of the filters.
-export { memoryFilterSql } from './memory-filter.sql';
+export { memoryFilterSql, memoryScopeSql, privacySql } from './memory-filter.sql';
 // Sharing (memory-sharing's listings; the visibility filter ORs it in): one definition of "shared with".
-export { memorySharedWithSql, type SharePermission, shareGrantsSql, type ShareViewer } from './memory-shares.sql';
+export {
+  identitySql,
+  memorySharedWithSql,
+  type SharePermission,
+  shareGrantsSql,
+  type ShareViewer,
+} from './memory-shares.sql';
 export { MEMORY_COLUMNS, MEMORY_FROM, type MemoryRow, toMemory } from './memory-row.sql';
 
 // MCP text renderers that memory-hygiene's tools share, so a memory reads the same in every tool.

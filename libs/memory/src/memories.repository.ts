@@ -2,16 +2,18 @@ import { SqlParams } from '@cairn/db';
 import { Injectable } from '@nestjs/common';
 
 import { TenantDb } from '@cairn/tenancy';
-import { type MemoryFilter } from './contract/memory-filter';
+import { type MemoryFilter, type MemoryScope } from './contract/memory-filter';
 import { memoryCorpus, type RankingCorpus } from './memory-corpus.sql';
 import { datedCandidatesSql, type OccurredWindow } from './memory-dated.sql';
-import { memoryFilterSql } from './memory-filter.sql';
+import { memoryFilterSql, memoryScopeSql } from './memory-filter.sql';
 import { MEMORY_COLUMNS, MEMORY_FROM, type MemoryRow, toMemory } from './memory-row.sql';
-import { type Memory, type MemoryFields } from './contract/memory.types';
+import { type Memory, type MemoryFields, type MemoryScopeLevel } from './contract/memory.types';
 
 export interface NewMemory extends MemoryFields {
   readonly id: string;
   readonly projectId: string | null;
+  /** Who sees it; a memory without a project is always `team`. */
+  readonly scope: MemoryScopeLevel;
   readonly contentHash: string;
   readonly author: { readonly userId: string | null; readonly agentId: string | null; readonly tokenId: string };
   readonly createdAt?: Date;
@@ -31,8 +33,7 @@ export class MemoriesRepository {
            source_path, source_line, source_hash, pinned, author_user_id, author_agent_id, author_token_id,
            created_at, updated_at, occurred_at, sensitive, scope)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16,
-           coalesce($17, now()), coalesce($17, now()), coalesce($18, $17, now()), $19,
-           CASE WHEN $2::uuid IS NULL THEN 'team' ELSE 'project' END)
+           coalesce($17, now()), coalesce($17, now()), coalesce($18, $17, now()), $19, $20)
          RETURNING *
        )
        SELECT ${MEMORY_COLUMNS} FROM m LEFT JOIN projects p ON p.id = m.project_id`,
@@ -56,6 +57,7 @@ export class MemoriesRepository {
         memory.createdAt ?? null,
         memory.occurredAt ?? null,
         memory.sensitive ?? false,
+        memory.scope,
       ],
     );
     return toMemory(rows[0]);
@@ -65,6 +67,24 @@ export class MemoriesRepository {
   async findById(id: string): Promise<Memory | null> {
     const rows = await this.db.query<MemoryRow>(`SELECT ${MEMORY_COLUMNS} FROM ${MEMORY_FROM} WHERE m.id = $1`, [id]);
     return rows[0] ? toMemory(rows[0]) : null;
+  }
+
+  /** A live memory `scope` may see (memoryScopeSql), or null: the read of every get by id. */
+  async findVisible(id: string, scope: MemoryScope): Promise<Memory | null> {
+    return (await this.findManyVisible([id], scope))[0] ?? null;
+  }
+
+  /** The live memories among `ids` that `scope` may see, in no particular order. */
+  async findManyVisible(ids: readonly string[], scope: MemoryScope): Promise<Memory[]> {
+    if (ids.length === 0) return [];
+    const params = new SqlParams();
+    const where = memoryScopeSql(scope, params, 'm');
+    const rows = await this.db.query<MemoryRow>(
+      `SELECT ${MEMORY_COLUMNS} FROM ${MEMORY_FROM}
+       WHERE m.id = ANY(${params.add(ids)}::uuid[]) AND m.deleted_at IS NULL AND ${where}`,
+      params.values,
+    );
+    return rows.map(toMemory);
   }
 
   /**

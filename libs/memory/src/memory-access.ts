@@ -2,25 +2,39 @@ import { roleGrants, type SessionPrincipal } from '@cairn/access';
 import { ConflictError, ForbiddenError, NotFoundError } from '@cairn/common';
 import { type ProjectRef } from '@cairn/projects';
 import { type MemoryScope } from './contract/memory-filter';
-import { type Memory } from './contract/memory.types';
-import { isAuthoredBy } from './memory-ownership';
+import { type MemoryScopeLevel, type Memory } from './contract/memory.types';
+import { type MemoryViewer, type Viewer } from './contract/memory-viewer';
+import { isAuthoredBy, type OwnerIdentity } from './memory-ownership';
 
-/** Inside a project a caller sees that project's memories and the tenant-wide ones. */
-export function projectScope(project: ProjectRef): MemoryScope {
-  return { projectIds: [project.id], includeTenantWide: true };
+/**
+ * Inside a project a caller sees that project's memories and the team ones, private ones only
+ * when `viewer` wrote them or was given them.
+ */
+export function projectScope(project: ProjectRef, viewer: Viewer): MemoryScope {
+  return { projectIds: [project.id], includeTenantWide: true, viewer };
 }
 
-/** 404 for anything outside the project (no hint that it exists elsewhere) or deleted. */
-export function visibleIn(memory: Memory | null, project: ProjectRef): Memory {
-  if (!memory || memory.deletedAt || (memory.projectId !== null && memory.projectId !== project.id)) {
-    throw new NotFoundError('Memory');
-  }
+/** The identity a principal reads memories as. */
+export function viewerOf(principal: SessionPrincipal): MemoryViewer {
+  return { userId: principal.userId, agentId: principal.agentId, tokenId: principal.tokenId };
+}
+
+/**
+ * The author owns a memory (see memory-ownership.ts for who that is): a principal or a viewer,
+ * for privacy (who sees a private memory), changing, deleting and owning shares alike.
+ */
+export function isAuthor(who: OwnerIdentity, memory: Memory): boolean {
+  return isAuthoredBy(who, memory.author);
+}
+
+/**
+ * A memory found through the visibility rule (MemoriesRepository.findVisible), or 404: outside
+ * the caller's projects, private to someone else, deleted or missing all answer alike, so an id
+ * never tells whether a memory exists elsewhere.
+ */
+export function orNotFound(memory: Memory | null): Memory {
+  if (!memory) throw new NotFoundError('Memory');
   return memory;
-}
-
-/** The author owns a memory (see memory-ownership.ts for who that is). */
-export function isAuthor(principal: SessionPrincipal, memory: Memory): boolean {
-  return isAuthoredBy(principal, memory.author);
 }
 
 /** Authors change their memories; roles with `memory.maintain` (members, admins) may change any. */
@@ -62,6 +76,19 @@ export function assertMayWriteTenantWide(principal: SessionPrincipal): void {
   if (principal.projects !== '*') {
     throw new ForbiddenError('Tenant-wide memories need a token scoped to every project ("*")', 'scope_too_narrow');
   }
+}
+
+/**
+ * Team memories are read by every project, so they are written directly only by those who
+ * decide what the team shares: an orchestrator or a tenant admin. Everyone else proposes a
+ * promotion (the review queue).
+ */
+export function assertMayWriteScope(principal: SessionPrincipal, scope: MemoryScopeLevel): void {
+  if (scope !== 'team' || principal.role === 'admin' || principal.role === 'orchestrator') return;
+  throw new ForbiddenError(
+    'Only an orchestrator or an admin stores team memories directly; store it as project or private and propose a promotion',
+    'team_scope_forbidden',
+  );
 }
 
 /**

@@ -1,16 +1,34 @@
 import { type SqlParams } from '@cairn/db';
-import { type MemoryFilter } from './contract/memory-filter';
+import { type MemoryFilter, type MemoryScope } from './contract/memory-filter';
+import { SYSTEM_VIEWER, type Viewer } from './contract/memory-viewer';
+import { authoredBySql } from './memory-ownership';
+import { identitySql, memorySharedWithSql } from './memory-shares.sql';
+
+/**
+ * Where a memory may be seen from `scope`, over `alias`: its project is one of the scope's, or it
+ * is a team memory and team memories are included; and, when it is private, the viewer wrote it
+ * or was given it (a share or a tag rule). The one visibility rule of every read of memories.
+ */
+export function memoryScopeSql(scope: MemoryScope, params: SqlParams, alias: string): string {
+  const a = alias;
+  const projects = `${a}.project_id = ANY(${params.add(scope.projectIds)}::uuid[])`;
+  const where = scope.includeTenantWide ? `(${projects} OR ${a}.scope = 'team')` : projects;
+  return scope.viewer === SYSTEM_VIEWER ? where : `${where} AND ${privacySql(scope.viewer, params, a)}`;
+}
+
+/** The privacy half of memoryScopeSql alone: not private, or private and the viewer's to see. */
+export function privacySql(viewer: Viewer, params: SqlParams, alias: string): string {
+  const a = alias;
+  if (viewer === SYSTEM_VIEWER) return 'true';
+  const own = authoredBySql(a, identitySql(viewer, params));
+  const shared = memorySharedWithSql(a, viewer, params);
+  return `(${a}.scope <> 'private' OR ${own} OR ${shared})`;
+}
 
 /** Boolean SQL over `alias` for a filter; values go through `params`. Deleted rows never match. */
 export function memoryFilterSql(filter: MemoryFilter, params: SqlParams, alias: string): string {
   const a = alias;
-  const clauses = [`${a}.deleted_at IS NULL`];
-  const projects = params.add(filter.scope.projectIds);
-  clauses.push(
-    filter.scope.includeTenantWide
-      ? `(${a}.project_id = ANY(${projects}::uuid[]) OR ${a}.project_id IS NULL)`
-      : `${a}.project_id = ANY(${projects}::uuid[])`,
-  );
+  const clauses = [`${a}.deleted_at IS NULL`, memoryScopeSql(filter.scope, params, a)];
   if (!filter.includeArchived) clauses.push(`${a}.archived_at IS NULL`);
   if (!filter.includeSuperseded) clauses.push(`${a}.superseded_by IS NULL`);
   if (filter.categories?.length) clauses.push(`${a}.category = ANY(${params.add(filter.categories)}::text[])`);

@@ -1,8 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { ProjectResolver } from '@cairn/projects';
 import { TenantTransaction } from '@cairn/tenancy';
-import { visibleIn } from './memory-access';
+import { orNotFound, projectScope } from './memory-access';
 import { type ListFilter } from './contract/memory-filter';
+import { type MemoryViewer } from './contract/memory-viewer';
 import { MemoryRelationsRepository } from './memory-relations.repository';
 import { type MemoryVersion, MemoryVersionsRepository } from './memory-versions.repository';
 import { type Memory, type MemoryRelation, type RelationType } from './contract/memory.types';
@@ -15,7 +16,10 @@ export interface RelatedMemory {
   readonly memory: Memory;
 }
 
-/** Get, list, history, relations and staleness reads, each in one tenant transaction. */
+/**
+ * Get, list, history, relations and staleness reads, each in one tenant transaction, each as
+ * `viewer` sees them: a private memory of someone else is "not found".
+ */
 @Injectable()
 export class MemoryReader {
   constructor(
@@ -26,14 +30,15 @@ export class MemoryReader {
     private readonly relations: MemoryRelationsRepository,
   ) {}
 
-  get(projectSlug: string, id: string): Promise<Memory> {
+  get(projectSlug: string, viewer: MemoryViewer, id: string): Promise<Memory> {
     return this.tx.run(async () =>
-      visibleIn(await this.memories.findById(id), await this.resolver.resolve(projectSlug)),
+      orNotFound(await this.memories.findVisible(id, projectScope(await this.resolver.resolve(projectSlug), viewer))),
     );
   }
 
   list(
     projectSlug: string,
+    viewer: MemoryViewer,
     filter: ListFilter,
     limit: number,
     cursor?: string,
@@ -44,6 +49,7 @@ export class MemoryReader {
       const scope = {
         projectIds: which === 'tenant' ? [] : [project.id],
         includeTenantWide: which !== 'project',
+        viewer,
       };
       const rows = await this.memories.list({ ...filter, scope }, limit + 1, cursor);
       const items = rows.slice(0, limit);
@@ -52,25 +58,29 @@ export class MemoryReader {
     });
   }
 
-  history(projectSlug: string, id: string): Promise<{ memory: Memory; versions: MemoryVersion[] }> {
+  history(
+    projectSlug: string,
+    viewer: MemoryViewer,
+    id: string,
+  ): Promise<{ memory: Memory; versions: MemoryVersion[] }> {
     return this.tx.run(async () => {
-      const memory = visibleIn(await this.memories.findById(id), await this.resolver.resolve(projectSlug));
+      const scope = projectScope(await this.resolver.resolve(projectSlug), viewer);
+      const memory = orNotFound(await this.memories.findVisible(id, scope));
       return { memory, versions: await this.versions.history(id) };
     });
   }
 
   /** Related memories in both directions, limited to what the project may see. */
-  related(projectSlug: string, id: string, type?: RelationType): Promise<RelatedMemory[]> {
+  related(projectSlug: string, viewer: MemoryViewer, id: string, type?: RelationType): Promise<RelatedMemory[]> {
     return this.tx.run(async () => {
-      const project = await this.resolver.resolve(projectSlug);
-      visibleIn(await this.memories.findById(id), project);
+      const scope = projectScope(await this.resolver.resolve(projectSlug), viewer);
+      orNotFound(await this.memories.findVisible(id, scope));
       const links = await this.relations.touching(id, type);
-      const others = await this.memories.findManyById(
+      const others = await this.memories.findManyVisible(
         links.map((link) => (link.fromId === id ? link.toId : link.fromId)),
+        scope,
       );
-      const byId = new Map(
-        others.filter((memory) => memory.projectId === null || memory.projectId === project.id).map((m) => [m.id, m]),
-      );
+      const byId = new Map(others.map((m) => [m.id, m]));
       return links.flatMap((relation) => {
         const direction = relation.fromId === id ? 'outgoing' : 'incoming';
         const memory = byId.get(direction === 'outgoing' ? relation.toId : relation.fromId);
@@ -79,8 +89,8 @@ export class MemoryReader {
     });
   }
 
-  /** Stale memories of the project (and tenant-wide ones), newest first. */
-  stale(projectSlug: string, limit: number, cursor?: string) {
-    return this.list(projectSlug, { stale: true }, limit, cursor);
+  /** Stale memories of the project (and team ones), newest first. */
+  stale(projectSlug: string, viewer: MemoryViewer, limit: number, cursor?: string) {
+    return this.list(projectSlug, viewer, { stale: true }, limit, cursor);
   }
 }

@@ -21,6 +21,8 @@ import { TenantContext, TenantTransaction } from '@cairn/tenancy';
 import { AccessRecorder } from './access-recorder.service';
 import { type TemporalReport } from './contract/memory-query.dto';
 import { type MemoryFilter, type MemoryScope } from './contract/memory-filter';
+import { type Viewer } from './contract/memory-viewer';
+import { viewerOf } from './memory-access';
 import { type Memory } from './contract/memory.types';
 import { MemoriesRepository } from './memories.repository';
 import { memoryRerankText } from './memory-content';
@@ -91,7 +93,8 @@ export class MemoryRecall {
     private readonly reranking: Reranking,
   ) {}
 
-  async recall(projectSlug: string, input: RecallInput): Promise<RecallResult> {
+  /** As `viewer` sees the project: others' private memories never rank (memoryScopeSql). */
+  async recall(projectSlug: string, viewer: Viewer, input: RecallInput): Promise<RecallResult> {
     const temporal = readDates(input);
     // The model call comes first, outside the transaction: it holds no pooled connection.
     const queryVector = await this.embed(temporal, input.mode);
@@ -99,7 +102,11 @@ export class MemoryRecall {
     const candidates = await this.tx.run(async () => {
       const project = await this.resolver.resolve(projectSlug);
       const which = input.filter.scope ?? 'all';
-      const scope = { projectIds: which === 'tenant' ? [] : [project.id], includeTenantWide: which !== 'project' };
+      const scope = {
+        projectIds: which === 'tenant' ? [] : [project.id],
+        includeTenantWide: which !== 'project',
+        viewer,
+      };
       return this.rankWithin(scope, input, temporal, queryVector, depth);
     }, vectorSearchSettings(depth));
     // So is the reranker's, after it.
@@ -118,7 +125,11 @@ export class MemoryRecall {
     const { candidates, chosen } = await this.tx.run(async () => {
       const allowed = await this.resolver.resolveMany(principal.projects);
       const chosen = projects ? allowed.filter((project) => projects.includes(project.slug)) : allowed;
-      const scope = { projectIds: chosen.map((project) => project.id), includeTenantWide: true };
+      const scope = {
+        projectIds: chosen.map((project) => project.id),
+        includeTenantWide: true,
+        viewer: viewerOf(principal),
+      };
       return { candidates: await this.rankWithin(scope, input, temporal, queryVector, depth), chosen };
     }, vectorSearchSettings(depth));
     return { ...(await this.finish(candidates, input)), projects: chosen };

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { TenantTransaction } from '@cairn/tenancy';
+import { type MemoryScope } from './contract/memory-filter';
 import { type Memory, type MemoryFields, type MemoryRelation, type RelationType } from './contract/memory.types';
 import { MemoryRelationsRepository } from './memory-relations.repository';
 import { MemoryVersionsRepository } from './memory-versions.repository';
@@ -11,7 +12,7 @@ type ChangedBy = { readonly userId: string | null; readonly agentId: string | nu
  * Memory rows for the libraries that extend memory (memory-hygiene): lookups, and the
  * versioned changes a merge is made of. Each call joins the caller's tenant transaction, so a
  * use case built from several of them stays one unit of work. Who may do what is the caller's
- * to check, with memory's own rules (visibleIn, assertMayModify).
+ * to check, with memory's own rules (findVisible with projectScope, assertMayModify).
  */
 @Injectable()
 export class MemoryRecords {
@@ -25,6 +26,16 @@ export class MemoryRecords {
   /** Any state, deleted included. */
   findById(id: string): Promise<Memory | null> {
     return this.tx.run(() => this.memories.findById(id));
+  }
+
+  /** The live memory `scope` may see, or null (memory's one visibility rule). */
+  findVisible(id: string, scope: MemoryScope): Promise<Memory | null> {
+    return this.tx.run(() => this.memories.findVisible(id, scope));
+  }
+
+  /** The live memories among `ids` that `scope` may see, in no particular order. */
+  findManyVisible(ids: readonly string[], scope: MemoryScope): Promise<Memory[]> {
+    return this.tx.run(() => this.memories.findManyVisible(ids, scope));
   }
 
   /** Live memories among `ids`, in no particular order. */

@@ -3,7 +3,8 @@ import { assertProjectAccess, authorOf, type SessionPrincipal } from '@cairn/acc
 import { BadRequestError } from '@cairn/common';
 import { ProjectResolver } from '@cairn/projects';
 import { TenantTransaction } from '@cairn/tenancy';
-import { assertMayModify, assertNotSupersededElsewhere, visibleIn } from './memory-access';
+import { assertMayModify, assertNotSupersededElsewhere, orNotFound, projectScope, viewerOf } from './memory-access';
+import { type MemoryViewer } from './contract/memory-viewer';
 import { MemoryRelationsRepository } from './memory-relations.repository';
 import { MemoryVersionsRepository } from './memory-versions.repository';
 import { type Memory, type MemoryRelation, type RelationType } from './contract/memory.types';
@@ -31,15 +32,11 @@ export class MemoryLinks {
     if (fromId === input.toId)
       throw new BadRequestError('A memory cannot be related to itself', undefined, 'self_relation');
     return this.tx.run(async () => {
-      const project = await this.resolver.resolve(projectSlug);
-      const from = visibleIn(await this.memories.findById(fromId), project);
+      const scope = projectScope(await this.resolver.resolve(projectSlug), viewerOf(principal));
+      const from = orNotFound(await this.memories.findVisible(fromId, scope));
       // A supersedes link retires its target: locked and checked like MemoryWriter's supersedes.
-      const to = visibleIn(
-        input.type === 'supersedes'
-          ? await this.memories.findByIdForUpdate(input.toId)
-          : await this.memories.findById(input.toId),
-        project,
-      );
+      if (input.type === 'supersedes') await this.memories.findByIdForUpdate(input.toId);
+      const to = orNotFound(await this.memories.findVisible(input.toId, scope));
       // Relating is changing: from one's own memory (or as a maintainer), and a supersedes link
       // also retires its target, so the target must be the caller's to change too.
       assertMayModify(principal, from);
@@ -60,9 +57,15 @@ export class MemoryLinks {
    * The client has the file, the server does not: it sends the file's current content hash
    * and the memory is marked stale when that differs from the hash recorded with the fact.
    */
-  verify(projectSlug: string, id: string, currentHash: string): Promise<{ memory: Memory; stale: boolean }> {
+  verify(
+    projectSlug: string,
+    viewer: MemoryViewer,
+    id: string,
+    currentHash: string,
+  ): Promise<{ memory: Memory; stale: boolean }> {
     return this.tx.run(async () => {
-      const memory = visibleIn(await this.memories.findById(id), await this.resolver.resolve(projectSlug));
+      const scope = projectScope(await this.resolver.resolve(projectSlug), viewer);
+      const memory = orNotFound(await this.memories.findVisible(id, scope));
       if (!memory.source?.contentHash) {
         throw new BadRequestError(
           'This memory records no source content hash to verify against',

@@ -1,8 +1,8 @@
-import { type Memory, type MemoryCategory } from './contract/memory.types';
+import { type Memory, type MemoryCategory, type MemoryScopeLevel } from './contract/memory.types';
 
 /** Columns every memory read selects: never the tsvector or the vector itself. */
 export const MEMORY_COLUMNS = `
-  m.id, m.project_id, p.slug AS project_slug, m.content, m.content_hash, m.category, m.tags, m.keywords,
+  m.id, m.project_id, p.slug AS project_slug, m.scope, m.content, m.content_hash, m.category, m.tags, m.keywords,
   m.importance, m.confidence, m.source_path, m.source_line, m.source_hash, m.stale, m.verified_at,
   m.author_user_id, m.author_agent_id, m.author_token_id, m.pinned, m.sensitive, m.version, m.superseded_by,
   m.access_count, m.last_accessed_at, m.archived_at, m.deleted_at, m.occurred_at, m.created_at, m.updated_at,
@@ -15,6 +15,7 @@ export interface MemoryRow {
   id: string;
   project_id: string | null;
   project_slug: string | null;
+  scope: MemoryScopeLevel;
   content: string;
   content_hash: string;
   category: MemoryCategory;
@@ -49,6 +50,7 @@ export function toMemory(row: MemoryRow): Memory {
     id: row.id,
     project: row.project_slug,
     projectId: row.project_id,
+    scope: row.scope,
     content: row.content,
     category: row.category,
     tags: row.tags,

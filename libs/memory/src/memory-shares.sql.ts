@@ -7,6 +7,18 @@ export interface ShareViewer {
   readonly agentId: string | null;
 }
 
+/**
+ * An identity as SQL expressions (bound parameters) for authoredBySql: the one way a caller's
+ * ids enter the ownership rule in SQL, for the visibility filter and the sharing listings.
+ */
+export function identitySql(who: ShareViewer & { readonly tokenId: string | null }, params: SqlParams) {
+  return {
+    userId: `${params.add(who.userId)}::uuid`,
+    agentId: `${params.add(who.agentId)}::text`,
+    tokenId: `${params.add(who.tokenId)}::uuid`,
+  };
+}
+
 /** Permissions a share or a tag rule grants; `write` includes reading. */
 export type SharePermission = 'read' | 'write';
 

@@ -12,23 +12,36 @@ import {
   assertMayDelete,
   assertMayModify,
   assertMayUpdate,
+  assertMayWriteScope,
   assertMayWriteTenantWide,
   assertNotSupersededElsewhere,
+  orNotFound,
   projectScope,
-  visibleIn,
+  viewerOf,
 } from './memory-access';
+import { MemorySettings } from './memory-settings.service';
 import { memoryContentHash } from './memory-content';
 import { IdempotencyKeysRepository, payloadDigest } from './idempotency-keys.repository';
 import { SensitiveContent, withWhole } from './sensitive-content.service';
 import { MemoryRelationsRepository } from './memory-relations.repository';
 import { MemoryShareGrantsRepository } from './memory-share-grants.repository';
 import { MemoryVersionsRepository } from './memory-versions.repository';
-import { type ContradictionWarning, type Memory, type MemoryFields } from './contract/memory.types';
+import {
+  type ContradictionWarning,
+  type Memory,
+  type MemoryFields,
+  type MemoryScopeLevel,
+} from './contract/memory.types';
 import { MemoriesRepository } from './memories.repository';
+import { SYSTEM_VIEWER } from './contract/memory-viewer';
 
 export interface StoreMemoryInput extends MemoryFields {
-  /** `tenant` stores a tenant-wide memory, visible in every project. */
-  readonly scope: 'project' | 'tenant';
+  /**
+   * Who sees it (MEMORY_SCOPES); `tenant` stores a team memory without a project (tenant-wide,
+   * the spelling from before scopes). Absent: `project`, or `private` for agents when the
+   * tenant's `agentDefaultScope` says so.
+   */
+  readonly scope?: MemoryScopeLevel | 'tenant';
   /** Older memories this one replaces: they leave default recall but keep their history. */
   readonly supersedes: readonly string[];
   /** Backdating for imports of older knowledge; defaults to now. */
@@ -77,6 +90,7 @@ export class MemoryWriter {
     private readonly sealing: SensitiveContent,
     private readonly idempotency: IdempotencyKeysRepository,
     private readonly grants: MemoryShareGrantsRepository,
+    private readonly settings: MemorySettings,
   ) {}
 
   /**
@@ -96,6 +110,8 @@ export class MemoryWriter {
       : undefined;
     this.limit.check(input.content);
     if (input.scope === 'tenant') assertMayWriteTenantWide(principal);
+    const scope = input.scope === 'tenant' ? 'team' : (input.scope ?? (await this.defaultScope(principal)));
+    assertMayWriteScope(principal, scope);
     const sensitive = input.sensitive === true;
     // A sensitive content is sealed whole: it is neither scanned nor stored, searched or embedded.
     const whole = sensitive ? await this.secrets.sealWhole(input.content) : undefined;
@@ -119,6 +135,7 @@ export class MemoryWriter {
         ...fields,
         id,
         projectId,
+        scope,
         contentHash: memoryContentHash(fields.content, fields.keywords),
         author: authorOf(principal),
         sensitive,
@@ -127,7 +144,7 @@ export class MemoryWriter {
       // A placeholder contradicts nothing; the sealed content must not be compared either.
       const found = sensitive
         ? []
-        : await this.contradictions.check(stored, projectScope(project), authorOf(principal));
+        : await this.contradictions.check(stored, projectScope(project, viewerOf(principal)), authorOf(principal));
       if (found.length > 0) await this.contradictions.queueForReview(project.id, stored, found);
       this.tx.onCommit(async () => {
         embedding = await this.enqueue(stored);
@@ -169,7 +186,9 @@ export class MemoryWriter {
     let embedding: WriteResult['embedding'] = 'unchanged';
     const { memory, warnings } = await this.tx.run(async () => {
       const project = await this.resolver.resolve(projectSlug);
-      const before = visibleIn(await this.memories.findByIdForUpdate(id), project);
+      await this.memories.findByIdForUpdate(id);
+      // Visible includes shared with the caller: a write share's grantee loads a private memory here.
+      const before = orNotFound(await this.memories.findVisible(id, projectScope(project, viewerOf(principal))));
       await assertMayUpdate(principal, before, (memoryId) => this.grants.grantsWrite(memoryId, principal));
       const sensitive = seal?.sensitive ?? before.sensitive;
       if (
@@ -196,7 +215,7 @@ export class MemoryWriter {
       const contentChanged = contentHash !== before.contentHash;
       const found =
         contentChanged && !sensitive
-          ? await this.contradictions.check(updated, projectScope(project), authorOf(principal))
+          ? await this.contradictions.check(updated, projectScope(project, viewerOf(principal)), authorOf(principal))
           : [];
       const current = (await this.memories.findById(id)) as Memory;
       if (contentChanged) {
@@ -215,7 +234,7 @@ export class MemoryWriter {
     assertProjectAccess(principal, projectSlug);
     await this.tx.run(async () => {
       const project = await this.resolver.resolve(projectSlug);
-      const memory = visibleIn(await this.memories.findById(id), project);
+      const memory = orNotFound(await this.memories.findVisible(id, projectScope(project, viewerOf(principal))));
       assertMayDelete(principal, memory);
       await this.memories.softDelete(memory.id);
     });
@@ -234,7 +253,8 @@ export class MemoryWriter {
   ): Promise<void> {
     await this.tx.run(async () => {
       const project = await this.resolver.resolve(projectSlug);
-      const memory = visibleIn(await this.memories.findById(memoryId), project);
+      // The reviewer's role decides here, not authorship: both memories as the queue shows them.
+      const memory = orNotFound(await this.memories.findVisible(memoryId, projectScope(project, SYSTEM_VIEWER)));
       await this.supersede(memory, [oldId], project, principal, true);
     });
   }
@@ -250,8 +270,9 @@ export class MemoryWriter {
     const targets = [...new Set(ids)].filter((target) => target !== memory.id);
     if (targets.length === 0) return;
     // Locked until commit: a concurrent supersede of the same memory waits here, then sees ours.
-    const found = await this.memories.findManyByIdForUpdate(targets);
-    const visible = found.filter((old) => old.projectId === null || old.projectId === project.id);
+    await this.memories.findManyByIdForUpdate(targets);
+    const viewer = reviewed ? SYSTEM_VIEWER : viewerOf(principal);
+    const visible = await this.memories.findManyVisible(targets, projectScope(project, viewer));
     if (visible.length !== targets.length) {
       throw new BadRequestError('supersedes names memories that do not exist here', undefined, 'unknown_memory');
     }
@@ -269,6 +290,12 @@ export class MemoryWriter {
         fresh.map((old) => old.id),
         memory.id,
       );
+  }
+
+  /** `project`, or `private` for an agent (a token naming one) when the tenant chose so. */
+  private async defaultScope(principal: SessionPrincipal): Promise<MemoryScopeLevel> {
+    if (principal.agentId === null) return 'project';
+    return this.settings.agentDefaultScope();
   }
 
   private async enqueue(memory: Memory): Promise<'queued' | 'deferred'> {

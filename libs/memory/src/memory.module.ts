@@ -9,6 +9,8 @@ import { MemoryEmbeddingTarget } from './memory-embedding-target.service';
 import { MemoryEmbeddingsRepository } from './memory-embeddings.repository';
 import { MemoryLookup } from './memory-lookup.service';
 import { MemoryReader } from './memory-reader.service';
+import { MemorySettings } from './memory-settings.service';
+import { MemorySettingsRepository } from './memory-settings.repository';
 import { MemoryRecall } from './memory-recall.service';
 import { MemoryRecords } from './memory-records.service';
 import { MemoryLinks } from './memory-relations.service';
@@ -36,6 +38,8 @@ import { MemoriesRepository } from './memories.repository';
     MemoryReader,
     MemoryRecall,
     MemoryRecords,
+    MemorySettings,
+    MemorySettingsRepository,
     SensitiveContent,
     MemoryRelationsRepository,
     MemoryShareGrantsRepository,
@@ -51,6 +55,7 @@ import { MemoriesRepository } from './memories.repository';
     MemoryReader,
     MemoryRecall,
     MemoryRecords,
+    MemorySettings,
     MemoryWriter,
   ],
 })

@@ -4,6 +4,7 @@ import { type Corpus } from '@cairn/search';
 import { expectCommittedFile } from '@cairn/testing';
 import { CANDIDATE_CONTENTS_SQL, contradictionCorpus } from './contradiction-candidates.sql';
 import { type MemoryFilter } from './contract/memory-filter';
+import { SYSTEM_VIEWER } from './contract/memory-viewer';
 import { memoryCorpus } from './memory-corpus.sql';
 import { datedCandidatesSql, type OccurredWindow } from './memory-dated.sql';
 
@@ -17,6 +18,11 @@ import { datedCandidatesSql, type OccurredWindow } from './memory-dated.sql';
 const SQL_DIR = join(__dirname, '..', 'sql');
 const PROJECT = '00000000-0000-4000-8000-000000000001';
 const MEMORY = '00000000-0000-4000-8000-0000000000aa';
+const USER = {
+  userId: '00000000-0000-4000-8000-000000000002',
+  agentId: 'claude-code',
+  tokenId: '00000000-0000-4000-8000-000000000003',
+};
 
 function corpusText(title: string, corpus: Corpus, params: SqlParams): string {
   const values = params.values.map((value, index) => `--   $${index + 1} = ${JSON.stringify(value)}`);
@@ -33,14 +39,18 @@ function corpusText(title: string, corpus: Corpus, params: SqlParams): string {
 describe('memory SQL snapshots', () => {
   it('renders the contradiction candidates as committed', () => {
     const params = new SqlParams();
-    const corpus = contradictionCorpus({ projectIds: [PROJECT], includeTenantWide: true }, MEMORY, params);
+    const corpus = contradictionCorpus(
+      { projectIds: [PROJECT], includeTenantWide: true, viewer: USER },
+      MEMORY,
+      params,
+    );
     const text = [
       '-- Contradiction candidates (ContradictionsService, on store and on a content update): HybridSearch.rank',
       "-- ranks this corpus by keyword with the memory's content, keywords and tags as the query; then the",
       "-- candidates' text is read for the detector.",
       '',
       corpusText(
-        "the condition: live memories of the memory's project and tenant-wide ones, not itself",
+        "the condition: live memories of the memory's project and team ones its author sees, not itself",
         corpus,
         params,
       ),
@@ -53,11 +63,18 @@ describe('memory SQL snapshots', () => {
 
   it('renders the recall corpus as committed', () => {
     const shapes: [string, MemoryFilter][] = [
-      ['default: the project and tenant-wide memories', { scope: { projectIds: [PROJECT], includeTenantWide: true } }],
+      [
+        'default: the project and team memories a user (through an agent) sees',
+        { scope: { projectIds: [PROJECT], includeTenantWide: true, viewer: USER } },
+      ],
+      [
+        'a service token naming an agent, no user',
+        { scope: { projectIds: [PROJECT], includeTenantWide: true, viewer: { ...USER, userId: null } } },
+      ],
       [
         'every filter set',
         {
-          scope: { projectIds: [PROJECT], includeTenantWide: false },
+          scope: { projectIds: [PROJECT], includeTenantWide: false, viewer: SYSTEM_VIEWER },
           categories: ['decision', 'bug'],
           tags: ['deploy', 'ci'],
           authorAgentId: 'claude-code',
@@ -85,7 +102,7 @@ describe('memory SQL snapshots', () => {
   });
 
   it('renders the dated candidates of a question with dates as committed', () => {
-    const scope = { projectIds: [PROJECT], includeTenantWide: true };
+    const scope = { projectIds: [PROJECT], includeTenantWide: true, viewer: USER };
     const saturday = { from: new Date('2024-06-08T00:00:00.000Z'), to: new Date('2024-06-09T00:00:00.000Z') };
     type Shape = [MemoryFilter, OccurredWindow, OccurredWindow, number];
     const shapes: [string, Shape][] = [

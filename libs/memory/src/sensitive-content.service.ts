@@ -4,7 +4,7 @@ import { BadRequestError } from '@cairn/common';
 import { ProjectResolver } from '@cairn/projects';
 import { type SealedSecret, SecretRedaction } from '@cairn/secrets';
 import { TenantTransaction } from '@cairn/tenancy';
-import { assertMayUpdate, visibleIn } from './memory-access';
+import { assertMayUpdate, orNotFound, projectScope, viewerOf } from './memory-access';
 import { MemoryShareGrantsRepository } from './memory-share-grants.repository';
 import { MemoriesRepository } from './memories.repository';
 
@@ -60,8 +60,8 @@ export class SensitiveContent {
   ): Promise<SealPlan | null> {
     if (input.content === undefined && input.sensitive === undefined) return null;
     const current = await this.tx.run(async () => {
-      const project = await this.resolver.resolve(projectSlug);
-      const memory = visibleIn(await this.memories.findById(id), project);
+      const scope = projectScope(await this.resolver.resolve(projectSlug), viewerOf(principal));
+      const memory = orNotFound(await this.memories.findVisible(id, scope));
       await assertMayUpdate(principal, memory, (memoryId) => this.grants.grantsWrite(memoryId, principal));
       return memory;
     });

@@ -28,7 +28,17 @@ function material(overrides: Partial<BriefingMaterial> = {}): BriefingMaterial {
     },
     workingMemory: { entries: [item('c1', 5), item('c2', 4), item('n1', 3), item('e1', 2), item('e2', 1)], cap: 100 },
     lastSummary: { text: 'Did things. '.repeat(40), updatedAt: at, clipped: false },
-    newMemories: [{ id: 'm1', content: 'A new fact', category: 'fact', importance: 4, agentId: null, createdAt: at }],
+    newMemories: [
+      {
+        id: 'm1',
+        content: 'A new fact',
+        category: 'fact',
+        importance: 4,
+        scope: 'project' as const,
+        agentId: null,
+        createdAt: at,
+      },
+    ],
     recentEvents: [{ id: 'e1', kind: 'decision', summary: 'Chose X', agent: 'agent:bob', createdAt: at, new: true }],
     channel: {
       addressedToYou: [

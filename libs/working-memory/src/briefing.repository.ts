@@ -1,4 +1,6 @@
 import { Injectable } from '@nestjs/common';
+import { SqlParams } from '@cairn/db';
+import { type MemoryScope, type MemoryScopeLevel, memoryScopeSql } from '@cairn/memory';
 import { TenantDb } from '@cairn/tenancy';
 
 export interface LastSeen {
@@ -12,13 +14,16 @@ export interface NewMemoryRow {
   readonly content: string;
   readonly category: string;
   readonly importance: number;
+  readonly scope: MemoryScopeLevel;
   readonly agentId: string | null;
   readonly createdAt: Date;
 }
 
-/** Where each memory read here sits: the project's own memories plus the tenant-wide ones. */
-const VISIBLE = `(m.project_id = $1 OR m.project_id IS NULL)
-  AND m.deleted_at IS NULL AND m.archived_at IS NULL AND m.superseded_by IS NULL`;
+/** What a briefing shows of long-term memory: live ones `scope` sees (memory's visibility rule). */
+function visibleSql(scope: MemoryScope, params: SqlParams): string {
+  return `${memoryScopeSql(scope, params, 'm')}
+    AND m.deleted_at IS NULL AND m.archived_at IS NULL AND m.superseded_by IS NULL`;
+}
 
 /**
  * What the briefing reads beyond working memory and events: when the agent was last here,
@@ -56,22 +61,26 @@ export class BriefingRepository {
     return rows[0].at;
   }
 
-  async countMemoriesSince(projectId: string, since: Date): Promise<number> {
+  async countMemoriesSince(scope: MemoryScope, since: Date): Promise<number> {
+    const params = new SqlParams();
     const rows = await this.db.query<{ n: number }>(
-      `SELECT count(*)::int AS n FROM memories m WHERE ${VISIBLE} AND m.created_at > $2`,
-      [projectId, since],
+      `SELECT count(*)::int AS n FROM memories m
+       WHERE ${visibleSql(scope, params)} AND m.created_at > ${params.add(since)}`,
+      params.values,
     );
     return rows[0]?.n ?? 0;
   }
 
   /** The most important memories added since `since`, newest first among equals. */
-  memoriesSince(projectId: string, since: Date, limit: number): Promise<NewMemoryRow[]> {
+  memoriesSince(scope: MemoryScope, since: Date, limit: number): Promise<NewMemoryRow[]> {
+    const params = new SqlParams();
     return this.db.query<NewMemoryRow>(
-      `SELECT m.id, m.content, m.category, m.importance, m.author_agent_id AS "agentId", m.created_at AS "createdAt"
-       FROM memories m WHERE ${VISIBLE} AND m.created_at > $2
+      `SELECT m.id, m.content, m.category, m.importance, m.scope, m.author_agent_id AS "agentId",
+         m.created_at AS "createdAt"
+       FROM memories m WHERE ${visibleSql(scope, params)} AND m.created_at > ${params.add(since)}
        ORDER BY m.importance DESC, m.created_at DESC, m.id DESC
-       LIMIT $3`,
-      [projectId, since, limit],
+       LIMIT ${params.add(limit)}`,
+      params.values,
     );
   }
 

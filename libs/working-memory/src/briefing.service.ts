@@ -4,6 +4,7 @@ import { CAIRN_CONFIG, type CairnConfig } from '@cairn/config';
 import { type Broadcast, BroadcastBriefing, type ChannelBriefing } from '@cairn/coordination';
 import { EMBEDDER, type Embedder } from '@cairn/embeddings';
 import { JobQueue } from '@cairn/jobs';
+import { projectScope, viewerOf } from '@cairn/memory';
 import { type ReviewOutcome, ReviewNotices } from '@cairn/memory-review';
 import { ProjectResolver } from '@cairn/projects';
 import { TenantTransaction } from '@cairn/tenancy';
@@ -88,6 +89,7 @@ export class BriefingService {
         content: clip(memory.content, MEMORY_CONTENT_CHARS),
         category: memory.category,
         importance: memory.importance,
+        scope: memory.scope,
         agentId: memory.agentId,
         createdAt: memory.createdAt.toISOString(),
       })),
@@ -125,14 +127,16 @@ export class BriefingService {
   /** Every read in one transaction (one consistent snapshot), then the visit is recorded. */
   private async gather(projectSlug: string, agentKey: string, principal: SessionPrincipal): Promise<Gathered> {
     const project = await this.projects.resolve(projectSlug);
+    // New memories as the agent may see them: others' private ones are not news to it.
+    const seen = projectScope(project, viewerOf(principal));
     const lastSeen = await this.briefings.lastSeen(project.id, agentKey);
     const since = lastSeen?.at;
     const gathered = {
       project: project.slug,
       lastSeen,
       entries: await this.workingMemory.list(project.id, agentKey),
-      newMemories: since ? await this.briefings.memoriesSince(project.id, since, NEW_MEMORIES_READ) : [],
-      memoriesSince: since ? await this.briefings.countMemoriesSince(project.id, since) : 0,
+      newMemories: since ? await this.briefings.memoriesSince(seen, since, NEW_MEMORIES_READ) : [],
+      memoriesSince: since ? await this.briefings.countMemoriesSince(seen, since) : 0,
       eventsSince: since ? await this.events.countSince(project.id, since) : 0,
       events: await this.events.recent(project.id, { limit: RECENT_EVENTS_READ }),
       withoutVector: await this.briefings.memoriesWithoutVector(project.id, this.embedder?.model.id ?? null),

@@ -1,3 +1,4 @@
+import { type AgentDefaultScope } from '@cairn/memory';
 import { type SecretsMode } from '@cairn/secrets';
 
 export const EXTRACTION_MODES = ['proposals', 'memories'] as const;
@@ -13,6 +14,8 @@ export interface TenantSettings {
   readonly fetchAllowHosts: string[];
   /** Hosts `kb_fetch` never reaches, in the same forms; wins over the allow list. */
   readonly fetchDenyHosts: string[];
+  /** What a memory an agent stores without a scope gets: `project` (default) or `private` (@cairn/memory's own). */
+  readonly agentDefaultScope: AgentDefaultScope;
 }
 
 /**

@@ -1,5 +1,6 @@
 import { slugSchema, stripControlCharacters, visibleTextSchema } from '@cairn/common';
 import { MEMORY_CATEGORIES, memoryContentSchema, occurredAtSchema } from '@cairn/memory';
+import { AGENT_DEFAULT_SCOPES } from '@cairn/memory';
 import { SECRETS_MODES } from '@cairn/secrets';
 import { createZodDto } from 'nestjs-zod';
 import { z } from 'zod';
@@ -111,6 +112,9 @@ export const tenantSettingsSchema = z.object({
     .describe('Secrets in written text: "redact" to placeholders (default), "reject" the write, or "allow" them'),
   fetchAllowHosts: z.array(z.string()).describe('kb_fetch reaches only these hosts when non-empty'),
   fetchDenyHosts: z.array(z.string()).describe('Hosts kb_fetch never reaches; wins over the allow list'),
+  agentDefaultScope: z
+    .enum(AGENT_DEFAULT_SCOPES)
+    .describe('Scope of a memory an agent stores without naming one: "project" (default) or "private"'),
 });
 export class TenantSettingsDto extends createZodDto(tenantSettingsSchema) {}
 
@@ -131,6 +135,7 @@ export const updateTenantSettingsSchema = z
     secrets: z.enum(SECRETS_MODES).optional(),
     fetchAllowHosts: fetchHosts.optional(),
     fetchDenyHosts: fetchHosts.optional(),
+    agentDefaultScope: z.enum(AGENT_DEFAULT_SCOPES).optional(),
   })
   .refine((body) => Object.keys(body).length > 0, 'name a setting to change')
   // What the refinement checks, stated in the document too.

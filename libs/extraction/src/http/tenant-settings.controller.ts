@@ -30,7 +30,8 @@ export class TenantSettingsController {
   @ApiOperation({
     summary: "Change the tenant's settings",
     description:
-      '`extractionMode`: proposals or memories; `secrets`: redact, reject or allow; `fetchAllowHosts`, `fetchDenyHosts`: kb_fetch host lists',
+      '`extractionMode`: proposals or memories; `secrets`: redact, reject or allow; `fetchAllowHosts`, `fetchDenyHosts`: kb_fetch host lists; ' +
+      '`agentDefaultScope`: project or private, the scope of a memory an agent stores without naming one',
   })
   @ZodResponse({ status: 200, type: TenantSettingsDto })
   update(

@@ -2,7 +2,7 @@ import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/com
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal, RequirePermission, type SessionPrincipal } from '@cairn/access';
 import { ZodResponse } from 'nestjs-zod';
-import { MemoryDto, MemoryParamsDto, ProjectParamDto, toMemoryView } from '@cairn/memory';
+import { MemoryDto, MemoryParamsDto, ProjectParamDto, toMemoryView, viewerOf } from '@cairn/memory';
 import {
   DecayDto,
   DecayResultDto,
@@ -68,11 +68,15 @@ export class MemoryHygieneController {
       'every pair once. Pairs are most similar first within a page.',
   })
   @ZodResponse({ status: 200, type: DuplicatesDto })
-  async duplicates(@Param() params: ProjectParamDto, @Query() query: DuplicatesQueryDto) {
+  async duplicates(
+    @Param() params: ProjectParamDto,
+    @Query() query: DuplicatesQueryDto,
+    @CurrentPrincipal() principal: SessionPrincipal,
+  ) {
     const { pairs, memories, nextCursor } =
       query.source === 'scan'
-        ? await this.hygiene.scanned(params.project, query.limit)
-        : await this.hygiene.duplicates(params.project, query);
+        ? await this.hygiene.scanned(params.project, viewerOf(principal), query.limit)
+        : await this.hygiene.duplicates(params.project, viewerOf(principal), query);
     return { pairs, memories: memories.map(toMemoryView), nextCursor };
   }
 

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { defineTool, McpTool, type McpToolHandler, type ToolCall } from '@cairn/mcp';
 import { z } from 'zod';
-import { toMemoryView } from '@cairn/memory';
+import { toMemoryView, viewerOf } from '@cairn/memory';
 import { DuplicatesDto, duplicatesCursor } from '../contract/memory-hygiene.dto';
 import { MemoryHygiene } from '../memory-hygiene.service';
 
@@ -37,8 +37,8 @@ export class MemoryDuplicatesTool implements McpToolHandler<typeof spec.input, t
   async run(input: z.output<typeof spec.input>, call: ToolCall) {
     const { pairs, memories, nextCursor } =
       input.source === 'scan'
-        ? await this.hygiene.scanned(call.project!, input.limit)
-        : await this.hygiene.duplicates(call.project!, input);
+        ? await this.hygiene.scanned(call.project!, viewerOf(call.principal), input.limit)
+        : await this.hygiene.duplicates(call.project!, viewerOf(call.principal), input);
     const views = memories.map(toMemoryView);
     const content = new Map(views.map((memory) => [memory.id, memory.content.slice(0, 100)]));
     // A pair per line: both full ids (what memory_merge needs) and enough text to judge them.

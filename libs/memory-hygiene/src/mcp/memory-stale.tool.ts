@@ -9,6 +9,7 @@ import {
   nextPageLine,
   pageLimitSchema,
   toMemoryView,
+  viewerOf,
 } from '@cairn/memory';
 
 const spec = defineTool({
@@ -32,7 +33,7 @@ export class MemoryStaleTool implements McpToolHandler<typeof spec.input, typeof
   constructor(private readonly reader: MemoryReader) {}
 
   async run(input: z.output<typeof spec.input>, call: ToolCall) {
-    const page = await this.reader.stale(call.project!, input.limit, input.cursor);
+    const page = await this.reader.stale(call.project!, viewerOf(call.principal), input.limit, input.cursor);
     const items = page.items.map(toMemoryView);
     return {
       structured: { items, nextCursor: page.nextCursor },

@@ -23,6 +23,9 @@ import {
  * import, for files written before it existed: it then defaults to `createdAt`. `supersededBy` is written as stored, so it may name a
  * memory outside the file (tenant-wide, or deleted since); an import resolves it against the
  * file and the target project, and refuses the line (400, with its number) when it cannot.
+ * `scope` is the memory's scope (private, project, team), or `tenant` for a team memory without
+ * a project (files from before scopes have only project and tenant). An admin's export holds
+ * every scope (a backup); anyone else's only what they see, private memories of others left out.
  * Two keys appear only when they apply: `sensitive: true` (the content is the placeholder of a
  * sealed original, see memory_store), and `secrets`, in an admin's export with
  * `secrets=ciphertext`: the sealed originals of the line's placeholders (envelope and data-key
@@ -53,7 +56,9 @@ export type ExportedRelation = z.infer<typeof exportedRelationSchema>;
 export const exportedMemorySchema = z
   .strictObject({
     id: z.uuid(),
-    scope: z.enum(['project', 'tenant']).describe('tenant: a tenant-wide memory'),
+    scope: z
+      .enum(['private', 'project', 'team', 'tenant'])
+      .describe('The memory scope; tenant: a team memory without a project (tenant-wide)'),
     content: memoryContentSchema,
     category: categorySchema,
     tags: tagsSchema,
@@ -129,7 +134,7 @@ export function exportLine(
 ): string {
   const line: Record<Exclude<keyof ExportedMemory, 'sensitive' | 'secrets'>, unknown> = {
     id: memory.id,
-    scope: memory.projectId === null ? 'tenant' : 'project',
+    scope: memory.projectId === null ? 'tenant' : memory.scope,
     content: memory.content,
     category: memory.category,
     tags: memory.tags,

@@ -1,8 +1,8 @@
 import { Controller, Get, Param, Query } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import { RequirePermission } from '@cairn/access';
+import { CurrentPrincipal, RequirePermission, type SessionPrincipal } from '@cairn/access';
 import { ZodResponse } from 'nestjs-zod';
-import { ProjectParamDto, toMemoryView } from '@cairn/memory';
+import { ProjectParamDto, toMemoryView, viewerOf } from '@cairn/memory';
 import { type ChangeItem, MemoryChanges } from '../memory-changes.service';
 import { ChangesPageDto, ChangesQueryDto } from '../contract/memory-sync.dto';
 
@@ -26,8 +26,12 @@ export class MemoryChangesController {
       'a memory changed again reappears with its new state.',
   })
   @ZodResponse({ status: 200, type: ChangesPageDto })
-  async list(@Param() params: ProjectParamDto, @Query() query: ChangesQueryDto) {
-    const page = await this.changes.since(params.project, query.since, query.limit);
+  async list(
+    @Param() params: ProjectParamDto,
+    @Query() query: ChangesQueryDto,
+    @CurrentPrincipal() principal: SessionPrincipal,
+  ) {
+    const page = await this.changes.since(params.project, viewerOf(principal), query.since, query.limit);
     return { items: page.items.map(toItemView), nextCursor: page.nextCursor, hasMore: page.hasMore };
   }
 }

@@ -22,7 +22,14 @@ const booleanFlag = z.enum(['true', 'false']).transform((value) => value === 'tr
 
 /** Filters shared by list (query string) and search (JSON body). */
 const filterFields = {
-  scope: z.enum(['project', 'tenant', 'all']).optional().describe('project, tenant-wide, or both (default)'),
+  scope: z
+    .enum(['project', 'tenant', 'all'])
+    .optional()
+    .describe(
+      "Not a memory's scope: project = memories of this project (team ones that started here too), " +
+        'tenant = team memories (every project, and tenant-wide), all (default) = both. Private memories show ' +
+        'only to their author and those they are shared with, under any of them',
+    ),
   authorAgentId: agentIdSchema.optional(),
   authorUserId: z.uuid().optional(),
   createdAfter: z.iso.datetime({ offset: true }).optional(),

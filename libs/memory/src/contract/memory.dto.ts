@@ -2,7 +2,7 @@ import { visibleTextSchema } from '@cairn/common';
 import { redactedSchema } from '@cairn/secrets';
 import { createZodDto } from 'nestjs-zod';
 import { z } from 'zod';
-import { type Memory, RELATION_TYPES } from './memory.types';
+import { type Memory, MEMORY_SCOPES, RELATION_TYPES } from './memory.types';
 import {
   categorySchema,
   confidenceSchema,
@@ -28,7 +28,14 @@ export const storeMemorySchema = z.strictObject({
   confidence: confidenceSchema.default(0.8),
   source: sourceSchema.optional().transform((value) => value ?? null),
   pinned: z.boolean().default(false).describe('Pinned memories are exempt from decay and pruning'),
-  scope: z.enum(['project', 'tenant']).default('project'),
+  scope: z
+    .enum([...MEMORY_SCOPES, 'tenant'])
+    .optional()
+    .describe(
+      'Who sees it: private (the author, and whom it is shared with), project, team (every project; ' +
+        'only orchestrators and admins store it directly). Absent: project, or private for agents when the ' +
+        "tenant's agentDefaultScope says so. tenant: a team memory without a project",
+    ),
   supersedes: z.array(z.uuid()).max(20).default([]).describe('Ids of older memories this one replaces'),
   occurredAt: occurredAtSchema.optional(),
   sensitive: z
@@ -89,7 +96,11 @@ export class UpdateMemoryDto extends createZodDto(updateMemorySchema) {}
 
 export const memorySchema = z.object({
   id: z.uuid(),
-  project: z.string().nullable().describe('Project slug; null for a tenant-wide memory'),
+  project: z
+    .string()
+    .nullable()
+    .describe('Project slug (for a team memory, where it started); null for a tenant-wide one'),
+  scope: z.enum(MEMORY_SCOPES).describe('Who sees it: private (author and grantees), project, team (every project)'),
   content: z.string(),
   category: categorySchema,
   tags: z.array(z.string()),
@@ -119,6 +130,7 @@ export function toMemoryView(memory: Memory): MemoryView {
   return {
     id: memory.id,
     project: memory.project,
+    scope: memory.scope,
     content: memory.content,
     category: memory.category,
     tags: memory.tags,

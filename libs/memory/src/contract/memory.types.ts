@@ -21,6 +21,14 @@ export const RELATION_TYPES = [
 ] as const;
 export type RelationType = (typeof RELATION_TYPES)[number];
 
+/**
+ * Who sees a memory (a memory's `scope`): `private` its author and those it is shared with,
+ * `project` everyone who may read its project, `team` every project of the tenant. A memory
+ * without a project (tenant-wide) is always `team`.
+ */
+export const MEMORY_SCOPES = ['private', 'project', 'team'] as const;
+export type MemoryScopeLevel = (typeof MEMORY_SCOPES)[number];
+
 /** A typed link between two memories; one per (from, to, type). */
 export interface MemoryRelation {
   readonly id: string;
@@ -45,6 +53,8 @@ export interface Memory {
   /** Project slug, or null for a tenant-wide memory. */
   readonly project: string | null;
   readonly projectId: string | null;
+  /** Who sees it; see MEMORY_SCOPES. */
+  readonly scope: MemoryScopeLevel;
   readonly content: string;
   readonly category: MemoryCategory;
   readonly tags: string[];

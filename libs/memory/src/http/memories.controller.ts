@@ -5,6 +5,7 @@ import { type FastifyReply } from 'fastify';
 import { CurrentPrincipal, RequirePermission, type SessionPrincipal } from '@cairn/access';
 import { ZodResponse } from 'nestjs-zod';
 import { MemoryReader } from '../memory-reader.service';
+import { viewerOf } from '../memory-access';
 import { MemoryWriter, type WriteResult } from '../memory-writer.service';
 import { ListMemoriesQueryDto, MemoryPageDto, toListFilter } from '../contract/memory-query.dto';
 import {
@@ -66,8 +67,13 @@ export class MemoriesController {
   @RequirePermission('memory.read')
   @ApiOperation({ summary: 'List memories, newest first, with filters and cursor pagination' })
   @ZodResponse({ status: 200, type: MemoryPageDto })
-  async list(@Param() params: ProjectParamDto, @Query() query: ListMemoriesQueryDto) {
-    const page = await this.reader.list(params.project, toListFilter(query), query.limit, query.cursor);
+  async list(
+    @Param() params: ProjectParamDto,
+    @Query() query: ListMemoriesQueryDto,
+    @CurrentPrincipal() principal: SessionPrincipal,
+  ) {
+    const viewer = viewerOf(principal);
+    const page = await this.reader.list(params.project, viewer, toListFilter(query), query.limit, query.cursor);
     return { items: page.items.map(toMemoryView), nextCursor: page.nextCursor };
   }
 
@@ -75,8 +81,8 @@ export class MemoriesController {
   @RequirePermission('memory.read')
   @ApiOperation({ summary: 'Get one memory' })
   @ZodResponse({ status: 200, type: MemoryDto })
-  async get(@Param() params: MemoryParamsDto) {
-    return toMemoryView(await this.reader.get(params.project, params.id));
+  async get(@Param() params: MemoryParamsDto, @CurrentPrincipal() principal: SessionPrincipal) {
+    return toMemoryView(await this.reader.get(params.project, viewerOf(principal), params.id));
   }
 
   @Patch(':id')

@@ -4,6 +4,7 @@ import { CurrentPrincipal, RequirePermission, type SessionPrincipal } from '@cai
 import { createZodDto, ZodResponse } from 'nestjs-zod';
 import { z } from 'zod';
 import { MemoryReader } from '../memory-reader.service';
+import { viewerOf } from '../memory-access';
 import { MemoryLinks } from '../memory-relations.service';
 import { RELATION_TYPES } from '../contract/memory.types';
 import { toRelationView } from '../contract/memory-tool.schemas';
@@ -58,8 +59,12 @@ export class MemoryLinksController {
   @RequirePermission('memory.read')
   @ApiOperation({ summary: 'Memories whose source file changed since they were written' })
   @ZodResponse({ status: 200, type: MemoryPageDto })
-  async stale(@Param() params: ProjectParamDto, @Query() query: StaleQueryDto) {
-    const page = await this.reader.stale(params.project, query.limit, query.cursor);
+  async stale(
+    @Param() params: ProjectParamDto,
+    @Query() query: StaleQueryDto,
+    @CurrentPrincipal() principal: SessionPrincipal,
+  ) {
+    const page = await this.reader.stale(params.project, viewerOf(principal), query.limit, query.cursor);
     return { items: page.items.map(toMemoryView), nextCursor: page.nextCursor };
   }
 
@@ -67,8 +72,8 @@ export class MemoryLinksController {
   @RequirePermission('memory.read')
   @ApiOperation({ summary: 'Earlier versions of a memory: who changed it, when and why' })
   @ZodResponse({ status: 200, type: HistoryDto })
-  async history(@Param() params: MemoryParamsDto) {
-    const { memory, versions } = await this.reader.history(params.project, params.id);
+  async history(@Param() params: MemoryParamsDto, @CurrentPrincipal() principal: SessionPrincipal) {
+    const { memory, versions } = await this.reader.history(params.project, viewerOf(principal), params.id);
     return {
       memory: toMemoryView(memory),
       versions: versions.map((v) => ({ ...v, createdAt: v.createdAt.toISOString() })),
@@ -87,8 +92,12 @@ export class MemoryLinksController {
   @RequirePermission('memory.read')
   @ApiOperation({ summary: 'Memories linked to this one, in both directions' })
   @ZodResponse({ status: 200, type: RelatedDto })
-  async related(@Param() params: MemoryParamsDto, @Query() query: RelatedQueryDto) {
-    const items = await this.reader.related(params.project, params.id, query.type);
+  async related(
+    @Param() params: MemoryParamsDto,
+    @Query() query: RelatedQueryDto,
+    @CurrentPrincipal() principal: SessionPrincipal,
+  ) {
+    const items = await this.reader.related(params.project, viewerOf(principal), params.id, query.type);
     return {
       items: items.map((item) => ({
         relation: toRelationView(item.relation),
@@ -103,8 +112,12 @@ export class MemoryLinksController {
   @RequirePermission('memory.write')
   @ApiOperation({ summary: "Compare the source file's current hash with the one recorded; mark stale or fresh" })
   @ZodResponse({ status: 200, type: VerifyResultDto })
-  async verify(@Param() params: MemoryParamsDto, @Body() body: VerifyDto) {
-    const { memory, stale } = await this.links.verify(params.project, params.id, body.contentHash);
+  async verify(
+    @Param() params: MemoryParamsDto,
+    @Body() body: VerifyDto,
+    @CurrentPrincipal() principal: SessionPrincipal,
+  ) {
+    const { memory, stale } = await this.links.verify(params.project, viewerOf(principal), params.id, body.contentHash);
     return { stale, memory: toMemoryView(memory) };
   }
 }

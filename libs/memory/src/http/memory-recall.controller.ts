@@ -3,6 +3,7 @@ import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal, RequirePermission, type SessionPrincipal } from '@cairn/access';
 import { ZodResponse } from 'nestjs-zod';
 import { MemoryRecall, type RecallResult } from '../memory-recall.service';
+import { viewerOf } from '../memory-access';
 import { RecallAcrossDto, RecallDto, RecallResultDto, toListFilter } from '../contract/memory-query.dto';
 import { ProjectParamDto, toMemoryView } from '../contract/memory.dto';
 
@@ -21,8 +22,13 @@ export class MemoryRecallController {
   @RequirePermission('memory.read')
   @ApiOperation({ summary: 'Recall memories: hybrid (default), keyword or semantic, with optional explain' })
   @ZodResponse({ status: 200, type: RecallResultDto })
-  async search(@Param() params: ProjectParamDto, @Body() body: RecallDto) {
-    return toRecallView(await this.recall.recall(params.project, { ...body, filter: toListFilter(body.filters) }));
+  async search(
+    @Param() params: ProjectParamDto,
+    @Body() body: RecallDto,
+    @CurrentPrincipal() principal: SessionPrincipal,
+  ) {
+    const input = { ...body, filter: toListFilter(body.filters) };
+    return toRecallView(await this.recall.recall(params.project, viewerOf(principal), input));
   }
 
   @Post('memories/search')

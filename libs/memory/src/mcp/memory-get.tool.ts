@@ -3,6 +3,7 @@ import { defineTool, McpTool, type McpToolHandler, type ToolCall } from '@cairn/
 import { z } from 'zod';
 import { memorySchema, toMemoryView } from '../contract/memory.dto';
 import { MemoryReader } from '../memory-reader.service';
+import { viewerOf } from '../memory-access';
 import { memoryDetails, memoryLine } from './memory-text';
 import { memoryIdSchema } from '../contract/memory-tool.schemas';
 
@@ -26,7 +27,7 @@ export class MemoryGetTool implements McpToolHandler<typeof spec.input, typeof s
   constructor(private readonly reader: MemoryReader) {}
 
   async run(input: z.output<typeof spec.input>, call: ToolCall) {
-    const memory = toMemoryView(await this.reader.get(call.project!, input.id));
+    const memory = toMemoryView(await this.reader.get(call.project!, viewerOf(call.principal), input.id));
     return { structured: memory, text: `${memoryLine(memory)}\n${memoryDetails(memory)}` };
   }
 }

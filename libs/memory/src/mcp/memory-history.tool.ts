@@ -3,6 +3,7 @@ import { defineTool, McpTool, type McpToolHandler, type ToolCall } from '@cairn/
 import { z } from 'zod';
 import { toMemoryView } from '../contract/memory.dto';
 import { MemoryReader } from '../memory-reader.service';
+import { viewerOf } from '../memory-access';
 import { authorLabel, memoryLine } from './memory-text';
 import { historyResultSchema, memoryIdSchema } from '../contract/memory-tool.schemas';
 
@@ -27,7 +28,7 @@ export class MemoryHistoryTool implements McpToolHandler<typeof spec.input, type
   constructor(private readonly reader: MemoryReader) {}
 
   async run(input: z.output<typeof spec.input>, call: ToolCall) {
-    const history = await this.reader.history(call.project!, input.id);
+    const history = await this.reader.history(call.project!, viewerOf(call.principal), input.id);
     const memory = toMemoryView(history.memory);
     const versions = history.versions.map((v) => ({ ...v, createdAt: v.createdAt.toISOString() }));
     // One line per version: what it was, and the change that replaced it.

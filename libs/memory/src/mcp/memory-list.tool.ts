@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { memoryPageSchema, searchFiltersSchema, toListFilter } from '../contract/memory-query.dto';
 import { toMemoryView } from '../contract/memory.dto';
 import { MemoryReader } from '../memory-reader.service';
+import { viewerOf } from '../memory-access';
 import { memoryLines, nextPageLine } from './memory-text';
 import { cursorSchema, pageLimitSchema } from '../contract/memory-tool.schemas';
 
@@ -35,7 +36,13 @@ export class MemoryListTool implements McpToolHandler<typeof spec.input, typeof 
   constructor(private readonly reader: MemoryReader) {}
 
   async run(input: z.output<typeof spec.input>, call: ToolCall) {
-    const page = await this.reader.list(call.project!, toListFilter(input.filters), input.limit, input.cursor);
+    const page = await this.reader.list(
+      call.project!,
+      viewerOf(call.principal),
+      toListFilter(input.filters),
+      input.limit,
+      input.cursor,
+    );
     const items = page.items.map(toMemoryView);
     const head = items.length === 0 ? '' : `${items.length} memories, newest first:`;
     return {

@@ -4,6 +4,7 @@ import { type z } from 'zod';
 import { recallResultSchema, recallSchema, toListFilter } from '../contract/memory-query.dto';
 import { toMemoryView } from '../contract/memory.dto';
 import { MemoryRecall } from '../memory-recall.service';
+import { viewerOf } from '../memory-access';
 import { datesLine, memoryLine } from './memory-text';
 // What the tool list shows of the shared schemas (a memory, a search explanation).
 import './memory-tool-listing';
@@ -30,7 +31,10 @@ export class MemoryRecallTool implements McpToolHandler<typeof spec.input, typeo
   constructor(private readonly recall: MemoryRecall) {}
 
   async run(input: z.output<typeof spec.input>, call: ToolCall) {
-    const result = await this.recall.recall(call.project!, { ...input, filter: toListFilter(input.filters) });
+    const result = await this.recall.recall(call.project!, viewerOf(call.principal), {
+      ...input,
+      filter: toListFilter(input.filters),
+    });
     const results = result.results.map((hit) => ({ ...hit, memory: toMemoryView(hit.memory) }));
     const notes = [...result.report.notes, ...(result.report.temporal?.notes ?? [])].map((note) => `note: ${note}`);
     const dates = datesLine(result.report.temporal);

@@ -3,6 +3,7 @@ import { defineTool, McpTool, type McpToolHandler, type ToolCall } from '@cairn/
 import { z } from 'zod';
 import { toMemoryView } from '../contract/memory.dto';
 import { MemoryReader } from '../memory-reader.service';
+import { viewerOf } from '../memory-access';
 import { RELATION_TYPES } from '../contract/memory.types';
 import { memoryLine } from './memory-text';
 import { memoryIdSchema, relatedResultSchema, toRelationView } from '../contract/memory-tool.schemas';
@@ -31,7 +32,7 @@ export class MemoryRelatedTool implements McpToolHandler<typeof spec.input, type
   constructor(private readonly reader: MemoryReader) {}
 
   async run(input: z.output<typeof spec.input>, call: ToolCall) {
-    const related = await this.reader.related(call.project!, input.id, input.type);
+    const related = await this.reader.related(call.project!, viewerOf(call.principal), input.id, input.type);
     const items = related.map((item) => ({
       relation: toRelationView(item.relation),
       direction: item.direction,

@@ -39,7 +39,7 @@ export class MemoryStoreTool implements McpToolHandler<typeof spec.input, typeof
     return {
       structured: { memory, warnings: result.warnings, embedding: result.embedding, redacted: result.redacted },
       text: [
-        `${result.replayed ? 'Already stored (same idempotencyKey):' : 'Stored'} ${memory.id} [${memory.category} i${memory.importance}] in ${memory.project ?? 'every project'}.`,
+        `${result.replayed ? 'Already stored (same idempotencyKey):' : 'Stored'} ${memory.id} [${memory.category} i${memory.importance}] in ${memory.project ?? 'every project'}${memory.scope === 'project' ? '' : ` (${memory.scope})`}.`,
         ...sealedLine(memory),
         ...warnings,
         ...redactedLine(result.redacted),

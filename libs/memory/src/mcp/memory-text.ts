@@ -13,6 +13,9 @@ export function memoryLine(memory: MemoryView, index?: number): string {
     memory.archived ? 'archived' : '',
     memory.supersededBy ? `superseded by ${memory.supersededBy}` : '',
     memory.project === null ? 'tenant-wide' : '',
+    // Project scope is the norm: only the others are said.
+    memory.scope === 'private' ? 'private' : '',
+    memory.scope === 'team' && memory.project !== null ? `team, from ${memory.project}` : '',
   ].filter(Boolean);
   const source = memory.source ? ` @${memory.source.path}${memory.source.line ? `:${memory.source.line}` : ''}` : '';
   const prefix = index === undefined ? '' : `${index + 1}. `;

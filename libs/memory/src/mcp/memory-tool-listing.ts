@@ -31,6 +31,11 @@ toolListing.add(explanationSchema, {
   summary: "With explain: each signal's rank and score, the boosts, the final score",
 });
 toolListing.add(memorySchema.shape.embedded, { description: 'Has a vector of the active model' });
+// The scope says who sees it; the project is where it lives (a team memory: where it started).
+toolListing.add(memorySchema.shape.project, { description: '' });
+// The values speak for themselves in the list (its size budget); the REST documentation explains them.
+toolListing.add(memorySchema.shape.scope, { description: '' });
+toolListing.add(storeMemorySchema.shape.scope, { description: '' });
 toolListing.add(historyResultSchema.shape.versions.element.shape.version, {
   description: 'Its version; memory.version is the current one',
 });

@@ -3,6 +3,7 @@ import { defineTool, McpTool, type McpToolHandler, type ToolCall } from '@cairn/
 import { type z } from 'zod';
 import { toMemoryView, verifySchema } from '../contract/memory.dto';
 import { MemoryLinks } from '../memory-relations.service';
+import { viewerOf } from '../memory-access';
 import { memoryIdSchema, verifyResultSchema } from '../contract/memory-tool.schemas';
 
 const spec = defineTool({
@@ -28,7 +29,7 @@ export class MemoryVerifyTool implements McpToolHandler<typeof spec.input, typeo
   constructor(private readonly links: MemoryLinks) {}
 
   async run(input: z.output<typeof spec.input>, call: ToolCall) {
-    const result = await this.links.verify(call.project!, input.id, input.contentHash);
+    const result = await this.links.verify(call.project!, viewerOf(call.principal), input.id, input.contentHash);
     const memory = toMemoryView(result.memory);
     const where = memory.source ? ` (${memory.source.path})` : '';
     return {

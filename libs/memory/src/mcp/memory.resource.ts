@@ -39,6 +39,7 @@ export class MemoryResource implements McpResourceHandler {
     const facts = [
       `- ${memory.category}, importance ${memory.importance}, confidence ${memory.confidence}`,
       `- project: ${memory.project ?? 'tenant-wide'}`,
+      `- scope: ${memory.scope}`,
       memory.tags.length ? `- tags: ${memory.tags.join(', ')}` : '',
       memory.keywords.length ? `- keywords: ${memory.keywords.join(', ')}` : '',
       source ? `- source: ${source}` : '',

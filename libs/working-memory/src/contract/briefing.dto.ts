@@ -1,4 +1,5 @@
 import { createZodDto } from 'nestjs-zod';
+import { MEMORY_SCOPES } from '@cairn/memory';
 import { z } from 'zod';
 import { BRIEFING_SECTIONS } from './briefing.types';
 import { contextOptionsSchema } from './working-memory.fields';
@@ -60,6 +61,7 @@ export class BriefingDto extends createZodDto(
           content: z.string(),
           category: z.string(),
           importance: z.number(),
+          scope: z.enum(MEMORY_SCOPES),
           agentId: z.string().nullable(),
           createdAt: z.iso.datetime(),
         }),

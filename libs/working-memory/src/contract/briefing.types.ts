@@ -32,6 +32,8 @@ export interface NewMemoryItem {
   readonly content: string;
   readonly category: string;
   readonly importance: number;
+  /** Who sees it. */
+  readonly scope: 'private' | 'project' | 'team';
   readonly agentId: string | null;
   readonly createdAt: string;
 }
