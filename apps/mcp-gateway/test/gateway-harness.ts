@@ -159,3 +159,23 @@ export async function callTool(client: Client, name: string, args: Record<string
     structured: result.structuredContent,
   };
 }
+
+/** A tool call that must succeed: its structured result and text (throws with the tool's own text otherwise). */
+export async function toolOk(
+  client: Client,
+  name: string,
+  args: Record<string, unknown> = {},
+): Promise<{ data: any; text: string }> {
+  const result = await client.callTool({ name, arguments: args });
+  const text = (result.content as { type: string; text: string }[])[0]?.text ?? '';
+  if (result.isError) throw new Error(`${name} failed: ${text}`);
+  return { data: result.structuredContent as any, text };
+}
+
+/** A tool call that must be refused as an `isError` result (no structured content): its text. */
+export async function toolRefused(client: Client, name: string, args: Record<string, unknown> = {}): Promise<string> {
+  const result = await client.callTool({ name, arguments: args });
+  expect(result.isError).toBe(true);
+  expect(result.structuredContent).toBeUndefined();
+  return (result.content as { text: string }[])[0].text;
+}

@@ -1,5 +1,13 @@
 import { type Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { connectClient, type GatewayWorld, startGatewayWorld, tenantWithProjects, tokenFor } from './gateway-harness';
+import {
+  connectClient,
+  type GatewayWorld,
+  startGatewayWorld,
+  tenantWithProjects,
+  tokenFor,
+  toolOk as ok,
+  toolRefused as refused,
+} from './gateway-harness';
 
 /**
  * Every memory tool of the core and maintenance toolsets, and the `cairn://memories/{id}`
@@ -60,20 +68,6 @@ describe('memory tools over MCP', () => {
     for (const client of clients) await client.close();
     await world?.close();
   });
-
-  async function ok(client: Client, name: string, args: Record<string, unknown>) {
-    const result = await client.callTool({ name, arguments: args });
-    const text = (result.content as { type: string; text: string }[])[0]?.text ?? '';
-    if (result.isError) throw new Error(`${name} failed: ${text}`);
-    return { data: result.structuredContent as any, text };
-  }
-
-  async function refused(client: Client, name: string, args: Record<string, unknown>): Promise<string> {
-    const result = await client.callTool({ name, arguments: args });
-    expect(result.isError).toBe(true);
-    expect(result.structuredContent).toBeUndefined();
-    return (result.content as { text: string }[])[0].text;
-  }
 
   async function store(client: Client, content: string, extra: Record<string, unknown> = {}): Promise<any> {
     return (await ok(client, 'memory_store', { content, ...extra })).data.memory;

@@ -2,7 +2,15 @@ import { eventually } from '@cairn/process-harness';
 import { type TenantFixture } from '@cairn/testing';
 import { type Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { DataSource } from 'typeorm';
-import { connectClient, type GatewayWorld, startGatewayWorld, tenantWithProjects, tokenFor } from './gateway-harness';
+import {
+  connectClient,
+  type GatewayWorld,
+  startGatewayWorld,
+  tenantWithProjects,
+  tokenFor,
+  toolOk as ok,
+  toolRefused as refused,
+} from './gateway-harness';
 
 /**
  * The review toolset over MCP with the SDK's real client (issue 14 §1): two agents and an
@@ -58,19 +66,6 @@ describe('review tools over MCP', () => {
     for (const client of clients) await client.close();
     await world?.close();
   });
-
-  async function ok(client: Client, name: string, args: Record<string, unknown>) {
-    const result = await client.callTool({ name, arguments: args });
-    const text = (result.content as { type: string; text: string }[])[0]?.text ?? '';
-    if (result.isError) throw new Error(`${name} failed: ${text}`);
-    return { data: result.structuredContent as any, text };
-  }
-
-  async function refused(client: Client, name: string, args: Record<string, unknown>): Promise<string> {
-    const result = await client.callTool({ name, arguments: args });
-    expect(result.isError).toBe(true);
-    return (result.content as { text: string }[])[0].text;
-  }
 
   /** A role the tool's permission does not grant: HTTP 403 before the tool runs. */
   async function forbidden(client: Client, name: string, args: Record<string, unknown>, permission: string) {

@@ -1,5 +1,13 @@
 import { type Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { connectClient, type GatewayWorld, startGatewayWorld, tenantWithProjects, tokenFor } from './gateway-harness';
+import {
+  connectClient,
+  type GatewayWorld,
+  startGatewayWorld,
+  tenantWithProjects,
+  tokenFor,
+  toolOk as ok,
+  toolRefused as refused,
+} from './gateway-harness';
 
 /**
  * The sharing toolset through the SDK's real client: an owner shares with a teammate, the
@@ -49,19 +57,6 @@ describe('sharing tools over MCP', () => {
     for (const client of clients) await client.close();
     await world?.close();
   });
-
-  async function ok(client: Client, name: string, args: Record<string, unknown>) {
-    const result = await client.callTool({ name, arguments: args });
-    const text = (result.content as { type: string; text: string }[])[0]?.text ?? '';
-    if (result.isError) throw new Error(`${name} failed: ${text}`);
-    return { data: result.structuredContent as any, text };
-  }
-
-  async function refused(client: Client, name: string, args: Record<string, unknown>): Promise<string> {
-    const result = await client.callTool({ name, arguments: args });
-    expect(result.isError).toBe(true);
-    return (result.content as { text: string }[])[0].text;
-  }
 
   const store = async (client: Client, content: string, extra: Record<string, unknown> = {}) =>
     (await ok(client, 'memory_store', { content, ...extra })).data.memory.id as string;
