@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal, RequirePermission, type SessionPrincipal } from '@cairn/access';
 import { MemoryParamsDto, ProjectParamDto } from '@cairn/memory';
 import { type FastifyReply } from 'fastify';
@@ -41,6 +41,11 @@ export class MemorySharingController {
       '400 self_share, unknown_user; 403 not_owner; 404 memory',
   })
   @ZodResponse({ status: 201, type: ShareViewDto })
+  @ApiResponse({
+    status: 200,
+    description: 'The grantee already had a share: its permission as asked now',
+    type: ShareViewDto,
+  })
   async share(
     @Param() params: MemoryParamsDto,
     @Body() body: ShareMemoryDto,
@@ -66,6 +71,7 @@ export class MemorySharingController {
       'permission changed. 400 self_share, unknown_user; 403 scope_too_narrow',
   })
   @ZodResponse({ status: 201, type: RuleViewDto })
+  @ApiResponse({ status: 200, description: 'The same rule existed: its permission as asked now', type: RuleViewDto })
   async shareTag(
     @Param() params: ProjectParamDto,
     @Body() body: ShareRuleDto,
