@@ -42,17 +42,25 @@ describe('keyword ranking statistics (BM25 kept by the write path)', () => {
   const scores = async (query: string, project = w.project): Promise<Record<string, number>> => {
     return Object.fromEntries(await keyword(query, project));
   };
-  /** Per project, every lexeme's live-row count and the row count/length under '', from the rows themselves. */
-  const recount = (corpusTable: string) =>
-    data.query<{ scope: string; lexeme: string; docs: number; tokens: number }[]>(
+  /**
+   * Per project, every lexeme's live-row count and the row count/length under '', from the rows
+   * themselves; team memories count in the tenant-wide bucket, which every project's recall reads.
+   */
+  const recount = (corpusTable: string) => {
+    const bucket =
+      corpusTable === 'memories'
+        ? `CASE WHEN scope = 'team' THEN '00000000-0000-0000-0000-000000000000' ELSE project_id END`
+        : `coalesce(project_id, '00000000-0000-0000-0000-000000000000')`;
+    return data.query<{ scope: string; lexeme: string; docs: number; tokens: number }[]>(
       `SELECT scope::text, lexeme, docs::int, tokens::int FROM (
-         SELECT coalesce(project_id, '00000000-0000-0000-0000-000000000000') AS scope, u.lexeme, count(*) AS docs, 0 AS tokens
+         SELECT ${bucket} AS scope, u.lexeme, count(*) AS docs, 0 AS tokens
          FROM ${schema()}.${corpusTable} m, unnest(m.tsv) u ${corpusTable === 'memories' ? 'WHERE m.deleted_at IS NULL' : ''} GROUP BY 1, 2
          UNION ALL
-         SELECT coalesce(project_id, '00000000-0000-0000-0000-000000000000'), '', count(*), sum(tsv_tokens)
+         SELECT ${bucket}, '', count(*), sum(tsv_tokens)
          FROM ${schema()}.${corpusTable} m ${corpusTable === 'memories' ? 'WHERE m.deleted_at IS NULL' : ''} GROUP BY 1
        ) s WHERE docs <> 0 ORDER BY 1, 2`,
     );
+  };
   const kept = (corpusTable: string) =>
     data.query<{ scope: string; lexeme: string; docs: number; tokens: number }[]>(
       `SELECT scope::text, lexeme, sum(docs)::int AS docs, sum(tokens)::int AS tokens FROM (
@@ -105,7 +113,7 @@ describe('keyword ranking statistics (BM25 kept by the write path)', () => {
     expect(score).toBeCloseTo(expected, 6);
   });
 
-  it('keeps the statistics equal to a recount through stores, edits, moves and deletes', async () => {
+  it('keeps the statistics equal to a recount through stores, edits, moves, promotions and deletes', async () => {
     const { memory: edited } = await store(w.agent, w.project, { content: 'Temporary note about Redis eviction' });
     const { memory: deleted } = await store(w.agent, w.project, { content: 'Temporary note about HAProxy timeouts' });
     const patched = await w.agent.patch(memoriesUrl(w.project, `/${edited.id}`), {
@@ -114,6 +122,10 @@ describe('keyword ranking statistics (BM25 kept by the write path)', () => {
     expect(patched.status).toBe(200);
     expect((await w.agent.delete(memoriesUrl(w.project, `/${deleted.id}`))).status).toBe(204);
     await store(w.wideAgent, w.otherProject, { content: 'Maria is not in this project; Redis is' });
+    // A team memory counts tenant-wide from the start, and a promoted one moves there.
+    await store(w.admin, w.project, { content: 'Every project deploys through Argo CD', scope: 'team' });
+    const { memory: promoted } = await store(w.agent, w.project, { content: 'Staging resets nightly at 02:00' });
+    await data.query(`UPDATE ${schema()}.memories SET scope = 'team' WHERE id = $1`, [promoted.id]);
     expect(await kept('memories')).toEqual(await recount('memories'));
     await fold();
     expect(await data.query(`SELECT count(*)::int AS n FROM ${schema()}.term_count_deltas`)).toEqual([{ n: 0 }]);

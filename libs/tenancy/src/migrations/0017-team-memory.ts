@@ -29,6 +29,30 @@ export const teamMemory: Migration = {
         ADD CONSTRAINT memories_scope_needs_project CHECK (project_id IS NOT NULL OR scope = 'team')`);
     // Team rows are read from every project: found without scanning each project's rows.
     await sql(`CREATE INDEX memories_team ON memories (created_at DESC, id DESC) WHERE scope = 'team'`);
+    // Keyword statistics follow visibility: a team row is counted in the tenant-wide bucket (which
+    // every project's recall reads), not in the project it started in, and moves there when it is
+    // promoted. Rows already counted keep their bucket: only project-less rows became team above.
+    await sql(`
+      CREATE OR REPLACE FUNCTION memories_count_terms() RETURNS trigger
+      LANGUAGE plpgsql SET search_path FROM CURRENT AS $$
+      BEGIN
+        IF TG_OP <> 'INSERT' AND OLD.deleted_at IS NULL THEN
+          PERFORM count_terms('memories', CASE WHEN OLD.scope = 'team' THEN NULL ELSE OLD.project_id END,
+            OLD.tsv, OLD.tsv_tokens, -1);
+        END IF;
+        IF TG_OP <> 'DELETE' AND NEW.deleted_at IS NULL THEN
+          PERFORM count_terms('memories', CASE WHEN NEW.scope = 'team' THEN NULL ELSE NEW.project_id END,
+            NEW.tsv, NEW.tsv_tokens, 1);
+        END IF;
+        RETURN NULL;
+      END $$`);
+    await sql(`DROP TRIGGER memories_term_counts_update ON memories`);
+    await sql(`
+      CREATE TRIGGER memories_term_counts_update AFTER UPDATE ON memories
+      FOR EACH ROW WHEN (
+        OLD.tsv IS DISTINCT FROM NEW.tsv OR OLD.project_id IS DISTINCT FROM NEW.project_id
+        OR OLD.scope IS DISTINCT FROM NEW.scope OR (OLD.deleted_at IS NULL) <> (NEW.deleted_at IS NULL)
+      ) EXECUTE FUNCTION memories_count_terms()`);
 
     await sql(`
       CREATE TABLE memory_shares (
