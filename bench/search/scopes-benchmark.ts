@@ -17,6 +17,7 @@ import { waitForIdlePool } from '../lib/pool';
 import { type ResultRow, row } from '../lib/report';
 import { corpusMemory, corpusQueries } from './corpus';
 import { type SearchApp, startSearchApp } from './fixture';
+import { explainSides } from './scopes-explain';
 import { sizeLabel } from './rows';
 import { plannedMemory, SCOPE_MIX, scopePlan, VIEWER, VIEWER_PROJECT, visibleTo } from './scopes-plan';
 import {
@@ -37,6 +38,8 @@ const MODE: SearchMode = 'hybrid';
 /** Hidden and shared private memories of the agent's project searched for by their own text. */
 const PROBES = 20;
 const MIN_SIZE = 1_000;
+/** Questions whose ranker statements are explained on both sides (diagnostics, in the JSON). */
+const EXPLAINED = 5;
 /** Issue 14: scoped recall keeps at least this share of the unscoped one's speed. */
 const GOAL = 0.8;
 
@@ -126,6 +129,7 @@ export async function benchScopes(
       expected,
       scoped: await candidateRows(bench, scoped, scoped.viewer),
       unscoped: await candidateRows(bench, unscoped, SYSTEM_VIEWER),
+      systemViewer: await candidateRows(bench, scoped, SYSTEM_VIEWER),
     };
     if (candidates.scoped !== expected || candidates.unscoped !== expected) {
       throw new Error(`candidate rows differ: ${JSON.stringify(candidates)}`);
@@ -138,10 +142,11 @@ export async function benchScopes(
     const texts = queries.map((query) => query.text);
     const withScopes = recaller(bench, scoped);
     const withoutScopes = recaller(bench, unscoped);
+    const asSystem = recaller(bench, scoped, SYSTEM_VIEWER);
     const checks = await checkVisibility({
       withScopes,
       withoutScopes,
-      asSystem: recaller(bench, scoped, SYSTEM_VIEWER),
+      asSystem,
       plan,
       visible,
       ids,
@@ -155,6 +160,13 @@ export async function benchScopes(
         `hit@10 ${checks.hitAt10.withScopes.toFixed(2)} vs ${checks.hitAt10.withoutScopes.toFixed(2)}`,
     );
 
+    const plans = await explainSides(
+      bench,
+      { withScopes: scoped, systemViewer: { ...scoped, viewer: SYSTEM_VIEWER }, unscopedTenant: unscoped },
+      texts.slice(0, EXPLAINED),
+      log,
+    );
+
     const settle = () => waitForIdlePool(bench.dataSource);
     const cycle = () => {
       let n = 0;
@@ -163,43 +175,55 @@ export async function benchScopes(
     const measured: { concurrency: number; loadBefore: number; loadAfter: number; result: Record<Case, LoadResult> }[] =
       [];
     for (const concurrency of [...new Set([1, input.load.concurrency])]) {
-      const [a, b] = [cycle(), cycle()];
+      const [a, b, c] = [cycle(), cycle(), cycle()];
       const loadBefore = loadavg()[0] ?? 0;
       const result = await compareUnderLoad<Case>(
         {
           withScopes: () => withScopes(a()).then(() => undefined),
-          withoutScopes: () => withoutScopes(b()).then(() => undefined),
+          systemViewer: () => asSystem(b()).then(() => undefined),
+          unscopedTenant: () => withoutScopes(c()).then(() => undefined),
         },
         { ...input.load, concurrency },
         settle,
       );
       const loadAfter = loadavg()[0] ?? 0;
       log(
-        `  c=${concurrency}: with scopes p50 ${result.withScopes.latencyMs.p50.toFixed(2)} ms, without ` +
-          `${result.withoutScopes.latencyMs.p50.toFixed(2)} ms; load ${loadBefore.toFixed(2)} → ${loadAfter.toFixed(2)}`,
+        `  c=${concurrency}: p50 with scopes ${result.withScopes.latencyMs.p50.toFixed(2)} ms, system viewer ` +
+          `${result.systemViewer.latencyMs.p50.toFixed(2)} ms, unscoped tenant ` +
+          `${result.unscopedTenant.latencyMs.p50.toFixed(2)} ms; load ${loadBefore.toFixed(2)} → ${loadAfter.toFixed(2)}`,
       );
       measured.push({ concurrency, loadBefore, loadAfter, result });
     }
 
+    const speed = (s: LoadResult, u: LoadResult) => ({
+      throughput: s.perSecond / u.perSecond,
+      p50: u.latencyMs.p50 / s.latencyMs.p50,
+      p95: u.latencyMs.p95 / s.latencyMs.p95,
+    });
+    // The goal is judged against the same tenant's system viewer (see the README for why).
     const goal = measured.map(({ concurrency, result }) => {
-      const s = result.withScopes;
-      const u = result.withoutScopes;
-      const speed = {
-        throughput: s.perSecond / u.perSecond,
-        p50: u.latencyMs.p50 / s.latencyMs.p50,
-        p95: u.latencyMs.p95 / s.latencyMs.p95,
+      const vsSystem = speed(result.withScopes, result.systemViewer);
+      const vsUnscopedTenant = speed(result.withScopes, result.unscopedTenant);
+      const met = (ratios: Record<string, number>) => Object.values(ratios).every((v) => v >= GOAL);
+      return {
+        concurrency,
+        ...vsSystem,
+        met: met(vsSystem),
+        vsUnscopedTenant,
+        metVsUnscopedTenant: met(vsUnscopedTenant),
       };
-      return { concurrency, ...speed, met: Object.values(speed).every((value) => value >= GOAL) };
     });
     const resultRows = measured.flatMap(({ concurrency, result }) => {
       const name = `recall with scopes ${label} (c=${concurrency})`;
-      const base = `same recall, no scopes (c=${concurrency})`;
       const s = result.withScopes;
-      const u = result.withoutScopes;
-      return [
+      const against = (base: string, u: LoadResult) => [
         row(name, 'throughput', 'queries/s', s.perSecond, { name: base, value: u.perSecond }),
         row(name, 'latency p50', 'ms', s.latencyMs.p50, { name: base, value: u.latencyMs.p50 }),
         row(name, 'latency p95', 'ms', s.latencyMs.p95, { name: base, value: u.latencyMs.p95 }),
+      ];
+      return [
+        ...against(`same tenant, system viewer (c=${concurrency})`, result.systemViewer),
+        ...against(`unscoped tenant, same rows (c=${concurrency})`, result.unscopedTenant),
       ];
     });
     const loads = measured.flatMap((m) => [m.loadBefore, m.loadAfter]);
@@ -207,14 +231,17 @@ export async function benchScopes(
       `scopes: ${size} memories over 50 projects and 20 authors (14 service agents, 6 people), scopes ` +
         `${mixText()}, ${plan.shares.length} shares, ${plan.rules.length} tag rules; the agent's project holds ` +
         `${plan.memories.filter((m) => m.project === VIEWER_PROJECT).length}, it may rank ${expected} rows ` +
-        `(team memories of every project included); the baseline tenant holds the same rows, all project ` +
-        `scope, those very ${expected} in the agent's project, recalled as the system viewer (no privacy filter)`,
+        `(team memories of every project included); baselines: the same recall as the system viewer in the ` +
+        `same tenant (no privacy filter, ${candidates.systemViewer} rows: the hidden private ones too), and ` +
+        `in a tenant holding the same rows all of project scope, those very ${expected} in the agent's project ` +
+        `(its per-project term statistics and planner samples differ: see bench/search/README.md)`,
       `scopes: ${queries.length} questions, ${MODE}, limit ${LIMIT}, MemoryRecall.recall in-process, access ` +
         `recording off; checked first: ${checks.recalls} recalls never returned a memory the agent may not ` +
         `see (${checks.hiddenProbes} hidden private ones searched for by their own text among them), ` +
         `${checks.sharedFound}/${checks.sharedProbes} shared private memories found by their text; goal ` +
-        `(issue 14) scoped/unscoped throughput and unscoped/scoped latency ≥ ${GOAL} (latency ratio ≤ ` +
+        `(issue 14), against the system viewer: scoped/unscoped throughput and unscoped/scoped latency ≥ ${GOAL} (latency ratio ≤ ` +
         `${(1 / GOAL).toFixed(2)}x): ${goal.map((g) => `c=${g.concurrency} ${g.met ? 'met' : 'NOT met'}`).join(', ')}; ` +
+        `against the unscoped tenant: ${goal.map((g) => `c=${g.concurrency} ${g.metVsUnscopedTenant ? 'met' : 'NOT met'}`).join(', ')}; ` +
         `1-min load average ${Math.min(...loads).toFixed(1)}–${Math.max(...loads).toFixed(1)}`,
     ];
     return {
@@ -234,6 +261,7 @@ export async function benchScopes(
         load: input.load,
         seeding: { scoped: scopedSeed, unscoped: unscopedSeed },
         checks,
+        plans,
         goal,
         results: measured,
       },
@@ -244,7 +272,7 @@ export async function benchScopes(
   }
 }
 
-type Case = 'withScopes' | 'withoutScopes';
+type Case = 'withScopes' | 'systemViewer' | 'unscopedTenant';
 
 function mixText(): string {
   return Object.entries(SCOPE_MIX)
