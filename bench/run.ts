@@ -13,6 +13,7 @@ import { benchBroadcast } from './broadcast-throughput';
 import { benchGateway } from './gateway/gateway-benchmark';
 import { benchPipeline } from './pipeline/pipeline-benchmark';
 import { benchDuplicates } from './search/duplicates-benchmark';
+import { benchScopes } from './search/scopes-benchmark';
 import { benchSearch } from './search/search-benchmark';
 import { benchTenantProvisioning } from './tenant-provisioning';
 import { benchTokenVerification } from './token-verification';
@@ -127,6 +128,18 @@ async function main(options: BenchOptions, cleanups: CleanupStack): Promise<void
         databaseUrl: environment.databaseUrl,
         redisUrl: environment.redisUrl,
         sizes: options.sizes,
+        log,
+      }),
+    );
+  }
+
+  if (selected('scopes')) {
+    await runOne('scopes', () =>
+      benchScopes({
+        databaseUrl: environment.databaseUrl,
+        redisUrl: environment.redisUrl,
+        sizes: options.sizes,
+        load,
         log,
       }),
     );

@@ -37,7 +37,16 @@ export interface BenchOptions {
 export const GATEWAY_TOOLS = ['recall', 'store'] as const;
 export type GatewayTool = (typeof GATEWAY_TOOLS)[number];
 
-export const BENCH_NAMES = ['tenants', 'tokens', 'search', 'duplicates', 'pipeline', 'gateway', 'broadcast'] as const;
+export const BENCH_NAMES = [
+  'tenants',
+  'tokens',
+  'search',
+  'duplicates',
+  'scopes',
+  'pipeline',
+  'gateway',
+  'broadcast',
+] as const;
 export const SEARCH_PROVIDERS = ['hash', 'local'] as const;
 export type SearchProvider = (typeof SEARCH_PROVIDERS)[number];
 export type BenchName = (typeof BENCH_NAMES)[number];
@@ -53,10 +62,13 @@ export const USAGE = `usage: npm run bench -- [--tenants N] [--seconds S] [--war
   --concurrency C   requests in flight during throughput phases (default 16)
   --only LIST       comma-separated benchmarks to run: tenants, tokens, search, duplicates,
                     pipeline, gateway, broadcast (16 agents posting to and reading one project's
-                    coordination channel; --seconds and --warmup apply, the concurrency is 16)
-                    (default: all)
-  --sizes LIST      search and duplicates corpus sizes (default 10000,100000); --sizes 10000
-                    skips the 100k size, whose seeding and measurement take several minutes
+                    coordination channel; --seconds and --warmup apply, the concurrency is 16),
+                    scopes (recall with scope filtering in a 50-project, 20-author tenant beside
+                    the same recall without scopes, at the largest --sizes size, at concurrency
+                    1 and --concurrency) (default: all)
+  --sizes LIST      search and duplicates corpus sizes, and the largest one the scopes
+                    benchmark's (default 10000,100000); --sizes 10000 skips the 100k size,
+                    whose seeding and measurement take several minutes
   --search-providers LIST  embedders the search benchmark runs with: hash (built in), local (the
                     bundled model; its vectors are kept in .cairn/embedding-cache, so only the
                     first run pays for embedding the corpus) (default hash,local)

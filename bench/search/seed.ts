@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { type Embedder, VectorIndexes, VectorIndexesRepository } from '@cairn/embeddings';
 import { memoryContentHash, memoryEmbeddingText } from '@cairn/memory';
 import { TermStatistics } from '@cairn/search';
-import { quotedSchema } from '@cairn/tenancy';
+import { quotedSchema, type TenantRef } from '@cairn/tenancy';
 import { type BaselineMemory, EXCHANGE_FILES } from '../baseline/protocol';
 import { type CorpusMemory } from './corpus';
 import { type SearchApp, type SearchTenant } from './fixture';
@@ -105,7 +105,7 @@ export async function seedCairn(
   const { principal } = target;
   const inTenant = <T>(work: () => Promise<T>): Promise<T> => bench.context.run(target.tenant, work);
 
-  let begin = performance.now();
+  const begin = performance.now();
   for (let start = 0; start < memories.length; start += INSERT_BATCH) {
     const rows = memories.slice(start, start + INSERT_BATCH).map((memory, offset) => ({
       id: ids[start + offset],
@@ -132,15 +132,29 @@ export async function seedCairn(
   }
   const insertSeconds = (performance.now() - begin) / 1000;
   log(`  inserted ${memories.length} memories in ${insertSeconds.toFixed(1)} s`);
+  return { insertSeconds, ...(await embedAndSettle(bench, target.tenant, ids, log)) };
+}
 
-  begin = performance.now();
+/**
+ * After a bulk insert of `ids` into `tenant`: vectors through the worker's EmbeddingProcessor,
+ * the model's HNSW index when it is not the built-in one, the term-statistics fold and
+ * VACUUM (ANALYZE), as the worker and autovacuum would leave the table.
+ */
+export async function embedAndSettle(
+  bench: SearchApp,
+  tenant: TenantRef,
+  ids: readonly string[],
+  log: (line: string) => void,
+): Promise<Omit<SeedTimings, 'insertSeconds'>> {
+  const inTenant = <T>(work: () => Promise<T>): Promise<T> => bench.context.run(tenant, work);
+  let begin = performance.now();
   let reported = 0;
   let next = 0;
   const embedWorker = async (): Promise<void> => {
     for (let start = next; start < ids.length; start = next) {
       next += EMBED_BATCH;
       const batch = ids.slice(start, start + EMBED_BATCH);
-      const outcome = await bench.processor.process({ tenantId: target.tenant.id, target: 'memory', ids: batch });
+      const outcome = await bench.processor.process({ tenantId: tenant.id, target: 'memory', ids: batch });
       if (outcome.status === 'embedded') reported += outcome.count;
     }
   };
@@ -156,16 +170,13 @@ export async function seedCairn(
     `  embedded ${embedded} memories in ${embedSeconds.toFixed(1)} s ` +
       `(EmbeddingProcessor, ${bench.embedder.model.id}, ${EMBED_CONCURRENCY} batches of ${EMBED_BATCH} at once)`,
   );
-  if (embedded !== memories.length) throw new Error(`embedded ${embedded} of ${memories.length} memories`);
+  if (embedded !== ids.length) throw new Error(`embedded ${embedded} of ${ids.length} memories`);
   if (reported !== embedded) log(`  note: EmbeddingProcessor reported ${reported} embedded, the table has ${embedded}`);
   if (!bench.embedder.model.builtIn) {
     // The built-in model's HNSW index comes with the schema; another model's is built by the
     // worker's rollout when the model becomes active. The bench has no worker: build it the same way.
     begin = performance.now();
-    await new VectorIndexes(new VectorIndexesRepository(bench.dataSource)).ensure(
-      target.tenant.schema,
-      bench.embedder.model,
-    );
+    await new VectorIndexes(new VectorIndexesRepository(bench.dataSource)).ensure(tenant.schema, bench.embedder.model);
     log(`  built the ${bench.embedder.model.id} HNSW index in ${((performance.now() - begin) / 1000).toFixed(1)} s`);
   }
 
@@ -173,14 +184,13 @@ export async function seedCairn(
   const folded = await inTenant(() => bench.app.get(TermStatistics).fold());
   log(`  folded ${folded.deltas} term-count deltas in ${((performance.now() - begin) / 1000).toFixed(1)} s`);
   begin = performance.now();
-  const table = `${quotedSchema(target.tenant.schema)}.memories`;
+  const table = `${quotedSchema(tenant.schema)}.memories`;
   await bench.dataSource.query(`VACUUM (ANALYZE) ${table}`);
   const vacuumAnalyzeSeconds = (performance.now() - begin) / 1000;
   const [size] = await bench.dataSource.query<{ bytes: string }[]>(`SELECT pg_total_relation_size($1) AS bytes`, [
     table,
   ]);
   return {
-    insertSeconds,
     embedSeconds,
     embedConcurrency: EMBED_CONCURRENCY,
     vacuumAnalyzeSeconds,
