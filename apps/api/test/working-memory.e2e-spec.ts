@@ -154,6 +154,29 @@ describe('working memory, session events and summaries', () => {
       );
     });
 
+    it("evicts into the scope the agent's own stores get: private when the tenant says agents default to it", async () => {
+      const settings = `/v1/tenants/${tenant.slug}/settings`;
+      expect((await api.admin.patch(settings, { agentDefaultScope: 'private' })).status).toBe(200);
+      try {
+        const owner = await agent();
+        for (let i = 0; i < 6; i += 1)
+          await put(owner, `note-${i}`, { value: `private working note ${i}`, importance: 1 });
+        expect((await owner.get(wm())).body.items).toHaveLength(5);
+        const listed = await owner.get(`/v1/projects/${projectA}/memories?tags=evicted&limit=100`);
+        const mine = listed.body.items.filter((item: { content: string }) =>
+          item.content.includes('private working note'),
+        );
+        expect(mine).toEqual([
+          expect.objectContaining({ scope: 'private', content: 'note-0: private working note 0' }),
+        ]);
+        // Another agent of the project does not see it.
+        const other = await agent();
+        expect((await other.get(`/v1/projects/${projectA}/memories/${mine[0].id}`)).status).toBe(404);
+      } finally {
+        await api.admin.patch(settings, { agentDefaultScope: 'project' });
+      }
+    });
+
     it('evicts only from the writing agent’s own entries', async () => {
       const full = await agent();
       for (let i = 0; i < 5; i += 1) await put(full, `k${i}`, { value: `value ${i}`, importance: 1 });

@@ -99,7 +99,7 @@ export class WorkingMemoryService {
         confidence: 0.8,
         source: null,
         pinned: false,
-        scope: 'project',
+        // What the agent would get storing it itself: the tenant's agentDefaultScope decides.
         supersedes: [],
       });
       // The memory carries the entry's placeholders: their originals go with it before the entry goes.
