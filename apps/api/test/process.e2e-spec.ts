@@ -115,11 +115,18 @@ function describeEveryApp(app: ProcessAppName): void {
     expect(health.body).toEqual({ status: 'ok' });
     expect(health.headers.get('x-request-id')).toBe('process-test-0001');
 
-    const ready = await http(`${running.url}/readyz`);
+    // Redis is reported as it is: on a loaded machine the first answer may come before it connected.
+    const ready = await eventually(
+      async () => {
+        const answer = await http(`${running.url}/readyz`);
+        return answer.body.checks?.redis?.ok ? answer : undefined;
+      },
+      15_000,
+      'the Redis check to pass',
+    );
     expect(ready.status).toBe(200);
     expect(ready.body.status).toBe('ready');
     expect(ready.body.checks.database.ok).toBe(true);
-    expect(ready.body.checks.redis.ok).toBe(true);
     expect(ready.body.checks.schema.ok).toBe(true);
     if (app === 'worker') {
       expect(ready.body.checks.embedder).toMatchObject({
