@@ -335,6 +335,22 @@ describe('memory promotions and the review queue', () => {
       expect((await decide(orchestrator, review.id, { resolution: 'keep_both', reason: 'x' })).status).toBe(409);
     });
 
+    it('queues an edit that comes to contradict another author, as a store does', async () => {
+      const old = await store(agentA, project, { content: 'Nightly backups are kept for 30 days' });
+      const edited = await store(agentB, project, { content: 'Backups of the wiki are exported weekly to S3' });
+      const patched = await agentB.patch(memoriesUrl(project, `/${edited.memory.id}`), {
+        content: 'Nightly backups are kept for 7 days',
+      });
+      expect(patched.status).toBe(200);
+      expect(patched.body.warnings).toContainEqual(
+        expect.objectContaining({ memoryId: old.memory.id, strength: 'strong', recorded: true }),
+      );
+      const items = (await queue(orchestrator, '?limit=200')).body.items as any[];
+      expect(items).toContainEqual(
+        expect.objectContaining({ kind: 'contradiction', memoryId: edited.memory.id, otherMemoryId: old.memory.id }),
+      );
+    });
+
     it("leaves one author's own contradictions as a warning only", async () => {
       await store(agentA, project, { content: 'Strict mode is true for the TypeScript build' });
       const second = await store(agentA, project, { content: 'Strict mode is false for the TypeScript build' });

@@ -217,6 +217,8 @@ export class MemoryWriter {
         contentChanged && !sensitive
           ? await this.contradictions.check(updated, projectScope(project, viewerOf(principal)), authorOf(principal))
           : [];
+      // An edit that now contradicts another author's memory goes to the review queue, as a store does.
+      if (found.length > 0) await this.contradictions.queueForReview(project.id, updated, found);
       const current = (await this.memories.findById(id)) as Memory;
       if (contentChanged) {
         embedding = 'queued';
