@@ -1,20 +1,9 @@
 import { createHash } from 'node:crypto';
 import { canonicalChainHash } from '@cairn/audit';
-import { type BroadcastAuthor, type BroadcastType } from './contract/broadcast.types';
+import { type Broadcast } from './contract/broadcast.types';
 
-/** The fields a message's hash covers, exactly as its row reads back. */
-export interface ChainedBroadcast {
-  readonly projectId: string;
-  readonly seq: number;
-  readonly type: BroadcastType;
-  readonly summary: string;
-  readonly files: readonly string[];
-  readonly replyTo: number | null;
-  readonly assignee: string | null;
-  readonly author: BroadcastAuthor;
-  /** Millisecond precision: what a JavaScript Date reads back from timestamptz. */
-  readonly at: Date;
-}
+/** The fields a message's hash covers, exactly as its row reads back (`at` in milliseconds). */
+export type ChainedBroadcast = Omit<Broadcast, 'prevHash' | 'hash'> & { readonly projectId: string };
 
 /**
  * The previous hash of a project's first message: its own per project (SHA-256 of a label and

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { TenantDb } from '@cairn/tenancy';
+import { type ChainedBroadcast } from './broadcast-chain';
 import { BROADCAST_SQL } from './broadcasts.sql';
 import { type Broadcast, type BroadcastType } from './contract/broadcast.types';
 
@@ -26,19 +27,8 @@ export interface StoredBroadcast extends Broadcast {
   readonly hashBytes: Buffer;
 }
 
-export interface NewBroadcast {
-  readonly projectId: string;
-  readonly seq: number;
-  readonly type: BroadcastType;
-  readonly summary: string;
-  readonly files: readonly string[];
-  readonly replyTo: number | null;
-  readonly assignee: string | null;
-  readonly author: { readonly userId: string | null; readonly agentId: string | null; readonly tokenId: string };
-  readonly at: Date;
-  readonly prevHash: Buffer;
-  readonly hash: Buffer;
-}
+/** A message to append: the chained fields and its links. */
+export type NewBroadcast = ChainedBroadcast & { readonly prevHash: Buffer; readonly hash: Buffer };
 
 export interface StoredKey {
   readonly hash: Buffer;

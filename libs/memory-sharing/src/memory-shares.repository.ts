@@ -107,16 +107,6 @@ export class MemorySharesRepository {
     permission: SharePermission;
     owner: Party;
   }): Promise<{ rule: ShareRule; created: boolean }> {
-    const key = JSON.stringify([
-      rule.projectId,
-      rule.tag,
-      rule.grantee.userId ?? null,
-      rule.grantee.agentId ?? null,
-      rule.owner.userId,
-      rule.owner.agentId,
-      rule.owner.tokenId,
-    ]);
-    await this.db.query(`SELECT pg_advisory_xact_lock(hashtext('memory_share_rules'), hashtext($1))`, [key]);
     const values = [
       rule.projectId,
       rule.tag,
@@ -126,6 +116,9 @@ export class MemorySharesRepository {
       rule.owner.agentId,
       rule.owner.tokenId,
     ];
+    await this.db.query(`SELECT pg_advisory_xact_lock(hashtext('memory_share_rules'), hashtext($1))`, [
+      JSON.stringify(values),
+    ]);
     // In a CTE: TypeORM answers a bare UPDATE … RETURNING with [rows, count].
     const existing = await this.db.query<{ id: string }>(
       `WITH changed AS (UPDATE memory_share_rules SET permission = $8

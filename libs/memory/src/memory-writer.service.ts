@@ -110,8 +110,9 @@ export class MemoryWriter {
       : undefined;
     this.limit.check(input.content);
     if (input.scope === 'tenant') assertMayWriteTenantWide(principal);
-    const scope = input.scope === 'tenant' ? 'team' : (input.scope ?? (await this.defaultScope(principal)));
-    assertMayWriteScope(principal, scope);
+    const named = input.scope === 'tenant' ? 'team' : input.scope;
+    // Refused before any work; a default scope (project or private) is never refused.
+    if (named) assertMayWriteScope(principal, named);
     const sensitive = input.sensitive === true;
     // A sensitive content is sealed whole: it is neither scanned nor stored, searched or embedded.
     const whole = sensitive ? await this.secrets.sealWhole(input.content) : undefined;
@@ -123,6 +124,8 @@ export class MemoryWriter {
       const id = randomUUID();
       const earlier = claim ? await this.idempotency.claim(project.id, principal.tokenId, claim, id) : undefined;
       if (earlier) return { ...(await this.replay(earlier)), replayed: true };
+      // Read in this transaction: one statement, not a transaction of its own per store.
+      const scope = named ?? (await this.defaultScope(principal));
       const projectId = input.scope === 'tenant' ? null : project.id;
       await this.secrets.keep(withWhole(clean.sealed, whole), {
         projectId,
