@@ -40,15 +40,20 @@ describe('memory promotions and the review queue', () => {
 
   /** Follows a client's change feed from `since` until nothing more is ready: the ids and the cursor. */
   const drain = async (client: TestClient, since?: string) => {
+    /** Memories delivered as themselves, and the ids of tombstones. */
     const ids: string[] = [];
+    const tombstones: string[] = [];
     let cursor = since;
     for (;;) {
       const query = cursor ? `?since=${encodeURIComponent(cursor)}` : '';
       const page = await client.get(memoriesUrl(project, `/changes${query}`));
       expect(page.status).toBe(200);
-      ids.push(...page.body.items.map((item: { id?: string; memory?: { id: string } }) => item.memory?.id ?? item.id));
+      for (const item of page.body.items as { id?: string; memory?: { id: string } }[]) {
+        if (item.memory) ids.push(item.memory.id);
+        else tombstones.push(item.id as string);
+      }
       cursor = page.body.nextCursor as string;
-      if (!page.body.hasMore) return { ids, cursor };
+      if (!page.body.hasMore) return { ids, tombstones, cursor };
     }
   };
   /** The feed from `since` until it delivers `id`: another test file's transaction may hold it a moment. */
@@ -211,6 +216,8 @@ describe('memory promotions and the review queue', () => {
     await feedUntil(agentA, undefined, memory.id);
     const before = await drain(agentB);
     expect(before.ids).not.toContain(memory.id);
+    // Shared and unshared since: B heard of it only as withdrawn (its copy, if any, dropped).
+    expect(before.tombstones).toContain(memory.id);
 
     const proposed = await promote(agentA, memory.id, { toScope: 'project' });
     expect(proposed.body).toMatchObject({ fromScope: 'private', toScope: 'project' });

@@ -28,8 +28,7 @@ SELECT
        UNION ALL
        SELECT r.permission, 'rule', r.id, r.owner_user_id, r.owner_agent_id, r.owner_token_id, r.created_at
        FROM memory_share_rules r
-       WHERE (r.grantee_user_id = $1::uuid OR r.grantee_agent_id = $2::text) AND r.tag = ANY(m.tags)
-         AND (r.project_id IS NULL OR r.project_id = m.project_id) AND ((m.author_token_id = r.owner_token_id OR m.author_user_id = r.owner_user_id OR (r.owner_user_id IS NULL AND m.author_user_id IS NULL AND m.author_agent_id = r.owner_agent_id)) IS TRUE)) x
+       WHERE (r.grantee_user_id = $1::uuid OR r.grantee_agent_id = $2::text) AND r.tag = ANY(m.tags) AND (r.project_id IS NULL OR r.project_id = m.project_id) AND ((m.author_token_id = r.owner_token_id OR m.author_user_id = r.owner_user_id OR (r.owner_user_id IS NULL AND m.author_user_id IS NULL AND m.author_agent_id = r.owner_agent_id)) IS TRUE)) x
        ORDER BY (x.permission = 'write') DESC, (x.via = 'share') DESC, x.granted_at, x.grant_id LIMIT 1
      ) g ON true
      WHERE m.deleted_at IS NULL AND (m.project_id = $5::uuid OR m.scope = 'team')
@@ -39,6 +38,5 @@ SELECT
        UNION ALL
        SELECT r.permission, 'rule', r.id, r.owner_user_id, r.owner_agent_id, r.owner_token_id, r.created_at
        FROM memory_share_rules r
-       WHERE (r.grantee_user_id = $3::uuid OR r.grantee_agent_id = $4::text) AND r.tag = ANY(m.tags)
-         AND (r.project_id IS NULL OR r.project_id = m.project_id) AND ((m.author_token_id = r.owner_token_id OR m.author_user_id = r.owner_user_id OR (r.owner_user_id IS NULL AND m.author_user_id IS NULL AND m.author_agent_id = r.owner_agent_id)) IS TRUE)) AND (m.created_at, m.id) < (SELECT c.created_at, c.id FROM memories c WHERE c.id = $9::uuid)
+       WHERE (r.grantee_user_id = $3::uuid OR r.grantee_agent_id = $4::text) AND r.tag = ANY(m.tags) AND (r.project_id IS NULL OR r.project_id = m.project_id) AND ((m.author_token_id = r.owner_token_id OR m.author_user_id = r.owner_user_id OR (r.owner_user_id IS NULL AND m.author_user_id IS NULL AND m.author_agent_id = r.owner_agent_id)) IS TRUE)) AND (m.created_at, m.id) < (SELECT c.created_at, c.id FROM memories c WHERE c.id = $9::uuid)
      ORDER BY m.created_at DESC, m.id DESC LIMIT $10;

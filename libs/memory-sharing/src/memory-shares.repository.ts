@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { SqlParams } from '@cairn/db';
-import { type MemoryRow, toMemory } from '@cairn/memory';
+import { GRANT_NOTICE_INSERT, type MemoryRow, ruleNoticesSql, toMemory } from '@cairn/memory';
 import { Injectable } from '@nestjs/common';
 import { TenantDb } from '@cairn/tenancy';
 import {
@@ -83,6 +83,13 @@ export class MemorySharesRepository {
         by.tokenId,
       ],
     );
+    // A new grantee sees the memory from now on: their change feed hears of it.
+    if (rows[0].created) {
+      await this.db.query(
+        `${GRANT_NOTICE_INSERT} SELECT memory_id, grantee_user_id, grantee_agent_id FROM memory_shares WHERE id = $1`,
+        [rows[0].id],
+      );
+    }
     const share = (await this.findShare(rows[0].id)) as MemoryShare;
     return { share, created: rows[0].created };
   }
@@ -92,8 +99,13 @@ export class MemorySharesRepository {
     return rows[0] ? (toGrant(rows[0]) as MemoryShare) : null;
   }
 
+  /** Removes the share; the grantee's change feed hears of it (a tombstone unless still given it). */
   async deleteShare(id: string): Promise<void> {
-    await this.db.query('DELETE FROM memory_shares WHERE id = $1', [id]);
+    await this.db.query(
+      `WITH gone AS (DELETE FROM memory_shares WHERE id = $1 RETURNING memory_id, grantee_user_id, grantee_agent_id)
+       ${GRANT_NOTICE_INSERT} SELECT memory_id, grantee_user_id, grantee_agent_id FROM gone`,
+      [id],
+    );
   }
 
   /**
@@ -138,6 +150,7 @@ export class MemorySharesRepository {
          VALUES ($9, $1, $2, $3, $4, $5, $6, $7, $8)`,
         [...values, rule.permission, id],
       );
+      await this.db.query(ruleNoticesSql('$1::uuid'), [id]);
     }
     return { rule: (await this.findRule(id)) as ShareRule, created: existing.length === 0 };
   }
@@ -147,7 +160,9 @@ export class MemorySharesRepository {
     return rows[0] ? (toGrant(rows[0]) as ShareRule) : null;
   }
 
+  /** Removes the rule; the grantee's change feed hears of every memory it covered. */
   async deleteRule(id: string): Promise<void> {
+    await this.db.query(ruleNoticesSql('$1::uuid'), [id]);
     await this.db.query('DELETE FROM memory_share_rules WHERE id = $1', [id]);
   }
 

@@ -2,23 +2,18 @@ import { SqlParams } from '@cairn/db';
 import { Injectable } from '@nestjs/common';
 
 import { TenantDb } from '@cairn/tenancy';
-import {
-  type Memory,
-  MEMORY_COLUMNS,
-  MEMORY_FROM,
-  type MemoryRow,
-  type MemoryScope,
-  memoryScopeSql,
-  toMemory,
-} from '@cairn/memory';
+import { type Memory, type MemoryRow, type MemoryScope, toMemory } from '@cairn/memory';
 import { type ChangeCursor } from './contract/change-cursor';
+import { changesPageSql } from './memory-changes.sql';
 
-export interface ChangedMemory {
-  /** xid8 of the transaction that last changed the row's content or state, as a decimal string. */
-  readonly xid: string;
+/** One entry of the feed, at its position (xid, memory id). */
+export type ChangedMemory =
   /** Deleted rows included: the feed turns them into tombstones. */
-  readonly memory: Memory;
-}
+  | { readonly xid: string; readonly memory: Memory }
+  /** A grant notice for a memory the viewer may no longer see (unshared, rule removed, tag taken off). */
+  | { readonly xid: string; readonly withdrawn: { readonly id: string; readonly at: Date } };
+
+type FeedRow = MemoryRow & { feed_xid: string; visible: boolean; noticed_at: Date | null };
 
 /** Reads for the incremental change feed; see MemoryChanges for why it is correct. */
 @Injectable()
@@ -34,10 +29,7 @@ export class MemoryChangesRepository {
     return rows[0].xmin;
   }
 
-  /**
-   * Rows `scope` sees (its project's, team ones, private ones of the viewer) changed after `cursor` by transactions below
-   * `horizon`, in (change_xid, id) order: the order of the `memories_change` index.
-   */
+  /** Changes `scope` hears of after `cursor` from transactions below `horizon`: see changesPageSql. */
   async changedSince(
     scope: MemoryScope,
     cursor: ChangeCursor | undefined,
@@ -45,18 +37,11 @@ export class MemoryChangesRepository {
     limit: number,
   ): Promise<ChangedMemory[]> {
     const params = new SqlParams();
-    const clauses = [memoryScopeSql(scope, params, 'm'), `m.change_xid < ${params.add(horizon)}::xid8`];
-    if (cursor?.kind === 'after') {
-      clauses.push(`(m.change_xid, m.id) > (${params.add(cursor.xid)}::xid8, ${params.add(cursor.id)}::uuid)`);
-    } else if (cursor?.kind === 'horizon') {
-      clauses.push(`m.change_xid >= ${params.add(cursor.xid)}::xid8`);
-    }
-    const rows = await this.db.query<MemoryRow & { change_xid: string }>(
-      `SELECT m.change_xid::text AS change_xid, ${MEMORY_COLUMNS} FROM ${MEMORY_FROM}
-       WHERE ${clauses.join(' AND ')}
-       ORDER BY m.change_xid, m.id LIMIT ${params.add(limit)}`,
-      params.values,
-    );
-    return rows.map((row) => ({ xid: row.change_xid, memory: toMemory(row) }));
+    const rows = await this.db.query<FeedRow>(changesPageSql(scope, cursor, horizon, limit, params), params.values);
+    return rows.map((row): ChangedMemory => {
+      const xid = String(row.feed_xid);
+      if (row.visible) return { xid, memory: toMemory(row) };
+      return { xid, withdrawn: { id: row.id, at: row.noticed_at as Date } };
+    });
   }
 }

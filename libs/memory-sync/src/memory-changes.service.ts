@@ -3,11 +3,17 @@ import { ProjectResolver } from '@cairn/projects';
 import { TenantTransaction } from '@cairn/tenancy';
 import { type Memory, type MemoryViewer, projectScope } from '@cairn/memory';
 import { type ChangeCursor, encodeCursor, laterCursor } from './contract/change-cursor';
-import { MemoryChangesRepository } from './memory-changes.repository';
+import { type ChangedMemory, MemoryChangesRepository } from './memory-changes.repository';
 
 export type ChangeItem =
   | { readonly kind: 'memory'; readonly memory: Memory }
-  | { readonly kind: 'deleted'; readonly id: string; readonly changedAt: Date };
+  /** `unshared`: the memory is still there, but no longer shared with the reader. */
+  | {
+      readonly kind: 'deleted';
+      readonly id: string;
+      readonly changedAt: Date;
+      readonly reason: 'deleted' | 'unshared';
+    };
 
 export interface ChangePage {
   readonly items: ChangeItem[];
@@ -18,7 +24,8 @@ export interface ChangePage {
 
 /**
  * The incremental change feed: every memory of a project (and the tenant-wide ones) changed
- * since a cursor, deletions included as tombstones.
+ * since a cursor, deletions included as tombstones. A reader also hears of grants: a memory
+ * shared with them appears, one no longer shared becomes a tombstone (reason `unshared`).
  *
  * Why not `updated_at`? Timestamps are taken when a transaction starts, but rows become
  * visible when it commits: a transaction that began earlier and commits later would land
@@ -60,17 +67,23 @@ export class MemoryChanges {
       // A full page resumes after its last row; otherwise everything below the horizon was
       // delivered and the next call can start there.
       let next: ChangeCursor =
-        hasMore && last ? { kind: 'after', xid: last.xid, id: last.memory.id } : { kind: 'horizon', xid: horizon };
+        hasMore && last ? { kind: 'after', xid: last.xid, id: changedId(last) } : { kind: 'horizon', xid: horizon };
       if (cursor) next = laterCursor(cursor, next);
       return {
-        items: page.map(({ memory }): ChangeItem =>
-          memory.deletedAt
-            ? { kind: 'deleted', id: memory.id, changedAt: memory.deletedAt }
-            : { kind: 'memory', memory },
-        ),
+        items: page.map((change): ChangeItem => {
+          if ('withdrawn' in change) {
+            return { kind: 'deleted', id: change.withdrawn.id, changedAt: change.withdrawn.at, reason: 'unshared' };
+          }
+          const { memory } = change;
+          return memory.deletedAt
+            ? { kind: 'deleted', id: memory.id, changedAt: memory.deletedAt, reason: 'deleted' }
+            : { kind: 'memory', memory };
+        }),
         nextCursor: encodeCursor(next),
         hasMore,
       };
     });
   }
 }
+
+const changedId = (change: ChangedMemory): string => ('withdrawn' in change ? change.withdrawn.id : change.memory.id);

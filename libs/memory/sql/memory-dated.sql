@@ -21,8 +21,7 @@ SELECT m.id FROM memories m
        UNION ALL
        SELECT r.permission, 'rule', r.id, r.owner_user_id, r.owner_agent_id, r.owner_token_id, r.created_at
        FROM memory_share_rules r
-       WHERE (r.grantee_user_id = $5::uuid OR r.grantee_agent_id = $6::text) AND r.tag = ANY(m.tags)
-         AND (r.project_id IS NULL OR r.project_id = m.project_id) AND ((m.author_token_id = r.owner_token_id OR m.author_user_id = r.owner_user_id OR (r.owner_user_id IS NULL AND m.author_user_id IS NULL AND m.author_agent_id = r.owner_agent_id)) IS TRUE))) AND m.archived_at IS NULL AND m.superseded_by IS NULL AND m.occurred_at >= $7 AND m.occurred_at < $8
+       WHERE (r.grantee_user_id = $5::uuid OR r.grantee_agent_id = $6::text) AND r.tag = ANY(m.tags) AND (r.project_id IS NULL OR r.project_id = m.project_id) AND ((m.author_token_id = r.owner_token_id OR m.author_user_id = r.owner_user_id OR (r.owner_user_id IS NULL AND m.author_user_id IS NULL AND m.author_agent_id = r.owner_agent_id)) IS TRUE))) AND m.archived_at IS NULL AND m.superseded_by IS NULL AND m.occurred_at >= $7 AND m.occurred_at < $8
     ORDER BY greatest(interval '0', $9::timestamptz - m.occurred_at, m.occurred_at - $10::timestamptz), m.occurred_at DESC, m.id
     LIMIT $11;
 
@@ -44,7 +43,6 @@ SELECT m.id FROM memories m
        UNION ALL
        SELECT r.permission, 'rule', r.id, r.owner_user_id, r.owner_agent_id, r.owner_token_id, r.created_at
        FROM memory_share_rules r
-       WHERE (r.grantee_user_id = $5::uuid OR r.grantee_agent_id = $6::text) AND r.tag = ANY(m.tags)
-         AND (r.project_id IS NULL OR r.project_id = m.project_id) AND ((m.author_token_id = r.owner_token_id OR m.author_user_id = r.owner_user_id OR (r.owner_user_id IS NULL AND m.author_user_id IS NULL AND m.author_agent_id = r.owner_agent_id)) IS TRUE))) AND m.archived_at IS NULL AND m.superseded_by IS NULL AND m.occurred_at < $7
+       WHERE (r.grantee_user_id = $5::uuid OR r.grantee_agent_id = $6::text) AND r.tag = ANY(m.tags) AND (r.project_id IS NULL OR r.project_id = m.project_id) AND ((m.author_token_id = r.owner_token_id OR m.author_user_id = r.owner_user_id OR (r.owner_user_id IS NULL AND m.author_user_id IS NULL AND m.author_agent_id = r.owner_agent_id)) IS TRUE))) AND m.archived_at IS NULL AND m.superseded_by IS NULL AND m.occurred_at < $7
     ORDER BY greatest(interval '0', m.occurred_at - $8::timestamptz), m.occurred_at DESC, m.id
     LIMIT $9;

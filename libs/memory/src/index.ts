@@ -69,8 +69,10 @@ export { detectContradiction } from './contradiction-detector';
 export { memoryFilterSql, memoryScopeSql, privacySql } from './memory-filter.sql';
 // Sharing (memory-sharing's listings; the visibility filter ORs it in): one definition of "shared with".
 export {
+  GRANT_NOTICE_INSERT,
   identitySql,
   memorySharedWithSql,
+  ruleNoticesSql,
   type SharePermission,
   shareGrantsSql,
   type ShareViewer,

@@ -7,6 +7,7 @@ import { memoryCorpus, type RankingCorpus } from './memory-corpus.sql';
 import { datedCandidatesSql, type OccurredWindow } from './memory-dated.sql';
 import { memoryFilterSql, memoryScopeSql } from './memory-filter.sql';
 import { MEMORY_COLUMNS, MEMORY_FROM, type MemoryRow, toMemory } from './memory-row.sql';
+import { droppedTagNoticesSql } from './memory-shares.sql';
 import { type Memory, type MemoryFields, type MemoryScopeLevel } from './contract/memory.types';
 
 export interface NewMemory extends MemoryFields {
@@ -162,8 +163,10 @@ export class MemoriesRepository {
     /** Absent: unchanged. */
     sensitive?: boolean,
   ): Promise<Memory> {
+    // The notice CTE reads the row as it was (one snapshot for the whole statement): old tags.
     await this.db.query(
-      `UPDATE memories SET content = $2, content_hash = $3, category = $4, tags = $5, keywords = $6, importance = $7,
+      `WITH dropped AS (${droppedTagNoticesSql('$1::uuid', '$5')})
+       UPDATE memories SET content = $2, content_hash = $3, category = $4, tags = $5, keywords = $6, importance = $7,
          confidence = $8, source_path = $9, source_line = $10, source_hash = $11, pinned = $12,
          stale = CASE WHEN $13 THEN false ELSE stale END, occurred_at = coalesce($14, occurred_at),
          sensitive = coalesce($15, sensitive),

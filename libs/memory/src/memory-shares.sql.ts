@@ -36,15 +36,57 @@ export function shareGrantsSql(alias: string, viewer: ShareViewer, params: SqlPa
   const user = params.add(viewer.userId);
   const agent = params.add(viewer.agentId);
   const names = (t: string) => `(${t}.grantee_user_id = ${user}::uuid OR ${t}.grantee_agent_id = ${agent}::text)`;
-  const owner = { userId: 'r.owner_user_id', agentId: 'r.owner_agent_id', tokenId: 'r.owner_token_id' };
   return `SELECT s.permission, 'share' AS via, s.id AS grant_id, s.granted_by_user_id AS by_user_id,
          s.granted_by_agent_id AS by_agent_id, s.granted_by_token_id AS by_token_id, s.created_at AS granted_at
        FROM memory_shares s WHERE s.memory_id = ${a}.id AND ${names('s')}
        UNION ALL
        SELECT r.permission, 'rule', r.id, r.owner_user_id, r.owner_agent_id, r.owner_token_id, r.created_at
        FROM memory_share_rules r
-       WHERE ${names('r')} AND r.tag = ANY(${a}.tags)
-         AND (r.project_id IS NULL OR r.project_id = ${a}.project_id) AND ${authoredBySql(a, owner)}`;
+       WHERE ${names('r')} AND ${ruleCoversSql('r', a)}`;
+}
+
+/**
+ * Tag rule `rule` covers memory `memory` (aliases): the memory carries the rule's tag, lies in
+ * its project (or the rule names none) and was written by the rule's owner.
+ */
+export function ruleCoversSql(rule: string, memory: string): string {
+  const r = rule;
+  const owner = { userId: `${r}.owner_user_id`, agentId: `${r}.owner_agent_id`, tokenId: `${r}.owner_token_id` };
+  return (
+    `${r}.tag = ANY(${memory}.tags) AND (${r}.project_id IS NULL OR ${r}.project_id = ${memory}.project_id)` +
+    ` AND ${authoredBySql(memory, owner)}`
+  );
+}
+
+/**
+ * Grant notices (tenant migration 18): a share, an unshare, a tag rule made or removed, or a
+ * tag taken off changes what a grantee sees without changing the memory row, so each writes
+ * one notice per memory and grantee for the change feed. The INSERT head; a SELECT of
+ * (memory_id, grantee_user_id, grantee_agent_id) follows.
+ */
+export const GRANT_NOTICE_INSERT = `INSERT INTO memory_grant_notices (memory_id, grantee_user_id, grantee_agent_id)`;
+
+/**
+ * The notices for the private memories rule `$ruleParam` covers now (a rule made, or about to
+ * be removed): those its grantee gains or loses.
+ */
+export function ruleNoticesSql(ruleParam: string): string {
+  return `${GRANT_NOTICE_INSERT}
+    SELECT m.id, r.grantee_user_id, r.grantee_agent_id
+    FROM memory_share_rules r JOIN memories m ON ${ruleCoversSql('r', 'm')}
+    WHERE r.id = ${ruleParam} AND m.scope = 'private' AND m.deleted_at IS NULL`;
+}
+
+/**
+ * The notices for memory `$idParam` if it is private and loses tags some rules cover (the
+ * update setting its tags to `$tagsParam`): their grantees no longer see it. Meant as a CTE of
+ * the UPDATE itself, whose snapshot still holds the old tags.
+ */
+export function droppedTagNoticesSql(idParam: string, tagsParam: string): string {
+  return `${GRANT_NOTICE_INSERT}
+    SELECT m.id, r.grantee_user_id, r.grantee_agent_id
+    FROM memories m JOIN memory_share_rules r ON ${ruleCoversSql('r', 'm')}
+    WHERE m.id = ${idParam} AND m.scope = 'private' AND NOT (r.tag = ANY(${tagsParam}::text[]))`;
 }
 
 /**

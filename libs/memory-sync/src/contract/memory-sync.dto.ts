@@ -16,7 +16,10 @@ export class ChangesQueryDto extends createZodDto(
 const tombstoneSchema = z.object({
   id: z.uuid(),
   deleted: z.literal(true),
-  changedAt: z.iso.datetime().describe('When it was deleted'),
+  changedAt: z.iso.datetime().describe('When it was deleted or unshared'),
+  reason: z
+    .enum(['deleted', 'unshared'])
+    .describe('unshared: it still exists but is no longer shared with you; drop your copy either way'),
 });
 
 export class ChangesPageDto extends createZodDto(

@@ -9,7 +9,7 @@ import { ChangesPageDto, ChangesQueryDto } from '../contract/memory-sync.dto';
 const toItemView = (item: ChangeItem) =>
   item.kind === 'memory'
     ? { memory: toMemoryView(item.memory) }
-    : { id: item.id, deleted: true as const, changedAt: item.changedAt.toISOString() };
+    : { id: item.id, deleted: true as const, changedAt: item.changedAt.toISOString(), reason: item.reason };
 
 @ApiTags('memories')
 @Controller('v1/projects/:project/memories')

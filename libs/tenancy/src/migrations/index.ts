@@ -16,6 +16,7 @@ import { idempotencyKeys } from './0014-idempotency-keys';
 import { duplicateCandidates } from './0015-duplicate-candidates';
 import { kbDocumentTokenAuthor } from './0016-kb-document-token-author';
 import { teamMemory } from './0017-team-memory';
+import { grantNotices } from './0018-grant-notices';
 
 /**
  * Tenant-schema migrations in order, run with the tenant's schema first on the search
@@ -39,6 +40,7 @@ export const TENANT_MIGRATION_LIST: readonly Migration[] = [
   duplicateCandidates,
   kbDocumentTokenAuthor,
   teamMemory,
+  grantNotices,
 ];
 
 /** Injection token so tests can run the migrator over a list with a failing step. */
