@@ -8,6 +8,7 @@ import { type SealedSecret, SecretBackup, SecretRedaction, type SecretTypeCount 
 import { TenantContext, TenantTransaction } from '@cairn/tenancy';
 import { assertMayWriteScope, assertMayWriteTenantWide, memoryContentHash } from '@cairn/memory';
 import { type ExportedMemory } from './contract/export-format';
+import { assertMayImportPrivate, importedAuthorToken } from './import-authorship';
 import { type ImportLine, invalidImport, type LineError, parseImport } from './import-parser';
 import { type ExistingMemory, MemoryTransferRepository } from './memory-transfer.repository';
 
@@ -58,6 +59,7 @@ export class MemoryImporter {
     const parsed = parseImport(text, { maxContentChars: this.config.memory.contentMaxChars, maxLines: MAX_LINES });
     if (parsed.lines.some((line) => line.memory.scope === 'tenant')) assertMayWriteTenantWide(principal);
     if (parsed.lines.some((line) => line.memory.scope === 'team')) assertMayWriteScope(principal, 'team');
+    assertMayImportPrivate(principal, parsed.lines);
     const restored = await this.restorable(parsed.lines, principal);
     // Before comparing with what exists: a re-import of a redacted export matches its placeholders.
     const { lines, sealed, redacted } = await this.redact(parsed.lines);
@@ -86,7 +88,7 @@ export class MemoryImporter {
       const written = await this.transfer.insertExported(
         fresh.map((line) => line.memory),
         project.id,
-        principal.tokenId,
+        (memory) => importedAuthorToken(principal, memory),
       );
       if (written !== fresh.length) {
         // Another import wrote some of these ids since we looked: roll back, the retry sorts them.

@@ -90,7 +90,12 @@ export class MemoryTransferRepository {
    * it may point to exists. Returns how many were written: an id that a concurrent import
    * wrote meanwhile is skipped here rather than failing on the primary key.
    */
-  async insertExported(memories: readonly ExportedMemory[], projectId: string, tokenId: string): Promise<number> {
+  /** `authorToken`: the token each memory records as its author (see importedAuthorToken). */
+  async insertExported(
+    memories: readonly ExportedMemory[],
+    projectId: string,
+    authorToken: (memory: ExportedMemory) => string | null,
+  ): Promise<number> {
     if (memories.length === 0) return 0;
     const records = memories.map((m) => ({
       id: m.id,
@@ -110,6 +115,7 @@ export class MemoryTransferRepository {
       verified_at: m.verifiedAt,
       author_user_id: m.author.userId,
       author_agent_id: m.author.agentId,
+      author_token_id: authorToken(m),
       pinned: m.pinned,
       version: m.version,
       access_count: m.accessCount,
@@ -126,18 +132,18 @@ export class MemoryTransferRepository {
          source_path, source_line, source_hash, stale, verified_at, author_user_id, author_agent_id, author_token_id,
          pinned, version, access_count, last_accessed_at, archived_at, occurred_at, created_at, updated_at, sensitive, scope)
        SELECT r.id, r.project_id, r.content, r.content_hash, r.category, r.tags, r.keywords, r.importance, r.confidence,
-         r.source_path, r.source_line, r.source_hash, r.stale, r.verified_at, r.author_user_id, r.author_agent_id, $2,
+         r.source_path, r.source_line, r.source_hash, r.stale, r.verified_at, r.author_user_id, r.author_agent_id, r.author_token_id,
          r.pinned, r.version, r.access_count, r.last_accessed_at, r.archived_at, r.occurred_at, r.created_at,
          r.updated_at, r.sensitive, r.scope
        FROM jsonb_to_recordset($1::jsonb) AS r(id uuid, project_id uuid, content text, content_hash text, category text,
          tags text[], keywords text[], importance smallint, confidence real, source_path text, source_line integer,
-         source_hash text, stale boolean, verified_at timestamptz, author_user_id uuid, author_agent_id text,
+         source_hash text, stale boolean, verified_at timestamptz, author_user_id uuid, author_agent_id text, author_token_id uuid,
          pinned boolean, version integer, access_count integer, last_accessed_at timestamptz, archived_at timestamptz,
          occurred_at timestamptz, created_at timestamptz, updated_at timestamptz, sensitive boolean, scope text)
        ON CONFLICT (id) DO NOTHING RETURNING 1
        )
        SELECT count(*)::int AS n FROM inserted`,
-      [JSON.stringify(records), tokenId],
+      [JSON.stringify(records)],
     );
     return rows[0]?.n ?? 0;
   }

@@ -44,7 +44,9 @@ export class MemoryTransferController {
   @RequirePermission('memory.maintain')
   @ApiOperation({
     summary: 'Import a JSON Lines export: all lines valid or nothing written; ids and timestamps kept',
-    description: `${FORMAT_NOTE} Identical memories already present are skipped, so re-importing is harmless.`,
+    description:
+      `${FORMAT_NOTE} Identical memories already present are skipped, so re-importing is harmless. ` +
+      "Private memories keep their authors; only an admin imports another author's (a restore, 403 not_owner otherwise).",
   })
   @ApiConsumes(NDJSON)
   @ApiBody({ schema: { type: 'string' } })
