@@ -8,7 +8,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
-import { type StoreMemoryInput, SYSTEM_VIEWER } from '@cairn/memory';
+import { type StoreMemoryInput, viewerOf } from '@cairn/memory';
 import { REDIS } from '@cairn/redis';
 import { type Redis } from 'ioredis';
 import { type GatewayTool } from '../lib/args';
@@ -133,7 +133,8 @@ export async function benchGateway(
     const inTenant = <T>(work: () => Promise<T>): Promise<T> => bench.context.run(tenant.tenant, work);
     const serviceRecall = async (query: string): Promise<string[]> => {
       const result = await inTenant(() =>
-        bench.recall.recall(tenant.projectSlug, SYSTEM_VIEWER, {
+        // As the gateway's token reads (the same privacy filter), so only the protocol differs.
+        bench.recall.recall(tenant.projectSlug, viewerOf(tenant.principal), {
           query,
           mode: 'hybrid',
           limit: LIMIT,
