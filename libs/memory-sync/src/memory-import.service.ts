@@ -1,4 +1,4 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { assertProjectAccess, authorOf, type SessionPrincipal } from '@cairn/access';
 import { CairnError } from '@cairn/common';
 import { CAIRN_CONFIG, type CairnConfig } from '@cairn/config';
@@ -30,6 +30,8 @@ interface RestoredOriginals {
 
 const MAX_LINES = 10_000;
 const EMBED_JOB_SIZE = 256;
+/** Imports at least this large refresh the planner's statistics at once (see refreshPlannerStatistics). */
+const ANALYZE_AFTER = 1_000;
 
 /**
  * Imports a JSON Lines export into a project: everything is validated first (every line,
@@ -38,6 +40,8 @@ const EMBED_JOB_SIZE = 256;
  */
 @Injectable()
 export class MemoryImporter {
+  private readonly logger = new Logger('MemoryImporter');
+
   constructor(
     @Inject(CAIRN_CONFIG) private readonly config: CairnConfig,
     private readonly tx: TenantTransaction,
@@ -125,7 +129,17 @@ export class MemoryImporter {
       };
     });
     const { fresh, ...counts } = result;
+    if (fresh.length >= ANALYZE_AFTER) await this.refreshPlannerStatistics();
     return { ...counts, embedding: await this.enqueue(fresh.map((line) => line.memory)), redacted };
+  }
+
+  /** After the commit: the import stands whatever happens here, so a failure is only logged. */
+  private async refreshPlannerStatistics(): Promise<void> {
+    try {
+      await this.tx.run(() => this.transfer.refreshPlannerStatistics());
+    } catch (error) {
+      this.logger.warn({ msg: 'planner statistics not refreshed after an import', err: error });
+    }
   }
 
   /**

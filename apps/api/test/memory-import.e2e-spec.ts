@@ -1,16 +1,17 @@
 import { issueToken, type TestClient } from '@cairn/testing';
+import { DataSource } from 'typeorm';
 import { type ApiHarness, startApi } from './api-harness';
 import { importLine, memoriesUrl, type MemoryWorld, memoryWorld } from './memory-fixtures';
 
 const NDJSON = 'application/x-ndjson';
 
 /**
- * Who owns a private memory that arrives by import. A private memory is its author's alone, so a
+ * What an import leaves behind besides its rows. Who owns a private memory that arrives by import. A private memory is its author's alone, so a
  * maintainer may not plant one under another identity (it would read to them as their own
  * note); an admin's restore keeps each author, and the importing admin's token does not become
  * an author of what it restored.
  */
-describe('private memories by import (REST)', () => {
+describe('memories by import (REST): private authors, planner statistics', () => {
   let api: ApiHarness;
   let w: MemoryWorld;
   /** A maintainer (member) whose token carries Alice's agent id. */
@@ -80,5 +81,25 @@ describe('private memories by import (REST)', () => {
     });
     expect(exported.statusCode).toBe(200);
     expect(exported.body).toContain(restored.id);
+  });
+
+  it('refreshes the planner statistics after a bulk import, so recall plans for the rows it brought', async () => {
+    // A table never analyzed has reltuples -1; autovacuum would take up to a minute to get there.
+    const reltuples = async () => {
+      const [row] = await api.app
+        .get(DataSource)
+        .query<{ reltuples: number }[]>(
+          `SELECT reltuples FROM pg_class WHERE oid = '"${w.tenant.schema}".memories'::regclass`,
+        );
+      return Number(row?.reltuples);
+    };
+    const before = await reltuples();
+    const lines = Array.from({ length: 1000 }, (_, index) => importLine({ content: `Bulk fact ${index}` }));
+    const response = await importLines(w.admin, lines);
+    expect(response.status).toBe(200);
+    expect(response.body).toMatchObject({ imported: 1000 });
+    const after = await reltuples();
+    expect(after).not.toBe(before);
+    expect(after).toBeGreaterThanOrEqual(1000);
   });
 });
