@@ -1,4 +1,11 @@
-import { EMBEDDER, type Embedder, EmbeddingProcessor, EmbeddingTargets } from '@cairn/embeddings';
+import {
+  EMBEDDER,
+  type Embedder,
+  EmbeddingProcessor,
+  EmbeddingTargets,
+  VectorIndexes,
+  VectorIndexesRepository,
+} from '@cairn/embeddings';
 import { MemoriesRepository, memoryContentHash } from '@cairn/memory';
 import { ProjectsService } from '@cairn/projects';
 import { TermStatistics } from '@cairn/search';
@@ -103,6 +110,11 @@ export async function ingest(
   await context.run(tenant, () => app.get(TermStatistics).fold());
   // As an import of this size does (MemoryImporter): plans as good as after autovacuum's ANALYZE.
   await app.get(DataSource).query(`ANALYZE ${tenant.schema}.memories`);
+  // As the worker's rollout does when a model becomes active: semantic ranking through the model's
+  // HNSW index, approximate as in the product, not an exact scan (the hash model's is in the schema).
+  if (!model.model.builtIn) {
+    await new VectorIndexes(new VectorIndexesRepository(app.get(DataSource))).ensure(tenant.schema, model.model);
+  }
   const embedded = performance.now();
   log(`embedded them in ${((embedded - inserted) / 1000).toFixed(1)} s (${model.model.id})`);
   return {
