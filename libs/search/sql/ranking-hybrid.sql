@@ -52,8 +52,14 @@ WITH
            (SELECT sum(t.idf * f.tf * 3 / (f.tf + 2 * (0 + 1 * c.tsv_tokens / k.avgdl)))
             FROM kw_terms t CROSS JOIN LATERAL (SELECT greatest(1, round(1 / (1.6449340668482264 - ts_rank('{1,1,1,1}', c.tsv, t.q, 0) * 1.6449340668482264) - 0.5)) AS tf) f
             WHERE c.tsv @@ t.q) AS score
-    FROM memories c, kw_query, kw_corpus k
-    WHERE c.tsv @@ kw_query.q AND c.deleted_at IS NULL AND (c.project_id = ANY($1::uuid[]) OR c.project_id IS NULL) AND c.archived_at IS NULL AND c.superseded_by IS NULL
+    -- Each match's tsvector detoasted once: the concatenation makes an in-memory copy, and OFFSET 0
+    -- keeps the planner from folding it back into each use. The scoring above reads it twice per
+    -- term; a row's tsvector is usually out of line (TOASTed) beside its content and vector, and
+    -- was fetched again on every read: half of the statement's time on conversational text.
+    FROM (SELECT c.id, c.importance, c.confidence, c.pinned, c.created_at, c.tsv_tokens, c.tsv || ''::tsvector AS tsv
+          FROM memories c, kw_query
+          WHERE c.tsv @@ kw_query.q AND c.deleted_at IS NULL AND (c.project_id = ANY($1::uuid[]) OR c.project_id IS NULL) AND c.archived_at IS NULL AND c.superseded_by IS NULL
+          OFFSET 0) c, kw_corpus k
   ),
   kw_out AS (
     SELECT 'keyword'::text AS list, s.id, s.score::float8 AS score, s.importance, s.confidence, s.pinned, s.created_at
