@@ -132,6 +132,34 @@ describe('keyword ranking statistics (BM25 kept by the write path)', () => {
     expect(await kept('memories')).toEqual(await recount('memories'));
   });
 
+  it('vacuums the term tables after a large fold, so rankings stop stepping over the deltas it deleted', async () => {
+    const vacuums = async () => {
+      const [row] = await data.query<{ n: number }[]>(
+        `SELECT vacuum_count::int AS n FROM pg_stat_user_tables WHERE relid = '${schema()}.term_count_deltas'::regclass`,
+      );
+      return row?.n ?? 0;
+    };
+    const before = await vacuums();
+    // A small fold leaves vacuuming to autovacuum.
+    await store(w.agent, w.project, { content: 'One more note about the Redis eviction policy' });
+    await fold();
+    expect(await vacuums()).toBe(before);
+    // 10,000 deltas that cancel out (as a bulk load and its deletion would): no statistic changes.
+    const [project] = await data.query<{ id: string }[]>(`SELECT id FROM ${schema()}.projects WHERE slug = $1`, [
+      w.project,
+    ]);
+    await data.query(
+      `INSERT INTO ${schema()}.term_count_deltas (corpus, scope, lexeme, docs, tokens)
+       SELECT 'memories', $1::uuid, 'bulk' || (g % 5000), CASE WHEN g < 5000 THEN 1 ELSE -1 END, 0
+       FROM generate_series(0, 9999) g`,
+      [project?.id],
+    );
+    const statistics = await kept('memories');
+    expect((await fold()).deltas).toBeGreaterThanOrEqual(10_000);
+    expect(await vacuums()).toBe(before + 1);
+    expect(await kept('memories')).toEqual(statistics);
+  });
+
   it('ranks a fresh project the same before and after ANALYZE and after folding', async () => {
     const questions = ['What does Maria prefer for merges?', 'when is the search index rebuilt', 'Maria Stripe secret'];
     const before = await Promise.all(questions.map((q) => scores(q)));

@@ -4,6 +4,7 @@ import { CairnError } from '@cairn/common';
 import { CAIRN_CONFIG, type CairnConfig } from '@cairn/config';
 import { JobQueue } from '@cairn/jobs';
 import { type ProjectRef, ProjectResolver } from '@cairn/projects';
+import { TermStatistics } from '@cairn/search';
 import { type SealedSecret, SecretBackup, SecretRedaction, type SecretTypeCount } from '@cairn/secrets';
 import { TenantContext, TenantTransaction } from '@cairn/tenancy';
 import { assertMayWriteScope, assertMayWriteTenantWide, memoryContentHash } from '@cairn/memory';
@@ -30,8 +31,8 @@ interface RestoredOriginals {
 
 const MAX_LINES = 10_000;
 const EMBED_JOB_SIZE = 256;
-/** Imports at least this large refresh the planner's statistics at once (see refreshPlannerStatistics). */
-const ANALYZE_AFTER = 1_000;
+/** Imports at least this large settle the statistics ranking depends on at once (see settle). */
+const SETTLE_AFTER = 1_000;
 
 /**
  * Imports a JSON Lines export into a project: everything is validated first (every line,
@@ -51,6 +52,7 @@ export class MemoryImporter {
     private readonly jobs: JobQueue,
     private readonly secrets: SecretRedaction,
     private readonly backup: SecretBackup,
+    private readonly termStatistics: TermStatistics,
   ) {}
 
   async import(
@@ -129,16 +131,23 @@ export class MemoryImporter {
       };
     });
     const { fresh, ...counts } = result;
-    if (fresh.length >= ANALYZE_AFTER) await this.refreshPlannerStatistics();
+    if (fresh.length >= SETTLE_AFTER) await this.settle();
     return { ...counts, embedding: await this.enqueue(fresh.map((line) => line.memory)), redacted };
   }
 
-  /** After the commit: the import stands whatever happens here, so a failure is only logged. */
-  private async refreshPlannerStatistics(): Promise<void> {
+  /**
+   * After a bulk import's commit, what the worker and autovacuum would do within a minute or two,
+   * done now so the first recalls over the new rows are not slow: fold the term-count deltas its
+   * rows appended (the fold vacuums the term tables after one this large) and refresh the
+   * planner's statistics of memories. The import stands whatever happens here, so a failure is
+   * only logged.
+   */
+  private async settle(): Promise<void> {
     try {
+      await this.termStatistics.fold();
       await this.tx.run(() => this.transfer.refreshPlannerStatistics());
     } catch (error) {
-      this.logger.warn({ msg: 'planner statistics not refreshed after an import', err: error });
+      this.logger.warn({ msg: 'term statistics or planner statistics not settled after an import', err: error });
     }
   }
 

@@ -16,15 +16,17 @@ WITH
     SELECT DISTINCT u.lexeme FROM unnest(to_tsvector('english', $3)) u
   ),
   kw_counts AS MATERIALIZED (
-    SELECT s.lexeme, sum(s.docs)::float8 AS docs, sum(s.tokens)::float8 AS tokens
-    FROM (
-      SELECT lexeme, docs, tokens FROM term_counts
-      WHERE corpus = 'memories' AND scope = ANY($4::uuid[])
-        AND lexeme = ANY(ARRAY(SELECT lexeme FROM kw_lexemes) || ''::text) UNION ALL
-      SELECT lexeme, docs, tokens FROM term_count_deltas
-      WHERE corpus = 'memories' AND scope = ANY($4::uuid[])
-        AND lexeme = ANY(ARRAY(SELECT lexeme FROM kw_lexemes) || ''::text)) s
-    GROUP BY s.lexeme
+    SELECT l.lexeme, coalesce(t.docs, 0) + coalesce(d.docs, 0) AS docs,
+           coalesce(t.tokens, 0) + coalesce(d.tokens, 0) AS tokens
+    FROM (SELECT lexeme FROM kw_lexemes UNION SELECT ''::text) l
+    CROSS JOIN LATERAL (
+      SELECT sum(t.docs)::float8 AS docs, sum(t.tokens)::float8 AS tokens FROM term_counts t
+      WHERE t.corpus = 'memories' AND t.scope = ANY($4::uuid[]) AND t.lexeme = l.lexeme
+    ) t
+    CROSS JOIN LATERAL (
+      SELECT sum(d.docs)::float8 AS docs, sum(d.tokens)::float8 AS tokens FROM term_count_deltas d
+      WHERE d.corpus = 'memories' AND d.scope = ANY($4::uuid[]) AND d.lexeme = l.lexeme
+    ) d
   ),
   kw_corpus AS MATERIALIZED (
     SELECT greatest(coalesce(max(docs) FILTER (WHERE lexeme = ''), 0), 1) AS n,

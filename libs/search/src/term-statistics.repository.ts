@@ -1,5 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { TenantDb } from '@cairn/tenancy';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { quotedSchema, TenantDb } from '@cairn/tenancy';
+import { type DataSource } from 'typeorm';
 import { DROP_EMPTY_SQL, FOLD_BATCH, FOLD_DELTAS_SQL, FOLD_LOCK_SQL } from './term-statistics.sql';
 
 /**
@@ -10,7 +12,10 @@ import { DROP_EMPTY_SQL, FOLD_BATCH, FOLD_DELTAS_SQL, FOLD_LOCK_SQL } from './te
  */
 @Injectable()
 export class TermStatisticsRepository {
-  constructor(private readonly db: TenantDb) {}
+  constructor(
+    private readonly db: TenantDb,
+    @InjectDataSource() private readonly dataSource: DataSource,
+  ) {}
 
   /**
    * One batch of deltas folded, inside the caller's tenant transaction: how many were moved
@@ -25,5 +30,17 @@ export class TermStatisticsRepository {
     const more = moved >= FOLD_BATCH;
     if (!more) await this.db.query(DROP_EMPTY_SQL);
     return { moved, folded: row?.folded ?? 0, more };
+  }
+
+  /**
+   * Vacuums and analyzes the tenant's two term tables, on the shared pool (VACUUM cannot run in a
+   * transaction, so the schema is named instead of set). A fold deletes every delta it moves;
+   * until their index entries are gone, each keyword ranking and each store's contradiction
+   * check steps over them lexeme by lexeme (after a 30k-memory load: keyword recall 13 ms instead
+   * of 6, a store 21 ms instead of 5), and autovacuum gets there only on its next round.
+   */
+  async vacuum(schema: string): Promise<void> {
+    const s = quotedSchema(schema);
+    await this.dataSource.query(`VACUUM (ANALYZE) ${s}.term_count_deltas, ${s}.term_counts`);
   }
 }

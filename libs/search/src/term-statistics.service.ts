@@ -1,6 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { TenantTransaction } from '@cairn/tenancy';
+import { TenantContext, TenantTransaction } from '@cairn/tenancy';
 import { TermStatisticsRepository } from './term-statistics.repository';
+
+/** A fold that moved at least this many deltas vacuums the term tables right after (see vacuum). */
+const VACUUM_AFTER = 10_000;
 
 /** Folds a tenant's term-statistics deltas into their totals, a bounded transaction at a time. */
 @Injectable()
@@ -8,9 +11,13 @@ export class TermStatistics {
   constructor(
     private readonly repository: TermStatisticsRepository,
     private readonly tx: TenantTransaction,
+    private readonly tenant: TenantContext,
   ) {}
 
-  /** In the current tenant's context: folds every delta there is, unless another fold is running. */
+  /**
+   * In the current tenant's context: folds every delta there is, unless another fold is running;
+   * after a large fold (a bulk load), vacuums the term tables so rankings stop paying for it.
+   */
   async fold(): Promise<{ deltas: number; terms: number; busy: boolean }> {
     let deltas = 0;
     let terms = 0;
@@ -19,7 +26,10 @@ export class TermStatistics {
       if (!batch) return { deltas, terms, busy: true };
       deltas += batch.moved;
       terms += batch.folded;
-      if (!batch.more) return { deltas, terms, busy: false };
+      if (!batch.more) {
+        if (deltas >= VACUUM_AFTER) await this.repository.vacuum(this.tenant.require('term-statistics vacuum').schema);
+        return { deltas, terms, busy: false };
+      }
     }
   }
 }
