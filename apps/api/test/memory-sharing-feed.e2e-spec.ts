@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { type TestClient } from '@cairn/testing';
 import { type ApiHarness, startApi } from './api-harness';
-import { type ChangeItem, changes, drain, drainUntil, itemId } from './change-feed';
+import { type ChangeItem, changes, drain, itemId } from './change-feed';
 import { memoriesUrl, type MemoryWorld, memoryWorld, store } from './memory-fixtures';
 
 /**
@@ -38,14 +38,20 @@ describe('memory sharing in the change feed (REST)', () => {
     markers.add(id);
     return id;
   };
-  /** Follows `client`'s feed from `cursor` until `until` has come; everything that came before it. */
+  /**
+   * Follows `client`'s feed from `cursor` until `until` has come; everything that came before it.
+   * The horizon is cluster-wide, so another test file's open transaction can hold fresh changes
+   * back for a while (delayed, never lost): poll for up to 20 s.
+   */
   const follow = async (client: TestClient, cursor: string, until: string) => {
-    const result = await drainUntil(client, w.project, cursor, 1);
-    let { items, cursor: next } = result;
-    for (let tries = 0; !items.some((item) => itemId(item) === until) && tries < 100; tries++) {
+    let items: ChangeItem[] = [];
+    let next = cursor;
+    const deadline = Date.now() + 20_000;
+    while (!items.some((item) => itemId(item) === until) && Date.now() < deadline) {
       const more = await drain(client, w.project, next);
       items = [...items, ...more.items];
       next = more.cursor;
+      if (!items.some((item) => itemId(item) === until)) await new Promise((resolve) => setTimeout(resolve, 50));
     }
     expect(items.map(itemId)).toContain(until);
     return { items: items.filter((item) => !markers.has(itemId(item))), cursor: next };
