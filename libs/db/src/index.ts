@@ -4,3 +4,4 @@ export { DatabaseModule } from './database.module';
 export { PreparedStatements, queryPreparedIn, statementName } from './prepared-statements.service';
 export { assertMigrationSequence, type Migration, type SqlRunner } from './migration.types';
 export { SqlParams } from './sql-params';
+export { queryWithoutStatementTimeout } from './unbounded-statement.repository';

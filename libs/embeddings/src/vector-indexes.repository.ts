@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
+import { queryWithoutStatementTimeout } from '@cairn/db';
 import { quotedSchema } from '@cairn/tenancy';
 import { type DataSource } from 'typeorm';
 
@@ -32,19 +33,11 @@ export class VectorIndexesRepository {
    * the pool's statement timeout, so the build runs on a connection of its own with no timeout.
    */
   async create(schema: string, table: string, name: string, modelId: string, dims: number): Promise<void> {
-    const runner = this.dataSource.createQueryRunner();
-    await runner.connect();
-    try {
-      await runner.query(`SET statement_timeout = 0`);
-      await runner.query(
-        `CREATE INDEX CONCURRENTLY IF NOT EXISTS "${name}" ON ${quotedSchema(schema)}.${table}
-           USING hnsw ((embedding::public.vector(${dims})) public.vector_cosine_ops)
-           WHERE embedding_model = '${modelId}'`,
-      );
-    } finally {
-      // Back to the pool's settings before the connection serves anyone else.
-      await runner.query(`RESET statement_timeout`).catch(() => undefined);
-      await runner.release();
-    }
+    await queryWithoutStatementTimeout(
+      this.dataSource,
+      `CREATE INDEX CONCURRENTLY IF NOT EXISTS "${name}" ON ${quotedSchema(schema)}.${table}
+         USING hnsw ((embedding::public.vector(${dims})) public.vector_cosine_ops)
+         WHERE embedding_model = '${modelId}'`,
+    );
   }
 }

@@ -19,6 +19,11 @@ const importerOf = (principal: SessionPrincipal): OwnerIdentity => ({
   tokenId: principal.tokenId,
 });
 
+/** The line's memory is the importer's own: it names the importer, or nobody (the importer then becomes its author). */
+function belongsToImporter(principal: SessionPrincipal, memory: ExportedMemory): boolean {
+  return namesNobody(memory) || isAuthoredBy(importerOf(principal), authorOf(memory));
+}
+
 /**
  * A private memory is its author's alone, so an import must not plant one under somebody else's
  * name (it would read to them as their own note): only an admin (a restore) imports private
@@ -26,10 +31,7 @@ const importerOf = (principal: SessionPrincipal): OwnerIdentity => ({
  */
 export function assertMayImportPrivate(principal: SessionPrincipal, lines: readonly ImportLine[]): void {
   if (principal.role === 'admin') return;
-  const foreign = lines.filter(
-    ({ memory }) =>
-      memory.scope === 'private' && !namesNobody(memory) && !isAuthoredBy(importerOf(principal), authorOf(memory)),
-  );
+  const foreign = lines.filter(({ memory }) => memory.scope === 'private' && !belongsToImporter(principal, memory));
   if (foreign.length === 0) return;
   const named = foreign
     .slice(0, 20)
@@ -42,10 +44,10 @@ export function assertMayImportPrivate(principal: SessionPrincipal, lines: reado
 }
 
 /**
- * The token an imported memory records as its author: the importer's when the line is theirs or
- * names nobody (the importer then becomes its author), none otherwise, so a restored private
- * memory stays its author's alone and the importing admin's reads do not gain it.
+ * The token an imported memory records as its author: the importer's when the line is its own,
+ * none otherwise, so a restored private memory stays its author's alone and the importing
+ * admin's reads do not gain it.
  */
 export function importedAuthorToken(principal: SessionPrincipal, memory: ExportedMemory): string | null {
-  return namesNobody(memory) || isAuthoredBy(importerOf(principal), authorOf(memory)) ? principal.tokenId : null;
+  return belongsToImporter(principal, memory) ? principal.tokenId : null;
 }

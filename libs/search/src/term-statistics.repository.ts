@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { queryWithoutStatementTimeout } from '@cairn/db';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { quotedSchema, TenantDb } from '@cairn/tenancy';
 import { type DataSource } from 'typeorm';
@@ -41,17 +42,6 @@ export class TermStatisticsRepository {
    */
   async vacuum(schema: string): Promise<void> {
     const s = quotedSchema(schema);
-    // A connection of its own without the pool's statement timeout: after a very large load the
-    // vacuum may take longer than any one query should.
-    const runner = this.dataSource.createQueryRunner();
-    await runner.connect();
-    try {
-      await runner.query(`SET statement_timeout = 0`);
-      await runner.query(`VACUUM (ANALYZE) ${s}.term_count_deltas, ${s}.term_counts`);
-    } finally {
-      // Back to the pool's settings before the connection serves anyone else.
-      await runner.query(`RESET statement_timeout`).catch(() => undefined);
-      await runner.release();
-    }
+    await queryWithoutStatementTimeout(this.dataSource, `VACUUM (ANALYZE) ${s}.term_count_deltas, ${s}.term_counts`);
   }
 }
