@@ -2,7 +2,7 @@
 import 'tsconfig-paths/register';
 import 'reflect-metadata';
 import { prepareTemplateDatabase, TEST_ENV } from '@cairn/testing';
-import { nodeVersionWarning } from '../tools/local/node-support';
+import { nodeSupport } from '../tools/local/node-support';
 import { startEphemeralServices } from '../tools/local/services';
 import { ensureLocalModel } from '../tools/models/local-model-files';
 import { TEST_MODELS_DIR } from './utils/local-model';
@@ -18,8 +18,13 @@ declare global {
  * Then builds a migrated template database that every test file clones.
  */
 export default async function globalSetup(): Promise<void> {
-  const nodeWarning = nodeVersionWarning();
-  if (nodeWarning) process.stderr.write(`\n[cairn test] ${nodeWarning}\n`);
+  // An older node fails in ways that look like Cairn bugs: refuse, saying how to get a supported one.
+  const node = nodeSupport();
+  if (node.refusal) {
+    process.stderr.write(`\n[cairn test] ${node.refusal}\n`);
+    process.exit(1);
+  }
+  if (node.warning) process.stderr.write(`\n[cairn test] ${node.warning}\n`);
   let databaseUrl = process.env.TEST_DATABASE_URL;
   let redisUrl = process.env.TEST_REDIS_URL;
   if (!databaseUrl || !redisUrl) {

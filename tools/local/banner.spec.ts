@@ -6,7 +6,7 @@ const input = (overrides: Partial<BannerInput> = {}): BannerInput => ({
   workerPort: 8082,
   databaseUrl: 'postgresql://cairn:secret@127.0.0.1:54329/cairn',
   redisUrl: 'redis://127.0.0.1:63799',
-  generatedAdminToken: 'cairn_pa_local',
+  adminToken: { command: `node -p 'require("./.cairn/secrets.json").adminToken'` },
   tenantsExist: false,
   notReady: [],
   ...overrides,
@@ -14,10 +14,10 @@ const input = (overrides: Partial<BannerInput> = {}): BannerInput => ({
 const text = (lines: ReturnType<typeof bannerLines>) => lines.map((line) => line.text).join('\n');
 
 describe("npm start's summary", () => {
-  it('gives the admin token as an export line to paste, and the first-tenant hint on the api port', () => {
+  it('gives an export line that reads the admin token from secrets.json, and the first-tenant hint on the api port', () => {
     const lines = bannerLines(input({ apiPort: 9180, mcpPort: 9181, workerPort: 9182 }));
     expect(lines.filter((line) => line.paste).map((line) => line.text)).toEqual([
-      'export CAIRN_ADMIN_TOKEN=cairn_pa_local',
+      `export CAIRN_ADMIN_TOKEN=$(node -p 'require("./.cairn/secrets.json").adminToken')`,
       `curl -s -X POST http://127.0.0.1:9180/v1/tenants -H "Authorization: Bearer $CAIRN_ADMIN_TOKEN" ` +
         `-H 'content-type: application/json' -d '{"slug":"acme","name":"Acme"}'`,
     ]);
@@ -32,9 +32,9 @@ describe("npm start's summary", () => {
   });
 
   it('does not repeat a token that came from the environment, and names apps that are not ready', () => {
-    const lines = bannerLines(input({ generatedAdminToken: undefined, notReady: ['worker'] }));
+    const lines = bannerLines(input({ adminToken: 'environment', notReady: ['worker'] }));
     expect(text(lines)).toContain('admin token  from CAIRN_ADMIN_TOKEN');
     expect(text(lines)).not.toContain('export CAIRN_ADMIN_TOKEN');
-    expect(text(lines)).toContain('not ready yet: worker');
+    expect(text(lines)).toContain('running, but not ready yet: worker');
   });
 });

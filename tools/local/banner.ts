@@ -1,7 +1,8 @@
 /**
- * What `npm start` prints once the apps answer: where they listen, the admin token as a line
- * to paste into a shell (the README's examples read `$CAIRN_ADMIN_TOKEN`), and, only while
- * there is no tenant yet, how to create the first one on the api's actual port.
+ * What `npm start` prints once the apps answer: where they listen, a line to paste into a shell
+ * that reads the admin token from the state dir's secrets.json (the README's examples use
+ * `$CAIRN_ADMIN_TOKEN`; the token itself is never printed, so it reaches no captured log), and,
+ * only while there is no tenant yet, how to create the first one on the api's actual port.
  */
 export interface BannerInput {
   readonly apiPort: number;
@@ -9,11 +10,14 @@ export interface BannerInput {
   readonly workerPort: number;
   readonly databaseUrl: string | undefined;
   readonly redisUrl: string | undefined;
-  /** The token when `npm start` generated it (kept in .cairn/secrets.json); undefined when it came from the environment. */
-  readonly generatedAdminToken: string | undefined;
+  /**
+   * Where the admin token is: a shell command printing it from secrets.json (where `npm start`
+   * keeps the one it generated), or the environment's CAIRN_ADMIN_TOKEN.
+   */
+  readonly adminToken: { readonly command: string } | 'environment';
   /** Whether a tenant exists; undefined when that could not be asked (the hint is then shown). */
   readonly tenantsExist: boolean | undefined;
-  /** Apps that did not answer /readyz in time. */
+  /** Apps that did not answer /readyz in time (they still run). */
   readonly notReady: readonly string[];
 }
 
@@ -32,16 +36,16 @@ export function bannerLines(input: BannerInput): BannerLine[] {
     { text: `database     ${redactPassword(input.databaseUrl)}` },
     { text: `redis        ${redactPassword(input.redisUrl)}` },
   ];
-  if (input.generatedAdminToken) {
+  if (input.adminToken !== 'environment') {
     lines.push(
-      { text: 'admin token  kept in .cairn/secrets.json; for the README examples, run this in your shell:' },
-      { text: `export CAIRN_ADMIN_TOKEN=${input.generatedAdminToken}`, paste: true },
+      { text: 'admin token  kept in secrets.json; for the README examples, run this in your shell:' },
+      { text: `export CAIRN_ADMIN_TOKEN=$(${input.adminToken.command})`, paste: true },
     );
   } else {
     lines.push({ text: 'admin token  from CAIRN_ADMIN_TOKEN' });
   }
   if (input.notReady.length > 0) {
-    lines.push({ text: `not ready yet: ${input.notReady.join(', ')} (see the logs above)` });
+    lines.push({ text: `running, but not ready yet: ${input.notReady.join(', ')} (see the logs above)` });
   }
   if (input.tenantsExist !== true) {
     lines.push(

@@ -144,6 +144,14 @@ function runInstallScript(script: string): Promise<number> {
   });
 }
 
+/**
+ * The installed PostgreSQL, without installing anything (for `npm stop` and `npm run status`,
+ * which only look after a server already running); undefined when there is none.
+ */
+export function findInstalledPostgres(): Promise<PostgresInstall | undefined> {
+  return findPostgres();
+}
+
 /** Detects (and if possible installs) the system services; returns where they live. */
 export async function resolveSystemDependencies(log: Log = silent): Promise<SystemDependencies> {
   let found = await detect();

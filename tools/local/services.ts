@@ -5,7 +5,7 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { MissingDependenciesError, resolveSystemDependencies } from './deps';
+import { findInstalledPostgres, MissingDependenciesError, resolveSystemDependencies } from './deps';
 import {
   isRunning,
   makeServerDir,
@@ -24,6 +24,8 @@ export { MissingDependenciesError };
 export interface LocalServices {
   databaseUrl: string;
   redisUrl: string;
+  /** Set for the persistent ones of `npm start`. */
+  ports?: { postgres: number; redis: number };
   stop(): Promise<void>;
 }
 
@@ -157,23 +159,26 @@ async function choosePreferred(recorded: number | undefined, fallback: number): 
   return choosePort(fallback);
 }
 
+function persistentLayout(stateDir: string): { layout: PostgresLayout; redisDir: string; portsFile: string } {
+  const dir = resolve(stateDir);
+  return {
+    layout: { dataDir: join(dir, 'postgres'), socketDir: join(dir, 'run'), logFile: join(dir, 'postgres.log') },
+    redisDir: join(dir, 'redis'),
+    portsFile: join(dir, 'ports.json'),
+  };
+}
+
 /**
  * Persistent instances for `npm start`, with state under stateDir (postgres/, redis/,
- * ports.json). Reuses servers already running from that stateDir; otherwise prefers the
- * recorded ports, then 54329 / 63799, then any free port. stop() stops both.
+ * ports.json). Reuses servers already running from that stateDir (left by a launcher that
+ * died: the caller holds the state dir's launcher record, so no live launcher owns them);
+ * otherwise prefers the recorded ports, then 54329 / 63799, then any free port. stop() stops both.
  */
 export async function startPersistentServices(stateDir: string, log: Log = silent): Promise<LocalServices> {
   const deps = await resolveSystemDependencies(log);
-  const dir = resolve(stateDir);
   // 0755 so the `postgres` user can reach its data dir when we run as root.
-  mkdirSync(dir, { recursive: true, mode: 0o755 });
-  const layout: PostgresLayout = {
-    dataDir: join(dir, 'postgres'),
-    socketDir: join(dir, 'run'),
-    logFile: join(dir, 'postgres.log'),
-  };
-  const redisDir = join(dir, 'redis');
-  const portsFile = join(dir, 'ports.json');
+  mkdirSync(resolve(stateDir), { recursive: true, mode: 0o755 });
+  const { layout, redisDir, portsFile } = persistentLayout(stateDir);
   const recorded = readPorts(portsFile);
 
   const pgPort = (await isRunning(deps.postgres, layout))
@@ -198,5 +203,52 @@ export async function startPersistentServices(stateDir: string, log: Log = silen
     () => Promise.resolve(),
   );
   writeFileSync(portsFile, `${JSON.stringify({ postgres: pg.port, redis: redis.port }, null, 2)}\n`);
-  return { databaseUrl: pg.databaseUrl, redisUrl: redis.redisUrl, stop: once(teardown) };
+  return {
+    databaseUrl: pg.databaseUrl,
+    redisUrl: redis.redisUrl,
+    ports: { postgres: pg.port, redis: redis.port },
+    stop: once(teardown),
+  };
+}
+
+export interface PersistentServicesState {
+  /** The port of the PostgreSQL running from the state dir, if one is. */
+  readonly postgres?: number;
+  /** The port of the Redis running from the state dir, if one is. */
+  readonly redis?: number;
+}
+
+/** Which of the state dir's servers are running, without starting or installing anything. */
+export async function persistentServicesState(stateDir: string): Promise<PersistentServicesState> {
+  const { layout, redisDir, portsFile } = persistentLayout(stateDir);
+  const postgres = await findInstalledPostgres();
+  const pgRunning = postgres !== undefined && (await isRunning(postgres, layout));
+  const recordedRedis = readPorts(portsFile).redis;
+  const redisRunning = recordedRedis !== undefined && (await isOurRedis(recordedRedis, redisDir));
+  return {
+    postgres: pgRunning ? (runningPort(layout.dataDir) ?? DEFAULT_PG_PORT) : undefined,
+    redis: redisRunning ? recordedRedis : undefined,
+  };
+}
+
+/**
+ * Stops the state dir's servers that are running (`npm stop` after a launcher died without
+ * stopping them); says what it stopped. Only ever call it while no live launcher owns them.
+ */
+export async function stopPersistentServices(stateDir: string, log: Log = silent): Promise<string[]> {
+  const { layout, redisDir } = persistentLayout(stateDir);
+  const running = await persistentServicesState(stateDir);
+  const stopped: string[] = [];
+  const postgres = await findInstalledPostgres();
+  if (running.postgres !== undefined && postgres) {
+    log(`stopping PostgreSQL on port ${running.postgres}`);
+    await stopPostgres(postgres, layout, 'fast');
+    stopped.push(`PostgreSQL (port ${running.postgres})`);
+  }
+  if (running.redis !== undefined) {
+    log(`stopping Redis on port ${running.redis}`);
+    await stopRedis(running.redis, join(redisDir, 'redis.pid'), false);
+    stopped.push(`Redis (port ${running.redis})`);
+  }
+  return stopped;
 }

@@ -78,12 +78,12 @@ export function freePort(): Promise<number> {
   });
 }
 
-export function isPortFree(port: number): Promise<boolean> {
+export function isPortFree(port: number, host = '127.0.0.1'): Promise<boolean> {
   return new Promise((resolve) => {
     const server = createServer();
     server.unref();
     server.once('error', () => resolve(false));
-    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
+    server.listen(port, host, () => server.close(() => resolve(true)));
   });
 }
 
@@ -113,4 +113,27 @@ export function isAlive(pid: number): boolean {
 /** Quotes for /bin/sh; only needed for the `su -c` fallback, which has no argv form. */
 export function shQuote(arg: string): string {
   return `'${arg.replace(/'/g, `'\\''`)}'`;
+}
+
+/**
+ * When a process started, in clock ticks since boot (field 22 of /proc/<pid>/stat): with the pid
+ * it names one process for good, where a pid alone may be reused after that process is gone.
+ * Undefined where there is no /proc (the pid alone is then all there is).
+ */
+export function processStartTicks(pid: number): string | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // The command name (field 2) is in parentheses and may hold spaces: count after the last ')'.
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
+  } catch {
+    return undefined;
+  }
+}
+
+/** Whether the process `pid` that started at `startTicks` (when known) is still running. */
+export function isSameProcess(pid: number, startTicks: string | undefined): boolean {
+  if (!isAlive(pid)) return false;
+  if (startTicks === undefined) return true;
+  const now = processStartTicks(pid);
+  return now === undefined || now === startTicks;
 }
