@@ -49,12 +49,14 @@ async function main(): Promise<number> {
   mkdirSync(stateDir, { recursive: true, mode: 0o755 });
   // Local by default: a development stack should not listen on every interface.
   const env: NodeJS.ProcessEnv = { HOST: '127.0.0.1', ...process.env, NODE_ENV: process.env.NODE_ENV ?? 'development' };
-  delete env.CAIRN_STATE_DIR;
   const ports = appPorts(env);
   const host = env.HOST!;
 
   // From here on every way of stopping is honoured, whatever phase start-up is in.
   const stops = new StopRequests(say);
+  // npm sets npm_lifecycle_event for the scripts it runs: under `npm start`, npm's process is the
+  // one a user (or a supervisor) holds, so the stack ends with it.
+  if (process.env.npm_lifecycle_event) stops.watchParent();
   let lock: InstanceLock;
   try {
     lock = await acquireInstanceLock(stateDir, { host, ports, apps: [] }, async (stale) => {

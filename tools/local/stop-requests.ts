@@ -1,11 +1,13 @@
 /**
  * The ways a running launcher is asked to stop: SIGINT (Ctrl-C on a terminal reaches the whole
  * foreground process group; npm forwards the one it gets), SIGTERM (`npm stop`, kill, npm
- * forwarding its own) and SIGHUP (the terminal went away). The first one counts; each phase of
- * start-up registers what stopping means for it (kill the migration, SIGTERM the apps).
+ * forwarding its own), SIGHUP (the terminal went away), and, under `npm start`, npm's end however
+ * it came (npm forwards only SIGINT and SIGTERM: another signal, SIGKILL included, ends npm alone
+ * and would leave the stack running with no command to stop it by). The first one counts; each
+ * phase of start-up registers what stopping means for it (kill the migration, SIGTERM the apps).
  */
 export class StopRequests {
-  private signal: NodeJS.Signals | undefined;
+  private reason: string | undefined;
   private readonly listeners = new Set<() => void>();
 
   constructor(private readonly say: (line: string) => void) {
@@ -13,7 +15,18 @@ export class StopRequests {
   }
 
   get requested(): boolean {
-    return this.signal !== undefined;
+    return this.reason !== undefined;
+  }
+
+  /** Stops when the parent process (npm) is gone: this process was handed to another parent. */
+  watchParent(): void {
+    const parent = process.ppid;
+    const timer = setInterval(() => {
+      if (process.ppid === parent) return;
+      clearInterval(timer);
+      this.request(`npm (pid ${parent}) has ended`);
+    }, 500);
+    timer.unref();
   }
 
   /** Runs `stop` on the first request (at once if one came already); returns how to unregister it. */
@@ -26,14 +39,14 @@ export class StopRequests {
     return () => this.listeners.delete(stop);
   }
 
-  private request(signal: NodeJS.Signals): void {
-    if (this.signal) {
+  private request(reason: string): void {
+    if (this.reason) {
       // A terminal's Ctrl-C reaches npm too, which forwards it: the same stop, asked twice.
-      if (signal !== this.signal) this.say(`${signal}: already stopping (the apps drain in-flight requests first)`);
+      if (reason !== this.reason) this.say(`${reason}: already stopping (the apps drain in-flight requests first)`);
       return;
     }
-    this.signal = signal;
-    this.say(`${signal}: stopping everything this launcher started…`);
+    this.reason = reason;
+    this.say(`${reason}: stopping everything this launcher started…`);
     for (const stop of [...this.listeners]) stop();
   }
 }
