@@ -28,6 +28,7 @@ import { TenantContext, TenantDb, TenantTransaction } from '@cairn/tenancy';
 import { startApiApp } from '../lib/app';
 import { prepareEnvironment } from '../lib/environment';
 import { repositoryRoot } from '../lib/report';
+import { defaultEvalData, missingEvalData } from './eval-data';
 import { ingest, POOLED_PROJECT } from './ingest';
 import { loadLongMemEval } from './longmemeval';
 import { score } from './metrics';
@@ -55,10 +56,8 @@ const VARIANTS: readonly { name: string; method: FusionMethod }[] = [
 async function main(): Promise<void> {
   const root = repositoryRoot(__dirname);
   const dataArg = process.argv.indexOf('--data');
-  const data = resolve(
-    dataArg > 0 ? (process.argv[dataArg + 1] ?? '') : resolve(root, '..', 'shared', 'eval', 'longmemeval_oracle.json'),
-  );
-  if (!existsSync(data)) throw new Error(`evaluation data not found at ${data} (pass --data PATH)`);
+  const data = dataArg > 0 ? resolve(process.argv[dataArg + 1] ?? '') : defaultEvalData(root);
+  if (!existsSync(data)) throw missingEvalData(data);
   const corpus = loadLongMemEval(data);
   const cleanups: (() => Promise<void>)[] = [];
   try {

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 
-/** One question of the LongMemEval release (see ../shared/eval/README.md). */
+/** One question of the LongMemEval release (eval-data.ts says where it comes from). */
 export interface LongMemEvalQuestion {
   question_id: string;
   question_type: string;

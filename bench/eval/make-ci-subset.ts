@@ -1,19 +1,22 @@
 /**
  * Rewrites the committed CI subset (test/fixtures/eval/longmemeval-ci.jsonl) from the full
  * release: `npm run -s build && node dist/bench/eval/make-ci-subset.js [--data PATH]`.
- * CI runs on a fresh clone without ../shared, so the regression check reads this extract.
+ * The release is not in the repository (eval-data.ts says where to get it), so the regression
+ * check reads this extract.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, relative, resolve } from 'node:path';
 import { repositoryRoot } from '../lib/report';
 import { CI_SUBSET_FILE, CI_SUBSET_PER_TYPE } from './ci-subset';
+import { defaultEvalData, missingEvalData } from './eval-data';
 import { readLongMemEval, selectSubset } from './longmemeval';
 
 function main(): void {
   const root = repositoryRoot(__dirname);
   const argv = process.argv.slice(2);
   const at = argv.indexOf('--data');
-  const data = at >= 0 ? resolve(argv[at + 1] ?? '') : resolve(root, '..', 'shared', 'eval', 'longmemeval_oracle.json');
+  const data = at >= 0 ? resolve(argv[at + 1] ?? '') : defaultEvalData(root);
+  if (!existsSync(data)) throw missingEvalData(data);
   const subset = selectSubset(readLongMemEval(data), CI_SUBSET_PER_TYPE);
   const out = resolve(root, CI_SUBSET_FILE);
   mkdirSync(dirname(out), { recursive: true });

@@ -25,6 +25,7 @@ import { prepareEnvironment } from '../lib/environment';
 import { gitCommit, machineInfo, repositoryRoot } from '../lib/report';
 import { BM25_B, BM25_K1 } from './bm25';
 import { evaluate } from './evaluate';
+import { defaultEvalData, missingEvalData } from './eval-data';
 import { type EvalQuestion, loadLongMemEval } from './longmemeval';
 import { type Haystack, HAYSTACKS } from './metrics';
 import { formatRun } from './print';
@@ -60,7 +61,7 @@ function oneOf<T extends string>(flag: string, value: string, allowed: readonly 
 
 function parseArgs(argv: readonly string[], root: string): EvalArgs {
   const args: EvalArgs = {
-    data: resolve(root, '..', 'shared', 'eval', 'longmemeval_oracle.json'),
+    data: defaultEvalData(root),
     modes: [...SEARCH_MODES],
     questions: Number.POSITIVE_INFINITY,
     // EMBEDDING_PROVIDER when it names one of the two (as `npm run bench` reads it), else the
@@ -134,7 +135,7 @@ async function main(): Promise<void> {
     secretsEval(root);
     return;
   }
-  if (!existsSync(args.data)) throw new Error(`evaluation data not found at ${args.data} (pass --data PATH)`);
+  if (!existsSync(args.data)) throw missingEvalData(args.data);
   const env = await providerEnv(args.provider, root);
   const corpus = loadLongMemEval(args.data);
   const questions: EvalQuestion[] = corpus.questions.slice(0, args.questions);
