@@ -18,6 +18,30 @@ export function readmeBashBlocks(): string[] {
   );
 }
 
+/** The ```bash blocks of the README section under `heading` (a whole `##`/`###` line), in order. */
+export function readmeSectionBlocks(heading: string): string[] {
+  const lines = readFileSync(join(REPO, 'README.md'), 'utf8').split('\n');
+  const start = lines.indexOf(heading);
+  if (start < 0) throw new Error(`README.md has no heading ${heading}`);
+  const blocks: string[] = [];
+  let block: string[] | undefined;
+  for (const line of lines.slice(start + 1)) {
+    if (block) {
+      if (line === '```') {
+        blocks.push(`${block.join('\n')}\n`);
+        block = undefined;
+      } else {
+        block.push(line);
+      }
+    } else if (line === '```bash') {
+      block = [];
+    } else if (/^#{1,3} /.test(line)) {
+      break;
+    }
+  }
+  return blocks;
+}
+
 /** The one bash block holding `marker`. */
 export function readmeBlock(marker: string): string {
   const found = readmeBashBlocks().filter((block) => block.includes(marker));
