@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { bash, README_API, readmeBlock, readmeSectionBlocks } from '../../mcp-gateway/test/readme-commands';
-import { type Captured, listening, LocalStack, processAlive, READY_LINE } from './launcher-harness';
+import { Captured, listening, LocalStack, processAlive, READY_LINE } from './launcher-harness';
 import { http, REPO_ROOT } from './process-harness';
 
 /**
@@ -64,7 +64,24 @@ describe('npm start, as a new user runs it', () => {
       );
       expect(existsSync(join(stack.stateDir, 'postgres'))).toBe(false);
       expect(existsSync(join(stack.stateDir, 'launcher.json'))).toBe(false);
+
+      // `npm test` (jest's global set-up) refuses it the same way, before any service starts.
+      const tests = new Captured(
+        'npm test on an old node',
+        oldNode!,
+        ['node_modules/jest/bin/jest.js', 'tools/local/banner.spec.ts'],
+        {
+          cwd: REPO_ROOT,
+          // CI makes the set-up log its services as they start: none may.
+          env: stack.env({ CI: 'true' }),
+        },
+      );
+      expect((await tests.waitForExit(120_000)).code).toBe(1);
+      expect(tests.output).toContain('is not supported: Cairn needs Node 22 (22.19 or newer) and Node 24 LTS');
+      expect(tests.output).toContain(`npm install --prefix .tools/node24 node-linux-${process.arch}@24`);
+      expect(tests.output).not.toContain('[test services]');
     },
+    150_000,
   );
 
   describe('with npm start running', () => {
