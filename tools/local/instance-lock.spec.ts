@@ -60,6 +60,9 @@ describe('one launcher per state dir', () => {
 
     lock.release();
     expect(readLauncherStatus(dir)).toEqual({ kind: 'none' });
+    // A stop asked for just as it exits does not bring the record back.
+    lock.update({ state: 'stopping' });
+    expect(readdirSync(dir)).toEqual([]);
     expect(onStale).not.toHaveBeenCalled();
   });
 

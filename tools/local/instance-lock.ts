@@ -80,6 +80,7 @@ function writeTemporary(stateDir: string, record: LauncherRecord): string {
 
 export interface InstanceLock {
   readonly record: LauncherRecord;
+  /** Rewrites the record whole; nothing once released. */
   update(change: Partial<Omit<LauncherRecord, 'pid' | 'startTicks'>>): void;
   /** Removes the record, if it is still this launcher's. */
   release(): void;
@@ -126,15 +127,19 @@ export async function acquireInstanceLock(
       await sleep(100);
     }
   }
+  let released = false;
   const lock: InstanceLock = {
     get record() {
       return record;
     },
     update(change) {
+      // A late update must not write back a record that has been released.
+      if (released) return;
       record = { ...record, ...change };
       renameSync(writeTemporary(stateDir, record), file);
     },
     release() {
+      released = true;
       const current = readRecord(file);
       if (current !== undefined && current !== 'unreadable' && current.pid !== record.pid) return;
       try {

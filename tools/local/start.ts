@@ -69,8 +69,9 @@ async function main(): Promise<number> {
     say(alreadyRunning(error.record, describeStateDir(root, stateDir)));
     return 1;
   }
+  stops.onStop(() => lock.update({ state: 'stopping' }));
   try {
-    return await run({ root, stateDir, env, ports, host, lock, stops });
+    return stops.requested ? 0 : await run({ root, stateDir, env, ports, host, lock, stops });
   } finally {
     lock.release();
   }
@@ -91,7 +92,10 @@ async function run(launch: Launch): Promise<number> {
   const taken = await takenPorts(ports, host);
   if (taken.length > 0) {
     for (const sentence of taken) say(sentence);
-    say('stop what uses it, or start on other ports: API_PORT=… MCP_PORT=… WORKER_PORT=… npm start');
+    say(
+      `stop what uses ${taken.length === 1 ? 'it' : 'them'}, or start on other ports: ` +
+        'API_PORT=… MCP_PORT=… WORKER_PORT=… npm start',
+    );
     return 1;
   }
 
@@ -110,7 +114,6 @@ async function run(launch: Launch): Promise<number> {
     return await runApps(launch, services);
   } finally {
     if (services) {
-      lock.update({ state: 'stopping' });
       await services.stop().then(
         () => say('stopped the local PostgreSQL and Redis'),
         (error: Error) => say(`stopping local services: ${error.message}`),
