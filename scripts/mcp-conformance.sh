@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The official MCP conformance suite (@modelcontextprotocol/conformance, pinned in
 # package.json) against the built gateway: starts the stack the way `npm start` does
-# (dist/tools/local/start.js: local PostgreSQL+pgvector and Redis under .cairn/, or
-# DATABASE_URL/REDIS_URL when set) on free loopback ports, issues a tenant token through the
+# (dist/tools/local/start.js: local PostgreSQL+pgvector and Redis, or DATABASE_URL/REDIS_URL
+# when set) with a state dir of its own (so it runs beside the clone's own `npm start`, which
+# would refuse a second launcher in .cairn/) on free loopback ports, issues a tenant token through the
 # admin API, puts a bearer-injecting proxy (tools/mcp-conformance/token-proxy.ts) in front
 # of /mcp (the suite's client sends no Authorization header), runs every active server scenario, prints the suite's summary and
 # fails on any failure not listed, with its reason, in scripts/mcp-conformance-expected.json
@@ -28,6 +29,8 @@ SUITE=node_modules/@modelcontextprotocol/conformance/dist/index.js
 }
 
 work=$(mktemp -d)
+# As root PostgreSQL runs as `postgres`, which must reach its data dir under $work/state.
+chmod 755 "$work"
 stack_pid=''
 proxy_pid=''
 cleanup() {
@@ -49,7 +52,7 @@ proxy_port=$(free_port)
 admin_token="cairn_pa_$(node -p 'require("crypto").randomBytes(32).toString("base64url")')"
 
 say "starting the stack (api :$api_port, mcp-gateway :$mcp_port, worker :$worker_port)"
-HOST=127.0.0.1 API_PORT=$api_port MCP_PORT=$mcp_port WORKER_PORT=$worker_port \
+CAIRN_STATE_DIR=$work/state HOST=127.0.0.1 API_PORT=$api_port MCP_PORT=$mcp_port WORKER_PORT=$worker_port \
   CAIRN_ADMIN_TOKEN=$admin_token EMBEDDING_PROVIDER=${EMBEDDING_PROVIDER:-hash} LOG_LEVEL=${LOG_LEVEL:-warn} \
   node dist/tools/local/start.js >"$work/stack.log" 2>&1 &
 stack_pid=$!
