@@ -273,7 +273,7 @@ describe('npm start, as a new user runs it', () => {
     expect(await run.waitForExit(STARTUP_MS)).toEqual({ code: 1, signal: null });
     expect(run.output).toContain('refusing to start');
     expect(run.output).toMatch(
-      /\[cairn\] (api|worker) exited \(code 1\) before it was asked to stop; stopping the others/,
+      /\[cairn\] (api|mcp-gateway|worker) exited \(code 1\) before it was asked to stop; stopping the others/,
     );
     expect(run.output).not.toContain(READY_LINE);
     expect(run.output).not.toContain('[cairn] api          http');
