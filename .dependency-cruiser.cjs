@@ -20,8 +20,9 @@ const DATABASE_CLIENTS = [
   '\\.module\\.ts$',
   '^libs/db/',
   '/migrations/',
-  // The tenant unit-of-work and its context, the tenant migrator: the database layer's tenant half.
+  // The tenant unit-of-work, its scope and context, the tenant migrator: the database layer's tenant half.
   '^libs/tenancy/src/tenant-(db|transaction|context|migrator)\\.service\\.ts$',
+  '^libs/tenancy/src/tenant-scope\\.ts$',
   // Tests, harnesses, benchmarks and local tooling set databases up and inspect them.
   '\\.spec\\.ts$',
   '\\.e2e-spec\\.ts$',
@@ -95,6 +96,14 @@ module.exports = {
       comment: '*.sql.ts files render SQL text for repositories; a service using one would be writing SQL.',
       from: { pathNot: ['\\.repository\\.ts$', '\\.sql\\.ts$', '\\.spec\\.ts$', '^bench/', '^test/', '/index\\.ts$'] },
       to: { path: '\\.sql\\.ts$' },
+    },
+    {
+      name: 'one-entry-into-a-tenant',
+      severity: 'error',
+      comment:
+        "A tenant's scope (AsyncLocalStorage) is started by TenantEntry alone and read by the context, transaction and db services: work enters a tenant in one reviewed place (live check, context, transaction), never by hand.",
+      from: { pathNot: '^libs/tenancy/src/tenant-(entry|context|transaction|db)\\.service\\.ts$' },
+      to: { path: '^libs/tenancy/src/tenant-scope\\.ts$' },
     },
     {
       name: 'apps-are-thin',
