@@ -76,8 +76,11 @@ export class ToolExecutor {
       }
       const { project: named, ...input } = this.validate(tool, args ?? {});
       // Handlers get the resolved project in `call`, and only their own arguments in `input`.
-      project = tool.spec.scope === 'project' ? this.projectOf(named, principal) : null;
-      const call: ToolCall = { principal, project, correlationId };
+      const call: ToolCall =
+        tool.spec.scope === 'project'
+          ? { principal, project: this.projectOf(named, principal), correlationId }
+          : { principal, project: null, correlationId };
+      project = call.project;
       const answer = await RequestContext.run({ correlationId, tenantId: principal.tenant.id }, () =>
         this.entry.run(principal.tenant, () => tool.handler.run(input, call)),
       );
