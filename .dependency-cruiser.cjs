@@ -32,6 +32,12 @@ const DATABASE_CLIENTS = [
   '^tools/',
 ];
 
+const { TIERS } = require('./tools/lint/library-tiers.cjs');
+
+/** `^libs/(a|b|…)/`: the libraries of the given tiers (tools/lint/library-tiers.cjs). */
+const librariesOf = (/** @type {(keyof typeof TIERS)[]} */ ...tiers) =>
+  `^libs/(${tiers.flatMap((tier) => Object.keys(TIERS[tier])).join('|')})/`;
+
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
   forbidden: [
@@ -96,6 +102,22 @@ module.exports = {
       comment: '*.sql.ts files render SQL text for repositories; a service using one would be writing SQL.',
       from: { pathNot: ['\\.repository\\.ts$', '\\.sql\\.ts$', '\\.spec\\.ts$', '^bench/', '^test/', '/index\\.ts$'] },
       to: { path: '\\.sql\\.ts$' },
+    },
+    {
+      name: 'engines-never-import-features',
+      severity: 'error',
+      comment:
+        'Platform and engine libraries serve every feature and know none of them (tools/lint/library-tiers.cjs): what a feature shares with an engine moves down into the engine, never the reverse.',
+      from: { path: librariesOf('platform', 'engines') },
+      to: { path: librariesOf('features') },
+    },
+    {
+      name: 'platform-never-imports-engines',
+      severity: 'error',
+      comment:
+        'The platform (configuration, database, tenancy, identities, audit, projects) is what every process runs on; it depends on no engine, so any process can run it alone (tools/lint/library-tiers.cjs).',
+      from: { path: librariesOf('platform') },
+      to: { path: librariesOf('engines') },
     },
     {
       name: 'one-entry-into-a-tenant',
