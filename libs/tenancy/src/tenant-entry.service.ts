@@ -10,8 +10,9 @@ import { toLiveTenant } from './tenants.service';
  * authenticated tenant), the job registry (a job's `tenantId`, checked live first), runners that
  * loop over tenants or outlive their request (a stream, a flush), tools and tests. Everything
  * inside reads the tenant from `TenantContext` and reaches its data through `TenantTransaction`
- * and `TenantDb`; nothing else can start a tenant scope (`tenant-scope.ts` is private to this
- * library), so a new entry point cannot skip the live check or bind the wrong schema by hand.
+ * and `TenantDb`. Nothing else can start a tenant scope (`tenant-scope.ts` is private to this
+ * library), so how work enters a tenant (the live check for work that names it by id, the
+ * context, the transaction) is decided here, once, and no entry point does it by hand.
  */
 @Injectable()
 export class TenantEntry {
