@@ -20,8 +20,9 @@ const DATABASE_CLIENTS = [
   '\\.module\\.ts$',
   '^libs/db/',
   '/migrations/',
-  // The tenant unit-of-work and its context, the tenant migrator: the database layer's tenant half.
+  // The tenant unit-of-work, its scope and context, the tenant migrator: the database layer's tenant half.
   '^libs/tenancy/src/tenant-(db|transaction|context|migrator)\\.service\\.ts$',
+  '^libs/tenancy/src/tenant-scope\\.ts$',
   // Tests, harnesses, benchmarks and local tooling set databases up and inspect them.
   '\\.spec\\.ts$',
   '\\.e2e-spec\\.ts$',
@@ -30,6 +31,12 @@ const DATABASE_CLIENTS = [
   '^bench/',
   '^tools/',
 ];
+
+const { TIERS } = require('./tools/lint/library-tiers.cjs');
+
+/** `^libs/(a|b|…)/`: the libraries of the given tiers (tools/lint/library-tiers.cjs). */
+const librariesOf = (/** @type {(keyof typeof TIERS)[]} */ ...tiers) =>
+  `^libs/(${tiers.flatMap((tier) => Object.keys(TIERS[tier])).join('|')})/`;
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
@@ -95,6 +102,30 @@ module.exports = {
       comment: '*.sql.ts files render SQL text for repositories; a service using one would be writing SQL.',
       from: { pathNot: ['\\.repository\\.ts$', '\\.sql\\.ts$', '\\.spec\\.ts$', '^bench/', '^test/', '/index\\.ts$'] },
       to: { path: '\\.sql\\.ts$' },
+    },
+    {
+      name: 'engines-never-import-features',
+      severity: 'error',
+      comment:
+        'Platform and engine libraries serve every feature and know none of them (tools/lint/library-tiers.cjs): what a feature shares with an engine moves down into the engine, never the reverse.',
+      from: { path: librariesOf('platform', 'engines') },
+      to: { path: librariesOf('features') },
+    },
+    {
+      name: 'platform-never-imports-engines',
+      severity: 'error',
+      comment:
+        'The platform (configuration, database, tenancy, identities, audit, projects) is what every process runs on; it depends on no engine, so any process can run it alone (tools/lint/library-tiers.cjs).',
+      from: { path: librariesOf('platform') },
+      to: { path: librariesOf('engines') },
+    },
+    {
+      name: 'one-entry-into-a-tenant',
+      severity: 'error',
+      comment:
+        "A tenant's scope (AsyncLocalStorage) is started by TenantEntry alone and read by the context, transaction and db services: work enters a tenant in one reviewed place (live check, context, transaction), never by hand.",
+      from: { pathNot: '^libs/tenancy/src/tenant-(entry|context|transaction|db)\\.service\\.ts$' },
+      to: { path: '^libs/tenancy/src/tenant-scope\\.ts$' },
     },
     {
       name: 'apps-are-thin',

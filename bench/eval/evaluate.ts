@@ -5,7 +5,7 @@
  */
 import { MemoryRecall, SYSTEM_VIEWER } from '@cairn/memory';
 import { type SearchMode } from '@cairn/search';
-import { TenantContext } from '@cairn/tenancy';
+import { TenantEntry } from '@cairn/tenancy';
 import { type BenchApp } from '../lib/app';
 import { Bm25Index } from './bm25';
 import { ingest, POOLED_PROJECT, type ProjectTurns } from './ingest';
@@ -134,13 +134,13 @@ export async function evaluate(
   log(`${BASELINE}: ${questions.length} questions in ${((performance.now() - bm25Started) / 1000).toFixed(1)} s`);
 
   const recall = bench.app.get(MemoryRecall, { strict: false });
-  const context = bench.app.get(TenantContext);
+  const entry = bench.app.get(TenantEntry);
   const rankers: RankerResult[] = [baseline];
   for (const mode of options.modes) {
     const started = performance.now();
     const ranked: string[][] = [];
     for (const [index, question] of questions.entries()) {
-      const { results: hits } = await context.run(ingested.tenant, () =>
+      const { results: hits } = await entry.run(ingested.tenant, () =>
         recall.recall(projectOf(index)?.slug ?? '', SYSTEM_VIEWER, {
           query: question.question,
           mode,

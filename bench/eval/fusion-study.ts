@@ -24,7 +24,7 @@ import {
   vectorCte,
   vectorSearchSettings,
 } from '@cairn/search';
-import { TenantContext, TenantDb, TenantTransaction } from '@cairn/tenancy';
+import { TenantDb, TenantEntry, TenantTransaction } from '@cairn/tenancy';
 import { startApiApp } from '../lib/app';
 import { prepareEnvironment } from '../lib/environment';
 import { repositoryRoot } from '../lib/report';
@@ -70,13 +70,13 @@ async function main(): Promise<void> {
     cleanups.push(() => bench.app.close());
     const ingested = await ingest(bench, [{ slug: POOLED_PROJECT, turns: corpus.turns }], log);
     const embedder = bench.app.get<Embedder>(EMBEDDER);
-    const [context, tx, db] = [bench.app.get(TenantContext), bench.app.get(TenantTransaction), bench.app.get(TenantDb)];
+    const [entry, tx, db] = [bench.app.get(TenantEntry), bench.app.get(TenantTransaction), bench.app.get(TenantDb)];
     const perListArg = process.argv.indexOf('--per-list');
     const perList = perListArg > 0 ? Number(process.argv[perListArg + 1]) : candidatesPerList(LIMIT);
     const lists: Lists[] = [];
     for (const question of corpus.questions) {
       const [vector] = await embedder.embed([question.question]);
-      const fetched = await context.run(ingested.tenant, () =>
+      const fetched = await entry.run(ingested.tenant, () =>
         tx.run(async () => {
           const [project] = await bench.app.get(ProjectResolver, { strict: false }).resolveMany([POOLED_PROJECT]);
           const params = new SqlParams();

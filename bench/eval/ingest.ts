@@ -11,7 +11,7 @@ import { ProjectsService } from '@cairn/projects';
 import { TermStatistics } from '@cairn/search';
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
-import { TenantContext, type TenantRef, TenantsService, TenantTransaction, toTenantRef } from '@cairn/tenancy';
+import { TenantEntry, type TenantRef, TenantsService, TenantTransaction, toTenantRef } from '@cairn/tenancy';
 import { type BenchApp } from '../lib/app';
 import { CachedEmbedder, EMBEDDING_CACHE_DIR } from '../lib/embedding-cache';
 import { type Turn } from './longmemeval';
@@ -48,7 +48,7 @@ export async function ingest(
 ): Promise<IngestedCorpus> {
   const { app } = bench;
   const tenant = toTenantRef(await app.get(TenantsService).create({ slug: 'longmemeval', name: 'LongMemEval' }));
-  const context = app.get(TenantContext);
+  const entry = app.get(TenantEntry);
   const tx = app.get(TenantTransaction);
   const projectsService = app.get(ProjectsService, { strict: false });
   const repository = app.get(MemoriesRepository, { strict: false });
@@ -56,11 +56,11 @@ export async function ingest(
   const started = performance.now();
   const rows: { projectId: string; turn: Turn }[] = [];
   for (const { slug, turns } of projects) {
-    const { id: projectId } = await context.run(tenant, () => projectsService.create({ slug, name: slug }));
+    const { id: projectId } = await entry.run(tenant, () => projectsService.create({ slug, name: slug }));
     for (const turn of turns) rows.push({ projectId, turn });
   }
   for (let start = 0; start < rows.length; start += BATCH) {
-    await context.run(tenant, () =>
+    await entry.run(tenant, () =>
       tx.run(async () => {
         for (const { projectId, turn } of rows.slice(start, start + BATCH)) {
           const id = randomUUID();
@@ -94,20 +94,13 @@ export async function ingest(
   const model = app.get<Embedder>(EMBEDDER);
   // A real model's vectors are kept between runs (the hash embedder is faster than the cache).
   const embedder = model.model.builtIn ? model : new CachedEmbedder(model, EMBEDDING_CACHE_DIR);
-  const processor = new EmbeddingProcessor(
-    embedder,
-    bench.config,
-    app.get(EmbeddingTargets),
-    app.get(TenantsService),
-    context,
-    tx,
-  );
+  const processor = new EmbeddingProcessor(embedder, bench.config, app.get(EmbeddingTargets), tx);
   const ids = [...keyOf.keys()];
   for (let start = 0; start < ids.length; start += BATCH) {
-    await processor.process({ tenantId: tenant.id, target: 'memory', ids: ids.slice(start, start + BATCH) });
+    await entry.run(tenant, () => processor.process({ target: 'memory', ids: ids.slice(start, start + BATCH) }));
   }
   // Exact without it; the worker folds the write path's term-count deltas as a loaded service would.
-  await context.run(tenant, () => app.get(TermStatistics).fold());
+  await entry.run(tenant, () => app.get(TermStatistics).fold());
   // As an import of this size does (MemoryImporter): plans as good as after autovacuum's ANALYZE.
   await app.get(DataSource).query(`ANALYZE ${tenant.schema}.memories`);
   // As the worker's rollout does when a model becomes active: semantic ranking through the model's

@@ -130,7 +130,7 @@ export async function benchGateway(
       redisPid: Number(/process_id:(\d+)/.exec(redisInfo)?.[1] ?? 0),
     };
 
-    const inTenant = <T>(work: () => Promise<T>): Promise<T> => bench.context.run(tenant.tenant, work);
+    const inTenant = <T>(work: () => Promise<T>): Promise<T> => bench.entry.run(tenant.tenant, work);
     const serviceRecall = async (query: string): Promise<string[]> => {
       const result = await inTenant(() =>
         // As the gateway's token reads (the same privacy filter), so only the protocol differs.

@@ -115,7 +115,7 @@ async function measureOldQuery(bench: SearchApp, target: SearchTenant): Promise<
   for (let run = 0; run < BASELINE_RUNS; run += 1) {
     const began = performance.now();
     try {
-      await bench.context.run(target.tenant, () =>
+      await bench.entry.run(target.tenant, () =>
         bench.tx.run(async () => {
           const same = new SqlParams();
           await bench.db.query(

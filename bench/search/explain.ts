@@ -46,7 +46,7 @@ export async function explainRanker(
     const [vector] = await bench.embedder.embed([query]);
     sql = `WITH ${vectorCte(corpus, bench.embedder.model, vector ?? [], params, { limit: PER_LIST, exact: false })} SELECT * FROM vec_out`;
   }
-  const rows = await bench.context.run(target.tenant, () =>
+  const rows = await bench.entry.run(target.tenant, () =>
     bench.tx.run(
       () => bench.db.query<{ 'QUERY PLAN': string }>(`EXPLAIN (ANALYZE, BUFFERS) ${sql}`, params.values),
       vectorSearchSettings(LIMIT),
@@ -95,7 +95,7 @@ export async function accessRecording(
 ): Promise<AccessRecording> {
   const samplesMs: number[] = [];
   for (const ids of resultLists) {
-    await bench.context
+    await bench.entry
       .run(target.tenant, () =>
         bench.tx.run(async () => {
           const begin = performance.now();

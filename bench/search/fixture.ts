@@ -16,7 +16,7 @@ import { MemoriesRepository, MemoryRecall, MemoryWriter } from '@cairn/memory';
 import { createRootLogger } from '@cairn/observability';
 import { HybridSearch } from '@cairn/search';
 import { createHttpApp } from '@cairn/server';
-import { TenantContext, TenantDb, type TenantRef, TenantsService, TenantTransaction } from '@cairn/tenancy';
+import { TenantDb, TenantEntry, type TenantRef, TenantTransaction } from '@cairn/tenancy';
 import { ApiModule } from '@cairn/api-app';
 import { DataSource } from 'typeorm';
 import { InjectClient } from '../lib/app';
@@ -32,11 +32,12 @@ export interface SearchApp {
   readonly writer: MemoryWriter;
   readonly memories: MemoriesRepository;
   readonly search: HybridSearch;
-  readonly context: TenantContext;
+  /** How the benchmarks enter a tenant, as the request adapters do. */
+  readonly entry: TenantEntry;
   readonly tx: TenantTransaction;
   readonly db: TenantDb;
   readonly embedder: Embedder;
-  /** The worker's embedding step, run in-process: no BullMQ consumer is started. */
+  /** The worker's embedding step, run in-process (in the entered tenant): no BullMQ consumer is started. */
   readonly processor: EmbeddingProcessor;
   close(): Promise<void>;
 }
@@ -83,11 +84,11 @@ export async function startSearchApp(
     openApi: { title: 'Cairn API', description: 'benchmark' },
   });
   const get = <T>(token: abstract new (...args: never[]) => T): T => app.get(token, { strict: false });
-  const context = get(TenantContext);
+  const entry = get(TenantEntry);
   const tx = get(TenantTransaction);
   const model = app.get<symbol, Embedder>(EMBEDDER, { strict: false });
   const embedder = model.model.builtIn ? model : new CachedEmbedder(model, EMBEDDING_CACHE_DIR);
-  const processor = new EmbeddingProcessor(embedder, config, get(EmbeddingTargets), get(TenantsService), context, tx);
+  const processor = new EmbeddingProcessor(embedder, config, get(EmbeddingTargets), tx);
   const jobs = get(JobQueue);
   return {
     app,
@@ -100,7 +101,7 @@ export async function startSearchApp(
     writer: get(MemoryWriter),
     memories: get(MemoriesRepository),
     search: get(HybridSearch),
-    context,
+    entry,
     tx,
     db: get(TenantDb),
     embedder,

@@ -1,6 +1,6 @@
 /**
  * What one measured Cairn operation is: a recall in-process (MemoryRecall.recall inside
- * TenantContext.run, as the HTTP interceptor would set it up), the ranking alone (HybridSearch.rank
+ * TenantEntry.run, as the HTTP interceptor would set it up), the ranking alone (HybridSearch.rank
  * in a tenant transaction, no project lookup and no access recording), the same recall over
  * `app.inject` with a session token, and a store in-process (MemoryWriter.store) or over HTTP.
  */
@@ -30,7 +30,7 @@ export function cairnOperations(
 ): CairnOperations {
   const texts = queries.map(normaliseQuery);
   const toIndices = (ids: readonly string[]) => ids.map((id) => indexOf.get(id) ?? -1);
-  const inTenant = <T>(work: () => Promise<T>): Promise<T> => bench.context.run(target.tenant, work);
+  const inTenant = <T>(work: () => Promise<T>): Promise<T> => bench.entry.run(target.tenant, work);
   const searchUrl = `/v1/projects/${target.projectSlug}/memories/search`;
   const storeUrl = `/v1/projects/${target.projectSlug}/memories`;
   const fields = (item: number) => {

@@ -62,7 +62,7 @@ type Recall = (query: string, mode?: SearchMode) => Promise<string[]>;
 function recaller(bench: SearchApp, side: Side, viewer: Viewer = side.viewer): Recall {
   const slug = side.team.projects[VIEWER_PROJECT]?.slug ?? '';
   return async (query, mode = MODE) => {
-    const result = await bench.context.run(side.team.tenant, () =>
+    const result = await bench.entry.run(side.team.tenant, () =>
       bench.recall.recall(slug, viewer, { query, mode, limit: LIMIT, explain: false, filter: {}, recordAccess: false }),
     );
     return result.results.map((hit) => hit.memory.id);
@@ -73,7 +73,7 @@ function recaller(bench: SearchApp, side: Side, viewer: Viewer = side.viewer): R
 async function candidateRows(bench: SearchApp, side: Side, viewer: Viewer): Promise<number> {
   const project = side.team.projects[VIEWER_PROJECT];
   if (!project) throw new Error('the agent project is missing');
-  return bench.context.run(side.team.tenant, () =>
+  return bench.entry.run(side.team.tenant, () =>
     bench.tx.run(async () => {
       const params = new SqlParams();
       const where = memoryFilterSql({ scope: projectScope(project, viewer) }, params, 'c');

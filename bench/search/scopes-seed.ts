@@ -137,7 +137,7 @@ export async function seedTeamMemories(
         created_at: createdAt(memory, rows.runStart).toISOString(),
       };
     });
-    await bench.context.run(team.tenant, () => bench.tx.run(() => bench.db.query(INSERT_SQL, [JSON.stringify(batch)])));
+    await bench.entry.run(team.tenant, () => bench.tx.run(() => bench.db.query(INSERT_SQL, [JSON.stringify(batch)])));
   }
   const insertSeconds = (performance.now() - begin) / 1000;
   log(`  inserted ${rows.corpus.length} memories in ${insertSeconds.toFixed(1)} s`);
@@ -181,7 +181,7 @@ export async function seedSharing(
     owner_token_id: authors[rule.owner]?.tokenId ?? null,
     ...grantee(rule.grantee),
   }));
-  await bench.context.run(team.tenant, () =>
+  await bench.entry.run(team.tenant, () =>
     bench.tx.run(async () => {
       await bench.db.query(
         `INSERT INTO memory_shares (id, memory_id, grantee_user_id, grantee_agent_id, permission,

@@ -103,7 +103,7 @@ export async function seedCairn(
   log: (line: string) => void,
 ): Promise<SeedTimings> {
   const { principal } = target;
-  const inTenant = <T>(work: () => Promise<T>): Promise<T> => bench.context.run(target.tenant, work);
+  const inTenant = <T>(work: () => Promise<T>): Promise<T> => bench.entry.run(target.tenant, work);
 
   const begin = performance.now();
   for (let start = 0; start < memories.length; start += INSERT_BATCH) {
@@ -146,7 +146,7 @@ export async function embedAndSettle(
   ids: readonly string[],
   log: (line: string) => void,
 ): Promise<Omit<SeedTimings, 'insertSeconds'>> {
-  const inTenant = <T>(work: () => Promise<T>): Promise<T> => bench.context.run(tenant, work);
+  const inTenant = <T>(work: () => Promise<T>): Promise<T> => bench.entry.run(tenant, work);
   let begin = performance.now();
   let reported = 0;
   let next = 0;
@@ -154,7 +154,7 @@ export async function embedAndSettle(
     for (let start = next; start < ids.length; start = next) {
       next += EMBED_BATCH;
       const batch = ids.slice(start, start + EMBED_BATCH);
-      const outcome = await bench.processor.process({ tenantId: tenant.id, target: 'memory', ids: batch });
+      const outcome = await inTenant(() => bench.processor.process({ target: 'memory', ids: batch }));
       if (outcome.status === 'embedded') reported += outcome.count;
     }
   };

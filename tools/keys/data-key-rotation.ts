@@ -1,7 +1,7 @@
 import { type INestApplicationContext } from '@nestjs/common';
 import { AuditTrail } from '@cairn/audit';
 import { DataKeyRotation } from '@cairn/secrets';
-import { TenantContext, TenantsService, toTenantRef } from '@cairn/tenancy';
+import { TenantEntry, TenantsService, toTenantRef } from '@cairn/tenancy';
 
 /** Who the audit names for a rotation run from the command line (the route names `platform-admin`). */
 export const CLI_ACTOR = 'operator:keys-rotate';
@@ -17,7 +17,7 @@ export async function rotateTenantDataKey(
   write: (line: string) => void,
 ): Promise<void> {
   const tenant = toTenantRef(await app.get(TenantsService).getBySlug(slug));
-  const result = await app.get(TenantContext).run(tenant, () => app.get(DataKeyRotation).rotate());
+  const result = await app.get(TenantEntry).run(tenant, () => app.get(DataKeyRotation).rotate());
   await app.get(AuditTrail).record(
     {
       actor: CLI_ACTOR,

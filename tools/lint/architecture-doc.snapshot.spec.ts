@@ -1,17 +1,27 @@
 import { execFile, execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { expectCommittedFile } from '@cairn/testing';
+// The tier of every library, which .dependency-cruiser.cjs enforces (a CommonJS file: the
+// dependency-cruiser configuration reads it too).
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { TIERS, ORDER } = require('./library-tiers.cjs') as {
+  TIERS: Record<string, Record<string, string>>;
+  ORDER: readonly string[];
+};
 
 /**
- * docs/architecture.md lists every import between libraries, generated from the code by
- * dependency-cruiser, so the page a newcomer reads first cannot drift from what is true.
+ * docs/architecture.md lists every library's tier and every import between libraries, generated
+ * from tools/lint/library-tiers.cjs and from the code by dependency-cruiser, so the page a
+ * newcomer reads first cannot drift from what is true.
  */
 const ROOT = join(__dirname, '..', '..');
 const DOC = join(ROOT, 'docs', 'architecture.md');
 const START = '<!-- library-dependencies:start -->';
 const END = '<!-- library-dependencies:end -->';
+const TIERS_START = '<!-- library-tiers:start -->';
+const TIERS_END = '<!-- library-tiers:end -->';
 
 interface CruiseResult {
   modules: { source: string; dependencies: { resolved: string }[] }[];
@@ -49,14 +59,38 @@ function table(graph: Map<string, Set<string>>): string {
   return ['| library | imports | imported by |', '| --- | --- | --- |', ...rows].join('\n');
 }
 
+function tierTable(): string {
+  const rows = ORDER.flatMap((tier) =>
+    Object.entries(TIERS[tier] ?? {}).map(([name, what]) => `| ${tier} | \`${name}\` | ${what} |`),
+  );
+  return ['| tier | library | what it is |', '| --- | --- | --- |', ...rows].join('\n');
+}
+
+/** `doc` with the text between `start` and `end` replaced by `body`. */
+function between(doc: string, start: string, end: string, body: string): string {
+  const from = doc.indexOf(start);
+  const to = doc.indexOf(end);
+  expect(from).toBeGreaterThan(0);
+  expect(to).toBeGreaterThan(from);
+  return `${doc.slice(0, from + start.length)}\n\n${body}\n\n${doc.slice(to)}`;
+}
+
+describe('library tiers', () => {
+  it('give every library under libs/ exactly one tier, and name no other', () => {
+    const libraries = readdirSync(join(ROOT, 'libs'), { withFileTypes: true })
+      .filter((entry) => entry.isDirectory())
+      .map((entry) => entry.name)
+      .sort();
+    const tiered = ORDER.flatMap((tier) => Object.keys(TIERS[tier] ?? {}));
+    expect([...tiered].sort()).toEqual(libraries);
+    expect(new Set(tiered).size).toBe(tiered.length);
+  });
+});
+
 describe('docs/architecture.md', () => {
-  it('lists the imports between libraries as the code has them', async () => {
+  it("lists every library's tier and the imports between libraries as the code has them", async () => {
     const doc = readFileSync(DOC, 'utf8');
-    const start = doc.indexOf(START);
-    const end = doc.indexOf(END);
-    expect(start).toBeGreaterThan(0);
-    expect(end).toBeGreaterThan(start);
-    const fresh = `${doc.slice(0, start + START.length)}\n\n${table(await libraryGraph())}\n\n${doc.slice(end)}`;
+    const fresh = between(between(doc, TIERS_START, TIERS_END, tierTable()), START, END, table(await libraryGraph()));
     // As `npm run format` would write it, so the committed page passes `prettier --check`.
     const prettier = join(ROOT, 'node_modules', 'prettier', 'bin', 'prettier.cjs');
     const formatted = execFileSync(process.execPath, [prettier, '--stdin-filepath', DOC], { cwd: ROOT, input: fresh });

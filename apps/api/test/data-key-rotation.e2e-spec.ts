@@ -4,7 +4,7 @@ import { envelopeKeyVersion } from '@cairn/encryption';
 import { JobHandlers, JobsModule } from '@cairn/jobs';
 import { ProjectsModule } from '@cairn/projects';
 import { DataKeyRotation, SecretsWorkerModule } from '@cairn/secrets';
-import { TenancyModule, TenantContext, toTenantRef, TenantsService } from '@cairn/tenancy';
+import { TenancyModule, TenantEntry, toTenantRef, TenantsService } from '@cairn/tenancy';
 import { createDbTestingModule, issueToken, testConfig, testRedisUrl } from '@cairn/testing';
 import { DataSource } from 'typeorm';
 import { type ApiHarness, startApi } from './api-harness';
@@ -117,7 +117,7 @@ describe('data-key rotation with lazy re-encryption', () => {
     // The sweep moves what nobody read, a bounded batch per run.
     const rotation = worker.get(DataKeyRotation, { strict: false });
     const tenant = toTenantRef(await worker.get(TenantsService, { strict: false }).getBySlug(w.tenant.slug));
-    const first = await worker.get(TenantContext, { strict: false }).run(tenant, () => rotation.sweep(2));
+    const first = await worker.get(TenantEntry, { strict: false }).run(tenant, () => rotation.sweep(2));
     expect(first).toEqual({ resealed: 2, failed: 0, skipped: 0, remaining: 1 });
     const last = await runSweep();
     expect(last).toEqual({

@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { ExtractFactsJobHandler } from '@cairn/extraction';
-import { createProject, createTenant, issueToken, type TestClient } from '@cairn/testing';
+import { createProject, createTenant, issueToken, runJob, type TestClient } from '@cairn/testing';
 import { type Pipeline, requestUrl, startPipeline, waitForRequest } from './summaries-harness';
 
 const TRANSCRIPT = [
@@ -64,9 +63,8 @@ describe('fact extraction without a model', () => {
     expect(overlap.result.proposalIds).toHaveLength(1);
 
     // Re-running the finished job is a no-op.
-    const job = { id: 'rerun', attemptsMade: 0, queue: 'extraction' as const, name: 'extract-facts' };
     expect(
-      await p.worker.get(ExtractFactsJobHandler).handle({ tenantId: p.w.tenant.id, requestId: done.id }, job),
+      await runJob(p.worker, 'extraction', 'extract-facts', { tenantId: p.w.tenant.id, requestId: done.id }),
     ).toEqual({ status: 'skipped', detail: 'already done' });
     const count = await p.sql(`SELECT count(*)::int AS n FROM {schema}.memory_proposals`);
     expect(count[0].n).toBe(5);

@@ -1,5 +1,5 @@
 import { BM25, TermStatistics, termFrequencySql } from '@cairn/search';
-import { TenantContext } from '@cairn/tenancy';
+import { TenantEntry } from '@cairn/tenancy';
 import { DataSource } from 'typeorm';
 import { type ApiHarness, startApi } from './api-harness';
 import { memoriesUrl, type MemoryWorld, memoryWorld, store } from './memory-fixtures';
@@ -69,7 +69,7 @@ describe('keyword ranking statistics (BM25 kept by the write path)', () => {
        ) s GROUP BY 1, 2 HAVING sum(docs) <> 0 ORDER BY 1, 2`,
       [corpusTable],
     );
-  const fold = () => api.app.get(TenantContext).run(w.tenant, () => api.app.get(TermStatistics).fold());
+  const fold = () => api.app.get(TenantEntry).run(w.tenant, () => api.app.get(TermStatistics).fold());
 
   beforeAll(async () => {
     api = await startApi();

@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { type TestingModule } from '@nestjs/testing';
-import { EmbeddingProcessor } from '@cairn/embeddings';
 import {
   createProject,
   createTenant,
   issueToken,
+  runJob,
   type TenantFixture,
   testConfig,
   type TestClient,
@@ -106,13 +106,13 @@ describe('knowledge base embeddings through the real queue', () => {
     expect(v2.body).toMatchObject({ replaced: 1, embedding: 'queued' });
     expect((await waitForEmbedding(v2.body.document.id)).map((row) => row.model)).toEqual(['cairn-hash-v1']);
 
-    const processor = worker.get(EmbeddingProcessor);
     const [chunk] = await sql<{ id: string }>(`SELECT id FROM {schema}.kb_chunks WHERE document_id = $1`, [
       v2.body.document.id,
     ]);
     // Re-running a finished job is harmless: nothing is pending.
     const job = { tenantId: tenant.id, target: 'kb_chunk' as const, ids: [chunk.id] };
-    expect(await processor.process(job)).toEqual({ status: 'skipped', reason: 'nothing left to embed' });
+    const embed = () => runJob(worker, 'embeddings', 'embed', job);
+    expect(await embed()).toEqual({ status: 'skipped', detail: 'nothing left to embed' });
     // A chunk whose vector is gone is pending again, unless its document has expired.
     await sql(
       `UPDATE {schema}.kb_chunks SET embedding = NULL, embedding_model = NULL, embedded_hash = NULL WHERE id = $1`,
@@ -121,10 +121,10 @@ describe('knowledge base embeddings through the real queue', () => {
     await sql(`UPDATE {schema}.kb_documents SET expires_at = now() - interval '1 second' WHERE id = $1`, [
       v2.body.document.id,
     ]);
-    expect(await processor.process(job)).toEqual({ status: 'skipped', reason: 'nothing left to embed' });
+    expect(await embed()).toEqual({ status: 'skipped', detail: 'nothing left to embed' });
     await sql(`UPDATE {schema}.kb_documents SET expires_at = now() + interval '1 day' WHERE id = $1`, [
       v2.body.document.id,
     ]);
-    expect(await processor.process(job)).toEqual({ status: 'embedded', count: 1 });
+    expect(await embed()).toEqual({ status: 'done', counts: { embedded: 1 } });
   });
 });

@@ -1,12 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { type TestingModule } from '@nestjs/testing';
-import {
-  EmbeddingProcessor,
-  EmbeddingsModule,
-  EmbeddingTargetsModule,
-  EmbeddingWorkerModule,
-  indexName,
-} from '@cairn/embeddings';
+import { EmbeddingsModule, EmbeddingTargetsModule, EmbeddingWorkerModule, indexName } from '@cairn/embeddings';
 import { JobHandlers, JobQueue, JobsModule } from '@cairn/jobs';
 import { KnowledgeModule } from '@cairn/knowledge';
 import { MaintenanceWorkerModule } from '@cairn/maintenance';
@@ -14,7 +8,7 @@ import { MemoryModule } from '@cairn/memory';
 import { ProjectsModule } from '@cairn/projects';
 import { SearchModule } from '@cairn/search';
 import { TenancyModule } from '@cairn/tenancy';
-import { createDbTestingModule, createTenant, testConfig, testRedisUrl } from '@cairn/testing';
+import { createDbTestingModule, createTenant, runJob, testConfig, testRedisUrl } from '@cairn/testing';
 import { TenantAuditLog } from '@cairn/audit';
 import { DataSource } from 'typeorm';
 import { type ApiHarness, startApi } from './api-harness';
@@ -81,7 +75,7 @@ describe('maintenance jobs', () => {
     const waiting = await worker.get(JobQueue).queue('embeddings').getJobs(['waiting', 'prioritized', 'delayed']);
     const job = waiting.find((candidate) => (candidate.data as { ids: string[] }).ids.includes(memory.id));
     expect(job?.data).toMatchObject({ tenantId: w.tenant.id, target: 'memory' });
-    await worker.get(EmbeddingProcessor).process(job!.data as never);
+    await runJob(worker, 'embeddings', 'embed', job!.data as never);
     const [row] = await sql<{ model: string }>(`SELECT embedding_model AS model FROM {schema}.memories WHERE id = $1`, [
       memory.id,
     ]);

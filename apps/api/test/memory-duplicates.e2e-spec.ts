@@ -1,18 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { type TestingModule } from '@nestjs/testing';
-import {
-  EmbeddingProcessor,
-  EmbeddingsModule,
-  EmbeddingTargetsModule,
-  EmbeddingWorkerModule,
-  HashEmbedder,
-} from '@cairn/embeddings';
+import { EmbeddingsModule, EmbeddingTargetsModule, EmbeddingWorkerModule, HashEmbedder } from '@cairn/embeddings';
 import { JobsModule } from '@cairn/jobs';
 import { ProjectsModule } from '@cairn/projects';
 import { SearchModule } from '@cairn/search';
 import { MemoryModule } from '@cairn/memory';
 import { TenancyModule } from '@cairn/tenancy';
-import { createDbTestingModule, createProject, issueToken, testConfig, testRedisUrl } from '@cairn/testing';
+import { createDbTestingModule, createProject, issueToken, runJob, testConfig, testRedisUrl } from '@cairn/testing';
 import { type ApiHarness, startApi } from './api-harness';
 import { importLine, memoriesUrl, type MemoryWorld, memoryWorld } from './memory-fixtures';
 
@@ -28,7 +22,6 @@ describe('memory duplicates: index-backed pages', () => {
   let api: ApiHarness;
   let w: MemoryWorld;
   let worker: TestingModule;
-  let processor: EmbeddingProcessor;
 
   beforeAll(async () => {
     api = await startApi({ QUEUE_PREFIX: `dup${randomBytes(4).toString('hex')}` });
@@ -50,7 +43,6 @@ describe('memory duplicates: index-backed pages', () => {
       MemoryModule,
       EmbeddingWorkerModule,
     ]);
-    processor = worker.get(EmbeddingProcessor);
   });
   afterAll(async () => {
     await worker.close();
@@ -101,9 +93,12 @@ describe('memory duplicates: index-backed pages', () => {
     const threshold = Math.floor(expected * 100) / 100;
     for (let i = 0; i < ids.length; i += 100) {
       const batch = ids.slice(i, i + 100);
-      expect((await processor.process({ tenantId: w.tenant.id, target: 'memory', ids: batch })).status).toBe(
-        'embedded',
-      );
+      const embedded = await runJob(worker, 'embeddings', 'embed', {
+        tenantId: w.tenant.id,
+        target: 'memory',
+        ids: batch,
+      });
+      expect(embedded.status).toBe('done');
     }
 
     const ordered = (x: string, y: string) => (x < y ? `${x}/${y}` : `${y}/${x}`);

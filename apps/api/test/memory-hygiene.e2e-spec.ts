@@ -1,12 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { type TestingModule } from '@nestjs/testing';
-import {
-  EmbeddingProcessor,
-  EmbeddingsModule,
-  EmbeddingTargetsModule,
-  EmbeddingWorkerModule,
-  HashEmbedder,
-} from '@cairn/embeddings';
+import { EmbeddingsModule, EmbeddingTargetsModule, EmbeddingWorkerModule, HashEmbedder } from '@cairn/embeddings';
 import { JobsModule } from '@cairn/jobs';
 import { ProjectsModule } from '@cairn/projects';
 import { SearchModule } from '@cairn/search';
@@ -16,6 +10,7 @@ import {
   createDbTestingModule,
   createProject,
   issueToken,
+  runJob,
   type TestClient,
   testConfig,
   testRedisUrl,
@@ -38,7 +33,6 @@ describe('memory hygiene: decay, prune, restore, duplicates, merge', () => {
   let anyReader: TestClient;
   /** The worker's embedding path, driven directly so tests decide when vectors exist. */
   let worker: TestingModule;
-  let processor: EmbeddingProcessor;
 
   beforeAll(async () => {
     // Own queue prefixes: the api's jobs stay in this file, and the consumer started by
@@ -62,7 +56,6 @@ describe('memory hygiene: decay, prune, restore, duplicates, merge', () => {
       MemoryModule,
       EmbeddingWorkerModule,
     ]);
-    processor = worker.get(EmbeddingProcessor);
   });
   afterAll(async () => {
     await worker.close();
@@ -259,8 +252,12 @@ describe('memory hygiene: decay, prune, restore, duplicates, merge', () => {
       const [lowAB, highAB] = a < b ? [a, b] : [b, a];
       expect(textOnly.body.pairs).toEqual([{ a: lowAB, b: highAB, similarity: 1, reason: 'same_content' }]);
 
-      const embedded = await processor.process({ tenantId: w.tenant.id, target: 'memory', ids: [a, b, c, d, e] });
-      expect(embedded.status).toBe('embedded');
+      const embedded = await runJob(worker, 'embeddings', 'embed', {
+        tenantId: w.tenant.id,
+        target: 'memory',
+        ids: [a, b, c, d, e],
+      });
+      expect(embedded.status).toBe('done');
       for (const id of [a, b, c, d, e]) expect((await get(project, id)).embedded).toBe(true);
       const both = await anyReader.get(url(`threshold=${threshold}`));
       const [lowCD, highCD] = c < d ? [c, d] : [d, c];
@@ -278,7 +275,7 @@ describe('memory hygiene: decay, prune, restore, duplicates, merge', () => {
       expect((await anyReader.get(url('threshold=0.5'))).body.pairs.map((p: any) => p.reason)).toEqual([
         'same_content',
       ]);
-      await processor.process({ tenantId: w.tenant.id, target: 'memory', ids: [d] });
+      await runJob(worker, 'embeddings', 'embed', { tenantId: w.tenant.id, target: 'memory', ids: [d] });
       expect((await anyReader.get(url('threshold=0.5'))).body.pairs.map((p: any) => p.reason)).toEqual([
         'same_content',
         'similar_vector',

@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
-import { SummarizeFileJobHandler, SummarizeSessionJobHandler } from '@cairn/summaries';
-import { createProject, createTenant, issueToken, type TestClient } from '@cairn/testing';
+import { createProject, createTenant, issueToken, runJob, type TestClient } from '@cairn/testing';
 import { fileUrl, type Pipeline, requestUrl, startPipeline, waitForFile, waitForRequest } from './summaries-harness';
 
 const LIMITER_TS = `// Copyright 2024 Example Corp
@@ -68,9 +67,8 @@ describe('summaries without a model', () => {
     expect(rows[0].n).toBe(1);
 
     // Re-running the finished job is a no-op.
-    const handler = p.worker.get(SummarizeFileJobHandler);
-    const job = { id: 'rerun', attemptsMade: 0, queue: 'summaries' as const, name: 'summarize-file' };
-    expect(await handler.handle({ tenantId: p.w.tenant.id, fileSummaryId: posted.body.id }, job)).toEqual({
+    const rerun = { tenantId: p.w.tenant.id, fileSummaryId: posted.body.id };
+    expect(await runJob(p.worker, 'summaries', 'summarize-file', rerun)).toEqual({
       status: 'skipped',
       detail: 'already ready',
     });
@@ -142,9 +140,8 @@ describe('summaries without a model', () => {
     // A retried POST is the same request; a rerun of its job stores nothing twice.
     const retried = await p.w.agent.post(`/v1/projects/${project()}/session/summarize`, { transcript: TRANSCRIPT });
     expect(retried.body).toEqual({ requestId: done.body.id, status: 'done', reused: true });
-    const handler = p.worker.get(SummarizeSessionJobHandler);
-    const job = { id: 'rerun', attemptsMade: 0, queue: 'summaries' as const, name: 'summarize-session' };
-    expect(await handler.handle({ tenantId: p.w.tenant.id, requestId: done.body.id }, job)).toEqual({
+    const rerun = { tenantId: p.w.tenant.id, requestId: done.body.id };
+    expect(await runJob(p.worker, 'summaries', 'summarize-session', rerun)).toEqual({
       status: 'skipped',
       detail: 'already done',
     });

@@ -69,7 +69,7 @@ export class RateLimitedError extends CairnError {
 /** Raised when tenant-scoped code runs outside a tenant context: a programming error, never user input. */
 export class MissingTenantContextError extends Error {
   constructor(operation: string) {
-    super(`${operation} requires a tenant context; wrap the unit of work in TenantContext.run()`);
+    super(`${operation} requires a tenant context; enter the tenant with TenantEntry`);
     this.name = 'MissingTenantContextError';
   }
 }

@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
 import { JobQueue } from '@cairn/jobs';
-import { TenantContext, type TenantRef, TenantsService, TenantTransaction, toTenantRef } from '@cairn/tenancy';
+import { TenantEntry, type TenantRef, TenantsService, TenantTransaction, toTenantRef } from '@cairn/tenancy';
 import { EmbeddingBackfillsRepository } from './embedding-backfills.repository';
 import { EMBEDDER, type Embedder } from './embedding-model';
 import { EmbeddingTargets } from './embedding-targets.registry';
@@ -20,7 +20,7 @@ export class EmbeddingRollout implements OnApplicationBootstrap {
   constructor(
     @Inject(EMBEDDER) private readonly embedder: Embedder,
     private readonly tenants: TenantsService,
-    private readonly context: TenantContext,
+    private readonly entry: TenantEntry,
     private readonly tx: TenantTransaction,
     private readonly indexes: VectorIndexes,
     private readonly backfills: EmbeddingBackfillsRepository,
@@ -40,27 +40,29 @@ export class EmbeddingRollout implements OnApplicationBootstrap {
     do {
       const page = await this.tenants.list(100, cursor);
       for (const tenant of page.items) {
-        await this.prepare(toTenantRef(tenant)).catch((error: unknown) =>
-          this.logger.warn({
-            msg: 'embedding rollout failed for a tenant; the next sweep retries',
-            tenantId: tenant.id,
-            err: error,
-          }),
-        );
+        const ref = toTenantRef(tenant);
+        await this.entry
+          .run(ref, () => this.prepare(ref))
+          .catch((error: unknown) =>
+            this.logger.warn({
+              msg: 'embedding rollout failed for a tenant; the next sweep retries',
+              tenantId: tenant.id,
+              err: error,
+            }),
+          );
       }
       cursor = page.nextCursor ?? undefined;
     } while (cursor);
   }
 
+  /** For the tenant the caller entered (`tenant` is it: the index build names its schema). */
   async prepare(tenant: TenantRef): Promise<void> {
     const model = this.embedder.model;
     await this.indexes.ensure(tenant.schema, model);
-    const state = await this.context.run(tenant, () =>
-      this.tx.run(async () => {
-        await this.backfills.start(model.id, model.dimensions);
-        return this.backfills.get(model.id);
-      }),
-    );
+    const state = await this.tx.run(async () => {
+      await this.backfills.start(model.id, model.dimensions);
+      return this.backfills.get(model.id);
+    });
     if (state?.status !== 'running') return;
     for (const target of this.targets.names()) {
       await this.jobs.enqueue(

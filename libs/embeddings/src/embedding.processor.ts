@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { CAIRN_CONFIG, type CairnConfig } from '@cairn/config';
 import { type EmbedJob } from '@cairn/jobs';
-import { TenantContext, TenantsService, TenantTransaction, toTenantRef } from '@cairn/tenancy';
+import { TenantTransaction } from '@cairn/tenancy';
 import { CoalescingEmbedder } from './coalescing-embedder';
 import { EMBEDDER, type Embedder } from './embedding-model';
 import { EmbeddingTargets } from './embedding-targets.registry';
@@ -12,9 +12,10 @@ export type EmbedOutcome =
 const BATCH = 64;
 
 /**
- * Turns an `embed` job into stored vectors for the rows that still need them. Provider
- * requests go through one CoalescingEmbedder per worker, so the texts of concurrent jobs (one
- * per write) share requests under load; the built-in embedder computes locally and needs none.
+ * Turns an `embed` job into stored vectors for the rows that still need them, in the tenant the
+ * caller entered (the job's). Provider requests go through one CoalescingEmbedder per worker, so
+ * the texts of concurrent jobs (one per write) share requests under load; the built-in embedder
+ * computes locally and needs none.
  */
 @Injectable()
 export class EmbeddingProcessor {
@@ -24,35 +25,29 @@ export class EmbeddingProcessor {
     @Inject(EMBEDDER) embedder: Embedder,
     @Inject(CAIRN_CONFIG) config: CairnConfig,
     private readonly targets: EmbeddingTargets,
-    private readonly tenants: TenantsService,
-    private readonly context: TenantContext,
     private readonly tx: TenantTransaction,
   ) {
     const { batchSize, maxInFlight } = config.embeddings;
     this.embedder = embedder.model.builtIn ? embedder : new CoalescingEmbedder(embedder, { batchSize, maxInFlight });
   }
 
-  async process(job: EmbedJob): Promise<EmbedOutcome> {
-    const tenant = await this.tenants.findLiveById(job.tenantId);
-    if (!tenant) return { status: 'skipped', reason: 'tenant no longer exists' };
+  async process(job: Pick<EmbedJob, 'target' | 'ids'>): Promise<EmbedOutcome> {
     const handler = this.targets.get(job.target);
     const model = this.embedder.model;
-    return this.context.run(toTenantRef(tenant), async () => {
-      const pending = await this.tx.run(() => handler.pending(job.ids, model));
-      if (pending.length === 0) return { status: 'skipped', reason: 'nothing left to embed' };
-      let stored = 0;
-      for (let start = 0; start < pending.length; start += BATCH) {
-        const batch = pending.slice(start, start + BATCH);
-        // No transaction is held while the model works.
-        const vectors = await this.embedder.embed(batch.map((row) => row.text));
-        const computed = batch.map((row, index) => ({
-          id: row.id,
-          contentHash: row.contentHash,
-          vector: vectors[index] ?? new Float32Array(model.dimensions),
-        }));
-        stored += await this.tx.run(() => handler.store(computed, model));
-      }
-      return { status: 'embedded', count: stored };
-    });
+    const pending = await this.tx.run(() => handler.pending(job.ids, model));
+    if (pending.length === 0) return { status: 'skipped', reason: 'nothing left to embed' };
+    let stored = 0;
+    for (let start = 0; start < pending.length; start += BATCH) {
+      const batch = pending.slice(start, start + BATCH);
+      // No transaction is held while the model works.
+      const vectors = await this.embedder.embed(batch.map((row) => row.text));
+      const computed = batch.map((row, index) => ({
+        id: row.id,
+        contentHash: row.contentHash,
+        vector: vectors[index] ?? new Float32Array(model.dimensions),
+      }));
+      stored += await this.tx.run(() => handler.store(computed, model));
+    }
+    return { status: 'embedded', count: stored };
   }
 }

@@ -2,7 +2,6 @@ export { ExtractionModule } from './extraction.module';
 export { ExtractionHttpModule } from './http/extraction-http.module';
 export { ExtractionMcpModule } from './mcp/extraction-mcp.module';
 export { ExtractionWorkerModule } from './jobs/extraction-worker.module';
-export { ExtractFactsJobHandler } from './jobs/extract-facts.job-handler';
 export { type Extraction, FactExtractor, RULES_FALLBACK } from './fact-extractor.service';
 export { EXTRACTED_TAG, ProposalsService } from './proposals.service';
 export { TenantSettingsService } from './tenant-settings.service';

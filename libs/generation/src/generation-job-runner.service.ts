@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { CAIRN_CONFIG, type CairnConfig } from '@cairn/config';
-import { PermanentJobError, type JobInfo, type JobResult } from '@cairn/jobs';
-import { type TenantEntity, TenantContext, TenantsService, TenantTransaction, toTenantRef } from '@cairn/tenancy';
+import { PermanentJobError, type JobResult, type TenantJobInfo } from '@cairn/jobs';
+import { type LiveTenant, TenantTransaction } from '@cairn/tenancy';
 import { type GenerationJobRow, type GenerationKind } from './contract/generation-request.types';
 import { GenerationRequestsRepository } from './generation-requests.repository';
 import { failRowOnFinalAttempt, isFinalAttempt } from './model-call';
@@ -17,60 +17,53 @@ export interface GenerationWork<T> {
   store(
     produced: T,
     request: GenerationJobRow,
-    tenant: TenantEntity,
+    tenant: LiveTenant,
   ): Promise<{ result: Record<string, unknown>; generatedBy: string; flaggedInjection: boolean; detail?: string }>;
 }
 
 /**
- * The shared run of `summarize-session` and `extract-facts`: skip what is gone or finished,
- * produce without holding a connection, then store and mark done in one transaction under
- * the row lock. A rerun, a duplicate job or a crash between the two steps therefore never
+ * The shared run of `summarize-session` and `extract-facts`, in the job's tenant (the job
+ * registry entered it): skip what is gone or finished, produce without holding a connection,
+ * then store and mark done in one transaction under the row lock. A rerun, a duplicate job or a crash between the two steps therefore never
  * stores a result twice.
  */
 @Injectable()
 export class GenerationJobRunner {
   constructor(
     @Inject(CAIRN_CONFIG) private readonly config: CairnConfig,
-    private readonly tenants: TenantsService,
-    private readonly context: TenantContext,
     private readonly tx: TenantTransaction,
     private readonly requests: GenerationRequestsRepository,
   ) {}
 
   async run<T>(
-    payload: { tenantId: string; requestId: string },
-    job: JobInfo,
+    payload: { requestId: string },
+    job: TenantJobInfo,
     kind: GenerationKind,
     work: GenerationWork<T>,
   ): Promise<JobResult> {
-    const tenant = await this.tenants.findLiveById(payload.tenantId);
-    if (!tenant) return { status: 'skipped', detail: 'tenant no longer exists' };
-    return this.context.run(toTenantRef(tenant), async (): Promise<JobResult> => {
-      const request = await this.tx.run(() => this.requests.findForJob(payload.requestId));
-      if (!request) return { status: 'skipped', detail: 'request no longer exists' };
-      if (request.kind !== kind)
-        throw new PermanentJobError(`request ${request.id} is a ${request.kind}, not a ${kind}`);
-      if (request.status !== 'pending') return { status: 'skipped', detail: `already ${request.status}` };
-      const input = request.input;
-      if (input === null) {
-        await this.tx.run(() => this.requests.fail(request.id, 'the input is missing'));
-        return { status: 'skipped', detail: 'input missing' };
-      }
-      const final = isFinalAttempt(job.attemptsMade, this.config.worker.attempts);
-      return failRowOnFinalAttempt(
-        final,
-        async () => {
-          const produced = await work.produce(input, final);
-          return this.tx.run(async (): Promise<JobResult> => {
-            const locked = await this.requests.findForJob(request.id, true);
-            if (locked?.status !== 'pending') return { status: 'skipped', detail: 'finished meanwhile' };
-            const outcome = await work.store(produced, locked, tenant);
-            await this.requests.complete(request.id, outcome);
-            return { status: 'done', detail: outcome.detail ?? outcome.generatedBy };
-          });
-        },
-        (message) => this.tx.run(() => this.requests.fail(request.id, message)),
-      );
-    });
+    const request = await this.tx.run(() => this.requests.findForJob(payload.requestId));
+    if (!request) return { status: 'skipped', detail: 'request no longer exists' };
+    if (request.kind !== kind) throw new PermanentJobError(`request ${request.id} is a ${request.kind}, not a ${kind}`);
+    if (request.status !== 'pending') return { status: 'skipped', detail: `already ${request.status}` };
+    const input = request.input;
+    if (input === null) {
+      await this.tx.run(() => this.requests.fail(request.id, 'the input is missing'));
+      return { status: 'skipped', detail: 'input missing' };
+    }
+    const final = isFinalAttempt(job.attemptsMade, this.config.worker.attempts);
+    return failRowOnFinalAttempt(
+      final,
+      async () => {
+        const produced = await work.produce(input, final);
+        return this.tx.run(async (): Promise<JobResult> => {
+          const locked = await this.requests.findForJob(request.id, true);
+          if (locked?.status !== 'pending') return { status: 'skipped', detail: 'finished meanwhile' };
+          const outcome = await work.store(produced, locked, job.tenant);
+          await this.requests.complete(request.id, outcome);
+          return { status: 'done', detail: outcome.detail ?? outcome.generatedBy };
+        });
+      },
+      (message) => this.tx.run(() => this.requests.fail(request.id, message)),
+    );
   }
 }

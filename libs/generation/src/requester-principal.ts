@@ -1,5 +1,5 @@
 import { type SessionPrincipal } from '@cairn/access';
-import { type TenantEntity, toTenantRef } from '@cairn/tenancy';
+import { type LiveTenant } from '@cairn/tenancy';
 import { type GenerationJobRow } from './contract/generation-request.types';
 
 /**
@@ -10,12 +10,12 @@ import { type GenerationJobRow } from './contract/generation-request.types';
  * working memory. Its project scope is the request's project alone; its role is the least
  * that writes (`agent`), as the job only writes the requester's own results.
  */
-export function requesterPrincipal(tenant: TenantEntity, request: GenerationJobRow): SessionPrincipal {
+export function requesterPrincipal(tenant: LiveTenant, request: GenerationJobRow): SessionPrincipal {
   const { userId, agentId, tokenId } = request.requestedBy;
   return {
     kind: 'session',
     tokenId: tokenId ?? request.id,
-    tenant: { ...toTenantRef(tenant), name: tenant.name },
+    tenant,
     role: 'agent',
     userId,
     agentId,

@@ -16,11 +16,13 @@ export {
   type HandlesJob,
   JobHandler,
   type JobInfo,
+  type JobInfoFor,
   type JobResult,
   PermanentJobError,
   type RegisteredJobHandler,
+  type TenantJobInfo,
 } from './contract/job-handler';
-export { JobHandlers } from './job-handlers.registry';
+export { JobHandlers, TENANT_GONE } from './job-handlers.registry';
 export { JobMetrics } from './job-metrics.service';
 export { type EnqueueOptions, JobQueue, withTimeout } from './job-queue.service';
 export { JobsHttpModule } from './http/jobs-http.module';

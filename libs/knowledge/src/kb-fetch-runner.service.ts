@@ -12,7 +12,7 @@ import {
   SafeFetcher,
   SafeFetchError,
 } from '@cairn/safe-fetch';
-import { TenantContext, TenantsService, toTenantRef } from '@cairn/tenancy';
+import { type LiveTenant } from '@cairn/tenancy';
 import { type FetchJobOutput } from './contract/kb.types';
 import { KbFetchService } from './kb-fetch.service';
 import { KnowledgeService } from './knowledge.service';
@@ -45,30 +45,24 @@ export class KbFetchRunner {
     private readonly settings: TenantSettingsService,
     private readonly knowledge: KnowledgeService,
     private readonly fetches: KbFetchService,
-    private readonly tenants: TenantsService,
-    private readonly context: TenantContext,
     @Optional() @Inject(KB_FETCH_TRUSTED_ADDRESSES) private readonly trusted?: readonly string[],
   ) {}
 
-  async run(payload: FetchPayload): Promise<JobResult> {
-    const found = await this.tenants.findLiveById(payload.tenantId);
-    if (!found) return { status: 'skipped', detail: 'tenant no longer exists' };
-    const tenant = { ...toTenantRef(found), name: found.name };
-    return this.context.run(tenant, async () => {
-      try {
-        return await this.fetchAndIndex(payload, requester(tenant, payload));
-      } catch (error) {
-        // A refusal (4xx, or the fetch engine's 502/504) is the answer; anything else is retried.
-        if (error instanceof CairnError && (error.status < 500 || isFetchError(error))) {
-          if (error instanceof SafeFetchError && error.refusedBeforeConnecting) await this.giveBack(payload);
-          const output: FetchJobOutput = {
-            error: { status: error.status, code: error.code, message: error.message, details: error.details },
-          };
-          return { status: 'skipped', detail: error.code, output };
-        }
-        throw error;
+  /** In the job's tenant (the job registry entered it). */
+  async run(payload: FetchPayload, tenant: LiveTenant): Promise<JobResult> {
+    try {
+      return await this.fetchAndIndex(payload, requester(tenant, payload));
+    } catch (error) {
+      // A refusal (4xx, or the fetch engine's 502/504) is the answer; anything else is retried.
+      if (error instanceof CairnError && (error.status < 500 || isFetchError(error))) {
+        if (error instanceof SafeFetchError && error.refusedBeforeConnecting) await this.giveBack(payload);
+        const output: FetchJobOutput = {
+          error: { status: error.status, code: error.code, message: error.message, details: error.details },
+        };
+        return { status: 'skipped', detail: error.code, output };
       }
-    });
+      throw error;
+    }
   }
 
   /** The budget counts fetches that reached the network; this one was refused before it went out. */
@@ -135,7 +129,7 @@ function firstHeading(markdown: string): string | undefined {
 }
 
 /** The requester as the indexer sees them: an agent of the tenant on the one project it named. */
-function requester(tenant: SessionPrincipal['tenant'], payload: FetchPayload): SessionPrincipal {
+function requester(tenant: LiveTenant, payload: FetchPayload): SessionPrincipal {
   const { userId, agentId, tokenId } = payload.requestedBy;
   return {
     kind: 'session',

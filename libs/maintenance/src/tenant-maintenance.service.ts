@@ -6,7 +6,7 @@ import { KnowledgeService } from '@cairn/knowledge';
 import { IDEMPOTENCY_KEY_HOURS, IdempotencyKeysRepository } from '@cairn/memory';
 import { MemoryHygiene } from '@cairn/memory-hygiene';
 import { ProjectResolver } from '@cairn/projects';
-import { TenantContext, type TenantRef, TenantsService, TenantTransaction, toTenantRef } from '@cairn/tenancy';
+import { type TenantRef, TenantTransaction } from '@cairn/tenancy';
 
 const DAY_MS = 86_400_000;
 /** Memories unused this long lose 5% of their confidence per daily run, down to 0.1. */
@@ -16,14 +16,12 @@ const DECAY = { olderThanDays: 30, factor: 0.95, floor: 0.1 };
  * The per-tenant maintenance tasks that are the memory, knowledge and audit libraries' own
  * operations run on a schedule: retention purge by tier (and of audit entries past
  * AUDIT_RETENTION_DAYS, and of memory_store idempotency keys past 24 hours), confidence decay (pinned memories exempt), and the duplicate scan
- * whose candidates `GET …/memories/duplicates?source=scan` lists. Each runs in the tenant's
- * context; a tenant deleted since the job was scheduled is skipped.
+ * whose candidates `GET …/memories/duplicates?source=scan` lists. Each runs in the tenant the
+ * job registry entered (a tenant deleted since the job was scheduled is skipped there).
  */
 @Injectable()
 export class TenantMaintenance {
   constructor(
-    private readonly tenants: TenantsService,
-    private readonly context: TenantContext,
     private readonly tx: TenantTransaction,
     private readonly projects: ProjectResolver,
     private readonly knowledge: KnowledgeService,
@@ -33,39 +31,27 @@ export class TenantMaintenance {
     @Inject(CAIRN_CONFIG) private readonly config: CairnConfig,
   ) {}
 
-  purge(tenantId: string): Promise<JobResult> {
-    return this.forTenant(tenantId, async (tenant) => {
-      const result = await this.knowledge.purge();
-      const days = this.config.audit.retentionDays;
-      const auditEntries =
-        days > 0 ? await this.auditLog.prune(tenant.schema, new Date(Date.now() - days * DAY_MS)) : 0;
-      // A key answers repeats for a day; a client retrying later than that stores anew.
-      const cutoff = new Date(Date.now() - IDEMPOTENCY_KEY_HOURS * 3_600_000);
-      const idempotencyKeys = await this.tx.run(() => this.idempotencyKeys.prune(cutoff));
-      return { ...result.documents, chunks: result.chunks, auditEntries, idempotencyKeys };
-    });
+  async purge(tenant: TenantRef): Promise<JobResult> {
+    const result = await this.knowledge.purge();
+    const days = this.config.audit.retentionDays;
+    const auditEntries = days > 0 ? await this.auditLog.prune(tenant.schema, new Date(Date.now() - days * DAY_MS)) : 0;
+    // A key answers repeats for a day; a client retrying later than that stores anew.
+    const cutoff = new Date(Date.now() - IDEMPOTENCY_KEY_HOURS * 3_600_000);
+    const idempotencyKeys = await this.tx.run(() => this.idempotencyKeys.prune(cutoff));
+    return {
+      status: 'done',
+      counts: { ...result.documents, chunks: result.chunks, auditEntries, idempotencyKeys },
+    };
   }
 
-  decay(tenantId: string): Promise<JobResult> {
-    return this.forTenant(tenantId, async () => ({ decayed: await this.hygiene.decayAll(DECAY) }));
+  async decay(): Promise<JobResult> {
+    return { status: 'done', counts: { decayed: await this.hygiene.decayAll(DECAY) } };
   }
 
-  scanDuplicates(tenantId: string): Promise<JobResult> {
-    return this.forTenant(tenantId, async () => {
-      const projects = await this.tx.run(() => this.projects.resolveMany('*'));
-      let pairs = 0;
-      for (const project of projects) pairs += await this.hygiene.recordScan(project.slug);
-      return { projects: projects.length, pairs };
-    });
-  }
-
-  private async forTenant(
-    tenantId: string,
-    run: (tenant: TenantRef) => Promise<Record<string, number>>,
-  ): Promise<JobResult> {
-    const found = await this.tenants.findLiveById(tenantId);
-    if (!found) return { status: 'skipped', detail: 'tenant no longer exists' };
-    const tenant = toTenantRef(found);
-    return { status: 'done', counts: await this.context.run(tenant, () => run(tenant)) };
+  async scanDuplicates(): Promise<JobResult> {
+    const projects = await this.tx.run(() => this.projects.resolveMany('*'));
+    let pairs = 0;
+    for (const project of projects) pairs += await this.hygiene.recordScan(project.slug);
+    return { status: 'done', counts: { projects: projects.length, pairs } };
   }
 }

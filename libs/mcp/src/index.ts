@@ -8,8 +8,11 @@ export {
   McpTool,
   type McpToolHandler,
   type McpToolSpec,
+  type ProjectToolCall,
+  type SessionToolCall,
   type ToolAnswer,
   type ToolCall,
+  type ToolScope,
 } from './contract/mcp-tool';
 export { ToolRegistry, type RegisteredTool } from './tool.registry';
 export { type JsonSchema, type ToolListingMeta, toolListing } from './schema-compaction';

@@ -1,7 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { type SessionPrincipal } from '@cairn/access';
 import { CairnError } from '@cairn/common';
-import { TenantContext } from '@cairn/tenancy';
+import { TenantEntry } from '@cairn/tenancy';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv-provider.js';
 import {
@@ -45,7 +45,7 @@ export class McpServerFactory {
     private readonly registry: ToolRegistry,
     private readonly executor: ToolExecutor,
     private readonly catalog: McpCatalog,
-    private readonly tenants: TenantContext,
+    private readonly entry: TenantEntry,
   ) {}
 
   create(principal: SessionPrincipal, correlationId: string): Server {
@@ -119,7 +119,7 @@ export class McpServerFactory {
   /** Runs in the caller's tenant; domain errors become clean protocol errors, others say nothing. */
   private async inTenant<T>(principal: SessionPrincipal, fn: () => Promise<T>, correlationId: string): Promise<T> {
     try {
-      return await this.tenants.run(principal.tenant, fn);
+      return await this.entry.run(principal.tenant, fn);
     } catch (error) {
       if (error instanceof ProtocolError) throw error;
       if (error instanceof McpError) throw ProtocolError.fromMcpError(error);

@@ -10,7 +10,7 @@ import {
   UNAVAILABLE_RETRY_AFTER_SECONDS,
 } from '@cairn/common';
 import { RequestContext } from '@cairn/observability';
-import { TenantContext } from '@cairn/tenancy';
+import { TenantEntry } from '@cairn/tenancy';
 import { type CallToolResult, ErrorCode } from '@modelcontextprotocol/sdk/types.js';
 import { type z } from 'zod';
 import { type ToolCall } from './contract/mcp-tool';
@@ -44,7 +44,7 @@ export class ToolExecutor {
 
   constructor(
     private readonly registry: ToolRegistry,
-    private readonly tenants: TenantContext,
+    private readonly entry: TenantEntry,
     private readonly metrics: ToolMetrics,
     private readonly audit: AuditBuffer,
   ) {}
@@ -76,10 +76,13 @@ export class ToolExecutor {
       }
       const { project: named, ...input } = this.validate(tool, args ?? {});
       // Handlers get the resolved project in `call`, and only their own arguments in `input`.
-      project = tool.spec.scope === 'project' ? this.projectOf(named, principal) : null;
-      const call: ToolCall = { principal, project, correlationId };
+      const call: ToolCall =
+        tool.spec.scope === 'project'
+          ? { principal, project: this.projectOf(named, principal), correlationId }
+          : { principal, project: null, correlationId };
+      project = call.project;
       const answer = await RequestContext.run({ correlationId, tenantId: principal.tenant.id }, () =>
-        this.tenants.run(principal.tenant, () => tool.handler.run(input, call)),
+        this.entry.run(principal.tenant, () => tool.handler.run(input, call)),
       );
       const structured = tool.spec.output.parse(answer.structured);
       result = { structuredContent: structured, content: [{ type: 'text', text: answer.text }] };

@@ -1,6 +1,6 @@
 import { type DiscoveryService } from '@nestjs/core';
 import { z } from 'zod';
-import { defineTool, type McpToolHandler } from './contract/mcp-tool';
+import { defineTool, McpTool, type McpToolHandler, type ProjectToolCall } from './contract/mcp-tool';
 import { ToolRegistry } from './tool.registry';
 
 const spec = (overrides: Partial<Parameters<typeof defineTool>[0]> = {}) =>
@@ -17,6 +17,17 @@ const spec = (overrides: Partial<Parameters<typeof defineTool>[0]> = {}) =>
     ...overrides,
   });
 const handler: McpToolHandler = { run: () => Promise.resolve({ structured: { id: 'x' }, text: 'x' }) };
+
+// Only project tools are handed a project: a session tool that expects one does not compile.
+const sessionSpec = defineTool({ ...spec(), name: 'thing_count', scope: 'session' });
+// @ts-expect-error: a session tool's call carries no project (ToolCall<'session'>.project is null)
+@McpTool(sessionSpec)
+class _SessionToolExpectingAProject {
+  run(_input: unknown, call: ProjectToolCall) {
+    return Promise.resolve({ structured: { id: call.project }, text: call.project });
+  }
+}
+
 const registry = () => new ToolRegistry({ getProviders: () => [] } as unknown as DiscoveryService);
 
 describe('ToolRegistry', () => {

@@ -4,7 +4,7 @@ import { type SessionPrincipal } from '@cairn/access';
 import { type MemoryScope, SYSTEM_VIEWER, type Viewer, viewerOf } from '@cairn/memory';
 import { type ProjectRef, ProjectResolver } from '@cairn/projects';
 import { type BackedUpSecret, type ExportSecrets, SecretBackup } from '@cairn/secrets';
-import { type TenantRef, TenantContext, TenantTransaction } from '@cairn/tenancy';
+import { TenantContext, TenantEntry, type TenantRef, TenantTransaction } from '@cairn/tenancy';
 import { exportHeaderLine, exportLine } from './contract/export-format';
 import { type ImportRelation, MemoryTransferRepository } from './memory-transfer.repository';
 
@@ -27,6 +27,7 @@ export class MemoryExporter {
   constructor(
     private readonly tx: TenantTransaction,
     private readonly tenant: TenantContext,
+    private readonly entry: TenantEntry,
     private readonly resolver: ProjectResolver,
     private readonly transfer: MemoryTransferRepository,
     private readonly backup: SecretBackup,
@@ -62,20 +63,18 @@ export class MemoryExporter {
     for (;;) {
       // The stream is pulled from socket events, outside the request's async context: the
       // tenant is carried explicitly.
-      const { memories, relations, secrets } = await this.tenant.run(tenant, () =>
-        this.tx.run(async () => {
-          const page = await this.transfer.exportPage(scope, after, PAGE);
-          const ids = page.map((memory) => memory.id);
-          return {
-            memories: page,
-            relations: await this.transfer.exportRelations(ids, scope),
-            secrets:
-              withSecrets === 'ciphertext'
-                ? await this.backup.sealedFor('memories', ids)
-                : new Map<string, BackedUpSecret[]>(),
-          };
-        }),
-      );
+      const { memories, relations, secrets } = await this.entry.transaction(tenant, async () => {
+        const page = await this.transfer.exportPage(scope, after, PAGE);
+        const ids = page.map((memory) => memory.id);
+        return {
+          memories: page,
+          relations: await this.transfer.exportRelations(ids, scope),
+          secrets:
+            withSecrets === 'ciphertext'
+              ? await this.backup.sealedFor('memories', ids)
+              : new Map<string, BackedUpSecret[]>(),
+        };
+      });
       const byFrom = new Map<string, ImportRelation[]>();
       for (const relation of relations) byFrom.set(relation.fromId, [...(byFrom.get(relation.fromId) ?? []), relation]);
       if (memories.length > 0) {

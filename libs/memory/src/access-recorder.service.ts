@@ -1,5 +1,5 @@
 import { Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
-import { TenantContext, type TenantRef, TenantTransaction } from '@cairn/tenancy';
+import { TenantEntry, type TenantRef } from '@cairn/tenancy';
 import { MemoriesRepository } from './memories.repository';
 
 const FLUSH_INTERVAL_MS = 1_000;
@@ -18,8 +18,7 @@ export class AccessRecorder implements OnApplicationShutdown {
   private flushing: Promise<void> = Promise.resolve();
 
   constructor(
-    private readonly context: TenantContext,
-    private readonly tx: TenantTransaction,
+    private readonly entry: TenantEntry,
     private readonly memories: MemoriesRepository,
   ) {
     this.timer = setInterval(() => void this.flush(), FLUSH_INTERVAL_MS);
@@ -49,7 +48,7 @@ export class AccessRecorder implements OnApplicationShutdown {
     this.pending = new Map();
     for (const { tenant, counts } of batch.values()) {
       try {
-        await this.context.run(tenant, () => this.tx.run(() => this.memories.applyAccess(counts)));
+        await this.entry.transaction(tenant, () => this.memories.applyAccess(counts));
       } catch (error) {
         // A deleted tenant or a passing outage: access counts are statistics, not data.
         this.logger.warn({ msg: 'could not record memory access', tenantId: tenant.id, err: error });

@@ -6,14 +6,23 @@ import { ContradictionCandidatesRepository } from './contradiction-candidates.re
 import { type MemoryScope } from './contract/memory-filter';
 import { memoryEmbeddingText } from './memory-content';
 import { MemoryRelationsRepository } from './memory-relations.repository';
-import { type ContradictionWarning, type Memory } from './contract/memory.types';
+import { type ContradictionWarning } from './contract/memory.types';
 
 const CANDIDATES = 10;
 
+/** What the check compares: a memory's (redacted) text, before or after it is written. */
+export interface ContradictionSubject {
+  readonly id: string;
+  readonly content: string;
+  readonly keywords: readonly string[];
+  readonly tags: readonly string[];
+}
+
 /**
  * On store and update: finds live memories on the same subject (the best keyword matches for
- * the new content, its keywords and tags), judges each pair, and records a `contradicts`
- * relation for strong cases. The write goes ahead either way.
+ * the new content, its keywords and tags) and judges each pair (`find`, which writes nothing);
+ * then records a `contradicts` relation for each strong case and queues the ones with another
+ * author for review (`record`, in the write's transaction). The write goes ahead either way.
  */
 @Injectable()
 export class ContradictionsService {
@@ -23,28 +32,56 @@ export class ContradictionsService {
     private readonly relations: MemoryRelationsRepository,
   ) {}
 
-  async check(memory: Memory, scope: MemoryScope, by: Author): Promise<ContradictionWarning[]> {
-    const candidates = await this.candidates(memory, scope);
+  /**
+   * The warnings for `subject` among the memories of `scope`, leaving out `excluded` (memories
+   * the write is about to supersede: once it commits they are no longer live). Strong ones are
+   * marked `recorded`: `record` stores exactly those. Reads only, so a store runs it before its
+   * write transaction.
+   */
+  async find(
+    subject: ContradictionSubject,
+    scope: MemoryScope,
+    excluded: readonly string[] = [],
+  ): Promise<ContradictionWarning[]> {
+    const candidates = await this.candidates(subject, scope, new Set(excluded));
     const warnings: ContradictionWarning[] = [];
-    const statement = prepareStatement(memory.content);
+    const statement = prepareStatement(subject.content);
     for (const candidate of candidates) {
       const verdict = detectContradiction(statement, candidate.content);
       if (!verdict) continue;
-      const recorded = verdict.strength === 'strong';
-      if (recorded) await this.relations.link(memory.id, candidate.id, 'contradicts', verdict.reason, by);
-      warnings.push({ memoryId: candidate.id, content: candidate.content, ...verdict, recorded });
+      warnings.push({
+        memoryId: candidate.id,
+        content: candidate.content,
+        ...verdict,
+        recorded: verdict.strength === 'strong',
+      });
     }
     return warnings;
   }
 
   /**
-   * Strong contradictions with another author's memory go to the project's review queue too
-   * (issue 14): a reviewer decides which one holds. Between one author's own memories the
-   * warning stays the only signal: the author can resolve it alone.
+   * Inside the write's transaction, once `memory` exists: a `contradicts` relation for each
+   * strong warning, and strong contradictions with another author's memory queued for review in
+   * the project (issue 14): a reviewer decides which one holds. Between one author's own memories
+   * the warning stays the only signal: the author can resolve it alone. Both writes are
+   * idempotent (one relation per pair and type; a pending review of a pair is kept), and they
+   * commit or roll back with the memory: a review is queued exactly once.
    */
-  async queueForReview(projectId: string, memory: Memory, warnings: readonly ContradictionWarning[]): Promise<void> {
-    const strong = warnings.filter((warning) => warning.recorded).map((warning) => warning.memoryId);
-    await this.candidateRows.queueReviews(projectId, memory.id, strong);
+  async record(
+    projectId: string,
+    memoryId: string,
+    warnings: readonly ContradictionWarning[],
+    by: Author,
+  ): Promise<void> {
+    const strong = warnings.filter((warning) => warning.recorded);
+    if (strong.length === 0) return;
+    for (const warning of strong)
+      await this.relations.link(memoryId, warning.memoryId, 'contradicts', warning.reason, by);
+    await this.candidateRows.queueReviews(
+      projectId,
+      memoryId,
+      strong.map((warning) => warning.memoryId),
+    );
   }
 
   /**
@@ -52,18 +89,24 @@ export class ContradictionsService {
    * query (its rarest terms, which name the subject). Tags and keywords are part of what it
    * matches; a memory sharing only a tag has no words in common to contradict.
    */
-  private async candidates(memory: Memory, scope: MemoryScope): Promise<{ id: string; content: string }[]> {
-    const { corpus, params } = this.candidateRows.corpus(scope, memory.id);
+  private async candidates(
+    subject: ContradictionSubject,
+    scope: MemoryScope,
+    excluded: ReadonlySet<string>,
+  ): Promise<{ id: string; content: string }[]> {
+    const { corpus, params } = this.candidateRows.corpus(scope, subject.id);
     const { ranked } = await this.search.rank(corpus, params, {
-      query: memoryEmbeddingText(memory.content, [...memory.keywords, ...memory.tags]),
+      query: memoryEmbeddingText(subject.content, [...subject.keywords, ...subject.tags]),
       mode: 'keyword',
-      limit: CANDIDATES,
+      // The excluded ones may rank among the first: as many more, so the rest still fill the list.
+      limit: CANDIDATES + excluded.size,
       // A contradiction shares the subject's rarest words: the rows holding those suffice, and
-      // they keep the check cheap inside the write transaction at any project size.
+      // they keep the check cheap at any project size.
       maxTerms: 12,
       matchBudget: 200,
     });
-    if (ranked.length === 0) return [];
-    return this.candidateRows.contents(ranked.map((hit) => hit.id));
+    const kept = ranked.filter((hit) => !excluded.has(hit.id)).slice(0, CANDIDATES);
+    if (kept.length === 0) return [];
+    return this.candidateRows.contents(kept.map((hit) => hit.id));
   }
 }

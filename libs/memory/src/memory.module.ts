@@ -5,6 +5,7 @@ import { AccessRecorder } from './access-recorder.service';
 import { ContentLimit } from './content-limit.service';
 import { ContradictionCandidatesRepository } from './contradiction-candidates.repository';
 import { ContradictionsService } from './contradictions.service';
+import { MemoryEmbeddingJobs } from './memory-embedding-jobs.service';
 import { MemoryEmbeddingTarget } from './memory-embedding-target.service';
 import { MemoryEmbeddingsRepository } from './memory-embeddings.repository';
 import { MemoryLookup } from './memory-lookup.service';
@@ -16,6 +17,12 @@ import { MemoryRecords } from './memory-records.service';
 import { MemoryLinks } from './memory-relations.service';
 import { MemoryRelationsRepository } from './memory-relations.repository';
 import { MemoryShareGrantsRepository } from './memory-share-grants.repository';
+import { MemoryStoreDecision } from './memory-store-decision.service';
+import { MemoryStorePersistence } from './memory-store-persistence.service';
+import { MemoryStorePreparation } from './memory-store-preparation.service';
+import { MemoryStore } from './memory-store.service';
+import { MemorySupersession } from './memory-supersession.service';
+import { MemoryUpdate } from './memory-update.service';
 import { MemoryVersionsRepository } from './memory-versions.repository';
 import { SensitiveContent } from './sensitive-content.service';
 import { MemoryWriter } from './memory-writer.service';
@@ -31,6 +38,7 @@ import { MemoriesRepository } from './memories.repository';
     ContradictionCandidatesRepository,
     ContradictionsService,
     MemoriesRepository,
+    MemoryEmbeddingJobs,
     MemoryEmbeddingTarget,
     MemoryEmbeddingsRepository,
     MemoryLinks,
@@ -43,6 +51,12 @@ import { MemoriesRepository } from './memories.repository';
     SensitiveContent,
     MemoryRelationsRepository,
     MemoryShareGrantsRepository,
+    MemoryStore,
+    MemoryStoreDecision,
+    MemoryStorePersistence,
+    MemoryStorePreparation,
+    MemorySupersession,
+    MemoryUpdate,
     MemoryVersionsRepository,
     MemoryWriter,
     IdempotencyKeysRepository,

@@ -2,8 +2,6 @@ export { SummariesModule } from './summaries.module';
 export { SummariesHttpModule } from './http/summaries-http.module';
 export { SummariesMcpModule } from './mcp/summaries-mcp.module';
 export { SummariesWorkerModule } from './jobs/summaries-worker.module';
-export { SummarizeFileJobHandler } from './jobs/summarize-file.job-handler';
-export { SummarizeSessionJobHandler } from './jobs/summarize-session.job-handler';
 export { FileSummaries } from './file-summaries.service';
 export {
   type CurrentFileSummary,

@@ -4,6 +4,7 @@ import { SecretsModule } from '@cairn/secrets';
 import { FileSummariesRepository } from './file-summaries.repository';
 import { FileSummaries } from './file-summaries.service';
 import { FileSummarizer } from './file-summarizer.service';
+import { FileSummaryCompletion } from './file-summary-completion.service';
 import { SessionSummarizer } from './session-summarizer.service';
 
 /**
@@ -13,7 +14,7 @@ import { SessionSummarizer } from './session-summarizer.service';
  */
 @Module({
   imports: [ProjectsModule, SecretsModule],
-  providers: [FileSummariesRepository, FileSummaries, FileSummarizer, SessionSummarizer],
-  exports: [FileSummaries, FileSummariesRepository, FileSummarizer, SessionSummarizer],
+  providers: [FileSummariesRepository, FileSummaries, FileSummarizer, FileSummaryCompletion, SessionSummarizer],
+  exports: [FileSummaries, FileSummariesRepository, FileSummarizer, FileSummaryCompletion, SessionSummarizer],
 })
 export class SummariesModule {}

@@ -5,9 +5,10 @@ export { type MigrationListener, type MigrationRunReport, SchemaMigrationService
 export { TenantEntity } from './tenant.entity';
 export { TenantContext } from './tenant-context.service';
 export { TenantDb } from './tenant-db.service';
+export { TenantEntry } from './tenant-entry.service';
 export { TENANT_MIGRATION_LIST, TENANT_MIGRATIONS } from './migrations';
 export { type TenantMigrationReport, TenantMigrator } from './tenant-migrator.service';
-export { quotedSchema, schemaNameFor, type TenantRef } from './tenant-ref';
+export { type LiveTenant, quotedSchema, schemaNameFor, type TenantRef } from './tenant-ref';
 export { TenantTransaction } from './tenant-transaction.service';
 export { TenancyModule } from './tenancy.module';
-export { TenantsService, toTenantRef } from './tenants.service';
+export { TenantsService, toLiveTenant, toTenantRef } from './tenants.service';

@@ -6,6 +6,7 @@ import { TenantEntity } from './tenant.entity';
 import { TenantContext } from './tenant-context.service';
 import { TenantContextInterceptor } from './tenant-context.interceptor';
 import { TenantDb } from './tenant-db.service';
+import { TenantEntry } from './tenant-entry.service';
 import { TENANT_MIGRATION_LIST, TENANT_MIGRATIONS } from './migrations';
 import { TenantMigrationsRepository } from './tenant-migrations.repository';
 import { TenantMigrator } from './tenant-migrator.service';
@@ -25,12 +26,21 @@ import { TenantsService } from './tenants.service';
     SchemaMigrationService,
     TenantContext,
     TenantDb,
+    TenantEntry,
     TenantMigrationsRepository,
     TenantMigrator,
     TenantTransaction,
     TenantsRepository,
     TenantsService,
   ],
-  exports: [SchemaMigrationService, TenantContext, TenantDb, TenantMigrator, TenantTransaction, TenantsService],
+  exports: [
+    SchemaMigrationService,
+    TenantContext,
+    TenantDb,
+    TenantEntry,
+    TenantMigrator,
+    TenantTransaction,
+    TenantsService,
+  ],
 })
 export class TenancyModule {}

@@ -1,45 +1,21 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { Injectable } from '@nestjs/common';
 import { MissingTenantContextError } from '@cairn/common';
-import { type EntityManager } from 'typeorm';
 import { type TenantRef } from './tenant-ref';
+import { tenantScopes } from './tenant-scope';
 
-interface TenantStore {
-  readonly tenant: TenantRef;
-  /** Set inside a tenant transaction; every repository call in it shares this connection. */
-  readonly manager?: EntityManager;
-  /** Work to run once the outermost transaction has committed (jobs, notifications). */
-  readonly afterCommit?: (() => Promise<void>)[];
-}
-
-const storage = new AsyncLocalStorage<TenantStore>();
-
-/** The tenant of the current request or job, carried in AsyncLocalStorage. */
+/**
+ * Which tenant the current unit of work runs in. Read-only: work enters a tenant through
+ * `TenantEntry` (a request's adapter, a job's registry, a runner's loop), never here.
+ */
 @Injectable()
 export class TenantContext {
-  run<T>(tenant: TenantRef, fn: () => T): T {
-    return storage.run({ tenant }, fn);
-  }
-
   current(): TenantRef | undefined {
-    return storage.getStore()?.tenant;
+    return tenantScopes.getStore()?.tenant;
   }
 
   require(operation: string): TenantRef {
-    const tenant = storage.getStore()?.tenant;
+    const tenant = tenantScopes.getStore()?.tenant;
     if (!tenant) throw new MissingTenantContextError(operation);
     return tenant;
-  }
-
-  /** @internal used by TenantTransaction and TenantDb only. */
-  store(): TenantStore | undefined {
-    return storage.getStore();
-  }
-
-  /** @internal */
-  withManager<T>(manager: EntityManager, afterCommit: (() => Promise<void>)[], fn: () => T): T {
-    const store = storage.getStore();
-    if (!store) throw new MissingTenantContextError('a tenant transaction');
-    return storage.run({ ...store, manager, afterCommit }, fn);
   }
 }

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { MissingTenantContextError } from '@cairn/common';
 import { queryPreparedIn } from '@cairn/db';
 import { type EntityManager, type EntityTarget, type ObjectLiteral, type Repository } from 'typeorm';
-import { TenantContext } from './tenant-context.service';
+import { tenantScopes } from './tenant-scope';
 
 /**
  * What tenant-scoped repositories use to reach the database. Outside a tenant
@@ -10,10 +10,8 @@ import { TenantContext } from './tenant-context.service';
  */
 @Injectable()
 export class TenantDb {
-  constructor(private readonly context: TenantContext) {}
-
   manager(): EntityManager {
-    const store = this.context.store();
+    const store = tenantScopes.getStore();
     if (!store?.manager) throw new MissingTenantContextError('tenant repository access');
     return store.manager;
   }

@@ -3,8 +3,8 @@ import { MissingTenantContextError } from '@cairn/common';
 import { ProjectsModule, ProjectsService } from '@cairn/projects';
 import { createDbTestingModule, createTestDatabase, type TestDatabase, testConfig, testRedisUrl } from '@cairn/testing';
 import { DataSource } from 'typeorm';
-import { TenantContext } from './tenant-context.service';
 import { TenantDb } from './tenant-db.service';
+import { TenantEntry } from './tenant-entry.service';
 import { TenantTransaction } from './tenant-transaction.service';
 import { TenancyModule } from './tenancy.module';
 import { TenantsService, toTenantRef } from './tenants.service';
@@ -13,7 +13,7 @@ import { type TenantRef } from './tenant-ref';
 describe('tenant context on one shared pool (integration)', () => {
   let database: TestDatabase;
   let moduleRef: TestingModule;
-  let context: TenantContext;
+  let entry: TenantEntry;
   let projects: ProjectsService;
   let tenantA: TenantRef;
   let tenantB: TenantRef;
@@ -23,7 +23,7 @@ describe('tenant context on one shared pool (integration)', () => {
     // Two connections for hundreds of concurrent units of work: connections are reused constantly.
     const config = testConfig(database.url, testRedisUrl(), { DATABASE_POOL_MAX: '2' });
     moduleRef = await createDbTestingModule(config, [TenancyModule, ProjectsModule]);
-    context = moduleRef.get(TenantContext);
+    entry = moduleRef.get(TenantEntry);
     projects = moduleRef.get(ProjectsService);
     const tenants = moduleRef.get(TenantsService);
     tenantA = toTenantRef(await tenants.create({ slug: 'isolation-a', name: 'A' }));
@@ -32,7 +32,7 @@ describe('tenant context on one shared pool (integration)', () => {
       [tenantA, 'alpha'],
       [tenantB, 'beta'],
     ] as const) {
-      await context.run(tenant, async () => {
+      await entry.run(tenant, async () => {
         for (let i = 0; i < 3; i += 1) await projects.create({ slug: `${prefix}-${i}`, name: `${prefix} ${i}` });
       });
     }
@@ -48,7 +48,7 @@ describe('tenant context on one shared pool (integration)', () => {
     const db = moduleRef.get(TenantDb);
     const units = Array.from({ length: 300 }, (_, i) => {
       const tenant = i % 2 === 0 ? tenantA : tenantB;
-      return context.run(tenant, () =>
+      return entry.run(tenant, () =>
         tx.run(async () => {
           // Yield inside the transaction so units on the two connections interleave.
           await db.query('SELECT pg_sleep(0.001)');
@@ -70,7 +70,7 @@ describe('tenant context on one shared pool (integration)', () => {
     const text = 'SELECT slug FROM projects WHERE slug LIKE $1 ORDER BY slug';
     const units = Array.from({ length: 200 }, (_, i) => {
       const tenant = i % 2 === 0 ? tenantA : tenantB;
-      return context.run(tenant, () =>
+      return entry.run(tenant, () =>
         tx.run(async () => {
           await db.query('SELECT pg_sleep(0.001)');
           const rows = await db.queryPrepared<{ slug: string }>(text, ['%-%']);
@@ -89,13 +89,13 @@ describe('tenant context on one shared pool (integration)', () => {
       expect(result.prepared).toBe(1);
     }
     await expect(
-      context.run(tenantA, () => tx.run(() => db.queryPrepared('SELECT no_such_column FROM projects', []))),
+      entry.run(tenantA, () => tx.run(() => db.queryPrepared('SELECT no_such_column FROM projects', []))),
     ).rejects.toMatchObject({ name: 'QueryFailedError', driverError: expect.objectContaining({ code: '42703' }) });
   });
 
   it('keeps the search path transaction-local, so pooled connections never carry a tenant', async () => {
     const dataSource = moduleRef.get(DataSource);
-    await context.run(tenantA, () => projects.list('*'));
+    await entry.run(tenantA, () => projects.list('*'));
     const paths = await Promise.all(
       [1, 2, 3, 4].map(() => dataSource.query<{ search_path: string }[]>('SHOW search_path')),
     );
@@ -108,7 +108,7 @@ describe('tenant context on one shared pool (integration)', () => {
   });
 
   it('throws when a repository is reached in a tenant context but outside its transaction', () => {
-    context.run(tenantA, () => {
+    entry.run(tenantA, () => {
       expect(() => moduleRef.get(TenantDb).manager()).toThrow(MissingTenantContextError);
     });
   });
@@ -117,7 +117,7 @@ describe('tenant context on one shared pool (integration)', () => {
     const tx = moduleRef.get(TenantTransaction);
     const db = moduleRef.get(TenantDb);
     const seen: string[] = [];
-    await context.run(tenantA, () =>
+    await entry.run(tenantA, () =>
       tx.run(async () => {
         tx.onCommit(async () => {
           // Committed work is visible from another connection by now.
@@ -139,7 +139,7 @@ describe('tenant context on one shared pool (integration)', () => {
     );
     expect(seen).toEqual(['outer:1', 'nested']);
     await expect(
-      context.run(tenantA, () =>
+      entry.run(tenantA, () =>
         tx.run(() => {
           tx.onCommit(() => {
             seen.push('rolled back');
@@ -154,7 +154,7 @@ describe('tenant context on one shared pool (integration)', () => {
   });
 
   it('scopes a project list to the slugs a token may read', async () => {
-    const visible = await context.run(tenantB, () => projects.list(['beta-1', 'alpha-0']));
+    const visible = await entry.run(tenantB, () => projects.list(['beta-1', 'alpha-0']));
     expect(visible.map((project) => project.slug)).toEqual(['beta-1']);
   });
 });

@@ -5,6 +5,11 @@ export interface TenantRef {
   readonly schema: string;
 }
 
+/** A tenant found live (not deleted) when work entered it, with the name a principal carries. */
+export interface LiveTenant extends TenantRef {
+  readonly name: string;
+}
+
 const SCHEMA_PATTERN = /^t_[0-9a-z]{1,40}$/;
 
 /**

@@ -4,6 +4,7 @@ import { NotFoundError } from '@cairn/common';
 import { type DataSource } from 'typeorm';
 import { TenantContext } from './tenant-context.service';
 import { tenantSearchPath } from './tenant-ref';
+import { tenantScopes } from './tenant-scope';
 
 /**
  * Runs a unit of work in one transaction on the shared pool with the tenant's
@@ -25,7 +26,7 @@ export class TenantTransaction {
   async run<T>(work: () => Promise<T>, settings: Readonly<Record<string, string>> = {}): Promise<T> {
     const tenant = this.context.require('TenantTransaction.run');
     const extra = Object.entries(settings);
-    const current = this.context.store()?.manager;
+    const current = tenantScopes.getStore()?.manager;
     if (current) {
       if (extra.length > 0) await current.query(setConfigSql(extra.length), extra.flat());
       return work();
@@ -36,7 +37,8 @@ export class TenantTransaction {
       result = await this.dataSource.transaction(async (manager) => {
         const all: [string, string][] = [['search_path', tenantSearchPath(tenant.schema)], ...extra];
         await manager.query(setConfigSql(all.length), all.flat());
-        return this.context.withManager(manager, afterCommit, work);
+        // The transaction's connection joins the tenant's scope for everything `work` awaits.
+        return tenantScopes.run({ tenant, manager, afterCommit }, work);
       });
     } catch (error) {
       // The tenant was deleted (its schema dropped) after this request resolved it: a 404 like
@@ -61,7 +63,7 @@ export class TenantTransaction {
    * that do not exist yet (or never will, after a rollback). Must be called inside `run`.
    */
   onCommit(step: () => Promise<void>): void {
-    const queue = this.context.store()?.afterCommit;
+    const queue = tenantScopes.getStore()?.afterCommit;
     if (!queue) throw new Error('TenantTransaction.onCommit called outside a tenant transaction');
     queue.push(step);
   }

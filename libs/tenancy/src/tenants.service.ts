@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { ConflictError, NotFoundError } from '@cairn/common';
 import { type TenantEntity } from './tenant.entity';
-import { schemaNameFor, type TenantRef } from './tenant-ref';
+import { type LiveTenant, schemaNameFor, type TenantRef } from './tenant-ref';
 import { DuplicateSlugError, type TenantPage, TenantsRepository } from './tenants.repository';
 
 /** Tenant lifecycle: provisioning a migrated schema, lookup, and deletion. */
@@ -36,11 +36,6 @@ export class TenantsService {
     return this.tenants.findLiveBySlug(slug);
   }
 
-  /** For jobs, which carry the tenant id: null once the tenant is deleted. */
-  findLiveById(id: string): Promise<TenantEntity | null> {
-    return this.tenants.findLiveById(id);
-  }
-
   async delete(slug: string): Promise<TenantEntity> {
     const tenant = await this.getBySlug(slug);
     await this.tenants.softDelete(tenant);
@@ -50,4 +45,8 @@ export class TenantsService {
 
 export function toTenantRef(tenant: TenantEntity): TenantRef {
   return { id: tenant.id, slug: tenant.slug, schema: tenant.schemaName };
+}
+
+export function toLiveTenant(tenant: TenantEntity): LiveTenant {
+  return { ...toTenantRef(tenant), name: tenant.name };
 }

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { defineTool, McpTool, type McpToolHandler, type ToolCall } from '@cairn/mcp';
+import { defineTool, McpTool, type McpToolHandler, type ProjectToolCall } from '@cairn/mcp';
 import { type z } from 'zod';
 import { BroadcastReading } from '../broadcast-reading.service';
 import { ackResultSchema, ackSchema } from '../contract/broadcast.dto';
@@ -25,8 +25,8 @@ const spec = defineTool({
 export class BroadcastAckTool implements McpToolHandler<typeof spec.input, typeof spec.output> {
   constructor(private readonly reading: BroadcastReading) {}
 
-  async run(input: z.output<typeof spec.input>, call: ToolCall) {
-    const result = await this.reading.acknowledge(call.project!, call.principal, input.seqs);
+  async run(input: z.output<typeof spec.input>, call: ProjectToolCall) {
+    const result = await this.reading.acknowledge(call.project, call.principal, input.seqs);
     const already = result.already.length > 0 ? ` (already: #${result.already.join(', #')})` : '';
     const text =
       result.acknowledged.length > 0

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { defineTool, McpTool, type McpToolHandler, type ToolCall } from '@cairn/mcp';
+import { defineTool, McpTool, type McpToolHandler, type ProjectToolCall } from '@cairn/mcp';
 import { redactedLine } from '@cairn/secrets';
 import { type z } from 'zod';
 import { BroadcastPosting } from '../broadcast-posting.service';
@@ -37,10 +37,10 @@ const spec = defineTool({
 export class BroadcastPostTool implements McpToolHandler<typeof spec.input, typeof spec.output> {
   constructor(private readonly posting: BroadcastPosting) {}
 
-  async run(input: z.output<typeof spec.input>, call: ToolCall) {
+  async run(input: z.output<typeof spec.input>, call: ProjectToolCall) {
     const { channelKey, type, summary, files, replyTo, assignee } = input;
     const posted = await this.posting.post(
-      call.project!,
+      call.project,
       call.principal,
       { type, summary, files, replyTo, assignee },
       channelKey,
@@ -48,7 +48,7 @@ export class BroadcastPostTool implements McpToolHandler<typeof spec.input, type
     const message = toBroadcastView(posted.message);
     const text = [
       `Posted #${message.seq} on ${call.project}'s channel.`,
-      framedMessages(call.project!, [message]),
+      framedMessages(call.project, [message]),
       ...redactedLine([...posted.redacted]),
     ].join('\n');
     return { structured: { message, redacted: [...posted.redacted], notice: UNVERIFIED_NOTICE }, text };

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { defineTool, McpTool, type McpToolHandler, type ToolCall } from '@cairn/mcp';
+import { defineTool, McpTool, type McpToolHandler, type ProjectToolCall } from '@cairn/mcp';
 import { type z } from 'zod';
 import { BroadcastReading } from '../broadcast-reading.service';
 import { broadcastPageSchema, readToolSchema, toReadView, UNVERIFIED_NOTICE } from '../contract/broadcast.dto';
@@ -26,9 +26,9 @@ const spec = defineTool({
 export class BroadcastReadTool implements McpToolHandler<typeof spec.input, typeof spec.output> {
   constructor(private readonly reading: BroadcastReading) {}
 
-  async run(input: z.output<typeof spec.input>, call: ToolCall) {
+  async run(input: z.output<typeof spec.input>, call: ProjectToolCall) {
     const { after, types, assignee, unacknowledged, limit } = input;
-    const page = await this.reading.read(call.project!, call.principal, {
+    const page = await this.reading.read(call.project, call.principal, {
       after,
       types,
       assignee,
@@ -42,7 +42,7 @@ export class BroadcastReadTool implements McpToolHandler<typeof spec.input, type
         ? `No messages after #${after} on ${call.project}'s channel (head #${page.head}).`
         : [
             `${items.length} message(s) on ${call.project}'s channel (head #${page.head}${more}):`,
-            framedMessages(call.project!, items),
+            framedMessages(call.project, items),
           ].join('\n');
     return { structured: { items, nextAfter: page.nextAfter, head: page.head, notice: UNVERIFIED_NOTICE }, text };
   }

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { defineTool, McpTool, type McpToolHandler, type ToolCall } from '@cairn/mcp';
+import { defineTool, McpTool, type McpToolHandler, type ProjectToolCall } from '@cairn/mcp';
 import { z } from 'zod';
 import { BroadcastReading } from '../broadcast-reading.service';
 import { verificationSchema } from '../contract/broadcast.dto';
@@ -22,8 +22,8 @@ const spec = defineTool({
 export class BroadcastVerifyTool implements McpToolHandler<typeof spec.input, typeof spec.output> {
   constructor(private readonly reading: BroadcastReading) {}
 
-  async run(_input: z.output<typeof spec.input>, call: ToolCall) {
-    const result = await this.reading.verify(call.project!, call.principal);
+  async run(_input: z.output<typeof spec.input>, call: ProjectToolCall) {
+    const result = await this.reading.verify(call.project, call.principal);
     const text = result.valid
       ? `Chain of ${call.project}'s channel holds: ${result.entries} message(s), head ${result.head ?? 'none'}.`
       : `Chain BROKEN at #${result.firstInvalidSeq}: ${result.reason} (${result.entries} message(s) before it verify).`;

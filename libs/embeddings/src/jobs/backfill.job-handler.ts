@@ -1,6 +1,13 @@
 import { Inject } from '@nestjs/common';
-import { type HandlesJob, JobHandler, type JobPayload, JobQueue, type JobResult } from '@cairn/jobs';
-import { TenantContext, TenantsService, TenantTransaction, toTenantRef } from '@cairn/tenancy';
+import {
+  type HandlesJob,
+  JobHandler,
+  type JobPayload,
+  JobQueue,
+  type JobResult,
+  type TenantJobInfo,
+} from '@cairn/jobs';
+import { TenantTransaction } from '@cairn/tenancy';
 import { EmbeddingBackfillsRepository } from '../embedding-backfills.repository';
 import { EMBEDDER, type Embedder } from '../embedding-model';
 import { EmbeddingTargets } from '../embedding-targets.registry';
@@ -19,30 +26,25 @@ export class BackfillJobHandler implements HandlesJob<'embeddings', 'reembed-bac
     @Inject(EMBEDDER) private readonly embedder: Embedder,
     private readonly processor: EmbeddingProcessor,
     private readonly targets: EmbeddingTargets,
-    private readonly tenants: TenantsService,
-    private readonly context: TenantContext,
     private readonly tx: TenantTransaction,
     private readonly backfills: EmbeddingBackfillsRepository,
     private readonly jobs: JobQueue,
   ) {}
 
-  async handle(payload: JobPayload<'embeddings', 'reembed-backfill'>): Promise<JobResult> {
+  async handle(payload: JobPayload<'embeddings', 'reembed-backfill'>, { tenant }: TenantJobInfo): Promise<JobResult> {
     const model = this.embedder.model;
     if (payload.model !== model.id) return { status: 'skipped', detail: 'that model is no longer the active one' };
-    const found = await this.tenants.findLiveById(payload.tenantId);
-    if (!found) return { status: 'skipped', detail: 'tenant no longer exists' };
-    const tenant = toTenantRef(found);
     const target = this.targets.get(payload.target);
-    const ids = await this.context.run(tenant, () =>
-      this.tx.run(() => target.missing(model, { after: payload.after, limit: BATCH, settledSeconds: 0 })),
+    const ids = await this.tx.run(() =>
+      target.missing(model, { after: payload.after, limit: BATCH, settledSeconds: 0 }),
     );
     if (ids.length === 0) {
-      await this.completeIfDone(tenant);
+      await this.completeIfDone();
       return { status: 'done', detail: `no ${payload.target} rows left without a vector` };
     }
-    const outcome = await this.processor.process({ tenantId: tenant.id, target: payload.target, ids });
+    const outcome = await this.processor.process({ target: payload.target, ids });
     const embedded = outcome.status === 'embedded' ? outcome.count : 0;
-    await this.context.run(tenant, () => this.tx.run(() => this.backfills.progress(model.id, embedded)));
+    await this.tx.run(() => this.backfills.progress(model.id, embedded));
     const last = ids[ids.length - 1];
     await this.jobs.enqueue(
       'embeddings',
@@ -54,16 +56,14 @@ export class BackfillJobHandler implements HandlesJob<'embeddings', 'reembed-bac
   }
 
   /** Done when no target has rows without a vector of the model. */
-  private async completeIfDone(tenant: ReturnType<typeof toTenantRef>): Promise<void> {
+  private async completeIfDone(): Promise<void> {
     const model = this.embedder.model;
-    await this.context.run(tenant, () =>
-      this.tx.run(async () => {
-        for (const name of this.targets.names()) {
-          const left = await this.targets.get(name).missing(model, { after: null, limit: 1, settledSeconds: 0 });
-          if (left.length > 0) return;
-        }
-        await this.backfills.complete(model.id);
-      }),
-    );
+    await this.tx.run(async () => {
+      for (const name of this.targets.names()) {
+        const left = await this.targets.get(name).missing(model, { after: null, limit: 1, settledSeconds: 0 });
+        if (left.length > 0) return;
+      }
+      await this.backfills.complete(model.id);
+    });
   }
 }

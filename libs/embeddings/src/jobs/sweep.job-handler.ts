@@ -1,7 +1,14 @@
 import { Inject } from '@nestjs/common';
 import { CAIRN_CONFIG, type CairnConfig } from '@cairn/config';
-import { type HandlesJob, JobHandler, type JobPayload, JobQueue, type JobResult } from '@cairn/jobs';
-import { TenantContext, TenantsService, TenantTransaction, toTenantRef } from '@cairn/tenancy';
+import {
+  type HandlesJob,
+  JobHandler,
+  type JobPayload,
+  JobQueue,
+  type JobResult,
+  type TenantJobInfo,
+} from '@cairn/jobs';
+import { TenantTransaction } from '@cairn/tenancy';
 import { EMBEDDER, type Embedder } from '../embedding-model';
 import { EmbeddingRollout } from '../embedding-rollout.service';
 import { EmbeddingTargets } from '../embedding-targets.registry';
@@ -23,26 +30,22 @@ export class SweepJobHandler implements HandlesJob<'maintenance', 'stale-embeddi
     @Inject(EMBEDDER) private readonly embedder: Embedder,
     private readonly rollout: EmbeddingRollout,
     private readonly targets: EmbeddingTargets,
-    private readonly tenants: TenantsService,
-    private readonly context: TenantContext,
     private readonly tx: TenantTransaction,
     private readonly jobs: JobQueue,
   ) {}
 
-  async handle(payload: JobPayload<'maintenance', 'stale-embedding-sweep'>): Promise<JobResult> {
-    const found = await this.tenants.findLiveById(payload.tenantId);
-    if (!found) return { status: 'skipped', detail: 'tenant no longer exists' };
-    const tenant = toTenantRef(found);
+  async handle(
+    _payload: JobPayload<'maintenance', 'stale-embedding-sweep'>,
+    { tenant }: TenantJobInfo,
+  ): Promise<JobResult> {
     await this.rollout.prepare(tenant);
     const window = Math.floor(Date.now() / (this.config.worker.sweepIntervalSeconds * 1000));
     const counts: Record<string, number> = {};
     for (const name of this.targets.names()) {
-      const ids = await this.context.run(tenant, () =>
-        this.tx.run(() =>
-          this.targets
-            .get(name)
-            .missing(this.embedder.model, { after: null, limit: SCAN_LIMIT, settledSeconds: SETTLED_SECONDS }),
-        ),
+      const ids = await this.tx.run(() =>
+        this.targets
+          .get(name)
+          .missing(this.embedder.model, { after: null, limit: SCAN_LIMIT, settledSeconds: SETTLED_SECONDS }),
       );
       for (let start = 0; start < ids.length; start += PER_JOB) {
         await this.jobs.enqueue(

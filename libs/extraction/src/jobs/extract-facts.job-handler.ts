@@ -1,6 +1,6 @@
 import { type SessionPrincipal } from '@cairn/access';
 import { GenerationJobRunner, type GenerationJobRow, requesterPrincipal } from '@cairn/generation';
-import { type HandlesJob, JobHandler, type JobInfo, type JobPayload, type JobResult } from '@cairn/jobs';
+import { type HandlesJob, JobHandler, type JobPayload, type JobResult, type TenantJobInfo } from '@cairn/jobs';
 import { MemoryWriter } from '@cairn/memory';
 import { type Extraction, FactExtractor, RULES_FALLBACK } from '../fact-extractor.service';
 import { ProposalsService, withExtractedTag } from '../proposals.service';
@@ -26,7 +26,7 @@ export class ExtractFactsJobHandler implements HandlesJob<'extraction', 'extract
     private readonly writer: MemoryWriter,
   ) {}
 
-  handle(payload: JobPayload<'extraction', 'extract-facts'>, job: JobInfo): Promise<JobResult> {
+  handle(payload: JobPayload<'extraction', 'extract-facts'>, job: TenantJobInfo): Promise<JobResult> {
     return this.runner.run<Extraction>(payload, job, 'fact_extraction', {
       produce: (input, finalAttempt) => this.extractor.extract(input, finalAttempt),
       store: async (extraction, request, tenant) => {

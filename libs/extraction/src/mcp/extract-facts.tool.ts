@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { BadRequestError, NotFoundError } from '@cairn/common';
-import { defineTool, McpTool, type McpToolHandler, type ToolCall } from '@cairn/mcp';
+import { defineTool, McpTool, type McpToolHandler, type ProjectToolCall } from '@cairn/mcp';
 import {
   acceptedText,
   GenerationRequests,
@@ -42,11 +42,11 @@ const spec = defineTool({
 export class ExtractFactsTool implements McpToolHandler<typeof spec.input, typeof spec.output> {
   constructor(private readonly requests: GenerationRequests) {}
 
-  async run(input: z.output<typeof spec.input>, call: ToolCall) {
+  async run(input: z.output<typeof spec.input>, call: ProjectToolCall) {
     if ((input.transcript === undefined) === (input.requestId === undefined)) {
       throw new BadRequestError('Pass exactly one of transcript or requestId', undefined, 'invalid_arguments');
     }
-    const project = call.project!;
+    const project = call.project;
     if (input.transcript !== undefined) {
       // The same transcript from the same caller within a day returns that request (reused).
       const occurredAt = input.occurredAt === undefined ? undefined : new Date(input.occurredAt);

@@ -87,6 +87,12 @@ export type JobPayload<Q extends QueueName, N extends JobName<Q>> = z.infer<Cata
 
 export type EmbedJob = JobPayload<'embeddings', 'embed'>;
 
+/** Whether job `queue/name` works for one tenant (its payload names it): the registry enters that tenant. */
+export function carriesTenant(queue: QueueName, name: string): boolean {
+  const schema = (JOB_CATALOG[queue] as Record<string, z.ZodObject | undefined>)[name];
+  return schema !== undefined && 'tenantId' in schema.shape;
+}
+
 /** Every (queue, name) pair in the catalog. */
 export function catalogEntries(): { queue: QueueName; name: string; schema: z.ZodType }[] {
   return QUEUE_NAMES.flatMap((queue) =>

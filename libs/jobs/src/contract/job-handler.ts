@@ -1,4 +1,5 @@
 import { applyDecorators, Injectable, SetMetadata } from '@nestjs/common';
+import { type LiveTenant } from '@cairn/tenancy';
 import { type JobName, type JobPayload, type QueueName } from './job-catalog';
 
 /** What a handler reports; stored as the job's return value and logged. */
@@ -17,18 +18,32 @@ export interface JobInfo {
   readonly name: string;
 }
 
-/** What a `@JobHandler` class implements: its payload type follows from the decorator's queue and name. */
-export interface HandlesJob<Q extends QueueName = QueueName, N extends JobName<Q> = JobName<Q>> {
-  handle(payload: JobPayload<Q, N>, job: JobInfo): Promise<JobResult>;
+/**
+ * A job whose payload carries a `tenantId` runs in that tenant: the registry found it live and
+ * entered its context before calling the handler (a deleted tenant's job is skipped unhandled).
+ */
+export interface TenantJobInfo extends JobInfo {
+  readonly tenant: LiveTenant;
 }
 
-/** A handler as the registry holds it: the job it handles and how. */
-export interface RegisteredJobHandler<
-  Q extends QueueName = QueueName,
-  N extends JobName<Q> = JobName<Q>,
-> extends HandlesJob<Q, N> {
+/** What a handler of job `Q/N` is told besides its payload. */
+export type JobInfoFor<Q extends QueueName, N extends JobName<Q>> =
+  JobPayload<Q, N> extends { tenantId: string } ? TenantJobInfo : JobInfo;
+
+/**
+ * What a `@JobHandler` class implements: its payload type follows from the decorator's queue and
+ * name. (A property, not a method, so its parameters are checked strictly: a handler of a job
+ * without a tenant that asks to be told one does not compile.)
+ */
+export interface HandlesJob<Q extends QueueName = QueueName, N extends JobName<Q> = JobName<Q>> {
+  readonly handle: (payload: JobPayload<Q, N>, job: JobInfoFor<Q, N>) => Promise<JobResult>;
+}
+
+/** A handler as the registry holds it (for a tenant's job, already wrapped in the tenant's entry). */
+export interface RegisteredJobHandler<Q extends QueueName = QueueName, N extends JobName<Q> = JobName<Q>> {
   readonly queue: Q;
   readonly name: N;
+  handle(payload: JobPayload<Q, N>, job: JobInfo): Promise<JobResult>;
 }
 
 /** A handler's failure that retrying cannot fix (bad input, a row that will never exist). */

@@ -1,4 +1,4 @@
-import { type HandlesJob, JobHandler, type JobPayload, type JobResult } from '@cairn/jobs';
+import { type HandlesJob, JobHandler, type JobPayload, type JobResult, type TenantJobInfo } from '@cairn/jobs';
 import { KbFetchRunner } from '../kb-fetch-runner.service';
 
 /** `knowledge/fetch`: a URL into a project's knowledge base (KbFetchRunner). */
@@ -6,7 +6,7 @@ import { KbFetchRunner } from '../kb-fetch-runner.service';
 export class KbFetchJobHandler implements HandlesJob<'knowledge', 'fetch'> {
   constructor(private readonly runner: KbFetchRunner) {}
 
-  handle(payload: JobPayload<'knowledge', 'fetch'>): Promise<JobResult> {
-    return this.runner.run(payload);
+  handle(payload: JobPayload<'knowledge', 'fetch'>, { tenant }: TenantJobInfo): Promise<JobResult> {
+    return this.runner.run(payload, tenant);
   }
 }

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { BadRequestError } from '@cairn/common';
-import { defineTool, McpTool, type McpToolHandler, type ToolCall, toolListing } from '@cairn/mcp';
+import { defineTool, McpTool, type McpToolHandler, type ProjectToolCall, toolListing } from '@cairn/mcp';
 import { z } from 'zod';
 import { fetchResultSchema, fetchSchema, toFetchResultDto } from '../contract/kb.dto';
 import { KbFetchService } from '../kb-fetch.service';
@@ -36,15 +36,15 @@ const spec = defineTool({
 export class KbFetchTool implements McpToolHandler<typeof spec.input, typeof spec.output> {
   constructor(private readonly fetches: KbFetchService) {}
 
-  async run(input: z.output<typeof spec.input>, call: ToolCall) {
+  async run(input: z.output<typeof spec.input>, call: ProjectToolCall) {
     const { url, jobId, title, retentionTier } = input;
     if ((url === undefined) === (jobId === undefined)) {
       throw new BadRequestError('Pass either url or jobId', undefined, 'invalid_arguments');
     }
     const outcome =
       jobId === undefined
-        ? await this.fetches.fetch(call.project!, call.principal, { url: url!, title, retentionTier })
-        : await this.fetches.status(call.project!, call.principal, jobId);
+        ? await this.fetches.fetch(call.project, call.principal, { url: url!, title, retentionTier })
+        : await this.fetches.status(call.project, call.principal, jobId);
     const structured = toFetchResultDto(outcome);
     if (structured.error) {
       const { code, message } = structured.error;

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { defineTool, McpTool, type McpToolHandler, type ToolCall, toolListing } from '@cairn/mcp';
+import { defineTool, McpTool, type McpToolHandler, type ProjectToolCall, toolListing } from '@cairn/mcp';
 import { z } from 'zod';
 import { indexDocumentSchema, indexResultSchema, toDocumentDto } from '../contract/kb.dto';
 import { KnowledgeService } from '../knowledge.service';
@@ -47,9 +47,9 @@ const spec = defineTool({
 export class KbIndexTool implements McpToolHandler<typeof spec.input, typeof spec.output> {
   constructor(private readonly knowledge: KnowledgeService) {}
 
-  async run(input: z.output<typeof spec.input>, call: ToolCall) {
+  async run(input: z.output<typeof spec.input>, call: ProjectToolCall) {
     const { source, title, text, sourceType, retentionTier } = input;
-    const result = await this.knowledge.index(call.project!, call.principal, {
+    const result = await this.knowledge.index(call.project, call.principal, {
       source,
       title,
       text,

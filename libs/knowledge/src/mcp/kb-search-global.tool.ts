@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { defineTool, McpTool, type McpToolHandler, type ToolCall, toolListing } from '@cairn/mcp';
+import { defineTool, McpTool, type McpToolHandler, type SessionToolCall, toolListing } from '@cairn/mcp';
 import { z } from 'zod';
 import { globalSearchSchema, searchResultSchema } from '../contract/kb.dto';
 import { KbSearchService } from '../kb-search.service';
@@ -34,7 +34,7 @@ const spec = defineTool({
 export class KbSearchGlobalTool implements McpToolHandler<typeof spec.input, typeof spec.output> {
   constructor(private readonly search: KbSearchService) {}
 
-  async run(input: z.output<typeof spec.input>, call: ToolCall) {
+  async run(input: z.output<typeof spec.input>, call: SessionToolCall) {
     const result = await this.search.searchGlobal(call.principal, input);
     return { structured: result, text: searchText(result, input.query) };
   }

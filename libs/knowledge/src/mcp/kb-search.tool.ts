@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { defineTool, McpTool, type McpToolHandler, type ToolCall } from '@cairn/mcp';
+import { defineTool, McpTool, type McpToolHandler, type ProjectToolCall } from '@cairn/mcp';
 import { type z } from 'zod';
 import { searchResultSchema, searchSchema } from '../contract/kb.dto';
 import { KbSearchService } from '../kb-search.service';
@@ -26,9 +26,9 @@ const spec = defineTool({
 export class KbSearchTool implements McpToolHandler<typeof spec.input, typeof spec.output> {
   constructor(private readonly search: KbSearchService) {}
 
-  async run(input: z.output<typeof spec.input>, call: ToolCall) {
+  async run(input: z.output<typeof spec.input>, call: ProjectToolCall) {
     const { query, mode, limit, explain } = input;
-    const result = await this.search.search(call.project!, call.principal, { query, mode, limit, explain });
+    const result = await this.search.search(call.project, call.principal, { query, mode, limit, explain });
     return { structured: result, text: searchText(result, query) };
   }
 }

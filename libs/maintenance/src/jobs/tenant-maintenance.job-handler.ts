@@ -1,4 +1,4 @@
-import { type HandlesJob, JobHandler, type JobPayload, type JobResult } from '@cairn/jobs';
+import { type HandlesJob, JobHandler, type JobPayload, type JobResult, type TenantJobInfo } from '@cairn/jobs';
 import { TenantMaintenance } from '../tenant-maintenance.service';
 
 /** `maintenance/retention-purge`: expired knowledge-base documents and audit entries. */
@@ -6,8 +6,8 @@ import { TenantMaintenance } from '../tenant-maintenance.service';
 export class RetentionPurgeJobHandler implements HandlesJob<'maintenance', 'retention-purge'> {
   constructor(private readonly maintenance: TenantMaintenance) {}
 
-  handle(payload: JobPayload<'maintenance', 'retention-purge'>): Promise<JobResult> {
-    return this.maintenance.purge(payload.tenantId);
+  handle(_payload: JobPayload<'maintenance', 'retention-purge'>, { tenant }: TenantJobInfo): Promise<JobResult> {
+    return this.maintenance.purge(tenant);
   }
 }
 
@@ -16,8 +16,8 @@ export class RetentionPurgeJobHandler implements HandlesJob<'maintenance', 'rete
 export class ConfidenceDecayJobHandler implements HandlesJob<'maintenance', 'confidence-decay'> {
   constructor(private readonly maintenance: TenantMaintenance) {}
 
-  handle(payload: JobPayload<'maintenance', 'confidence-decay'>): Promise<JobResult> {
-    return this.maintenance.decay(payload.tenantId);
+  handle(): Promise<JobResult> {
+    return this.maintenance.decay();
   }
 }
 
@@ -26,7 +26,7 @@ export class ConfidenceDecayJobHandler implements HandlesJob<'maintenance', 'con
 export class DuplicateScanJobHandler implements HandlesJob<'maintenance', 'duplicate-scan'> {
   constructor(private readonly maintenance: TenantMaintenance) {}
 
-  handle(payload: JobPayload<'maintenance', 'duplicate-scan'>): Promise<JobResult> {
-    return this.maintenance.scanDuplicates(payload.tenantId);
+  handle(): Promise<JobResult> {
+    return this.maintenance.scanDuplicates();
   }
 }

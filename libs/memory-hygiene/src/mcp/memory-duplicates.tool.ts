@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { defineTool, McpTool, type McpToolHandler, type ToolCall } from '@cairn/mcp';
+import { defineTool, McpTool, type McpToolHandler, type ProjectToolCall } from '@cairn/mcp';
 import { z } from 'zod';
 import { toMemoryView, viewerOf } from '@cairn/memory';
 import { DuplicatesDto, duplicatesCursor } from '../contract/memory-hygiene.dto';
@@ -34,11 +34,11 @@ const spec = defineTool({
 export class MemoryDuplicatesTool implements McpToolHandler<typeof spec.input, typeof spec.output> {
   constructor(private readonly hygiene: MemoryHygiene) {}
 
-  async run(input: z.output<typeof spec.input>, call: ToolCall) {
+  async run(input: z.output<typeof spec.input>, call: ProjectToolCall) {
     const { pairs, memories, nextCursor } =
       input.source === 'scan'
-        ? await this.hygiene.scanned(call.project!, viewerOf(call.principal), input.limit)
-        : await this.hygiene.duplicates(call.project!, viewerOf(call.principal), input);
+        ? await this.hygiene.scanned(call.project, viewerOf(call.principal), input.limit)
+        : await this.hygiene.duplicates(call.project, viewerOf(call.principal), input);
     const views = memories.map(toMemoryView);
     const content = new Map(views.map((memory) => [memory.id, memory.content.slice(0, 100)]));
     // A pair per line: both full ids (what memory_merge needs) and enough text to judge them.

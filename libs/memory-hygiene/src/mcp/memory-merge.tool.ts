@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { defineTool, McpTool, type McpToolHandler, type ToolCall } from '@cairn/mcp';
+import { defineTool, McpTool, type McpToolHandler, type ProjectToolCall } from '@cairn/mcp';
 import { type z } from 'zod';
 import { memoryIdSchema, toMemoryView } from '@cairn/memory';
 import { MergeDto, MergeResultDto } from '../contract/memory-hygiene.dto';
@@ -27,8 +27,8 @@ const spec = defineTool({
 export class MemoryMergeTool implements McpToolHandler<typeof spec.input, typeof spec.output> {
   constructor(private readonly merger: MemoryMerger) {}
 
-  async run(input: z.output<typeof spec.input>, call: ToolCall) {
-    const result = await this.merger.merge(call.project!, call.principal, input.id, {
+  async run(input: z.output<typeof spec.input>, call: ProjectToolCall) {
+    const result = await this.merger.merge(call.project, call.principal, input.id, {
       sourceIds: input.sourceIds,
       reason: input.reason,
     });

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { defineTool, McpTool, type McpToolHandler, type ToolCall } from '@cairn/mcp';
+import { defineTool, McpTool, type McpToolHandler, type ProjectToolCall } from '@cairn/mcp';
 import { z } from 'zod';
 import {
   cursorSchema,
@@ -32,8 +32,8 @@ const spec = defineTool({
 export class MemoryStaleTool implements McpToolHandler<typeof spec.input, typeof spec.output> {
   constructor(private readonly reader: MemoryReader) {}
 
-  async run(input: z.output<typeof spec.input>, call: ToolCall) {
-    const page = await this.reader.stale(call.project!, viewerOf(call.principal), input.limit, input.cursor);
+  async run(input: z.output<typeof spec.input>, call: ProjectToolCall) {
+    const page = await this.reader.stale(call.project, viewerOf(call.principal), input.limit, input.cursor);
     const items = page.items.map(toMemoryView);
     return {
       structured: { items, nextCursor: page.nextCursor },

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { defineTool, McpTool, type McpToolHandler, type ToolCall } from '@cairn/mcp';
+import { defineTool, McpTool, type McpToolHandler, type ProjectToolCall } from '@cairn/mcp';
 import { type z } from 'zod';
 import { memoryIdSchema } from '@cairn/memory';
 import { promoteSchema, reviewSchema, toReviewView } from '../contract/memory-review.dto';
@@ -27,8 +27,8 @@ const spec = defineTool({
 export class MemoryPromoteTool implements McpToolHandler<typeof spec.input, typeof spec.output> {
   constructor(private readonly promotions: MemoryPromotions) {}
 
-  async run(input: z.output<typeof spec.input>, call: ToolCall) {
-    const review = await this.promotions.propose(call.project!, call.principal, input.id, {
+  async run(input: z.output<typeof spec.input>, call: ProjectToolCall) {
+    const review = await this.promotions.propose(call.project, call.principal, input.id, {
       toScope: input.toScope,
       note: input.note,
     });

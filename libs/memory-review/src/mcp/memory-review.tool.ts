@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { defineTool, McpTool, type McpToolHandler, type ToolCall } from '@cairn/mcp';
+import { defineTool, McpTool, type McpToolHandler, type ProjectToolCall } from '@cairn/mcp';
 import { type z } from 'zod';
 import { decideSchema, reviewIdSchema, reviewSchema, toReviewView } from '../contract/memory-review.dto';
 import { ReviewDecisions } from '../review-decisions.service';
@@ -27,8 +27,8 @@ const spec = defineTool({
 export class MemoryReviewTool implements McpToolHandler<typeof spec.input, typeof spec.output> {
   constructor(private readonly decisions: ReviewDecisions) {}
 
-  async run(input: z.output<typeof spec.input>, call: ToolCall) {
-    const review = await this.decisions.decide(call.project!, call.principal, input.id, {
+  async run(input: z.output<typeof spec.input>, call: ProjectToolCall) {
+    const review = await this.decisions.decide(call.project, call.principal, input.id, {
       decision: input.decision,
       resolution: input.resolution,
       reason: input.reason,

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { defineTool, McpTool, type McpToolHandler, type ToolCall } from '@cairn/mcp';
+import { defineTool, McpTool, type McpToolHandler, type ProjectToolCall } from '@cairn/mcp';
 import { z } from 'zod';
 import { cursorSchema, nextPageLine, pageLimitSchema } from '@cairn/memory';
 import { REVIEW_STATUSES } from '../contract/memory-review.types';
@@ -32,8 +32,8 @@ const spec = defineTool({
 export class ReviewQueueTool implements McpToolHandler<typeof spec.input, typeof spec.output> {
   constructor(private readonly queue: ReviewQueue) {}
 
-  async run(input: z.output<typeof spec.input>, call: ToolCall) {
-    const page = await this.queue.list(call.project!, call.principal, input);
+  async run(input: z.output<typeof spec.input>, call: ProjectToolCall) {
+    const page = await this.queue.list(call.project, call.principal, input);
     const lines = queueLines(page.items);
     return {
       structured: { items: page.items.map(toQueuedReviewView), nextCursor: page.nextCursor },

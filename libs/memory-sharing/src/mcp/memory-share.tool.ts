@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { agentIdSchema } from '@cairn/common';
 import { memoryIdSchema, tagSchema } from '@cairn/memory';
-import { defineTool, McpTool, type McpToolHandler, type ToolCall } from '@cairn/mcp';
+import { defineTool, McpTool, type McpToolHandler, type ProjectToolCall } from '@cairn/mcp';
 import { z } from 'zod';
 import { grantViewSchema, toGrantView } from '../contract/sharing.dto';
 import { MemorySharing } from '../memory-sharing.service';
@@ -37,9 +37,9 @@ const spec = defineTool({
 export class MemoryShareTool implements McpToolHandler<typeof spec.input, typeof spec.output> {
   constructor(private readonly sharing: MemorySharing) {}
 
-  async run(input: z.output<typeof spec.input>, call: ToolCall) {
+  async run(input: z.output<typeof spec.input>, call: ProjectToolCall) {
     const { project: _project, ...args } = input as typeof input & { project?: string };
-    const result = await this.sharing.share(call.project!, call.principal, args);
+    const result = await this.sharing.share(call.project, call.principal, args);
     const grant = toGrantView(result.grant);
     return {
       structured: { grant, created: result.created },

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { defineTool, McpTool, type McpToolHandler, type ToolCall } from '@cairn/mcp';
+import { defineTool, McpTool, type McpToolHandler, type ProjectToolCall } from '@cairn/mcp';
 import { z } from 'zod';
 import { grantViewSchema, toGrantView } from '../contract/sharing.dto';
 import { MemorySharing } from '../memory-sharing.service';
@@ -25,8 +25,8 @@ const spec = defineTool({
 export class MemoryUnshareTool implements McpToolHandler<typeof spec.input, typeof spec.output> {
   constructor(private readonly sharing: MemorySharing) {}
 
-  async run(input: z.output<typeof spec.input>, call: ToolCall) {
-    const removed = toGrantView(await this.sharing.unshare(call.project!, call.principal, input.id));
+  async run(input: z.output<typeof spec.input>, call: ProjectToolCall) {
+    const removed = toGrantView(await this.sharing.unshare(call.project, call.principal, input.id));
     return { structured: { removed }, text: `Removed ${grantLine(removed)}.` };
   }
 }

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { nextPageLine, pageLimitSchema } from '@cairn/memory';
-import { defineTool, McpTool, type McpToolHandler, type ToolCall } from '@cairn/mcp';
+import { defineTool, McpTool, type McpToolHandler, type ProjectToolCall } from '@cairn/mcp';
 import { z } from 'zod';
 import { mySharesPageSchema, toGrantView } from '../contract/sharing.dto';
 import { SharingListings } from '../sharing-listings.service';
@@ -31,8 +31,8 @@ const spec = defineTool({
 export class MySharesTool implements McpToolHandler<typeof spec.input, typeof spec.output> {
   constructor(private readonly listings: SharingListings) {}
 
-  async run(input: z.output<typeof spec.input>, call: ToolCall) {
-    const page = await this.listings.myShares(call.project!, call.principal, input);
+  async run(input: z.output<typeof spec.input>, call: ProjectToolCall) {
+    const page = await this.listings.myShares(call.project, call.principal, input);
     const items = page.items.map(toGrantView);
     const lines = items.length === 0 ? ['No shares.'] : items.map(grantLine);
     return {

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { cursorSchema, nextPageLine, pageLimitSchema } from '@cairn/memory';
-import { defineTool, McpTool, type McpToolHandler, type ToolCall } from '@cairn/mcp';
+import { defineTool, McpTool, type McpToolHandler, type ProjectToolCall } from '@cairn/mcp';
 import { z } from 'zod';
 import { SHARED_CONTENT_NOTE, sharedWithMePageSchema, toSharedMemoryView } from '../contract/sharing.dto';
 import { SharingListings } from '../sharing-listings.service';
@@ -26,8 +26,8 @@ const spec = defineTool({
 export class SharedWithMeTool implements McpToolHandler<typeof spec.input, typeof spec.output> {
   constructor(private readonly listings: SharingListings) {}
 
-  async run(input: z.output<typeof spec.input>, call: ToolCall) {
-    const page = await this.listings.sharedWithMe(call.project!, call.principal, input.limit, input.cursor);
+  async run(input: z.output<typeof spec.input>, call: ProjectToolCall) {
+    const page = await this.listings.sharedWithMe(call.project, call.principal, input.limit, input.cursor);
     const items = page.items.map(toSharedMemoryView);
     const lines =
       items.length === 0 ? ['Nothing is shared with you here.'] : [SHARED_CONTENT_NOTE, ...items.map(sharedLine)];

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { defineTool, McpTool, type McpToolHandler, type ToolCall } from '@cairn/mcp';
+import { defineTool, McpTool, type McpToolHandler, type ProjectToolCall } from '@cairn/mcp';
 import { z } from 'zod';
 import { MemoryWriter } from '../memory-writer.service';
 import { deleteResultSchema, memoryIdSchema } from '../contract/memory-tool.schemas';
@@ -25,8 +25,8 @@ const spec = defineTool({
 export class MemoryDeleteTool implements McpToolHandler<typeof spec.input, typeof spec.output> {
   constructor(private readonly writer: MemoryWriter) {}
 
-  async run(input: z.output<typeof spec.input>, call: ToolCall) {
-    await this.writer.delete(call.project!, call.principal, input.id);
+  async run(input: z.output<typeof spec.input>, call: ProjectToolCall) {
+    await this.writer.delete(call.project, call.principal, input.id);
     return { structured: { id: input.id, deleted: true as const }, text: `Deleted ${input.id}.` };
   }
 }

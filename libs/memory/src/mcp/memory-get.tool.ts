@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { defineTool, McpTool, type McpToolHandler, type ToolCall } from '@cairn/mcp';
+import { defineTool, McpTool, type McpToolHandler, type ProjectToolCall } from '@cairn/mcp';
 import { z } from 'zod';
 import { memorySchema, toMemoryView } from '../contract/memory.dto';
 import { MemoryReader } from '../memory-reader.service';
@@ -26,8 +26,8 @@ const spec = defineTool({
 export class MemoryGetTool implements McpToolHandler<typeof spec.input, typeof spec.output> {
   constructor(private readonly reader: MemoryReader) {}
 
-  async run(input: z.output<typeof spec.input>, call: ToolCall) {
-    const memory = toMemoryView(await this.reader.get(call.project!, viewerOf(call.principal), input.id));
+  async run(input: z.output<typeof spec.input>, call: ProjectToolCall) {
+    const memory = toMemoryView(await this.reader.get(call.project, viewerOf(call.principal), input.id));
     return { structured: memory, text: `${memoryLine(memory)}\n${memoryDetails(memory)}` };
   }
 }

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { defineTool, McpTool, type McpToolHandler, type ToolCall } from '@cairn/mcp';
+import { defineTool, McpTool, type McpToolHandler, type ProjectToolCall } from '@cairn/mcp';
 import { z } from 'zod';
 import { toMemoryView } from '../contract/memory.dto';
 import { MemoryReader } from '../memory-reader.service';
@@ -27,8 +27,8 @@ const spec = defineTool({
 export class MemoryHistoryTool implements McpToolHandler<typeof spec.input, typeof spec.output> {
   constructor(private readonly reader: MemoryReader) {}
 
-  async run(input: z.output<typeof spec.input>, call: ToolCall) {
-    const history = await this.reader.history(call.project!, viewerOf(call.principal), input.id);
+  async run(input: z.output<typeof spec.input>, call: ProjectToolCall) {
+    const history = await this.reader.history(call.project, viewerOf(call.principal), input.id);
     const memory = toMemoryView(history.memory);
     const versions = history.versions.map((v) => ({ ...v, createdAt: v.createdAt.toISOString() }));
     // One line per version: what it was, and the change that replaced it.

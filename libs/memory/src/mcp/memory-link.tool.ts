@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { defineTool, McpTool, type McpToolHandler, type ToolCall } from '@cairn/mcp';
+import { defineTool, McpTool, type McpToolHandler, type ProjectToolCall } from '@cairn/mcp';
 import { z } from 'zod';
 import { linkSchema } from '../contract/memory.dto';
 import { MemoryLinks } from '../memory-relations.service';
@@ -28,10 +28,10 @@ const spec = defineTool({
 export class MemoryLinkTool implements McpToolHandler<typeof spec.input, typeof spec.output> {
   constructor(private readonly links: MemoryLinks) {}
 
-  async run(input: z.output<typeof spec.input>, call: ToolCall) {
+  async run(input: z.output<typeof spec.input>, call: ProjectToolCall) {
     const { toId, type, note } = input;
     const relation = toRelationView(
-      await this.links.link(call.project!, call.principal, input.id, { toId, type, note }),
+      await this.links.link(call.project, call.principal, input.id, { toId, type, note }),
     );
     const retired = type === 'supersedes' ? ' (target retired from default recall)' : '';
     return {

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { defineTool, McpTool, type McpToolHandler, type ToolCall, toolListing } from '@cairn/mcp';
+import { defineTool, McpTool, type McpToolHandler, type ProjectToolCall, toolListing } from '@cairn/mcp';
 import { z } from 'zod';
 import { memoryPageSchema, searchFiltersSchema, toListFilter } from '../contract/memory-query.dto';
 import { toMemoryView } from '../contract/memory.dto';
@@ -35,9 +35,9 @@ toolListing.add(spec.input.shape.filters, { summary: 'The same filters as memory
 export class MemoryListTool implements McpToolHandler<typeof spec.input, typeof spec.output> {
   constructor(private readonly reader: MemoryReader) {}
 
-  async run(input: z.output<typeof spec.input>, call: ToolCall) {
+  async run(input: z.output<typeof spec.input>, call: ProjectToolCall) {
     const page = await this.reader.list(
-      call.project!,
+      call.project,
       viewerOf(call.principal),
       toListFilter(input.filters),
       input.limit,

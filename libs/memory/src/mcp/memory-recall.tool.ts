@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { defineTool, McpTool, type McpToolHandler, type ToolCall } from '@cairn/mcp';
+import { defineTool, McpTool, type McpToolHandler, type ProjectToolCall } from '@cairn/mcp';
 import { type z } from 'zod';
 import { recallResultSchema, recallSchema, toListFilter } from '../contract/memory-query.dto';
 import { toMemoryView } from '../contract/memory.dto';
@@ -30,8 +30,8 @@ const spec = defineTool({
 export class MemoryRecallTool implements McpToolHandler<typeof spec.input, typeof spec.output> {
   constructor(private readonly recall: MemoryRecall) {}
 
-  async run(input: z.output<typeof spec.input>, call: ToolCall) {
-    const result = await this.recall.recall(call.project!, viewerOf(call.principal), {
+  async run(input: z.output<typeof spec.input>, call: ProjectToolCall) {
+    const result = await this.recall.recall(call.project, viewerOf(call.principal), {
       ...input,
       filter: toListFilter(input.filters),
     });

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { defineTool, McpTool, type McpToolHandler, type ToolCall } from '@cairn/mcp';
+import { defineTool, McpTool, type McpToolHandler, type ProjectToolCall } from '@cairn/mcp';
 import { z } from 'zod';
 import { toMemoryView } from '../contract/memory.dto';
 import { MemoryReader } from '../memory-reader.service';
@@ -31,8 +31,8 @@ const spec = defineTool({
 export class MemoryRelatedTool implements McpToolHandler<typeof spec.input, typeof spec.output> {
   constructor(private readonly reader: MemoryReader) {}
 
-  async run(input: z.output<typeof spec.input>, call: ToolCall) {
-    const related = await this.reader.related(call.project!, viewerOf(call.principal), input.id, input.type);
+  async run(input: z.output<typeof spec.input>, call: ProjectToolCall) {
+    const related = await this.reader.related(call.project, viewerOf(call.principal), input.id, input.type);
     const items = related.map((item) => ({
       relation: toRelationView(item.relation),
       direction: item.direction,

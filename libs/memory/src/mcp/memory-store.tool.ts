@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { defineTool, McpTool, type McpToolHandler, type ToolCall } from '@cairn/mcp';
+import { defineTool, McpTool, type McpToolHandler, type ProjectToolCall } from '@cairn/mcp';
 import { redactedLine } from '@cairn/secrets';
 import { type z } from 'zod';
 import { idempotencyKeySchema, storeMemorySchema, toMemoryView, writeResultSchema } from '../contract/memory.dto';
@@ -30,8 +30,8 @@ const spec = defineTool({
 export class MemoryStoreTool implements McpToolHandler<typeof spec.input, typeof spec.output> {
   constructor(private readonly writer: MemoryWriter) {}
 
-  async run({ idempotencyKey, ...input }: z.output<typeof spec.input>, call: ToolCall) {
-    const result = await this.writer.store(call.project!, call.principal, input, idempotencyKey);
+  async run({ idempotencyKey, ...input }: z.output<typeof spec.input>, call: ProjectToolCall) {
+    const result = await this.writer.store(call.project, call.principal, input, idempotencyKey);
     const memory = toMemoryView(result.memory);
     const warnings = result.warnings.map(
       (warning) => `! may contradict ${warning.memoryId} (${warning.strength}): ${warning.content.slice(0, 160)}`,

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { BadRequestError } from '@cairn/common';
-import { defineTool, McpTool, type McpToolHandler, type ToolCall } from '@cairn/mcp';
+import { defineTool, McpTool, type McpToolHandler, type ProjectToolCall } from '@cairn/mcp';
 import { redactedLine } from '@cairn/secrets';
 import { z } from 'zod';
 import { toMemoryView, updateMemorySchema, writeResultSchema } from '../contract/memory.dto';
@@ -31,13 +31,13 @@ const spec = defineTool({
 export class MemoryUpdateTool implements McpToolHandler<typeof spec.input, typeof spec.output> {
   constructor(private readonly writer: MemoryWriter) {}
 
-  async run(input: z.output<typeof spec.input>, call: ToolCall) {
+  async run(input: z.output<typeof spec.input>, call: ProjectToolCall) {
     const { id, project: _project, ...changes } = input as typeof input & { project?: string };
     const changed = Object.entries(changes).filter(([key, value]) => key !== 'reason' && value !== undefined);
     if (changed.length === 0) {
       throw new BadRequestError('Give at least one field to change besides reason', undefined, 'nothing_to_change');
     }
-    const result = await this.writer.update(call.project!, call.principal, id, changes);
+    const result = await this.writer.update(call.project, call.principal, id, changes);
     const memory = toMemoryView(result.memory);
     const warnings = result.warnings.map(
       (warning) => `! may contradict ${warning.memoryId} (${warning.strength}): ${warning.content.slice(0, 160)}`,

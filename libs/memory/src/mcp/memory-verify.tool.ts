@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { defineTool, McpTool, type McpToolHandler, type ToolCall } from '@cairn/mcp';
+import { defineTool, McpTool, type McpToolHandler, type ProjectToolCall } from '@cairn/mcp';
 import { type z } from 'zod';
 import { toMemoryView, verifySchema } from '../contract/memory.dto';
 import { MemoryLinks } from '../memory-relations.service';
@@ -28,8 +28,8 @@ const spec = defineTool({
 export class MemoryVerifyTool implements McpToolHandler<typeof spec.input, typeof spec.output> {
   constructor(private readonly links: MemoryLinks) {}
 
-  async run(input: z.output<typeof spec.input>, call: ToolCall) {
-    const result = await this.links.verify(call.project!, viewerOf(call.principal), input.id, input.contentHash);
+  async run(input: z.output<typeof spec.input>, call: ProjectToolCall) {
+    const result = await this.links.verify(call.project, viewerOf(call.principal), input.id, input.contentHash);
     const memory = toMemoryView(result.memory);
     const where = memory.source ? ` (${memory.source.path})` : '';
     return {

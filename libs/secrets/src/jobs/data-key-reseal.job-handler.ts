@@ -1,5 +1,4 @@
-import { type HandlesJob, JobHandler, type JobPayload, type JobResult } from '@cairn/jobs';
-import { TenantContext, TenantsService, toTenantRef } from '@cairn/tenancy';
+import { type HandlesJob, JobHandler, type JobResult } from '@cairn/jobs';
 import { DataKeyRotation } from '../data-key-rotation.service';
 
 /**
@@ -9,16 +8,10 @@ import { DataKeyRotation } from '../data-key-rotation.service';
  */
 @JobHandler('maintenance', 'data-key-reseal')
 export class DataKeyResealJobHandler implements HandlesJob<'maintenance', 'data-key-reseal'> {
-  constructor(
-    private readonly rotation: DataKeyRotation,
-    private readonly tenants: TenantsService,
-    private readonly context: TenantContext,
-  ) {}
+  constructor(private readonly rotation: DataKeyRotation) {}
 
-  async handle(payload: JobPayload<'maintenance', 'data-key-reseal'>): Promise<JobResult> {
-    const found = await this.tenants.findLiveById(payload.tenantId);
-    if (!found) return { status: 'skipped', detail: 'tenant no longer exists' };
-    const report = await this.context.run(toTenantRef(found), () => this.rotation.sweep());
+  async handle(): Promise<JobResult> {
+    const report = await this.rotation.sweep();
     return { status: report.remaining > 0 ? 'partial' : 'done', counts: { ...report } };
   }
 }

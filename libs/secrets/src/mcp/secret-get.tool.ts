@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { defineTool, McpTool, type McpToolHandler, type ToolCall } from '@cairn/mcp';
+import { defineTool, McpTool, type McpToolHandler, type ProjectToolCall } from '@cairn/mcp';
 import { z } from 'zod';
 import { secretIdSchema, secretSchema, toSecretView } from '../contract/secret.dto';
 import { SecretVault } from '../secret-vault.service';
@@ -24,8 +24,8 @@ const spec = defineTool({
 export class SecretGetTool implements McpToolHandler<typeof spec.input, typeof spec.output> {
   constructor(private readonly vault: SecretVault) {}
 
-  async run(input: z.output<typeof spec.input>, call: ToolCall) {
-    const secret = toSecretView(await this.vault.reveal(call.project!, call.principal, input.id));
+  async run(input: z.output<typeof spec.input>, call: ProjectToolCall) {
+    const secret = toSecretView(await this.vault.reveal(call.project, call.principal, input.id));
     return { structured: secret, text: `${secret.type} ${secret.id}: ${secret.value}` };
   }
 }

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { TOOLSETS } from '@cairn/access';
 import { z } from 'zod';
-import { defineTool, McpTool, type McpToolHandler, SERVER_INFO, type ToolCall } from '@cairn/mcp';
+import { defineTool, McpTool, type McpToolHandler, SERVER_INFO, type SessionToolCall } from '@cairn/mcp';
 import { SearchStatusReader } from '../search-status.service';
 
 const spec = defineTool({
@@ -58,7 +58,7 @@ const spec = defineTool({
 export class StatusTool implements McpToolHandler<typeof spec.input, typeof spec.output> {
   constructor(private readonly search: SearchStatusReader) {}
 
-  async run(_input: z.output<typeof spec.input>, call: ToolCall) {
+  async run(_input: z.output<typeof spec.input>, call: SessionToolCall) {
     const principal = call.principal;
     const token = {
       tenant: principal.tenant.slug,

@@ -1,53 +1,21 @@
 import { Inject } from '@nestjs/common';
 import { CAIRN_CONFIG, type CairnConfig } from '@cairn/config';
-import { failRowOnFinalAttempt, isFinalAttempt } from '@cairn/generation';
-import { type HandlesJob, JobHandler, type JobInfo, type JobPayload, type JobResult } from '@cairn/jobs';
-import { TenantContext, TenantsService, TenantTransaction, toTenantRef } from '@cairn/tenancy';
-import { FileSummariesRepository } from '../file-summaries.repository';
-import { FileSummarizer } from '../file-summarizer.service';
+import { isFinalAttempt } from '@cairn/generation';
+import { type HandlesJob, JobHandler, type JobPayload, type JobResult, type TenantJobInfo } from '@cairn/jobs';
+import { FileSummaryCompletion } from '../file-summary-completion.service';
 
-/**
- * `summaries/summarize-file`: reads the pending row, summarizes outside any transaction (no
- * connection is held while the model works), then stores the result only if the row is still
- * pending, so a rerun or a duplicate job is a no-op.
- */
+/** `summaries/summarize-file`: completes the pending file summary (FileSummaryCompletion). */
 @JobHandler('summaries', 'summarize-file')
 export class SummarizeFileJobHandler implements HandlesJob<'summaries', 'summarize-file'> {
   constructor(
     @Inject(CAIRN_CONFIG) private readonly config: CairnConfig,
-    private readonly tenants: TenantsService,
-    private readonly context: TenantContext,
-    private readonly tx: TenantTransaction,
-    private readonly summaries: FileSummariesRepository,
-    private readonly summarizer: FileSummarizer,
+    private readonly completion: FileSummaryCompletion,
   ) {}
 
-  async handle(payload: JobPayload<'summaries', 'summarize-file'>, job: JobInfo): Promise<JobResult> {
-    const tenant = await this.tenants.findLiveById(payload.tenantId);
-    if (!tenant) return { status: 'skipped', detail: 'tenant no longer exists' };
-    return this.context.run(toTenantRef(tenant), async (): Promise<JobResult> => {
-      const row = await this.tx.run(() => this.summaries.findForJob(payload.fileSummaryId));
-      if (!row) return { status: 'skipped', detail: 'file summary no longer exists' };
-      if (row.status !== 'pending') return { status: 'skipped', detail: `already ${row.status}` };
-      if (row.content === null) {
-        await this.tx.run(() => this.summaries.fail(row.id, 'the file content is missing'));
-        return { status: 'skipped', detail: 'content missing' };
-      }
-      const final = isFinalAttempt(job.attemptsMade, this.config.worker.attempts);
-      const content = row.content;
-      return failRowOnFinalAttempt(
-        final,
-        async () => {
-          const summary = await this.summarizer.summarize(row.path, content, final);
-          return this.tx.run(async (): Promise<JobResult> => {
-            const locked = await this.summaries.findForJob(row.id, true);
-            if (locked?.status !== 'pending') return { status: 'skipped', detail: 'finished meanwhile' };
-            await this.summaries.complete(row.id, summary);
-            return { status: 'done', detail: summary.generatedBy };
-          });
-        },
-        (message) => this.tx.run(() => this.summaries.fail(row.id, message)),
-      );
-    });
+  handle(payload: JobPayload<'summaries', 'summarize-file'>, job: TenantJobInfo): Promise<JobResult> {
+    return this.completion.complete(
+      payload.fileSummaryId,
+      isFinalAttempt(job.attemptsMade, this.config.worker.attempts),
+    );
   }
 }

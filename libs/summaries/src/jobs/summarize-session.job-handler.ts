@@ -1,5 +1,5 @@
 import { GenerationJobRunner, requesterPrincipal } from '@cairn/generation';
-import { type HandlesJob, JobHandler, type JobInfo, type JobPayload, type JobResult } from '@cairn/jobs';
+import { type HandlesJob, JobHandler, type JobPayload, type JobResult, type TenantJobInfo } from '@cairn/jobs';
 import { SessionSummaryService } from '@cairn/working-memory';
 import { SessionSummarizer, type SessionSummaryText } from '../session-summarizer.service';
 
@@ -16,7 +16,7 @@ export class SummarizeSessionJobHandler implements HandlesJob<'summaries', 'summ
     private readonly sessionSummaries: SessionSummaryService,
   ) {}
 
-  handle(payload: JobPayload<'summaries', 'summarize-session'>, job: JobInfo): Promise<JobResult> {
+  handle(payload: JobPayload<'summaries', 'summarize-session'>, job: TenantJobInfo): Promise<JobResult> {
     return this.runner.run<SessionSummaryText>(payload, job, 'session_summary', {
       produce: (input, finalAttempt) => this.summarizer.summarize(input, finalAttempt),
       store: async (summary, request, tenant) => {

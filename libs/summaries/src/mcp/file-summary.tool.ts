@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { defineTool, McpTool, type McpToolHandler, type ToolCall } from '@cairn/mcp';
+import { defineTool, McpTool, type McpToolHandler, type ProjectToolCall } from '@cairn/mcp';
 import { z } from 'zod';
 import { FileSummaries } from '../file-summaries.service';
 import { fileSummaryRequestSchema, fileSummarySchema, toFileSummaryView } from '../contract/file-summaries.dto';
@@ -31,8 +31,8 @@ const spec = defineTool({
 export class FileSummaryTool implements McpToolHandler<typeof spec.input, typeof spec.output> {
   constructor(private readonly summaries: FileSummaries) {}
 
-  async run(input: z.output<typeof spec.input>, call: ToolCall) {
-    const project = call.project!;
+  async run(input: z.output<typeof spec.input>, call: ProjectToolCall) {
+    const project = call.project;
     const sent = input.content !== undefined;
     const summary = sent
       ? // Just sent, so it is the path's newest version: never stale.

@@ -9,7 +9,7 @@ import {
   toRequestView,
   transcriptSchema,
 } from '@cairn/generation';
-import { defineTool, McpTool, type McpToolHandler, type ToolCall, toolListing } from '@cairn/mcp';
+import { defineTool, McpTool, type McpToolHandler, type ProjectToolCall, toolListing } from '@cairn/mcp';
 import { redactedLine, redactedSchema } from '@cairn/secrets';
 import { SessionSummaryService, summarizeSchema } from '@cairn/working-memory';
 import { z } from 'zod';
@@ -66,12 +66,12 @@ export class SessionSummarizeTool implements McpToolHandler<typeof spec.input, t
     private readonly requests: GenerationRequests,
   ) {}
 
-  async run(input: Input, call: ToolCall) {
+  async run(input: Input, call: ProjectToolCall) {
     const given = (['summary', 'transcript', 'requestId'] as const).filter((key) => input[key] !== undefined);
     if (given.length !== 1) {
       throw new BadRequestError('Pass exactly one of summary, transcript or requestId', undefined, 'invalid_arguments');
     }
-    const project = call.project!;
+    const project = call.project;
     if (input.summary !== undefined) {
       const result = await this.summaries.summarize(project, call.principal, { text: input.summary });
       const filed = {

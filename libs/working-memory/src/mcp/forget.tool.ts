@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { defineTool, McpTool, type McpToolHandler, type ToolCall } from '@cairn/mcp';
+import { defineTool, McpTool, type McpToolHandler, type ProjectToolCall } from '@cairn/mcp';
 import { z } from 'zod';
 import { WorkingMemoryService } from '../working-memory.service';
 import { wmKeySchema } from '../contract/working-memory.fields';
@@ -24,8 +24,8 @@ const spec = defineTool({
 export class ForgetTool implements McpToolHandler<typeof spec.input, typeof spec.output> {
   constructor(private readonly workingMemory: WorkingMemoryService) {}
 
-  async run(input: z.output<typeof spec.input>, call: ToolCall) {
-    await this.workingMemory.forget(call.project!, call.principal, input.key);
+  async run(input: z.output<typeof spec.input>, call: ProjectToolCall) {
+    await this.workingMemory.forget(call.project, call.principal, input.key);
     return {
       structured: { key: input.key, forgotten: true as const },
       text: `Forgot "${input.key}" in ${call.project}.`,

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { defineTool, McpTool, type McpToolHandler, type ToolCall, toolListing } from '@cairn/mcp';
+import { defineTool, McpTool, type McpToolHandler, type ProjectToolCall, toolListing } from '@cairn/mcp';
 import { type z } from 'zod';
 import { BriefingService } from '../briefing.service';
 import { BriefingDto } from '../contract/briefing.dto';
@@ -55,10 +55,10 @@ const spec = defineTool({
 export class RecallContextTool implements McpToolHandler<typeof spec.input, typeof spec.output> {
   constructor(private readonly briefings: BriefingService) {}
 
-  async run(input: z.output<typeof spec.input>, call: ToolCall) {
+  async run(input: z.output<typeof spec.input>, call: ProjectToolCall) {
     // Named fields only: the input also carries the gateway's `project` argument.
     const options = { timezone: input.timezone, budgetTokens: input.budgetTokens };
-    const { text: _markdown, ...briefing } = await this.briefings.context(call.project!, call.principal, options);
+    const { text: _markdown, ...briefing } = await this.briefings.context(call.project, call.principal, options);
     const { reviewOutcomes: _toldInText, ...structured } = briefing;
     return { structured, text: compactBriefing(briefing) };
   }

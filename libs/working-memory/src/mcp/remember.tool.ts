@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { defineTool, McpTool, type McpToolHandler, type ToolCall, toolListing } from '@cairn/mcp';
+import { defineTool, McpTool, type McpToolHandler, type ProjectToolCall, toolListing } from '@cairn/mcp';
 import { type z } from 'zod';
 import { RememberResultDto, toEntryView, toEvictedView } from '../contract/working-memory.dto';
 import { WorkingMemoryService } from '../working-memory.service';
@@ -31,10 +31,10 @@ toolListing.add(RememberResultDto.schema.shape.evicted, {
 export class RememberTool implements McpToolHandler<typeof spec.input, typeof spec.output> {
   constructor(private readonly workingMemory: WorkingMemoryService) {}
 
-  async run(input: z.output<typeof spec.input>, call: ToolCall) {
+  async run(input: z.output<typeof spec.input>, call: ProjectToolCall) {
     // Named fields only: the service re-validates strictly and the input also carries `project`.
     const { key, value, importance } = input;
-    const result = await this.workingMemory.remember(call.project!, call.principal, { key, value, importance });
+    const result = await this.workingMemory.remember(call.project, call.principal, { key, value, importance });
     const evicted = toEvictedView(result.evicted);
     return {
       structured: { entry: toEntryView(result.entry), evicted, redacted: [...result.redacted] },

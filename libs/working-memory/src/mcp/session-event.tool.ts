@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { defineTool, McpTool, type McpToolHandler, type ToolCall, toolListing } from '@cairn/mcp';
+import { defineTool, McpTool, type McpToolHandler, type ProjectToolCall, toolListing } from '@cairn/mcp';
 import { redactedLine } from '@cairn/secrets';
 import { type z } from 'zod';
 import { RecordedSessionEventDto, toRecordedEventView } from '../contract/session.dto';
@@ -31,11 +31,11 @@ toolListing.add(RecordedSessionEventDto.schema.shape.agent, {
 export class SessionEventTool implements McpToolHandler<typeof spec.input, typeof spec.output> {
   constructor(private readonly events: SessionEventsService) {}
 
-  async run(input: z.output<typeof spec.input>, call: ToolCall) {
+  async run(input: z.output<typeof spec.input>, call: ProjectToolCall) {
     // Named fields only: the service re-validates strictly and the input also carries `project`.
     const { kind, summary, details } = input;
     const event = toRecordedEventView(
-      await this.events.record(call.project!, call.principal, { kind, summary, details }),
+      await this.events.record(call.project, call.principal, { kind, summary, details }),
     );
     const lines = [`Recorded ${event.kind} event ${event.id} in ${call.project}.`, ...redactedLine(event.redacted)];
     return { structured: event, text: lines.join('\n') };
