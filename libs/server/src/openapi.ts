@@ -22,6 +22,17 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   413: 'Request body larger than HTTP_BODY_LIMIT_BYTES',
   415: 'Content-Type the operation does not take',
   429: 'Request budget of the token or tenant spent; retry after the Retry-After header',
+  503: 'A dependency (PostgreSQL) is unreachable for the moment; retry the same request after the Retry-After header',
+};
+
+/** The statuses that tell the client when to come back, and whether every such answer says it. */
+const RETRY_AFTER: Record<number, { required: boolean; description: string }> = {
+  429: { required: true, description: 'Seconds until the spent budget allows another request' },
+  503: {
+    // Fastify's own 503 while a replica drains for shutdown comes before any route and carries none.
+    required: false,
+    description: 'Seconds to wait before retrying (a database outage says 5)',
+  },
 };
 
 const BODY_METHODS = new Set<RequestMethod>([RequestMethod.POST, RequestMethod.PUT, RequestMethod.PATCH]);
@@ -45,8 +56,11 @@ export function errorStatusesFor(route: RouteFacts): number[] {
   // Bodies and queries name projects, memories and documents as much as paths do.
   if (takesInput) statuses.push(404);
   if (!route.isPublic && (hasBody || route.method === RequestMethod.DELETE)) statuses.push(409);
-  if (hasBody) statuses.push(413, 415);
+  // A DELETE may carry a body as well: Fastify parses it like any other (size and type checked).
+  if (hasBody || route.method === RequestMethod.DELETE) statuses.push(413, 415);
   if (!route.isPublic) statuses.push(429);
+  // Every route reads the database (a token lookup at the least) and answers 503 when it is away.
+  statuses.push(503);
   return statuses;
 }
 
@@ -89,11 +103,21 @@ export function documentErrorResponses(app: NestFastifyApplication): Set<string>
         }
         if (bodyIsOptional(controller, key, args)) optionalBodies.add(`${controller.name}_${key}`);
         for (const status of statuses) {
-          ApiResponse({ status, description: ERROR_DESCRIPTIONS[status], type: ErrorBodyDto })(
-            prototype,
-            key,
-            descriptor,
-          );
+          const retryAfter = RETRY_AFTER[status];
+          ApiResponse({
+            status,
+            description: ERROR_DESCRIPTIONS[status],
+            type: ErrorBodyDto,
+            ...(retryAfter && {
+              headers: {
+                'Retry-After': {
+                  required: retryAfter.required,
+                  description: retryAfter.description,
+                  schema: { type: 'integer', minimum: 1 },
+                },
+              },
+            }),
+          })(prototype, key, descriptor);
         }
       }
     }
