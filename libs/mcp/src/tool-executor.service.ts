@@ -24,13 +24,37 @@ class ToolRefusal extends Error {
     readonly code: string,
     message: string,
     readonly outcome: ToolOutcome,
+    /** For a retryable refusal: how long to wait before calling again. */
+    readonly retryAfterSeconds?: number,
   ) {
     super(message);
   }
 }
 
+/** The `_meta` key of a refused call's code (and retry delay), for programs that do not parse prose. */
+export const TOOL_ERROR_META = 'cairn/error';
+
+/**
+ * The text says it for the model; `_meta` says it for programs. Not `structuredContent`: a
+ * client checks that against the tool's output schema, which describes the success answer.
+ */
 function refusalResult(refusal: ToolRefusal): CallToolResult {
-  return { isError: true, content: [{ type: 'text', text: `Error (${refusal.code}): ${refusal.message}` }] };
+  const { code, retryAfterSeconds } = refusal;
+  return {
+    isError: true,
+    content: [{ type: 'text', text: `Error (${code}): ${refusal.message}` }],
+    _meta: { [TOOL_ERROR_META]: retryAfterSeconds === undefined ? { code } : { code, retryAfterSeconds } },
+  };
+}
+
+/** A retryable refusal: the dependency named is unreachable for the moment. */
+function unavailable(what: string, correlationId: string): ToolRefusal {
+  return new ToolRefusal(
+    'unavailable',
+    `${what} is unreachable for the moment; retry in ${UNAVAILABLE_RETRY_AFTER_SECONDS} s (correlation id ${correlationId})`,
+    'tool_error',
+    UNAVAILABLE_RETRY_AFTER_SECONDS,
+  );
 }
 
 /**
@@ -107,13 +131,7 @@ export class ToolExecutor {
     // Neither Redis nor the database took the entry (it stays queued in memory): an answer now
     // could outlive its audit, so the caller gets a retryable error instead (memory_store with
     // the same idempotencyKey then returns what this call stored, audited anew).
-    return refusalResult(
-      new ToolRefusal(
-        'unavailable',
-        `The audit log is unreachable for the moment; retry in ${UNAVAILABLE_RETRY_AFTER_SECONDS} s (correlation id ${correlationId})`,
-        'tool_error',
-      ),
-    );
+    return refusalResult(unavailable('The audit log', correlationId));
   }
 
   private validate(
@@ -145,17 +163,20 @@ export class ToolExecutor {
     if (error instanceof CairnError) {
       const outcome: ToolOutcome = error.status === 403 ? 'denied' : 'tool_error';
       const details = validationDetails(error.details);
-      return new ToolRefusal(error.code, details ? `${error.message}: ${details}` : error.message, outcome);
+      // A 429 or 503 of the domain (the channel's rate limit, a dependency away) says when, as on REST.
+      const retryAfter = Number(error.headers['Retry-After']);
+      return new ToolRefusal(
+        error.code,
+        details ? `${error.message}: ${details}` : error.message,
+        outcome,
+        Number.isInteger(retryAfter) && retryAfter > 0 ? retryAfter : undefined,
+      );
     }
     if (isConnectionFailure(error)) {
       // Retryable, unlike an internal error: the client repeats the call (memory_store with the
       // same idempotencyKey, so a write that did commit is not stored twice).
       this.logger.warn({ msg: 'tool call met an unavailable database', tool, correlationId, err: error });
-      return new ToolRefusal(
-        'unavailable',
-        `The database is unreachable for the moment; retry in ${UNAVAILABLE_RETRY_AFTER_SECONDS} s (correlation id ${correlationId})`,
-        'tool_error',
-      );
+      return unavailable('The database', correlationId);
     }
     this.logger.error({ msg: 'tool failed', tool, correlationId, err: error });
     return new ToolRefusal(
