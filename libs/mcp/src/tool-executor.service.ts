@@ -73,13 +73,25 @@ export class ToolExecutor {
     private readonly audit: AuditBuffer,
   ) {}
 
-  /** The tool a principal may call by this name, or a JSON-RPC error as if it did not exist. */
+  /**
+   * The tool a principal may call by this name, or a JSON-RPC error. A tool outside the
+   * token's toolsets that its role may call names the toolset and how to enable it; one the
+   * role may never call stays unknown (a token with its toolset still could not call it).
+   */
   find(name: string, principal: SessionPrincipal): RegisteredTool {
     const tool = this.registry.get(name);
-    if (!tool || !isEnabled(tool, principal)) {
-      throw new ProtocolError(ErrorCode.InvalidParams, `Unknown tool: ${name.slice(0, 64)}`);
+    if (tool && isEnabled(tool, principal)) return tool;
+    if (tool && roleGrants(principal.role, tool.spec.permission)) {
+      const { toolset } = tool.spec;
+      const toolsets = JSON.stringify([...principal.toolsets, toolset]).replaceAll(',', ', ');
+      throw new ProtocolError(
+        ErrorCode.InvalidParams,
+        `${tool.spec.name} is in the "${toolset}" toolset, which this token does not enable: an admin of the ` +
+          `tenant issues a token with "toolsets": ${toolsets} (POST /v1/tenants/${principal.tenant.slug}/tokens)`,
+        { toolset },
+      );
     }
-    return tool;
+    throw new ProtocolError(ErrorCode.InvalidParams, `Unknown tool: ${name.slice(0, 64)}`);
   }
 
   async call(
