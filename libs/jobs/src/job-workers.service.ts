@@ -1,6 +1,7 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { isConnectionFailure } from '@cairn/common';
 import { CAIRN_CONFIG, type CairnConfig } from '@cairn/config';
-import { type Job, UnrecoverableError, Worker } from 'bullmq';
+import { DelayedError, type Job, UnrecoverableError, Worker } from 'bullmq';
 import { type Redis } from 'ioredis';
 import { createBullConnection } from './bullmq-connection';
 import { JOB_CATALOG, QUEUE_NAMES, type QueueName } from './contract/job-catalog';
@@ -20,6 +21,19 @@ interface BackpressureSignal {
 const isBackpressure = (error: unknown): error is BackpressureSignal =>
   typeof (error as Partial<BackpressureSignal> | null)?.backpressureMs === 'number';
 
+/** The longest wait between two tries of a job while the database is unreachable. */
+const OUTAGE_BACKOFF_CAP_MS = 30_000;
+
+/**
+ * How long a job waits after meeting an unreachable database for the `deferrals`-th time in a
+ * row: exponential from JOB_BACKOFF_MS up to 30 s, with jitter so the jobs an outage held
+ * back do not all return at once.
+ */
+export function outageBackoffMs(baseMs: number, deferrals: number, random = Math.random): number {
+  const exponential = Math.min(OUTAGE_BACKOFF_CAP_MS, baseMs * 2 ** Math.min(deferrals, 20));
+  return Math.round(exponential * (0.5 + random() / 2));
+}
+
 /** One BullMQ Worker per queue, dispatching by job name to the registered handler. */
 @Injectable()
 export class JobWorkers implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -37,7 +51,7 @@ export class JobWorkers implements OnApplicationBootstrap, OnApplicationShutdown
     this.handlers.assertComplete();
     this.connection = createBullConnection(this.config, 'consumer');
     for (const queue of QUEUE_NAMES) {
-      const worker: Worker = new Worker(queue, (job: Job) => this.run(queue, worker, job), {
+      const worker: Worker = new Worker(queue, (job: Job, token?: string) => this.run(queue, worker, job, token), {
         connection: this.connection,
         prefix: this.config.queues.prefix,
         concurrency: this.config.worker.concurrency[queue],
@@ -62,7 +76,7 @@ export class JobWorkers implements OnApplicationBootstrap, OnApplicationShutdown
     }
   }
 
-  private async run(queue: QueueName, worker: Worker, job: Job): Promise<JobResult> {
+  private async run(queue: QueueName, worker: Worker, job: Job, token: string | undefined): Promise<JobResult> {
     const schema = (
       JOB_CATALOG[queue] as Record<string, { safeParse(value: unknown): { success: boolean; data?: unknown } }>
     )[job.name];
@@ -86,10 +100,33 @@ export class JobWorkers implements OnApplicationBootstrap, OnApplicationShutdown
         await worker.rateLimit(error.backpressureMs);
         throw Worker.RateLimitError();
       }
+      if (isConnectionFailure(error) && token !== undefined) {
+        timer({ outcome: 'deferred' });
+        await this.deferForOutage(queue, job, token, error);
+        throw new DelayedError();
+      }
       timer({ outcome: 'error' });
       if (error instanceof PermanentJobError) throw new UnrecoverableError(error.message);
       throw error;
     }
+  }
+
+  /**
+   * PostgreSQL is unreachable (a restart, a failover): nothing is wrong with the job, so it
+   * goes back to the delayed set without spending an attempt (an outage of any length would
+   * otherwise use them all up and leave the job failed), backing off while the outage lasts.
+   * BullMQ counts every start (`attemptsStarted`) but only failures as attempts, so the
+   * deferrals in a row are the starts no failure accounts for.
+   */
+  private async deferForOutage(queue: QueueName, job: Job, token: string, error: unknown): Promise<void> {
+    const deferrals = Math.max(0, job.attemptsStarted - job.attemptsMade - 1);
+    const delayMs = outageBackoffMs(this.config.worker.backoffMs, deferrals);
+    const line = { msg: 'database unreachable; job put back without spending an attempt', queue, name: job.name };
+    const details = { ...line, jobId: job.id, deferrals: deferrals + 1, delayMs, err: error };
+    // Once per job and outage at warn; a long outage's later deferrals would flood the log.
+    if (deferrals === 0) this.logger.warn(details);
+    else this.logger.debug(details);
+    await job.moveToDelayed(Date.now() + delayMs, token);
   }
 
   /**
