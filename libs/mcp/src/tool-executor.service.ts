@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { Injectable, Logger } from '@nestjs/common';
 import { actorOf, assertProjectAccess, roleGrants, type SessionPrincipal } from '@cairn/access';
-import { AuditBuffer } from '@cairn/audit';
+import { AuditBuffer, AuditOutbox, type AuditReservation } from '@cairn/audit';
 import {
   CairnError,
   isConnectionFailure,
@@ -71,6 +71,7 @@ export class ToolExecutor {
     private readonly tenants: TenantContext,
     private readonly metrics: ToolMetrics,
     private readonly audit: AuditBuffer,
+    private readonly outbox: AuditOutbox,
   ) {}
 
   /**
@@ -106,6 +107,8 @@ export class ToolExecutor {
     let errorCode: string | undefined;
     let project: string | null = null;
     let result: CallToolResult;
+    let reservation: AuditReservation | undefined;
+    const argsDigest = digest(withoutSecrets(args, tool.spec.secretArguments));
     try {
       if (!roleGrants(principal.role, tool.spec.permission)) {
         throw new ToolRefusal('insufficient_role', `Role "${principal.role}" may not call ${name}`, 'denied');
@@ -114,8 +117,17 @@ export class ToolExecutor {
       // Handlers get the resolved project in `call`, and only their own arguments in `input`.
       project = tool.spec.scope === 'project' ? this.projectOf(named, principal) : null;
       const call: ToolCall = { principal, project, correlationId };
+      // A call that may change state writes its entry in the transaction of its change (the
+      // outbox): killed between its commit and its answer, the replica still leaves the entry.
+      reservation = tool.spec.annotations.readOnlyHint
+        ? undefined
+        : this.outbox.reserve(
+            principal.tenant,
+            auditEntryOf({ principal, tool: name, project, outcome, correlationId, argsDigest, errorCode }),
+          );
+      const beforeCommit = reservation?.beforeCommit;
       const answer = await RequestContext.run({ correlationId, tenantId: principal.tenant.id }, () =>
-        this.tenants.run(principal.tenant, () => tool.handler.run(input, call)),
+        this.tenants.run(principal.tenant, () => tool.handler.run(input, call), { beforeCommit }),
       );
       const structured = tool.spec.output.parse(answer.structured);
       result = { structuredContent: structured, content: [{ type: 'text', text: answer.text }] };
@@ -135,9 +147,10 @@ export class ToolExecutor {
       project,
       outcome,
       correlationId,
-      args: withoutSecrets(args, tool.spec.secretArguments),
+      argsDigest,
       errorCode,
       seconds,
+      outboxId: reservation?.committedId(),
     });
     if (recorded) return result;
     // Neither Redis nor the database took the entry (it stays queued in memory): an answer now
@@ -216,16 +229,8 @@ export class ToolExecutor {
     }
   }
 
-  private writeRecord({
-    principal,
-    tool,
-    project,
-    outcome,
-    correlationId,
-    args,
-    errorCode,
-    seconds,
-  }: CallRecord): Promise<boolean> {
+  private writeRecord(call: CallRecord): Promise<boolean> {
+    const { principal, tool, project, outcome, correlationId, seconds } = call;
     const toolMs = Math.round(seconds * 10_000) / 10;
     const completion = RequestContext.current()?.completion;
     if (completion && completion.tool === undefined) {
@@ -242,32 +247,44 @@ export class ToolExecutor {
         toolMs,
       });
     }
-    return this.audit.append(principal.tenant.schema, {
-      actor: actorOf(principal),
-      action: `mcp.${tool}`,
-      target: project,
-      outcome: outcome === 'success' ? 'success' : outcome === 'denied' ? 'denied' : 'failure',
-      status: null,
-      requestId: correlationId,
-      details: {
-        agentId: principal.agentId,
-        argsDigest: digest(args),
-        ...(errorCode ? { code: errorCode } : {}),
-      },
-    });
+    return this.audit.append(principal.tenant.schema, { ...auditEntryOf(call), outboxId: call.outboxId });
   }
 }
 
-/** One answered tool call, as the log line and the audit entry describe it. */
-interface CallRecord {
+/** One tool call, as the audit entry describes it. */
+interface AuditedCall {
   readonly principal: SessionPrincipal;
   readonly tool: string;
   readonly project: string | null;
   readonly outcome: ToolOutcome;
   readonly correlationId: string;
-  readonly args: unknown;
+  /** Identifies the arguments without their content. */
+  readonly argsDigest: string;
   readonly errorCode: string | undefined;
+}
+
+/** One answered tool call, as the log line and the audit entry describe it. */
+interface CallRecord extends AuditedCall {
   readonly seconds: number;
+  /** The outbox row the call's change committed with, which its entry replaces. */
+  readonly outboxId: string | undefined;
+}
+
+function auditEntryOf({ principal, tool, project, outcome, correlationId, argsDigest, errorCode }: AuditedCall) {
+  return {
+    actor: actorOf(principal),
+    action: `mcp.${tool}`,
+    target: project,
+    outcome:
+      outcome === 'success' ? ('success' as const) : outcome === 'denied' ? ('denied' as const) : ('failure' as const),
+    status: null,
+    requestId: correlationId,
+    details: {
+      agentId: principal.agentId,
+      argsDigest,
+      ...(errorCode ? { code: errorCode } : {}),
+    },
+  };
 }
 
 function withoutSecrets(args: Record<string, unknown> | undefined, secrets: readonly string[] | undefined): unknown {

@@ -10,6 +10,12 @@ interface TenantStore {
   readonly manager?: EntityManager;
   /** Work to run once the outermost transaction has committed (jobs, notifications). */
   readonly afterCommit?: (() => Promise<void>)[];
+  /**
+   * Runs inside every outermost tenant transaction of this context, after its work and just
+   * before its COMMIT, so what it writes commits with the change or not at all (the audit
+   * outbox of a tool call).
+   */
+  readonly beforeCommit?: () => Promise<void>;
 }
 
 const storage = new AsyncLocalStorage<TenantStore>();
@@ -17,8 +23,8 @@ const storage = new AsyncLocalStorage<TenantStore>();
 /** The tenant of the current request or job, carried in AsyncLocalStorage. */
 @Injectable()
 export class TenantContext {
-  run<T>(tenant: TenantRef, fn: () => T): T {
-    return storage.run({ tenant }, fn);
+  run<T>(tenant: TenantRef, fn: () => T, options: { beforeCommit?: () => Promise<void> } = {}): T {
+    return storage.run({ tenant, beforeCommit: options.beforeCommit }, fn);
   }
 
   current(): TenantRef | undefined {

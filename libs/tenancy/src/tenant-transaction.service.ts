@@ -36,7 +36,12 @@ export class TenantTransaction {
       result = await this.dataSource.transaction(async (manager) => {
         const all: [string, string][] = [['search_path', tenantSearchPath(tenant.schema)], ...extra];
         await manager.query(setConfigSql(all.length), all.flat());
-        return this.context.withManager(manager, afterCommit, work);
+        return this.context.withManager(manager, afterCommit, async () => {
+          const value = await work();
+          // In this transaction, on its connection: committed with the work or rolled back with it.
+          await this.context.store()?.beforeCommit?.();
+          return value;
+        });
       });
     } catch (error) {
       // The tenant was deleted (its schema dropped) after this request resolved it: a 404 like
