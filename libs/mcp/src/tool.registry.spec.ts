@@ -1,4 +1,5 @@
 import { type DiscoveryService } from '@nestjs/core';
+import { type CairnConfig } from '@cairn/config';
 import { z } from 'zod';
 import { defineTool, type McpToolHandler } from './contract/mcp-tool';
 import { ToolRegistry } from './tool.registry';
@@ -17,7 +18,14 @@ const spec = (overrides: Partial<Parameters<typeof defineTool>[0]> = {}) =>
     ...overrides,
   });
 const handler: McpToolHandler = { run: () => Promise.resolve({ structured: { id: 'x' }, text: 'x' }) };
-const registry = () => new ToolRegistry({ getProviders: () => [] } as unknown as DiscoveryService);
+const registry = () =>
+  new ToolRegistry(
+    { getProviders: () => [] } as unknown as DiscoveryService,
+    {
+      memory: { contentMaxChars: 8_000 },
+      knowledge: { documentMaxChars: 500_000 },
+    } as CairnConfig,
+  );
 
 describe('ToolRegistry', () => {
   it('adds the optional project argument to project tools and refuses unknown arguments', () => {

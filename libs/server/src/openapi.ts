@@ -9,6 +9,7 @@ import {
   type ResponseObject,
   type SchemaObject,
 } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
+import { applyConfiguredLimits, type ConfiguredLimits } from '@cairn/common';
 import { PUBLIC_ROUTE } from '@cairn/observability';
 import { cleanupOpenApiDoc } from 'nestjs-zod';
 import { ErrorBodyDto } from './error-body.dto';
@@ -199,7 +200,11 @@ function shareErrorResponses(document: OpenAPIObject): OpenAPIObject {
 }
 
 /** Builds the OpenAPI 3.1 document and serves it at /docs (UI), /docs/json and /docs/yaml. */
-export function mountOpenApi(app: NestFastifyApplication, meta: { title: string; description: string }): OpenAPIObject {
+export function mountOpenApi(
+  app: NestFastifyApplication,
+  meta: { title: string; description: string },
+  limits: ConfiguredLimits,
+): OpenAPIObject {
   const optionalBodies = documentErrorResponses(app);
   const documentConfig = new DocumentBuilder()
     .setOpenAPIVersion('3.1.0')
@@ -212,6 +217,8 @@ export function mountOpenApi(app: NestFastifyApplication, meta: { title: string;
   // zod emits JSON Schema 2020-12 (`type: [X, "null"]`), which is OpenAPI 3.1's dialect.
   const raw = restoreNullableProperties(SwaggerModule.createDocument(app, documentConfig));
   const document = markOptionalBodies(shareErrorResponses(cleanupOpenApiDoc(raw, { version: '3.1' })), optionalBodies);
+  // The lengths the configuration sets, where the schemas only know their ceiling.
+  applyConfiguredLimits(document, limits);
   SwaggerModule.setup('docs', app, document, { jsonDocumentUrl: 'docs/json', yamlDocumentUrl: 'docs/yaml' });
   return document;
 }
