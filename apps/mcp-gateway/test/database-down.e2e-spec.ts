@@ -135,11 +135,9 @@ describe('REST and MCP with PostgreSQL unreachable', () => {
           }),
       },
     );
-    const raw = await postRaw(
-      world.mcpUrl,
-      rpc('tools/call', { name: 'probe_backend_terminated', arguments: {} }, 1),
-      { Authorization: `Bearer ${token}` },
-    );
+    const raw = await postRaw(world.mcpUrl, rpc('tools/call', { name: 'probe_backend_terminated', arguments: {} }, 1), {
+      Authorization: `Bearer ${token}`,
+    });
     expect(raw.status).toBe(200);
     expect(raw.json.result).toMatchObject({
       isError: true,

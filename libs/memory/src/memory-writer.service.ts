@@ -4,7 +4,7 @@ import { assertProjectAccess, authorOf, type SessionPrincipal } from '@cairn/acc
 import { BadRequestError, ConflictError } from '@cairn/common';
 import { JobQueue } from '@cairn/jobs';
 import { type ProjectRef, ProjectResolver } from '@cairn/projects';
-import { type RedactedTexts, SecretRedaction, type SecretTypeCount } from '@cairn/secrets';
+import { SecretRedaction, type SecretTypeCount } from '@cairn/secrets';
 import { TenantContext, TenantTransaction } from '@cairn/tenancy';
 import { ContentLimit } from './content-limit.service';
 import { ContradictionsService } from './contradictions.service';
@@ -23,6 +23,7 @@ import { MemorySettings } from './memory-settings.service';
 import { memoryContentHash } from './memory-content';
 import { IdempotencyKeysRepository, payloadDigest } from './idempotency-keys.repository';
 import { SensitiveContent, withWhole } from './sensitive-content.service';
+import { redactMemoryTexts } from './memory-text-redaction';
 import { MemoryRelationsRepository } from './memory-relations.repository';
 import { MemoryShareGrantsRepository } from './memory-share-grants.repository';
 import { MemoryVersionsRepository } from './memory-versions.repository';
@@ -116,8 +117,8 @@ export class MemoryWriter {
     const sensitive = input.sensitive === true;
     // A sensitive content is sealed whole: it is neither scanned nor stored, searched or embedded.
     const whole = sensitive ? await this.secrets.sealWhole(input.content) : undefined;
-    const clean = await this.secrets.redact([...(whole ? [] : [input.content]), ...input.tags, ...input.keywords]);
-    const fields = split(clean, { content: input.content, tags: input.tags, keywords: input.keywords }, whole);
+    const clean = await redactMemoryTexts(this.secrets, input, whole);
+    const fields = clean.fields;
     let embedding: WriteResult['embedding'] = 'queued';
     const { memory, warnings, replayed } = await this.tx.run(async () => {
       const project = await this.resolver.resolve(projectSlug);
@@ -179,13 +180,8 @@ export class MemoryWriter {
     assertProjectAccess(principal, projectSlug);
     if (input.content !== undefined) this.limit.check(input.content);
     const seal = await this.sealing.planUpdate(projectSlug, principal, id, input);
-    const given = { content: input.content ?? '', tags: input.tags ?? [], keywords: input.keywords ?? [] };
-    const clean = await this.secrets.redact([
-      ...(seal?.whole ? [] : [given.content]),
-      ...given.tags,
-      ...given.keywords,
-    ]);
-    const redactedInput = { ...input, ...pick(split(clean, given, seal?.whole), input, seal?.whole !== undefined) };
+    const clean = await redactMemoryTexts(this.secrets, input, seal?.whole);
+    const redactedInput = clean.fields;
     let embedding: WriteResult['embedding'] = 'unchanged';
     const { memory, warnings } = await this.tx.run(async () => {
       const project = await this.resolver.resolve(projectSlug);
@@ -209,8 +205,9 @@ export class MemoryWriter {
       });
       const fields = mergeFields(before, redactedInput);
       const contentHash = memoryContentHash(fields.content, fields.keywords);
-      const sourceChanged = input.source !== undefined && input.source?.contentHash !== before.source?.contentHash;
-      await this.versions.record(before, authorOf(principal), input.reason ?? null);
+      const sourceChanged =
+        redactedInput.source !== undefined && redactedInput.source?.contentHash !== before.source?.contentHash;
+      await this.versions.record(before, authorOf(principal), redactedInput.reason ?? null);
       // Turning sensitive: no earlier version may keep the content in the clear.
       if (seal?.whole && !before.sensitive) await this.versions.sealContent(id, seal.whole.placeholder);
       const updated = await this.memories.update(id, fields, contentHash, sourceChanged, sensitive);
@@ -310,39 +307,6 @@ export class MemoryWriter {
     ]);
     return queued ? 'queued' : 'deferred';
   }
-}
-
-interface RedactableFields {
-  readonly content: string;
-  readonly tags: readonly string[];
-  readonly keywords: readonly string[];
-}
-
-/**
- * The redacted texts back in their fields (they were passed as [content, ...tags, ...keywords],
- * without the content when it was sealed whole: its placeholder stands in).
- */
-function split(
-  clean: RedactedTexts,
-  given: RedactableFields,
-  whole?: { placeholder: string },
-): { content: string; tags: string[]; keywords: string[] } {
-  const content = whole ? whole.placeholder : clean.texts[0];
-  const labels = whole ? clean.texts : clean.texts.slice(1);
-  return {
-    content,
-    tags: labels.slice(0, given.tags.length),
-    keywords: labels.slice(given.tags.length, given.tags.length + given.keywords.length),
-  };
-}
-
-/** Only the fields the update names, so an absent one keeps its stored value. */
-function pick(fields: ReturnType<typeof split>, input: UpdateMemoryInput, sealed: boolean): Partial<RedactableFields> {
-  return {
-    ...((input.content !== undefined || sealed) && { content: fields.content }),
-    ...(input.tags !== undefined && { tags: fields.tags }),
-    ...(input.keywords !== undefined && { keywords: fields.keywords }),
-  };
 }
 
 function mergeFields(before: Memory, input: UpdateMemoryInput): MemoryFields {
