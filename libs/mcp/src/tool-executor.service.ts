@@ -32,7 +32,7 @@ class ToolRefusal extends Error {
 }
 
 /** The `_meta` key of a refused call's code (and retry delay), for programs that do not parse prose. */
-export const TOOL_ERROR_META = 'cairn/error';
+const TOOL_ERROR_META = 'cairn/error';
 
 /**
  * The text says it for the model; `_meta` says it for programs. Not `structuredContent`: a
