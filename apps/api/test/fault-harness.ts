@@ -43,7 +43,17 @@ export class DedicatedPostgres {
   }
 
   async restart(): Promise<void> {
+    await this.stop();
+    await this.start();
+  }
+
+  /** `pg_ctl stop -m fast`: sessions are terminated (57P01), then connections are refused. */
+  async stop(): Promise<void> {
     await stopPostgres(this.install, this.layout, 'fast');
+  }
+
+  /** Starts it again on the same port from the same data directory. */
+  async start(): Promise<void> {
     await startPostgres(this.install, { layout: this.layout, port: this.port, ephemeral: false, log: () => undefined });
   }
 

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { type ApiHarness, startApi } from './api-harness';
 import { memoriesUrl, type MemoryWorld, memoryWorld, store } from './memory-fixtures';
 
@@ -58,6 +59,38 @@ describe('the REST contract at the HTTP level', () => {
     });
     expect(response.statusCode).toBe(204);
     expect((await w.agent.get(memoriesUrl(w.project, `/${doomed}`))).status).toBe(404);
+  });
+
+  it('answers 415 to a body in any type but JSON, on every route that takes one (400 "expected object" before)', async () => {
+    const doc = (await api.client.get('/docs/json')).body as { paths: Record<string, Record<string, unknown>> };
+    const routes = Object.entries(doc.paths).flatMap(([path, item]) =>
+      Object.keys(item)
+        .filter((method) => ['post', 'put', 'patch', 'delete'].includes(method))
+        .map((method) => [method.toUpperCase(), path] as const),
+    );
+    expect(routes.length).toBeGreaterThan(50);
+    const answers: string[] = [];
+    for (const [method, template] of routes) {
+      const url = template
+        .replace('{project}', w.project)
+        .replace('{slug}', w.tenant.slug)
+        // A random id: a request the type check let through must not touch a memory of the other tests.
+        .replace(/\{[^}]+\}/g, randomUUID());
+      for (const type of ['text/plain', 'application/x-www-form-urlencoded', 'application/xml']) {
+        const response = await inject(method, url, { 'content-type': type }, type === 'text/plain' ? '{}' : 'a=b');
+        const code = response.body.startsWith('{') ? response.json<{ error?: { code?: string } }>().error?.code : '-';
+        answers.push(`${method} ${template} ${type}: ${response.statusCode} ${code}`);
+      }
+    }
+    expect(answers.filter((answer) => !answer.endsWith(': 415 unsupported_media_type'))).toEqual([]);
+    // A JSON type with parameters is still JSON.
+    const stored = await inject(
+      'POST',
+      memoriesUrl(w.project),
+      { 'content-type': 'application/json; charset=utf-8' },
+      JSON.stringify({ content: 'Sent with a charset' }),
+    );
+    expect(stored.statusCode).toBe(201);
   });
 
   it('still refuses an empty or broken JSON body where a body is expected', async () => {

@@ -1,4 +1,4 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { type TestingModule } from '@nestjs/testing';
 import { EmbeddingsModule, EmbeddingTargetsModule, EmbeddingWorkerModule, indexName } from '@cairn/embeddings';
 import { JobHandlers, JobQueue, JobsModule } from '@cairn/jobs';
@@ -123,13 +123,15 @@ describe('maintenance jobs', () => {
       w.agent.request('POST', memoriesUrl(w.project), { content: `Stored under ${key}` }, { 'idempotency-key': key });
     const old = (await post('day-old')).body.memory.id;
     await post('fresh');
+    // Keys are stored as their SHA-256.
+    const digest = (key: string) => createHash('sha256').update(key).digest('hex');
     await sql(`UPDATE {schema}.memory_idempotency_keys SET created_at = now() - interval '25 hours' WHERE key = $1`, [
-      'day-old',
+      digest('day-old'),
     ]);
     const result = await run('retention-purge', { tenantId: w.tenant.id });
     expect(result.counts?.idempotencyKeys).toBe(1);
     const keys = await sql<{ key: string }>(`SELECT key FROM {schema}.memory_idempotency_keys ORDER BY key`);
-    expect(keys.map((row) => row.key)).toEqual(['fresh']);
+    expect(keys.map((row) => row.key)).toEqual([digest('fresh')]);
     const later = await post('day-old');
     expect(later.headers['idempotency-replayed']).toBeUndefined();
     expect(later.body.memory.id).not.toBe(old);

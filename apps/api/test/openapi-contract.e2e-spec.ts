@@ -3,7 +3,7 @@ import SwaggerParser from '@apidevtools/swagger-parser';
 import { expectCommittedFile, prettyJson } from '@cairn/testing';
 import { type ApiHarness, startApi } from './api-harness';
 
-const ERROR_STATUSES = ['400', '401', '403', '404', '409', '413', '429'];
+const ERROR_STATUSES = ['400', '401', '403', '404', '409', '413', '415', '429', '503'];
 type Operation = { operationId: string; responses: Record<string, { $ref?: string }> };
 
 /**
@@ -55,12 +55,26 @@ describe('the OpenAPI contract', () => {
         $ref: '#/components/schemas/ErrorBodyDto',
       });
     }
+    // The answers that ask the client to come back say when, in a header the document names.
+    for (const [status, required] of [
+      ['429', true],
+      // Not on the bare 503 of a replica that is shutting down (Fastify's, before any route runs).
+      ['503', false],
+    ] as const) {
+      expect(doc.components.responses[`Error${status}`].headers['Retry-After']).toMatchObject({
+        required,
+        schema: { type: 'integer', minimum: 1 },
+      });
+    }
     const authenticated = operations().filter(([path]) => path.startsWith('/v1/'));
     expect(authenticated.length).toBeGreaterThan(40);
     for (const [path, method, operation] of authenticated) {
       const documented = Object.keys(operation.responses);
-      const expected = ['400', '401', '403', '429'];
-      if (['post', 'put', 'patch'].includes(method)) expected.push('404', '409', '413');
+      // 503 + Retry-After: the database (token lookups included) is unreachable for the moment.
+      const expected = ['400', '401', '403', '429', '503'];
+      if (['post', 'put', 'patch'].includes(method)) expected.push('404', '409', '413', '415');
+      // A DELETE may carry a body too: it is parsed (and refused) like any other.
+      if (method === 'delete') expected.push('413', '415');
       if (path.includes('{')) expected.push('404');
       expect({ operation: operation.operationId, documented }).toEqual({
         operation: operation.operationId,

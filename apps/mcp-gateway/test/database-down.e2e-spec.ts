@@ -1,6 +1,10 @@
 import { createServer, type Server, type Socket, connect } from 'node:net';
+import { ToolRegistry } from '@cairn/mcp';
+import { TenantDb, TenantTransaction } from '@cairn/tenancy';
 import { TestClient } from '@cairn/testing';
 import { type Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { Client as PgClient } from 'pg';
+import { z } from 'zod';
 import {
   callTool,
   connectClient,
@@ -94,6 +98,57 @@ describe('REST and MCP with PostgreSQL unreachable', () => {
     await relay?.cut();
   });
 
+  it('answers `unavailable` with a structured retry delay when the server ends a transaction between statements (pg_ctl stop)', async () => {
+    // What `pg_ctl stop -m fast` does to a recall between its last statement and COMMIT: the
+    // backend is terminated (57P01) while the transaction idles, TypeORM releases the broken
+    // connection, and COMMIT then fails with QueryRunnerAlreadyReleasedError (answered
+    // internal_error before). A probe tool makes the moment exact: it terminates its own backend.
+    const gateway = world.gateways[0].app;
+    const tx = gateway.get(TenantTransaction);
+    const db = gateway.get(TenantDb);
+    gateway.get(ToolRegistry).add(
+      {
+        name: 'probe_backend_terminated',
+        title: 'Probe',
+        toolset: 'core',
+        permission: 'memory.read',
+        scope: 'session',
+        description: 'Test probe: its transaction loses its connection before COMMIT',
+        input: z.object({}),
+        output: z.object({ done: z.boolean() }),
+        annotations: { readOnlyHint: true },
+      },
+      {
+        run: () =>
+          tx.run(async () => {
+            const [{ pid }] = await db.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
+            const killer = new PgClient({ connectionString: world.database.url });
+            await killer.connect();
+            try {
+              await killer.query('SELECT pg_terminate_backend($1)', [pid]);
+            } finally {
+              await killer.end();
+            }
+            // The FATAL message reaches the idle client; the COMMIT follows.
+            await new Promise((resolve) => setTimeout(resolve, 300));
+            return { structured: { done: true }, text: 'done' };
+          }),
+      },
+    );
+    const raw = await postRaw(world.mcpUrl, rpc('tools/call', { name: 'probe_backend_terminated', arguments: {} }, 1), {
+      Authorization: `Bearer ${token}`,
+    });
+    expect(raw.status).toBe(200);
+    expect(raw.json.result).toMatchObject({
+      isError: true,
+      content: [{ type: 'text', text: expect.stringMatching(/^Error \(unavailable\): .*retry in 5 s/) }],
+      // The delay a program reads without parsing the prose.
+      _meta: { 'cairn/error': { code: 'unavailable', retryAfterSeconds: 5 } },
+    });
+    // The next call gets a fresh connection.
+    expect((await callTool(mcp, 'memory_recall', { query: 'PostgreSQL' })).isError).toBe(false);
+  });
+
   it('answers 503 with Retry-After on REST and a retryable error on MCP, then recovers', async () => {
     await relay.cut();
     const rest = new TestClient(world.api).as(token);
@@ -125,6 +180,7 @@ describe('REST and MCP with PostgreSQL unreachable', () => {
         expect(raw.status).toBe(200);
         expect(raw.json.result.isError).toBe(true);
         expect(raw.json.result.content[0].text).toMatch(/^Error \(unavailable\): .*retry in 5 s/);
+        expect(raw.json.result._meta['cairn/error']).toEqual({ code: 'unavailable', retryAfterSeconds: 5 });
         seen.push('tool-unavailable');
       }
     }

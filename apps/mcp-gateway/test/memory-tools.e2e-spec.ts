@@ -313,9 +313,17 @@ describe('memory tools over MCP', () => {
       expect(text).toBe('No duplicate candidates.');
     });
 
-    it('is unknown to a token without the maintenance toolset', async () => {
+    it('names the toolset that has it to a token without it, and how to get it (Unknown tool before)', async () => {
       await expect(agentA.callTool({ name: 'memory_stale', arguments: {} })).rejects.toThrow(
-        /Unknown tool: memory_stale/,
+        /memory_stale is in the "maintenance" toolset, which this token does not enable: .*"toolsets": \[.*"maintenance"\]/,
+      );
+      // A tool the role may never call stays unknown outside the token's toolsets: naming its
+      // toolset would send the agent to an admin for a token that still could not call it.
+      await expect(reader.callTool({ name: 'kb_index', arguments: {} })).rejects.toThrow(
+        /^MCP error -32602: Unknown tool: kb_index$/,
+      );
+      await expect(agentA.callTool({ name: 'no_such_tool', arguments: {} })).rejects.toThrow(
+        /^MCP error -32602: Unknown tool: no_such_tool$/,
       );
     });
   });

@@ -128,6 +128,31 @@ describe('MCP gateway protocol conformance', () => {
       }
     });
 
+    it('answers a batch with one answer as a one-element array, not a bare object (JSON-RPC 2.0 §6)', async () => {
+      const one = JSON.stringify([JSON.parse(rpc('ping', {}, 7))]);
+      const withNotification = JSON.stringify([
+        JSON.parse(rpc('tools/list', {}, 8)),
+        { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 99 } },
+      ]);
+      for (const headers of [{ 'MCP-Protocol-Version': '2025-03-26' }, {}] as Record<string, string>[]) {
+        for (const [body, id] of [
+          [one, 7],
+          [withNotification, 8],
+        ] as const) {
+          const answer = await raw(world.mcpUrl, { headers: { ...bearer(), ...headers }, body });
+          expect({ headers, status: answer.status, isArray: Array.isArray(answer.json) }).toEqual({
+            headers,
+            status: 200,
+            isArray: true,
+          });
+          expect((answer.json as { id: number }[]).map((item) => item.id)).toEqual([id]);
+        }
+      }
+      // A single message (no batch) is still answered with a single object.
+      const single = await raw(world.mcpUrl, { headers: bearer(), body: rpc('ping', {}, 9) });
+      expect(single.json).toMatchObject({ jsonrpc: '2.0', id: 9 });
+    });
+
     it('answers valid JSON that is not a JSON-RPC message with 400 and -32600, not a parse error', async () => {
       const bodies = [
         '{}',

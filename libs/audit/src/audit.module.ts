@@ -1,6 +1,8 @@
 import { Global, Module } from '@nestjs/common';
 import { APP_INTERCEPTOR } from '@nestjs/core';
 import { AuditBuffer } from './audit-buffer.service';
+import { AuditOutboxRepository } from './audit-outbox.repository';
+import { AuditOutbox } from './audit-outbox.service';
 import { AuditQueue } from './audit-queue.service';
 import { AuditTrail } from './audit-trail.service';
 import { AuditInterceptor } from './audit.interceptor';
@@ -9,7 +11,14 @@ import { TenantAuditLogModule } from './tenant-audit-log.module';
 @Global()
 @Module({
   imports: [TenantAuditLogModule],
-  providers: [AuditTrail, AuditBuffer, AuditQueue, { provide: APP_INTERCEPTOR, useClass: AuditInterceptor }],
-  exports: [TenantAuditLogModule, AuditTrail, AuditBuffer],
+  providers: [
+    AuditTrail,
+    AuditBuffer,
+    AuditQueue,
+    AuditOutbox,
+    AuditOutboxRepository,
+    { provide: APP_INTERCEPTOR, useClass: AuditInterceptor },
+  ],
+  exports: [TenantAuditLogModule, AuditTrail, AuditBuffer, AuditOutbox],
 })
 export class AuditModule {}

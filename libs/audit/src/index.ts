@@ -1,4 +1,5 @@
 export { AuditBuffer } from './audit-buffer.service';
+export { AuditOutbox, type AuditReservation } from './audit-outbox.service';
 export { AuditQueue } from './audit-queue.service';
 export { AuditHttpModule } from './http/audit-http.module';
 export { AuditModule } from './audit.module';

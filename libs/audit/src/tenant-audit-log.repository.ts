@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { quotedSchema } from '@cairn/tenancy';
-import { type DataSource } from 'typeorm';
+import { type DataSource, type EntityManager } from 'typeorm';
+import { AUDIT_OUTBOX_SQL } from './audit-outbox.sql';
 import { chainHash, type ChainedAuditFields, chainLinkProblem, GENESIS_HASH, storedDetails } from './audit-chain';
 import { type AuditOutcome, type PlatformAuditEntry } from './platform-audit.repository';
 import { tenantAuditAppendSql } from './tenant-audit-log.sql';
@@ -11,6 +12,11 @@ export type TenantAuditEntry = Omit<PlatformAuditEntry, 'tenantId'> & {
   readonly at?: Date;
   /** The audit queue's id for the entry, when it came through the queue: written once whatever the redeliveries. */
   readonly queueId?: string;
+  /**
+   * The outbox row the call's transaction committed (AuditOutbox): the entry replaces it, or is
+   * dropped when a sweep already wrote the row in its place. Not hashed: how the entry travelled.
+   */
+  readonly outboxId?: string;
 };
 
 export interface TenantAuditRow extends ChainedAuditFields {
@@ -30,6 +36,9 @@ export interface ChainVerification {
   readonly firstInvalidId: string | null;
   readonly reason: string | null;
 }
+
+/** An outbox row's entry as jsonb gives it back. */
+type StoredOutboxEntry = Omit<TenantAuditEntry, 'at'> & { readonly at: string };
 
 interface Row {
   id: string;
@@ -82,36 +91,79 @@ export class TenantAuditLog {
           : new Set(
               (await manager.query<{ queue_id: string }[]>(sql.alreadyQueued, [queueIds])).map((row) => row.queue_id),
             );
-      const fresh = entries.filter((entry) => entry.queueId === undefined || !present.has(entry.queueId));
-      if (fresh.length === 0) return;
-      const [last] = await manager.query<{ hash: Buffer | null }[]>(sql.lastHash);
-      let previous: Buffer = last?.hash ?? GENESIS_HASH;
-      const now = new Date();
-      const rows = fresh.map((entry) => {
-        const fields: ChainedAuditFields = {
-          // Milliseconds, as a JavaScript Date reads back what timestamptz stores.
-          at: entry.at ?? now,
-          actor: entry.actor,
-          action: entry.action,
-          target: entry.target,
-          outcome: entry.outcome,
-          status: entry.status,
-          requestId: entry.requestId,
-          details: storedDetails(entry.details),
-        };
-        const hash = chainHash(previous, fields);
-        const row = {
-          ...fields,
-          at: fields.at.toISOString(),
-          prev: previous.toString('hex'),
-          hash: hash.toString('hex'),
-          queueId: entry.queueId ?? null,
-        };
-        previous = hash;
-        return row;
-      });
-      await manager.query(sql.insert, [JSON.stringify(rows)]);
+      const unwritten = entries.filter((entry) => entry.queueId === undefined || !present.has(entry.queueId));
+      // An entry whose outbox row is gone was written by a sweep already (its replica looked dead).
+      const outboxIds = unwritten.flatMap((entry) => (entry.outboxId === undefined ? [] : [entry.outboxId]));
+      const claimed =
+        outboxIds.length === 0
+          ? new Set<string>()
+          : new Set((await manager.query<{ id: string }[]>(AUDIT_OUTBOX_SQL.claim, [outboxIds])).map((row) => row.id));
+      const fresh = unwritten.filter((entry) => entry.outboxId === undefined || claimed.has(entry.outboxId));
+      await this.chain(manager, sql, fresh);
     });
+  }
+
+  /**
+   * Writes the outbox rows of `schema` older than `graceSeconds` (their replica died between
+   * its commit and its answer) to the chain, oldest first, in one transaction with their
+   * removal; returns how many. Each says `unanswered: true`: the outcome is the commit's.
+   */
+  async recoverOutbox(schema: string, graceSeconds: number, limit: number): Promise<number> {
+    const sql = tenantAuditAppendSql(schema);
+    return this.dataSource.transaction(async (manager) => {
+      await manager.query(sql.lock);
+      const rows = await manager.query<{ entry: StoredOutboxEntry }[]>(AUDIT_OUTBOX_SQL.sweep, [
+        schema,
+        graceSeconds,
+        limit,
+      ]);
+      await this.chain(
+        manager,
+        sql,
+        rows.map(({ entry }) => ({
+          ...entry,
+          at: new Date(entry.at),
+          details: { ...entry.details, unanswered: true },
+        })),
+      );
+      return rows.length;
+    });
+  }
+
+  /** Inserts `entries` chained onto the newest hash; the caller holds the table lock. */
+  private async chain(
+    manager: EntityManager,
+    sql: ReturnType<typeof tenantAuditAppendSql>,
+    fresh: readonly TenantAuditEntry[],
+  ): Promise<void> {
+    if (fresh.length === 0) return;
+    const [last] = await manager.query<{ hash: Buffer | null }[]>(sql.lastHash);
+    let previous: Buffer = last?.hash ?? GENESIS_HASH;
+    const now = new Date();
+    const rows = fresh.map((entry) => {
+      const fields: ChainedAuditFields = {
+        // Milliseconds, as a JavaScript Date reads back what timestamptz stores.
+        at: entry.at ?? now,
+        actor: entry.actor,
+        action: entry.action,
+        target: entry.target,
+        outcome: entry.outcome,
+        status: entry.status,
+        requestId: entry.requestId,
+        details: storedDetails(entry.details),
+      };
+      const hash = chainHash(previous, fields);
+      const row = {
+        ...fields,
+        at: fields.at.toISOString(),
+        prev: previous.toString('hex'),
+        hash: hash.toString('hex'),
+        queueId: entry.queueId ?? null,
+      };
+      previous = hash;
+      return row;
+    });
+    await manager.query(sql.insert, [JSON.stringify(rows)]);
   }
 
   /** Newest first; `beforeId` pages backwards. */

@@ -22,3 +22,12 @@ export {
 } from './text';
 export { nameForMessage, pathForMessage } from './field-names';
 export { isConnectionFailure, ServiceUnavailableError, UNAVAILABLE_RETRY_AFTER_SECONDS } from './unavailable';
+export {
+  applyConfiguredLimits,
+  CONFIGURED_LIMITS,
+  CONFIGURED_MAX_LENGTH,
+  type ConfiguredLimit,
+  type ConfiguredLimits,
+  configuredLimitsOf,
+  withConfiguredMaxLength,
+} from './configured-limits';

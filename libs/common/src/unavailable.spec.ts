@@ -20,6 +20,12 @@ describe('isConnectionFailure', () => {
         value: 'QueryRunnerProviderAlreadyReleasedError',
       }),
     ],
+    [
+      'COMMIT after the server ended the idle transaction (TypeORM, during pg_ctl stop)',
+      Object.defineProperty(new Error('Query runner already released. Cannot run queries anymore.'), 'name', {
+        value: 'QueryRunnerAlreadyReleasedError',
+      }),
+    ],
     ['every address refused', new AggregateError([pgError('ECONNREFUSED'), pgError('ECONNREFUSED')], 'refused')],
   ])('retryable: %s', (_name, error) => {
     expect(isConnectionFailure(error)).toBe(true);

@@ -33,6 +33,9 @@ const CONNECTION_MESSAGES = [
   /^Connection ended unexpectedly/,
 ];
 
+/** TypeORM's errors for a statement on a connection it released (see isConnectionFailure). */
+const RELEASED_RUNNER_ERRORS = new Set(['QueryRunnerAlreadyReleasedError', 'QueryRunnerProviderAlreadyReleasedError']);
+
 /**
  * True when an error (or what it wraps: TypeORM's `driverError`, a `cause`, an
  * AggregateError of connection attempts) is a database connection failure that a retry
@@ -48,9 +51,10 @@ export function isConnectionFailure(error: unknown, depth = 0): boolean {
     errors?: unknown;
   };
   if (typeof code === 'string' && (CONNECTION_SQLSTATE.test(code) || CONNECTION_ERRNO.has(code))) return true;
-  // TypeORM releases a transaction's connection when it errors (the server went away under it);
-  // the transaction's next statement then fails with this instead of the connection error.
-  if (error instanceof Error && error.name === 'QueryRunnerProviderAlreadyReleasedError') return true;
+  // TypeORM releases a transaction's connection when it errors (the server went away under it,
+  // e.g. terminated it between two statements during `pg_ctl stop`); the transaction's next
+  // statement, often its COMMIT, then fails with one of these instead of the connection error.
+  if (error instanceof Error && RELEASED_RUNNER_ERRORS.has(error.name)) return true;
   if (typeof message === 'string' && CONNECTION_MESSAGES.some((pattern) => pattern.test(message))) return true;
   if (Array.isArray(errors) && errors.some((inner) => isConnectionFailure(inner, depth + 1))) return true;
   return isConnectionFailure(driverError, depth + 1) || isConnectionFailure(cause, depth + 1);

@@ -51,8 +51,8 @@ export class BroadcastPosting {
     }
     await this.rateLimit.spend(principal);
     // Before the transaction: sealing a found secret may read the tenant's data key on its own connection.
-    const clean = await this.secrets.redact([message.summary]);
-    const summary = clean.texts[0];
+    const clean = await this.secrets.redactFields({ summary: message.summary, files: message.files ?? [] });
+    const { summary, files } = clean.fields;
     if (summary.length > SUMMARY_MAX_CHARS) {
       throw new BadRequestError(
         `The summary is longer than ${SUMMARY_MAX_CHARS} characters once its secrets are replaced by placeholders`,
@@ -79,7 +79,7 @@ export class BroadcastPosting {
           seq,
           type: message.type,
           summary,
-          files: message.files ?? [],
+          files,
           replyTo: message.replyTo ?? null,
           assignee: message.assignee ?? null,
           author,

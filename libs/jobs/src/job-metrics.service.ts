@@ -4,7 +4,7 @@ import { Gauge, Histogram } from 'prom-client';
 import { QUEUE_NAMES } from './contract/job-catalog';
 import { JobQueue, withTimeout } from './job-queue.service';
 
-const STATES = ['waiting', 'active', 'delayed', 'prioritized', 'failed', 'completed', 'paused'] as const;
+const STATES = ['waiting', 'active', 'delayed', 'prioritized', 'failed', 'paused'] as const;
 
 /**
  * Queue depth as Prometheus sees it, read from Redis at scrape time (so every app that can
@@ -23,8 +23,13 @@ export class JobMetrics {
       async collect() {
         for (const queue of QUEUE_NAMES) {
           try {
-            const counts = await withTimeout(jobs.queue(queue).getJobCounts(...STATES), 1_000);
+            const [counts, completed] = await withTimeout(
+              Promise.all([jobs.queue(queue).getJobCounts(...STATES), jobs.completedCount(queue)]),
+              1_000,
+            );
             for (const state of STATES) this.set({ queue, state }, counts[state] ?? 0);
+            // Completed jobs are removed at once: the workers' count of them instead (a total).
+            this.set({ queue, state: 'completed' }, completed);
           } catch {
             // Redis unreachable: leave the last values; /readyz reports the outage.
           }

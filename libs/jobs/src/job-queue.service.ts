@@ -111,6 +111,15 @@ export class JobQueue implements OnApplicationShutdown {
     );
   }
 
+  /**
+   * Jobs the workers completed since the queue's metrics began (BullMQ counts every finished
+   * job when the workers keep metrics, as JobWorkers do): completed jobs themselves are removed.
+   */
+  async completedCount(name: QueueName): Promise<number> {
+    const metrics = await this.queues[name].getMetrics('completed', 0, 0);
+    return metrics.meta.count;
+  }
+
   async pendingCount(name: QueueName): Promise<number | null> {
     try {
       const counts = await withTimeout(

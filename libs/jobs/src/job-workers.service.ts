@@ -1,6 +1,7 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { isConnectionFailure } from '@cairn/common';
 import { CAIRN_CONFIG, type CairnConfig } from '@cairn/config';
-import { type Job, UnrecoverableError, Worker } from 'bullmq';
+import { DelayedError, type Job, MetricsTime, UnrecoverableError, Worker } from 'bullmq';
 import { type Redis } from 'ioredis';
 import { createBullConnection } from './bullmq-connection';
 import { JOB_CATALOG, QUEUE_NAMES, type QueueName } from './contract/job-catalog';
@@ -20,6 +21,44 @@ interface BackpressureSignal {
 const isBackpressure = (error: unknown): error is BackpressureSignal =>
   typeof (error as Partial<BackpressureSignal> | null)?.backpressureMs === 'number';
 
+/** Two weeks of per-minute counts of finished jobs per queue: about 120 kB of Redis each. */
+export const METRICS_DATA_POINTS = MetricsTime.TWO_WEEKS;
+
+/** The longest wait between two tries of a job while the database is unreachable. */
+const OUTAGE_BACKOFF_CAP_MS = 30_000;
+
+/**
+ * How long a job waits after meeting an unreachable database for the `deferrals`-th time in a
+ * row: exponential from JOB_BACKOFF_MS up to 30 s, with jitter so the jobs an outage held
+ * back do not all return at once.
+ */
+export function outageBackoffMs(baseMs: number, deferrals: number, random = Math.random): number {
+  const exponential = Math.min(OUTAGE_BACKOFF_CAP_MS, baseMs * 2 ** Math.min(deferrals, 20));
+  return Math.round(exponential * (0.5 + random() / 2));
+}
+
+/**
+ * The info line of a finished job, readable as it stands ("embeddings/embed done in 42 ms:
+ * embedded 3") and with the same facts as fields. Payloads carry ids only, so nothing of a
+ * tenant's content reaches the log.
+ */
+export function outcomeLine(queue: QueueName, job: Job, result: JobResult, seconds: number): Record<string, unknown> {
+  const durationMs = Math.round(seconds * 1000);
+  const counts = Object.entries(result.counts ?? {}).map(([name, count]) => `${name} ${count}`);
+  const said = [...counts, ...(result.detail ? [result.detail] : [])].join(', ');
+  const tenantId = (job.data as { tenantId?: unknown } | undefined)?.tenantId;
+  return {
+    msg: `${queue}/${job.name} ${result.status} in ${durationMs} ms${said ? `: ${said}` : ''}`,
+    queue,
+    name: job.name,
+    jobId: job.id,
+    ...(typeof tenantId === 'string' && { tenantId }),
+    status: result.status,
+    durationMs,
+    ...(result.counts && { counts: result.counts }),
+  };
+}
+
 /** One BullMQ Worker per queue, dispatching by job name to the registered handler. */
 @Injectable()
 export class JobWorkers implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -37,13 +76,16 @@ export class JobWorkers implements OnApplicationBootstrap, OnApplicationShutdown
     this.handlers.assertComplete();
     this.connection = createBullConnection(this.config, 'consumer');
     for (const queue of QUEUE_NAMES) {
-      const worker: Worker = new Worker(queue, (job: Job) => this.run(queue, worker, job), {
+      const worker: Worker = new Worker(queue, (job: Job, token?: string) => this.run(queue, worker, job, token), {
         connection: this.connection,
         prefix: this.config.queues.prefix,
         concurrency: this.config.worker.concurrency[queue],
         stalledInterval: this.config.worker.stalledIntervalMs,
         lockDuration: this.config.worker.stalledIntervalMs,
         maxStalledCount: 2,
+        // Completed jobs leave at once (their ids must not block new work), so the queue keeps
+        // per-minute counts of finished jobs instead: what the queue overview reports as completed.
+        metrics: { maxDataPoints: METRICS_DATA_POINTS },
       });
       worker.on('failed', (job, error) => {
         if (!job) return;
@@ -62,7 +104,7 @@ export class JobWorkers implements OnApplicationBootstrap, OnApplicationShutdown
     }
   }
 
-  private async run(queue: QueueName, worker: Worker, job: Job): Promise<JobResult> {
+  private async run(queue: QueueName, worker: Worker, job: Job, token: string | undefined): Promise<JobResult> {
     const schema = (
       JOB_CATALOG[queue] as Record<string, { safeParse(value: unknown): { success: boolean; data?: unknown } }>
     )[job.name];
@@ -78,7 +120,8 @@ export class JobWorkers implements OnApplicationBootstrap, OnApplicationShutdown
         queue,
         name: job.name,
       });
-      timer({ outcome: result.status });
+      const seconds = timer({ outcome: result.status });
+      this.logger.log(outcomeLine(queue, job, result, seconds));
       return result;
     } catch (error) {
       if (isBackpressure(error)) {
@@ -86,10 +129,33 @@ export class JobWorkers implements OnApplicationBootstrap, OnApplicationShutdown
         await worker.rateLimit(error.backpressureMs);
         throw Worker.RateLimitError();
       }
+      if (isConnectionFailure(error) && token !== undefined) {
+        timer({ outcome: 'deferred' });
+        await this.deferForOutage(queue, job, token, error);
+        throw new DelayedError();
+      }
       timer({ outcome: 'error' });
       if (error instanceof PermanentJobError) throw new UnrecoverableError(error.message);
       throw error;
     }
+  }
+
+  /**
+   * PostgreSQL is unreachable (a restart, a failover): nothing is wrong with the job, so it
+   * goes back to the delayed set without spending an attempt (an outage of any length would
+   * otherwise use them all up and leave the job failed), backing off while the outage lasts.
+   * BullMQ counts every start (`attemptsStarted`) but only failures as attempts, so the
+   * deferrals in a row are the starts no failure accounts for.
+   */
+  private async deferForOutage(queue: QueueName, job: Job, token: string, error: unknown): Promise<void> {
+    const deferrals = Math.max(0, job.attemptsStarted - job.attemptsMade - 1);
+    const delayMs = outageBackoffMs(this.config.worker.backoffMs, deferrals);
+    const line = { msg: 'database unreachable; job put back without spending an attempt', queue, name: job.name };
+    const details = { ...line, jobId: job.id, deferrals: deferrals + 1, delayMs, err: error };
+    // Once per job and outage at warn; a long outage's later deferrals would flood the log.
+    if (deferrals === 0) this.logger.warn(details);
+    else this.logger.debug(details);
+    await job.moveToDelayed(Date.now() + delayMs, token);
   }
 
   /**

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { Injectable, Module, type OnModuleInit } from '@nestjs/common';
+import { Injectable, Logger, Module, type OnModuleInit } from '@nestjs/common';
 import { type TestingModule } from '@nestjs/testing';
 import { MetricsService } from '@cairn/observability';
 import { TenancyModule } from '@cairn/tenancy';
@@ -9,6 +9,7 @@ import { catalogEntries } from './contract/job-catalog';
 import { type JobInfo, type JobResult, PermanentJobError } from './contract/job-handler';
 import { JobHandlers } from './job-handlers.registry';
 import { JobQueue } from './job-queue.service';
+import { QueueAdmin } from './queue-admin.service';
 import { JobsModule, JobWorkersModule } from './jobs.module';
 
 /** What the scripted `embed` handler should do for a tenant id. */
@@ -178,6 +179,38 @@ describe('job workers over real Redis (integration)', () => {
     release();
     expect(await done).toEqual({ status: 'done' });
     expect(handled(tenantId)).toBe(1);
+  });
+
+  it('counts completed jobs for the queue overview (always 0 before) and logs each outcome at info', async () => {
+    const admin = new QueueAdmin(jobs);
+    const completed = async () => (await admin.overview()).find((q) => q.queue === 'embeddings')!.counts.completed;
+    const info = jest.spyOn(Logger.prototype, 'log');
+    try {
+      const before = await completed();
+      const tenantId = randomUUID();
+      script.set(tenantId, () => Promise.resolve({ status: 'done', counts: { embedded: 3 } }));
+      for (const n of [1, 2]) {
+        const outcome = settled(`count-${n}-${tenantId}`);
+        await embed(tenantId, `count-${n}-${tenantId}`);
+        expect(await outcome).toEqual({ result: { status: 'done', counts: { embedded: 3 } } });
+      }
+      expect((await completed()) - before).toBe(2);
+      // One readable line per job, at info: what ran, for whom, how it ended and how long it took.
+      const lines = info.mock.calls.map(([line]) => line as Record<string, unknown>);
+      expect(lines).toContainEqual(
+        expect.objectContaining({
+          msg: expect.stringMatching(/^embeddings\/embed done in \d+ ms: embedded 3$/),
+          queue: 'embeddings',
+          name: 'embed',
+          jobId: `count-1-${tenantId}`,
+          tenantId,
+          status: 'done',
+          durationMs: expect.any(Number),
+        }),
+      );
+    } finally {
+      info.mockRestore();
+    }
   });
 
   it('records job durations by queue, name and outcome', async () => {

@@ -66,9 +66,13 @@ export class KnowledgeService {
       );
     }
     // The HTTP layer validates these too; other callers (MCP tools) get the same rules here.
-    const source = normaliseLabel(request.source);
-    const title = request.title === undefined ? null : normaliseLabel(request.title) || null;
-    if (source.length === 0 || source.length > SOURCE_MAX_CHARS || (title?.length ?? 0) > TITLE_MAX_CHARS) {
+    const givenSource = normaliseLabel(request.source);
+    const givenTitle = request.title === undefined ? null : normaliseLabel(request.title) || null;
+    if (
+      givenSource.length === 0 ||
+      givenSource.length > SOURCE_MAX_CHARS ||
+      (givenTitle?.length ?? 0) > TITLE_MAX_CHARS
+    ) {
       throw new BadRequestError(
         `source must have 1-${SOURCE_MAX_CHARS} characters and title at most ${TITLE_MAX_CHARS}`,
         undefined,
@@ -78,8 +82,16 @@ export class KnowledgeService {
     const sourceType = request.sourceType ?? 'internal';
     const tier: RetentionTier = request.retentionTier ?? (sourceType === 'external' ? 'external' : 'internal');
     // Secrets out before hashing and chunking: chunks, their vectors and the hash see placeholders.
-    const clean = await this.secrets.redact([text]);
-    const stored = clean.texts[0];
+    // The source and title too (a URL with a password, a token in a title), and what a fetch
+    // recorded (the URL that answered): the same secret gets the same placeholder, so a source
+    // still names its document's versions.
+    const clean = await this.secrets.redactFields({
+      text,
+      source: givenSource,
+      title: givenTitle,
+      metadata: request.metadata ?? {},
+    });
+    const { text: stored, source, title, metadata } = clean.fields;
     const hash = contentHash(stored);
     // Chunked before the transaction opens: no connection is held while the CPU works.
     const pieces = uniqueChunks(stored);
@@ -120,7 +132,7 @@ export class KnowledgeService {
         authorAgentId: author.agentId,
         authorTokenId: author.tokenId,
         retentionDays: this.config.knowledge.retentionDays[tier],
-        metadata: request.metadata ?? {},
+        metadata,
       });
       const newChunks = pieces.map((piece, ordinal) => ({
         id: randomUUID(),

@@ -1,5 +1,8 @@
+import { withConfiguredMaxLength } from '@cairn/common';
 import { z } from 'zod';
 import { compactSchema, type JsonSchema, toolJsonSchema, toolListing } from './schema-compaction';
+
+const LIMITS = { memoryContentMaxChars: 8_000, kbDocumentMaxChars: 500_000 };
 
 const text = (schema: unknown) => JSON.stringify(schema);
 
@@ -22,6 +25,19 @@ function keywordsOf(schema: JsonSchema): Set<string> {
 }
 
 describe('tool schema compaction', () => {
+  it('lists a configured limit as the configured maxLength, however short, and never the marker', () => {
+    const input = z.strictObject({
+      content: withConfiguredMaxLength(z.string().max(100_000), 'memoryContentMaxChars').describe('The fact'),
+      text: withConfiguredMaxLength(z.string().max(5_000_000), 'kbDocumentMaxChars'),
+    });
+    const listed = toolJsonSchema(input, 'input', { memoryContentMaxChars: 900, kbDocumentMaxChars: 20_000 });
+    expect(listed.properties).toEqual({
+      content: { type: 'string', maxLength: 900, description: 'The fact' },
+      text: { type: 'string', maxLength: 20_000 },
+    });
+    expect(text(toolJsonSchema(input, 'output', LIMITS))).not.toContain('x-cairn');
+  });
+
   describe('input', () => {
     const input = z.strictObject({
       id: z.uuid().describe('Memory id'),
@@ -40,7 +56,7 @@ describe('tool schema compaction', () => {
         })
         .default({}),
     });
-    const listed = toolJsonSchema(input, 'input');
+    const listed = toolJsonSchema(input, 'input', LIMITS);
 
     it('drops the regular expressions a format already says, and only those', () => {
       expect(listed.properties).toMatchObject({
@@ -111,7 +127,7 @@ describe('tool schema compaction', () => {
         })
         .nullable(),
     });
-    const listed = toolJsonSchema(memory, 'output');
+    const listed = toolJsonSchema(memory, 'output', LIMITS);
 
     it('describes the shape: types, properties, required, enums, descriptions; records two levels deep', () => {
       expect(listed).toEqual({
@@ -160,7 +176,7 @@ describe('tool schema compaction', () => {
         items: z.array(registered),
         other: registered.describe('The memory at the other end').nullable(),
       });
-      expect(toolJsonSchema(page, 'output')).toEqual({
+      expect(toolJsonSchema(page, 'output', LIMITS)).toEqual({
         type: 'object',
         properties: {
           items: { type: 'array', items: { type: 'object', description: 'A memory, as memory_get returns it' } },
@@ -168,8 +184,11 @@ describe('tool schema compaction', () => {
         },
         required: ['items', 'other'],
       });
-      expect(toolJsonSchema(registered, 'output')).toMatchObject({ type: 'object', required: expect.any(Array) });
-      expect(text(toolJsonSchema(registered, 'output'))).not.toContain('x-cairn');
+      expect(toolJsonSchema(registered, 'output', LIMITS)).toMatchObject({
+        type: 'object',
+        required: expect.any(Array),
+      });
+      expect(text(toolJsonSchema(registered, 'output', LIMITS))).not.toContain('x-cairn');
     });
   });
 
@@ -181,7 +200,7 @@ describe('tool schema compaction', () => {
     toolListing.add(quiet, { description: '' });
     toolListing.add(filters, { summary: 'The same filters as memory_recall' });
     const input = z.strictObject({ query, quiet, filters });
-    expect(toolJsonSchema(input, 'input').properties).toEqual({
+    expect(toolJsonSchema(input, 'input', LIMITS).properties).toEqual({
       query: { type: 'string', description: 'Question or keywords' },
       quiet: { type: 'boolean' },
       filters: { type: 'object', description: 'The same filters as memory_recall' },
@@ -211,7 +230,7 @@ describe('tool schema compaction', () => {
       loose: z.record(z.string(), z.unknown()),
       some: z.partialRecord(z.enum(['a', 'b']), z.number()),
     });
-    expect(toolJsonSchema(record, 'output').properties).toEqual({
+    expect(toolJsonSchema(record, 'output', LIMITS).properties).toEqual({
       any: { type: 'object', additionalProperties: { type: 'number' } },
       loose: { type: 'object' },
       some: {

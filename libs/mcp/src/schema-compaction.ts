@@ -1,4 +1,4 @@
-import { VISIBLE_TEXT } from '@cairn/common';
+import { applyConfiguredLimits, type ConfiguredLimits, VISIBLE_TEXT } from '@cairn/common';
 import { z } from 'zod';
 
 /**
@@ -32,6 +32,8 @@ export const toolListing = z.registry<ToolListingMeta>();
 
 /** Marks a rendered record that has a summary, until compaction decides where it is nested. */
 const SUMMARY = 'x-cairn-summary';
+/** Marks a length the configuration sets: listed whatever its size, since it is not the schema's own. */
+const CONFIGURED = 'x-cairn-configured';
 
 /**
  * How deep an output schema spells out records: the answer's fields and the fields of the
@@ -78,8 +80,11 @@ const SCHEMA_MAP = ['properties', 'patternProperties', '$defs', 'definitions', '
 const SCHEMA_LIST = ['anyOf', 'oneOf', 'allOf', 'prefixItems'];
 const COMBINATORS = ['anyOf', 'oneOf', 'allOf', 'not', '$ref', 'const', 'if'];
 
-/** Renders a tool's input or output schema for the tool list: zod's JSON Schema, compacted. */
-export function toolJsonSchema(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
+/**
+ * Renders a tool's input or output schema for the tool list: zod's JSON Schema with the
+ * configured length limits in place of the schema's ceilings (see CONFIGURED_MAX_LENGTH), compacted.
+ */
+export function toolJsonSchema(schema: z.ZodType, io: 'input' | 'output', limits: ConfiguredLimits): JsonSchema {
   const rendered = z.toJSONSchema(schema, {
     io,
     unrepresentable: 'throw',
@@ -92,6 +97,7 @@ export function toolJsonSchema(schema: z.ZodType, io: 'input' | 'output'): JsonS
   }) as JsonSchema;
   // MCP carries the schema inline; the meta-schema URI only costs the agent context.
   delete rendered.$schema;
+  applyConfiguredLimits(rendered, limits, (node) => (node[CONFIGURED] = true));
   return compactSchema(rendered, io);
 }
 
@@ -105,7 +111,8 @@ export function toolJsonSchema(schema: z.ZodType, io: 'input' | 'output'): JsonS
  *    `additionalProperties` that allows anything (the default) are dropped; a nested record
  *    with a summary is listed as `{ type, description }`.
  *  - Input: no string or array lengths (the server's message names the limit) except the
- *    maximum length of long texts ({@link LONG_TEXT_LIMIT} characters or more) and no default of false, '', [] or {} (what an
+ *    maximum length of long texts ({@link LONG_TEXT_LIMIT} characters or more) and a maximum the
+ *    configuration sets (memory content), and no default of false, '', [] or {} (what an
  *    omitted optional argument means anyway); types, enums, required, other defaults,
  *    numeric ranges, other patterns and strictness (`additionalProperties: false`) stay.
  *  - Output: only the keywords of {@link OUTPUT_KEYWORDS} (no lengths, bounds, patterns,
@@ -120,12 +127,13 @@ export function compactSchema(schema: JsonSchema, io: 'input' | 'output'): JsonS
 function compact(node: JsonSchema, io: 'input' | 'output', depth: number): JsonSchema {
   const out: JsonSchema = {};
   for (const [keyword, value] of Object.entries(node)) {
-    if (keyword === SUMMARY) continue;
+    if (keyword === SUMMARY || keyword === CONFIGURED) continue;
     if (io === 'output' && !OUTPUT_KEYWORDS.has(keyword)) continue;
     if (keyword === 'pattern' && typeof node.format === 'string') continue;
     // "Not blank" (the non-blank text pattern): the server's message says it if it is ever broken.
     if (io === 'input' && keyword === 'pattern' && value === VISIBLE_TEXT.source) continue;
-    if (io === 'input' && LENGTHS.has(keyword) && !isLongTextLimit(keyword, value)) continue;
+    const configured = keyword === 'maxLength' && node[CONFIGURED] === true;
+    if (io === 'input' && LENGTHS.has(keyword) && !isLongTextLimit(keyword, value) && !configured) continue;
     if (keyword === 'default' && isEmpty(value)) continue;
     if (keyword === 'description' && value === '') continue;
     if (keyword === 'propertyNames' && isTrivialString(value)) continue;

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { Injectable, Logger } from '@nestjs/common';
 import { actorOf, assertProjectAccess, roleGrants, type SessionPrincipal } from '@cairn/access';
-import { AuditBuffer } from '@cairn/audit';
+import { AuditBuffer, AuditOutbox, type AuditReservation } from '@cairn/audit';
 import {
   CairnError,
   isConnectionFailure,
@@ -24,13 +24,37 @@ class ToolRefusal extends Error {
     readonly code: string,
     message: string,
     readonly outcome: ToolOutcome,
+    /** For a retryable refusal: how long to wait before calling again. */
+    readonly retryAfterSeconds?: number,
   ) {
     super(message);
   }
 }
 
+/** The `_meta` key of a refused call's code (and retry delay), for programs that do not parse prose. */
+const TOOL_ERROR_META = 'cairn/error';
+
+/**
+ * The text says it for the model; `_meta` says it for programs. Not `structuredContent`: a
+ * client checks that against the tool's output schema, which describes the success answer.
+ */
 function refusalResult(refusal: ToolRefusal): CallToolResult {
-  return { isError: true, content: [{ type: 'text', text: `Error (${refusal.code}): ${refusal.message}` }] };
+  const { code, retryAfterSeconds } = refusal;
+  return {
+    isError: true,
+    content: [{ type: 'text', text: `Error (${code}): ${refusal.message}` }],
+    _meta: { [TOOL_ERROR_META]: retryAfterSeconds === undefined ? { code } : { code, retryAfterSeconds } },
+  };
+}
+
+/** A retryable refusal: the dependency named is unreachable for the moment. */
+function unavailable(what: string, correlationId: string): ToolRefusal {
+  return new ToolRefusal(
+    'unavailable',
+    `${what} is unreachable for the moment; retry in ${UNAVAILABLE_RETRY_AFTER_SECONDS} s (correlation id ${correlationId})`,
+    'tool_error',
+    UNAVAILABLE_RETRY_AFTER_SECONDS,
+  );
 }
 
 /**
@@ -47,15 +71,28 @@ export class ToolExecutor {
     private readonly entry: TenantEntry,
     private readonly metrics: ToolMetrics,
     private readonly audit: AuditBuffer,
+    private readonly outbox: AuditOutbox,
   ) {}
 
-  /** The tool a principal may call by this name, or a JSON-RPC error as if it did not exist. */
+  /**
+   * The tool a principal may call by this name, or a JSON-RPC error. A tool outside the
+   * token's toolsets that its role may call names the toolset and how to enable it; one the
+   * role may never call stays unknown (a token with its toolset still could not call it).
+   */
   find(name: string, principal: SessionPrincipal): RegisteredTool {
     const tool = this.registry.get(name);
-    if (!tool || !isEnabled(tool, principal)) {
-      throw new ProtocolError(ErrorCode.InvalidParams, `Unknown tool: ${name.slice(0, 64)}`);
+    if (tool && isEnabled(tool, principal)) return tool;
+    if (tool && roleGrants(principal.role, tool.spec.permission)) {
+      const { toolset } = tool.spec;
+      const toolsets = JSON.stringify([...principal.toolsets, toolset]).replaceAll(',', ', ');
+      throw new ProtocolError(
+        ErrorCode.InvalidParams,
+        `${tool.spec.name} is in the "${toolset}" toolset, which this token does not enable: an admin of the ` +
+          `tenant issues a token with "toolsets": ${toolsets} (POST /v1/tenants/${principal.tenant.slug}/tokens)`,
+        { toolset },
+      );
     }
-    return tool;
+    throw new ProtocolError(ErrorCode.InvalidParams, `Unknown tool: ${name.slice(0, 64)}`);
   }
 
   async call(
@@ -70,6 +107,8 @@ export class ToolExecutor {
     let errorCode: string | undefined;
     let project: string | null = null;
     let result: CallToolResult;
+    let reservation: AuditReservation | undefined;
+    const argsDigest = digest(withoutSecrets(args, tool.spec.secretArguments));
     try {
       if (!roleGrants(principal.role, tool.spec.permission)) {
         throw new ToolRefusal('insufficient_role', `Role "${principal.role}" may not call ${name}`, 'denied');
@@ -81,8 +120,17 @@ export class ToolExecutor {
           ? { principal, project: this.projectOf(named, principal), correlationId }
           : { principal, project: null, correlationId };
       project = call.project;
+      // A call that may change state writes its entry in the transaction of its change (the
+      // outbox): killed between its commit and its answer, the replica still leaves the entry.
+      reservation = tool.spec.annotations.readOnlyHint
+        ? undefined
+        : this.outbox.reserve(
+            principal.tenant,
+            auditEntryOf({ principal, tool: name, project, outcome, correlationId, argsDigest, errorCode }),
+          );
+      const beforeCommit = reservation?.beforeCommit;
       const answer = await RequestContext.run({ correlationId, tenantId: principal.tenant.id }, () =>
-        this.entry.run(principal.tenant, () => tool.handler.run(input, call)),
+        this.entry.run(principal.tenant, () => tool.handler.run(input, call), { beforeCommit }),
       );
       const structured = tool.spec.output.parse(answer.structured);
       result = { structuredContent: structured, content: [{ type: 'text', text: answer.text }] };
@@ -102,21 +150,16 @@ export class ToolExecutor {
       project,
       outcome,
       correlationId,
-      args: withoutSecrets(args, tool.spec.secretArguments),
+      argsDigest,
       errorCode,
       seconds,
+      outboxId: reservation?.committedId(),
     });
     if (recorded) return result;
     // Neither Redis nor the database took the entry (it stays queued in memory): an answer now
     // could outlive its audit, so the caller gets a retryable error instead (memory_store with
     // the same idempotencyKey then returns what this call stored, audited anew).
-    return refusalResult(
-      new ToolRefusal(
-        'unavailable',
-        `The audit log is unreachable for the moment; retry in ${UNAVAILABLE_RETRY_AFTER_SECONDS} s (correlation id ${correlationId})`,
-        'tool_error',
-      ),
-    );
+    return refusalResult(unavailable('The audit log', correlationId));
   }
 
   private validate(
@@ -148,17 +191,20 @@ export class ToolExecutor {
     if (error instanceof CairnError) {
       const outcome: ToolOutcome = error.status === 403 ? 'denied' : 'tool_error';
       const details = validationDetails(error.details);
-      return new ToolRefusal(error.code, details ? `${error.message}: ${details}` : error.message, outcome);
+      // A 429 or 503 of the domain (the channel's rate limit, a dependency away) says when, as on REST.
+      const retryAfter = Number(error.headers['Retry-After']);
+      return new ToolRefusal(
+        error.code,
+        details ? `${error.message}: ${details}` : error.message,
+        outcome,
+        Number.isInteger(retryAfter) && retryAfter > 0 ? retryAfter : undefined,
+      );
     }
     if (isConnectionFailure(error)) {
       // Retryable, unlike an internal error: the client repeats the call (memory_store with the
       // same idempotencyKey, so a write that did commit is not stored twice).
       this.logger.warn({ msg: 'tool call met an unavailable database', tool, correlationId, err: error });
-      return new ToolRefusal(
-        'unavailable',
-        `The database is unreachable for the moment; retry in ${UNAVAILABLE_RETRY_AFTER_SECONDS} s (correlation id ${correlationId})`,
-        'tool_error',
-      );
+      return unavailable('The database', correlationId);
     }
     this.logger.error({ msg: 'tool failed', tool, correlationId, err: error });
     return new ToolRefusal(
@@ -186,16 +232,8 @@ export class ToolExecutor {
     }
   }
 
-  private writeRecord({
-    principal,
-    tool,
-    project,
-    outcome,
-    correlationId,
-    args,
-    errorCode,
-    seconds,
-  }: CallRecord): Promise<boolean> {
+  private writeRecord(call: CallRecord): Promise<boolean> {
+    const { principal, tool, project, outcome, correlationId, seconds } = call;
     const toolMs = Math.round(seconds * 10_000) / 10;
     const completion = RequestContext.current()?.completion;
     if (completion && completion.tool === undefined) {
@@ -212,32 +250,44 @@ export class ToolExecutor {
         toolMs,
       });
     }
-    return this.audit.append(principal.tenant.schema, {
-      actor: actorOf(principal),
-      action: `mcp.${tool}`,
-      target: project,
-      outcome: outcome === 'success' ? 'success' : outcome === 'denied' ? 'denied' : 'failure',
-      status: null,
-      requestId: correlationId,
-      details: {
-        agentId: principal.agentId,
-        argsDigest: digest(args),
-        ...(errorCode ? { code: errorCode } : {}),
-      },
-    });
+    return this.audit.append(principal.tenant.schema, { ...auditEntryOf(call), outboxId: call.outboxId });
   }
 }
 
-/** One answered tool call, as the log line and the audit entry describe it. */
-interface CallRecord {
+/** One tool call, as the audit entry describes it. */
+interface AuditedCall {
   readonly principal: SessionPrincipal;
   readonly tool: string;
   readonly project: string | null;
   readonly outcome: ToolOutcome;
   readonly correlationId: string;
-  readonly args: unknown;
+  /** Identifies the arguments without their content. */
+  readonly argsDigest: string;
   readonly errorCode: string | undefined;
+}
+
+/** One answered tool call, as the log line and the audit entry describe it. */
+interface CallRecord extends AuditedCall {
   readonly seconds: number;
+  /** The outbox row the call's change committed with, which its entry replaces. */
+  readonly outboxId: string | undefined;
+}
+
+function auditEntryOf({ principal, tool, project, outcome, correlationId, argsDigest, errorCode }: AuditedCall) {
+  return {
+    actor: actorOf(principal),
+    action: `mcp.${tool}`,
+    target: project,
+    outcome:
+      outcome === 'success' ? ('success' as const) : outcome === 'denied' ? ('denied' as const) : ('failure' as const),
+    status: null,
+    requestId: correlationId,
+    details: {
+      agentId: principal.agentId,
+      argsDigest,
+      ...(errorCode ? { code: errorCode } : {}),
+    },
+  };
 }
 
 function withoutSecrets(args: Record<string, unknown> | undefined, secrets: readonly string[] | undefined): unknown {

@@ -1,4 +1,5 @@
 import { type DiscoveryService } from '@nestjs/core';
+import { type CairnConfig } from '@cairn/config';
 import { z } from 'zod';
 import { defineTool, McpTool, type McpToolHandler, type ProjectToolCall } from './contract/mcp-tool';
 import { ToolRegistry } from './tool.registry';
@@ -28,7 +29,14 @@ class _SessionToolExpectingAProject {
   }
 }
 
-const registry = () => new ToolRegistry({ getProviders: () => [] } as unknown as DiscoveryService);
+const registry = () =>
+  new ToolRegistry(
+    { getProviders: () => [] } as unknown as DiscoveryService,
+    {
+      memory: { contentMaxChars: 8_000 },
+      knowledge: { documentMaxChars: 500_000 },
+    } as CairnConfig,
+  );
 
 describe('ToolRegistry', () => {
   it('adds the optional project argument to project tools and refuses unknown arguments', () => {

@@ -1,7 +1,8 @@
-import { Injectable, type OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
 import { DiscoveryService } from '@nestjs/core';
 import { PERMISSIONS, roleGrants, type SessionPrincipal } from '@cairn/access';
-import { slugSchema } from '@cairn/common';
+import { type ConfiguredLimits, configuredLimitsOf, slugSchema } from '@cairn/common';
+import { CAIRN_CONFIG, type CairnConfig } from '@cairn/config';
 import { z } from 'zod';
 import { MCP_TOOL, type McpToolHandler, type McpToolSpec } from './contract/mcp-tool';
 import { toolJsonSchema } from './schema-compaction';
@@ -35,8 +36,15 @@ const projectListed = z.string().optional();
 @Injectable()
 export class ToolRegistry implements OnModuleInit {
   private readonly tools = new Map<string, RegisteredTool>();
+  /** The lengths the configuration sets, which the listings state (memory content, documents). */
+  private readonly limits: ConfiguredLimits;
 
-  constructor(private readonly discovery: DiscoveryService) {}
+  constructor(
+    private readonly discovery: DiscoveryService,
+    @Inject(CAIRN_CONFIG) config: CairnConfig,
+  ) {
+    this.limits = configuredLimitsOf(config);
+  }
 
   onModuleInit(): void {
     for (const wrapper of this.discovery.getProviders()) {
@@ -56,7 +64,8 @@ export class ToolRegistry implements OnModuleInit {
     const withProject = (project: z.ZodType) =>
       (spec.scope === 'project' ? spec.input.extend({ project }) : spec.input).strict();
     const input = withProject(projectArgument);
-    this.tools.set(spec.name, { spec, handler, input, listing: listingOf(spec, withProject(projectListed)) });
+    const listing = listingOf(spec, withProject(projectListed), this.limits);
+    this.tools.set(spec.name, { spec, handler, input, listing });
   }
 
   get(name: string): RegisteredTool | undefined {
@@ -77,13 +86,13 @@ export function isEnabled(tool: RegisteredTool, principal: SessionPrincipal): bo
   return principal.toolsets.includes(tool.spec.toolset);
 }
 
-function listingOf(spec: McpToolSpec, input: z.ZodObject): Record<string, unknown> {
+function listingOf(spec: McpToolSpec, input: z.ZodObject, limits: ConfiguredLimits): Record<string, unknown> {
   return {
     name: spec.name,
     title: spec.title,
     description: spec.description,
-    inputSchema: toolJsonSchema(input, 'input'),
-    outputSchema: toolJsonSchema(spec.output, 'output'),
+    inputSchema: toolJsonSchema(input, 'input', limits),
+    outputSchema: toolJsonSchema(spec.output, 'output', limits),
     // `title` once: annotations.title is only the older place for the same display name.
     annotations: {
       readOnlyHint: spec.annotations.readOnlyHint,

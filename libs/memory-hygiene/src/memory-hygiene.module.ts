@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { MemoryModule } from '@cairn/memory';
 import { ProjectsModule } from '@cairn/projects';
+import { SecretsModule } from '@cairn/secrets';
 import { DuplicateCandidatesRepository } from './duplicate-candidates.repository';
 import { DuplicateFinder } from './duplicate-finder.service';
 import { DuplicateScanRepository } from './duplicate-scan.repository';
@@ -14,7 +15,7 @@ import { MemoryMerger } from './memory-merge.service';
  * the maintenance jobs call it.
  */
 @Module({
-  imports: [MemoryModule, ProjectsModule],
+  imports: [MemoryModule, ProjectsModule, SecretsModule],
   providers: [
     MemoryHygiene,
     MemoryHygieneRepository,

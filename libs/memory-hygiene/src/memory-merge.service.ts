@@ -3,6 +3,7 @@ import { assertProjectAccess, authorOf, type SessionPrincipal } from '@cairn/acc
 import { BadRequestError, ConflictError, NotFoundError } from '@cairn/common';
 import { JobQueue } from '@cairn/jobs';
 import { ProjectResolver } from '@cairn/projects';
+import { SecretRedaction } from '@cairn/secrets';
 import { TenantContext, TenantTransaction } from '@cairn/tenancy';
 import {
   assertMayModify,
@@ -42,6 +43,7 @@ export class MemoryMerger {
     private readonly memories: MemoryRecords,
     private readonly hygiene: MemoryHygieneRepository,
     private readonly jobs: JobQueue,
+    private readonly secrets: SecretRedaction,
   ) {}
 
   async merge(
@@ -55,6 +57,9 @@ export class MemoryMerger {
     if (sourceIds.includes(targetId)) {
       throw new BadRequestError('A memory cannot be merged into itself', undefined, 'self_merge');
     }
+    // Kept in the history of every memory involved: stored text, scanned like any.
+    const clean = await this.secrets.redactFields({ reason: input.reason });
+    const reason = clean.fields.reason;
     const { memory, changed } = await this.tx.run(async () => {
       const project = await this.resolver.resolve(projectSlug);
       // Row locks first (in id order, so concurrent merges cannot deadlock): the union below
@@ -77,17 +82,19 @@ export class MemoryMerger {
         return source;
       });
       const by = authorOf(principal);
+      await this.secrets.keep(clean.sealed, {
+        projectId: target.projectId,
+        sourceTable: 'memories',
+        sourceId: target.id,
+        writer: by,
+      });
       const fields = mergedFields(target, sources);
       const contentHash = memoryContentHash(fields.content, fields.keywords);
-      await this.memories.recordVersion(target, by, input.reason ?? `merged ${sourceIds.join(', ')}`);
+      await this.memories.recordVersion(target, by, reason ?? `merged ${sourceIds.join(', ')}`);
       await this.memories.update(target.id, fields, contentHash, false);
       for (const source of sources) {
-        await this.memories.recordVersion(
-          source,
-          by,
-          `merged into ${target.id}${input.reason ? `: ${input.reason}` : ''}`,
-        );
-        await this.memories.link(target.id, source.id, 'supersedes', input.reason ?? null, by);
+        await this.memories.recordVersion(source, by, `merged into ${target.id}${reason ? `: ${reason}` : ''}`);
+        await this.memories.link(target.id, source.id, 'supersedes', reason ?? null, by);
       }
       await this.memories.markSuperseded(sourceIds, target.id);
       return {

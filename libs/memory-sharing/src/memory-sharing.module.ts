@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { MemoryModule } from '@cairn/memory';
 import { ProjectsModule } from '@cairn/projects';
+import { SecretsModule } from '@cairn/secrets';
 import { MemorySharesRepository } from './memory-shares.repository';
 import { MemorySharing } from './memory-sharing.service';
 import { SharingListings } from './sharing-listings.service';
@@ -10,7 +11,7 @@ import { SharingListings } from './sharing-listings.service';
  * modules serve it. What a share allows elsewhere (a grantee's update) is memory's own rule.
  */
 @Module({
-  imports: [MemoryModule, ProjectsModule],
+  imports: [MemoryModule, ProjectsModule, SecretsModule],
   providers: [MemorySharesRepository, MemorySharing, SharingListings],
   exports: [MemorySharing, SharingListings],
 })

@@ -4,6 +4,7 @@ import { UsersService } from '@cairn/auth';
 import { BadRequestError, ForbiddenError, NotFoundError } from '@cairn/common';
 import { isAuthor, isAuthoredBy, type Memory, MemoryRecords, orNotFound, projectScope, viewerOf } from '@cairn/memory';
 import { type ProjectRef, ProjectResolver } from '@cairn/projects';
+import { SecretRedaction } from '@cairn/secrets';
 import { TenantTransaction } from '@cairn/tenancy';
 import { type Grantee, type MemoryShare, type SharePermission, type ShareRule } from './contract/sharing.types';
 import { MemorySharesRepository } from './memory-shares.repository';
@@ -23,6 +24,7 @@ export class MemorySharing {
     private readonly records: MemoryRecords,
     private readonly shares: MemorySharesRepository,
     private readonly users: UsersService,
+    private readonly secrets: SecretRedaction,
   ) {}
 
   async shareMemory(
@@ -68,10 +70,13 @@ export class MemorySharing {
     }
     const project = await this.tx.run(() => this.project(projectSlug));
     await this.assertGranteeExists(principal, input.grantee);
+    // Redacted as the memories' tags are (the same secret, the same placeholder), so the rule
+    // still matches them; their originals are kept with the memories that carry the tag.
+    const { tag } = (await this.secrets.redactFields({ tag: input.tag })).fields;
     return this.tx.run(() =>
       this.shares.upsertRule({
         projectId: input.allProjects ? null : project.id,
-        tag: input.tag,
+        tag,
         grantee: input.grantee,
         permission: input.permission,
         owner: authorOf(principal),

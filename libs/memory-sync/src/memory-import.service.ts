@@ -183,7 +183,10 @@ export class MemoryImporter {
     return byMemory;
   }
 
-  /** Each line's content, tags and keywords through SecretRedaction (so `reject` refuses the whole file). */
+  /**
+   * Each line's texts through SecretRedaction (content, tags, keywords, the source's path and
+   * hash, relation notes), so `reject` refuses the whole file.
+   */
   private async redact(lines: readonly ImportLine[]): Promise<{
     lines: ImportLine[];
     sealed: Map<string, SealedSecret[]>;
@@ -193,18 +196,27 @@ export class MemoryImporter {
     const counts = new Map<string, number>();
     const clean = [];
     for (const line of lines) {
-      const { content, tags, keywords } = line.memory;
-      const result = await this.secrets.redact([content, ...tags, ...keywords]);
+      const { content, tags, keywords, source, relations } = line.memory;
+      const result = await this.secrets.redactFields({
+        content,
+        tags,
+        keywords,
+        sourcePath: source?.path,
+        sourceHash: source?.contentHash,
+        notes: relations.map((relation) => relation.note),
+      });
       if (result.redacted.length === 0) {
         clean.push(line);
         continue;
       }
-      const [cleanContent, ...labels] = result.texts;
+      const texts = result.fields;
       const memory = {
         ...line.memory,
-        content: cleanContent,
-        tags: labels.slice(0, tags.length),
-        keywords: labels.slice(tags.length),
+        content: texts.content,
+        tags: texts.tags,
+        keywords: texts.keywords,
+        source: source && { ...source, path: texts.sourcePath ?? source.path, contentHash: texts.sourceHash ?? null },
+        relations: relations.map((relation, index) => ({ ...relation, note: texts.notes[index] })),
       };
       clean.push({ ...line, memory });
       sealed.set(memory.id, result.sealed);

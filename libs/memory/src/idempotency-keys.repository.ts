@@ -19,6 +19,14 @@ export function payloadDigest(input: unknown): string {
 }
 
 /**
+ * How a key is stored and looked up: its SHA-256 in hex. A client may put anything in a key, a
+ * secret included, and the key is only ever compared (tenant migration 19 digested older rows).
+ */
+export function idempotencyKeyDigest(key: string): string {
+  return createHash('sha256').update(key, 'utf8').digest('hex');
+}
+
+/**
  * `memory_idempotency_keys`: claimed inside the store's transaction, before the memory is
  * written. A concurrent repeat blocks on the key's primary key until the first transaction
  * ends, then either finds the key (and the memory it names) or, if that one rolled back,
@@ -38,17 +46,18 @@ export class IdempotencyKeysRepository {
     claim: IdempotencyClaim,
     memoryId: string,
   ): Promise<string | undefined> {
+    const key = idempotencyKeyDigest(claim.key);
     const inserted = await this.db.query<{ memory_id: string }>(
       `INSERT INTO memory_idempotency_keys (project_id, token_id, key, payload_digest, memory_id)
        VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING RETURNING memory_id`,
-      [projectId, tokenId, claim.key, claim.digest, memoryId],
+      [projectId, tokenId, key, claim.digest, memoryId],
     );
     if (inserted.length > 0) return undefined;
     // A statement of its own: under READ COMMITTED it sees the row the conflicting transaction committed.
     const [existing] = await this.db.query<{ memory_id: string; payload_digest: string }>(
       `SELECT memory_id, payload_digest FROM memory_idempotency_keys
         WHERE project_id = $1 AND token_id = $2 AND key = $3`,
-      [projectId, tokenId, claim.key],
+      [projectId, tokenId, key],
     );
     if (!existing)
       throw new ConflictError('the idempotency key is being used by another request; retry', 'idempotency_key_busy');

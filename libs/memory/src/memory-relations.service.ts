@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { assertProjectAccess, authorOf, type SessionPrincipal } from '@cairn/access';
 import { BadRequestError } from '@cairn/common';
 import { ProjectResolver } from '@cairn/projects';
+import { SecretRedaction } from '@cairn/secrets';
 import { TenantTransaction } from '@cairn/tenancy';
 import { assertMayModify, assertNotSupersededElsewhere, orNotFound, projectScope, viewerOf } from './memory-access';
 import { type MemoryViewer } from './contract/memory-viewer';
@@ -19,10 +20,11 @@ export class MemoryLinks {
     private readonly memories: MemoriesRepository,
     private readonly relations: MemoryRelationsRepository,
     private readonly versions: MemoryVersionsRepository,
+    private readonly secrets: SecretRedaction,
   ) {}
 
   /** Links `fromId` to `toId`; `supersedes` also retires the target from default recall. */
-  link(
+  async link(
     projectSlug: string,
     principal: SessionPrincipal,
     fromId: string,
@@ -31,9 +33,18 @@ export class MemoryLinks {
     assertProjectAccess(principal, projectSlug);
     if (fromId === input.toId)
       throw new BadRequestError('A memory cannot be related to itself', undefined, 'self_relation');
+    const clean = await this.secrets.redactFields({ note: input.note });
     return this.tx.run(async () => {
       const scope = projectScope(await this.resolver.resolve(projectSlug), viewerOf(principal));
       const from = orNotFound(await this.memories.findVisible(fromId, scope));
+      // The note's originals live as long as the memory it is written from (the relation goes with it).
+      const writer = authorOf(principal);
+      await this.secrets.keep(clean.sealed, {
+        projectId: from.projectId,
+        sourceTable: 'memories',
+        sourceId: from.id,
+        writer,
+      });
       // A supersedes link retires its target: locked and checked like MemoryWriter's supersedes.
       if (input.type === 'supersedes') await this.memories.findByIdForUpdate(input.toId);
       const to = orNotFound(await this.memories.findVisible(input.toId, scope));
@@ -44,7 +55,7 @@ export class MemoryLinks {
         assertMayModify(principal, to);
         assertNotSupersededElsewhere([to], from.id);
       }
-      const relation = await this.relations.link(from.id, to.id, input.type, input.note ?? null, authorOf(principal));
+      const relation = await this.relations.link(from.id, to.id, input.type, clean.fields.note ?? null, writer);
       if (input.type === 'supersedes' && to.supersededBy !== from.id) {
         await this.versions.record(to, authorOf(principal), `superseded by ${from.id}`);
         await this.memories.markSuperseded([to.id], from.id);

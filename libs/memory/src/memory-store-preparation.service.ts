@@ -5,15 +5,18 @@ import { type SealedSecret, SecretRedaction, type SecretTypeCount } from '@cairn
 import { ContentLimit } from './content-limit.service';
 import { type StoreMemoryInput } from './contract/memory-write.types';
 import { storeIntent, type StoreIntent } from './memory-store-intent';
-import { redactableTexts, redactedFields } from './memory-write-fields';
+import { redactMemoryTexts } from './memory-text-redaction';
 import { withWhole } from './sensitive-content.service';
 
 /** A store ready to be written: checked, its text redacted or sealed, its id chosen. */
 export interface PreparedStore extends StoreIntent {
   /** The new memory's id, chosen before anything is written: the later steps all name it. */
   readonly id: string;
-  /** Content, tags and keywords as they are stored: secrets replaced by placeholders, or the whole content sealed. */
-  readonly fields: { readonly content: string; readonly tags: string[]; readonly keywords: string[] };
+  /**
+   * Content, tags, keywords and source as they are stored: secrets replaced by placeholders, or
+   * the whole content sealed.
+   */
+  readonly fields: Pick<StoreMemoryInput, 'content' | 'tags' | 'keywords' | 'source'>;
   /** The originals behind the placeholders, kept sealed beside the row (SecretRedaction.keep). */
   readonly sealed: SealedSecret[];
   /** What was redacted (types and counts), for the caller. */
@@ -22,7 +25,8 @@ export interface PreparedStore extends StoreIntent {
 
 /**
  * The store pipeline's first step, before any transaction: the project scope, the content
- * limit and the store's own refusals, then secret redaction of content, tags and keywords (or
+ * limit and the store's own refusals, then secret redaction of content, tags, keywords and the
+ * source (or
  * the whole content sealed when it is sensitive). Sealing may read the tenant's data key on a
  * connection of its own, which is why it happens here and not in the write.
  */
@@ -43,11 +47,12 @@ export class MemoryStorePreparation {
     this.limit.check(input.content);
     const intent = storeIntent(projectSlug, principal, input, idempotencyKey);
     const whole = intent.sensitive ? await this.secrets.sealWhole(input.content) : undefined;
-    const clean = await this.secrets.redact(redactableTexts(input, whole !== undefined));
+    const clean = await redactMemoryTexts(this.secrets, input, whole);
+    const { content, tags, keywords, source } = clean.fields;
     return {
       ...intent,
       id: randomUUID(),
-      fields: redactedFields(clean, input, whole),
+      fields: { content, tags, keywords, source },
       sealed: withWhole(clean.sealed, whole),
       redacted: clean.redacted,
     };

@@ -14,7 +14,8 @@ import { MemoryEmbeddingJobs } from './memory-embedding-jobs.service';
 import { MemoryShareGrantsRepository } from './memory-share-grants.repository';
 import { MemorySupersession } from './memory-supersession.service';
 import { MemoryVersionsRepository } from './memory-versions.repository';
-import { mergeFields, namedFields, redactableTexts, redactedFields } from './memory-write-fields';
+import { mergeFields } from './memory-write-fields';
+import { redactMemoryTexts } from './memory-text-redaction';
 import { MemoriesRepository } from './memories.repository';
 import { SensitiveContent, withWhole } from './sensitive-content.service';
 
@@ -49,10 +50,8 @@ export class MemoryUpdate {
     assertProjectAccess(principal, projectSlug);
     if (input.content !== undefined) this.limit.check(input.content);
     const seal = await this.sealing.planUpdate(projectSlug, principal, id, input);
-    const given = { content: input.content ?? '', tags: input.tags ?? [], keywords: input.keywords ?? [] };
-    const clean = await this.secrets.redact(redactableTexts(given, seal?.whole !== undefined));
-    const fieldsGiven = namedFields(redactedFields(clean, given, seal?.whole), input, seal?.whole !== undefined);
-    const redactedInput = { ...input, ...fieldsGiven };
+    const clean = await redactMemoryTexts(this.secrets, input, seal?.whole);
+    const redactedInput = clean.fields;
     let embedding: WriteResult['embedding'] = 'unchanged';
     const { memory, warnings } = await this.tx.run(async () => {
       const project = await this.resolver.resolve(projectSlug);
@@ -76,8 +75,9 @@ export class MemoryUpdate {
       });
       const fields = mergeFields(before, redactedInput);
       const contentHash = memoryContentHash(fields.content, fields.keywords);
-      const sourceChanged = input.source !== undefined && input.source?.contentHash !== before.source?.contentHash;
-      await this.versions.record(before, authorOf(principal), input.reason ?? null);
+      const sourceChanged =
+        redactedInput.source !== undefined && redactedInput.source?.contentHash !== before.source?.contentHash;
+      await this.versions.record(before, authorOf(principal), redactedInput.reason ?? null);
       // Turning sensitive: no earlier version may keep the content in the clear.
       if (seal?.whole && !before.sensitive) await this.versions.sealContent(id, seal.whole.placeholder);
       const updated = await this.memories.update(id, fields, contentHash, sourceChanged, sensitive);

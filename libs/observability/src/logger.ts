@@ -1,5 +1,6 @@
 import { type LoggerService } from '@nestjs/common';
 import pino, { type Logger } from 'pino';
+import pinoPretty from 'pino-pretty';
 import { RequestContext } from './request-context';
 
 /**
@@ -24,13 +25,38 @@ const REDACTED_PATHS = [
   'req.headers["x-channel-key"]',
 ];
 
-export function createRootLogger(app: string, level: string): Logger {
-  return pino({
+/**
+ * The process's logger: JSON lines (pino), one per event, for collectors; but lines a person
+ * reads (time, level, app and component, message, then the fields on the same line) when
+ * standard output is a terminal, as under `npm start` in a shell. The same events either way.
+ */
+export function createRootLogger(
+  app: string,
+  level: string,
+  output: { readonly terminal?: boolean; readonly destination?: NodeJS.WritableStream } = {},
+): Logger {
+  const options: pino.LoggerOptions = {
     level,
     base: { app },
     redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
     timestamp: pino.stdTimeFunctions.isoTime,
-    formatters: { level: (label) => ({ level: label }) },
+  };
+  if (!(output.terminal ?? process.stdout.isTTY === true)) {
+    return pino({ ...options, formatters: { level: (label) => ({ level: label }) } });
+  }
+  return pino(options, readableLines(output.destination));
+}
+
+/** pino-pretty, synchronous (a fatal start-up line must be out before the process exits). */
+function readableLines(destination?: NodeJS.WritableStream): NodeJS.WritableStream {
+  return pinoPretty({
+    ...(destination && { destination }),
+    sync: true,
+    colorize: true,
+    singleLine: true,
+    translateTime: 'SYS:HH:MM:ss.l',
+    ignore: 'pid,hostname,app,context',
+    messageFormat: '{app}{if context} {context}{end}: {msg}',
   });
 }
 

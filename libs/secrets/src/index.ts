@@ -10,12 +10,14 @@ export {
 } from './contract/secret.types';
 export {
   DEFAULT_SECRETS_MODE,
+  type RedactedFields,
   type RedactedTexts,
   type RevealedSecret,
   type SealedSecret,
   SECRETS_MODES,
   type SecretsMode,
   type SecretWriteContext,
+  type TextFields,
 } from './contract/secret-redaction.types';
 export { redactedLine, redactedSchema, secretCountSchema } from './contract/secret.dto';
 export {

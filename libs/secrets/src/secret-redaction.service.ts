@@ -8,11 +8,13 @@ import { TenantContext, TenantTransaction } from '@cairn/tenancy';
 import { z } from 'zod';
 import {
   DEFAULT_SECRETS_MODE,
+  type RedactedFields,
   type RedactedTexts,
   type SealedSecret,
   SECRETS_MODES,
   type SecretsMode,
   type SecretWriteContext,
+  type TextFields,
 } from './contract/secret-redaction.types';
 import { type SecretFinding, type SecretTypeCount } from './contract/secret.types';
 import { PLACEHOLDER_PATTERN, redactSecrets } from './redaction';
@@ -108,6 +110,47 @@ export class SecretRedaction {
   }
 
   /**
+   * `redact` over named fields (texts and lists of texts) at once, for a write that stores
+   * several: the same fields back with placeholders in place of secrets, and what `redact`
+   * reports for all of them together. One call per write: one mode lookup, one set of originals.
+   */
+  async redactFields<T extends TextFields>(fields: T): Promise<RedactedFields<T>> {
+    const texts: string[] = [];
+    collectTexts(fields, texts);
+    if (texts.length === 0) return { fields, redacted: [], sealed: [] };
+    const clean = await this.redact(texts);
+    return {
+      fields: replaceTexts(fields, clean.texts[Symbol.iterator]()) as T,
+      redacted: clean.redacted,
+      sealed: clean.sealed,
+    };
+  }
+
+  /**
+   * Identifiers a later request names to find what was stored (a working-memory key, a file's
+   * path): a placeholder there would make it unreachable by the name the client knows, so a
+   * secret in one is refused (`secret_in_identifier`, naming the field and the types) unless the
+   * tenant's mode is `allow` (audited as any allowed secret).
+   */
+  async refuseInIdentifiers(fields: Readonly<Record<string, string | undefined>>): Promise<void> {
+    const found = Object.entries(fields).flatMap(([name, value]) =>
+      value === undefined ? [] : this.scanner.scan(value).map((finding) => ({ name, finding })),
+    );
+    if (found.length === 0) return;
+    if ((await this.mode()) === 'allow') {
+      await this.auditAllowed(found.map(({ finding }) => finding));
+      return;
+    }
+    const names = [...new Set(found.map(({ name }) => name))];
+    const types = [...new Set(found.map(({ finding }) => finding.type))];
+    throw new BadRequestError(
+      `${names.join(', ')} must not hold a secret (${types.join(', ')}): it names what is stored, so it is kept as sent`,
+      { fields: names, types },
+      'secret_in_identifier',
+    );
+  }
+
+  /**
    * Under `allow`, each write that stores secrets in the clear leaves an entry in the tenant's
    * chained audit log: which rules found what, and how often, never a value or where it was.
    * Written to the chain directly (every process that stores text has the database, not every
@@ -177,6 +220,24 @@ function outsidePlaceholders(text: string, findings: readonly SecretFinding[]): 
   const spans = [...text.matchAll(PLACEHOLDER_PATTERN)].map((match) => [match.index, match.index + match[0].length]);
   if (spans.length === 0) return findings;
   return findings.filter((finding) => spans.every(([start, end]) => finding.end <= start || finding.start >= end));
+}
+
+/** Every string in `value`, depth first in key order (what replaceTexts puts back in the same order). */
+function collectTexts(value: unknown, into: string[]): void {
+  if (typeof value === 'string') into.push(value);
+  else if (Array.isArray(value)) for (const item of value) collectTexts(item, into);
+  else if (typeof value === 'object' && value !== null)
+    for (const item of Object.values(value)) collectTexts(item, into);
+}
+
+/** `value` with each string replaced by the next of `texts`, in collectTexts' order; a copy. */
+function replaceTexts(value: unknown, texts: Iterator<string>): unknown {
+  if (typeof value === 'string') return texts.next().value as string;
+  if (Array.isArray(value)) return value.map((item: unknown) => replaceTexts(item, texts));
+  if (typeof value === 'object' && value !== null) {
+    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, replaceTexts(item, texts)]));
+  }
+  return value;
 }
 
 /** Each distinct placeholder id in the texts with its type. */

@@ -3,6 +3,7 @@ import { type IncomingMessage } from 'node:http';
 import { type DynamicModule } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import { configuredLimitsOf } from '@cairn/common';
 import { type CairnConfig } from '@cairn/config';
 import { correlationIdFrom, MetricsService, PinoLoggerService, ReadinessRegistry } from '@cairn/observability';
 import { type Logger as PinoLogger } from 'pino';
@@ -86,7 +87,7 @@ export async function createHttpApp(
     else logger.info(line, 'request completed');
   });
 
-  if (options.openApi) mountOpenApi(app, options.openApi);
+  if (options.openApi) mountOpenApi(app, options.openApi, configuredLimitsOf(config));
   await app.init();
   return app;
 }

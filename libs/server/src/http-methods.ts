@@ -1,4 +1,3 @@
-import { parse as parseQueryString } from 'node:querystring';
 import { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import FindMyWay from 'find-my-way';
 import { CairnError } from '@cairn/common';
@@ -62,15 +61,19 @@ export function answerMethodNotAllowed(
 }
 
 /**
- * The body parsers, registered here instead of by Nest (`bodyParser: false`) so that one
- * rule can differ: `DELETE` with `Content-Type: application/json` and an empty body is what
- * many HTTP clients send by default, and Fastify's JSON parser refuses the empty body with
- * 400. Body-less methods accept it; everything else keeps the default parser (and its
- * prototype-poisoning refusal). Form bodies parse as Nest's default parser did.
+ * The body parsers, registered here instead of by Nest (`bodyParser: false`). Every REST body
+ * is JSON: Fastify's own `text/plain` parser is removed, so a body of any other type answers 415
+ * `unsupported_media_type` on every route (a text body reached validation and answered 400
+ * "expected object, received string"; a form body could even pass it). One rule differs from
+ * Fastify's JSON parser: `DELETE` with `Content-Type: application/json` and an empty body is
+ * what many HTTP clients send by default, and the parser refuses the empty body with 400.
+ * Body-less methods accept it; everything else keeps the default parser (and its
+ * prototype-poisoning refusal).
  */
 export function registerBodyParsers(fastify: FastifyInstance): void {
   const { bodyLimit } = fastify.initialConfig;
   const parseJson = fastify.getDefaultJsonParser('error', 'error');
+  fastify.removeAllContentTypeParsers();
   fastify.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit }, (request, body, done) => {
     if (body === '' && BODYLESS_METHODS.has(request.method)) {
       done(null, undefined);
@@ -78,9 +81,4 @@ export function registerBodyParsers(fastify: FastifyInstance): void {
     }
     void parseJson(request, body.toString(), done);
   });
-  fastify.addContentTypeParser(
-    'application/x-www-form-urlencoded',
-    { parseAs: 'string', bodyLimit },
-    (_request, body, done) => done(null, parseQueryString(body.toString())),
-  );
 }

@@ -9,6 +9,7 @@ import {
   type ResponseObject,
   type SchemaObject,
 } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
+import { applyConfiguredLimits, type ConfiguredLimits } from '@cairn/common';
 import { PUBLIC_ROUTE } from '@cairn/observability';
 import { cleanupOpenApiDoc } from 'nestjs-zod';
 import { ErrorBodyDto } from './error-body.dto';
@@ -22,6 +23,17 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   413: 'Request body larger than HTTP_BODY_LIMIT_BYTES',
   415: 'Content-Type the operation does not take',
   429: 'Request budget of the token or tenant spent; retry after the Retry-After header',
+  503: 'A dependency (PostgreSQL) is unreachable for the moment; retry the same request after the Retry-After header',
+};
+
+/** The statuses that tell the client when to come back, and whether every such answer says it. */
+const RETRY_AFTER: Record<number, { required: boolean; description: string }> = {
+  429: { required: true, description: 'Seconds until the spent budget allows another request' },
+  503: {
+    // Fastify's own 503 while a replica drains for shutdown comes before any route and carries none.
+    required: false,
+    description: 'Seconds to wait before retrying (a database outage says 5)',
+  },
 };
 
 const BODY_METHODS = new Set<RequestMethod>([RequestMethod.POST, RequestMethod.PUT, RequestMethod.PATCH]);
@@ -45,8 +57,11 @@ export function errorStatusesFor(route: RouteFacts): number[] {
   // Bodies and queries name projects, memories and documents as much as paths do.
   if (takesInput) statuses.push(404);
   if (!route.isPublic && (hasBody || route.method === RequestMethod.DELETE)) statuses.push(409);
-  if (hasBody) statuses.push(413, 415);
+  // A DELETE may carry a body as well: Fastify parses it like any other (size and type checked).
+  if (hasBody || route.method === RequestMethod.DELETE) statuses.push(413, 415);
   if (!route.isPublic) statuses.push(429);
+  // Every route reads the database (a token lookup at the least) and answers 503 when it is away.
+  statuses.push(503);
   return statuses;
 }
 
@@ -89,11 +104,21 @@ export function documentErrorResponses(app: NestFastifyApplication): Set<string>
         }
         if (bodyIsOptional(controller, key, args)) optionalBodies.add(`${controller.name}_${key}`);
         for (const status of statuses) {
-          ApiResponse({ status, description: ERROR_DESCRIPTIONS[status], type: ErrorBodyDto })(
-            prototype,
-            key,
-            descriptor,
-          );
+          const retryAfter = RETRY_AFTER[status];
+          ApiResponse({
+            status,
+            description: ERROR_DESCRIPTIONS[status],
+            type: ErrorBodyDto,
+            ...(retryAfter && {
+              headers: {
+                'Retry-After': {
+                  required: retryAfter.required,
+                  description: retryAfter.description,
+                  schema: { type: 'integer', minimum: 1 },
+                },
+              },
+            }),
+          })(prototype, key, descriptor);
         }
       }
     }
@@ -175,7 +200,11 @@ function shareErrorResponses(document: OpenAPIObject): OpenAPIObject {
 }
 
 /** Builds the OpenAPI 3.1 document and serves it at /docs (UI), /docs/json and /docs/yaml. */
-export function mountOpenApi(app: NestFastifyApplication, meta: { title: string; description: string }): OpenAPIObject {
+export function mountOpenApi(
+  app: NestFastifyApplication,
+  meta: { title: string; description: string },
+  limits: ConfiguredLimits,
+): OpenAPIObject {
   const optionalBodies = documentErrorResponses(app);
   const documentConfig = new DocumentBuilder()
     .setOpenAPIVersion('3.1.0')
@@ -188,6 +217,8 @@ export function mountOpenApi(app: NestFastifyApplication, meta: { title: string;
   // zod emits JSON Schema 2020-12 (`type: [X, "null"]`), which is OpenAPI 3.1's dialect.
   const raw = restoreNullableProperties(SwaggerModule.createDocument(app, documentConfig));
   const document = markOptionalBodies(shareErrorResponses(cleanupOpenApiDoc(raw, { version: '3.1' })), optionalBodies);
+  // The lengths the configuration sets, where the schemas only know their ceiling.
+  applyConfiguredLimits(document, limits);
   SwaggerModule.setup('docs', app, document, { jsonDocumentUrl: 'docs/json', yamlDocumentUrl: 'docs/yaml' });
   return document;
 }

@@ -35,6 +35,8 @@ export class FileSummaries {
     // The hash is of the file as sent (clients compare it with theirs); what is stored and
     // what the model reads has its secrets replaced by placeholders.
     const contentHash = sha256(input.content);
+    // The path names the summary in later requests (GET by path): refused, not redacted.
+    await this.secrets.refuseInIdentifiers({ path: input.path });
     const clean = await this.secrets.redact([input.content.replaceAll('\u0000', '')]);
     return this.tx.run(async () => {
       const project = await this.projects.resolve(projectSlug);

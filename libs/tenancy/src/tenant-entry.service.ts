@@ -21,9 +21,12 @@ export class TenantEntry {
     private readonly tx: TenantTransaction,
   ) {}
 
-  /** Runs `work` as `tenant`, which the caller holds as live (authenticated, just listed). */
-  run<T>(tenant: TenantRef, work: () => T): T {
-    return tenantScopes.run({ tenant }, work);
+  /**
+   * Runs `work` as `tenant`, which the caller holds as live (authenticated, just listed).
+   * `beforeCommit` runs inside each outermost tenant transaction of `work`, just before COMMIT.
+   */
+  run<T>(tenant: TenantRef, work: () => T, options: { beforeCommit?: () => Promise<void> } = {}): T {
+    return tenantScopes.run({ tenant, beforeCommit: options.beforeCommit }, work);
   }
 
   /** `run`, with `work` in one tenant transaction. */

@@ -9,6 +9,12 @@ export interface TenantScope {
   readonly manager?: EntityManager;
   /** Work to run once the outermost transaction has committed (jobs, notifications). */
   readonly afterCommit?: (() => Promise<void>)[];
+  /**
+   * Runs inside every outermost tenant transaction of this scope, after its work and just
+   * before its COMMIT, so what it writes commits with the change or not at all (the audit
+   * outbox of a tool call).
+   */
+  readonly beforeCommit?: () => Promise<void>;
 }
 
 /**

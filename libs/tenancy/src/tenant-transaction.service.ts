@@ -37,8 +37,14 @@ export class TenantTransaction {
       result = await this.dataSource.transaction(async (manager) => {
         const all: [string, string][] = [['search_path', tenantSearchPath(tenant.schema)], ...extra];
         await manager.query(setConfigSql(all.length), all.flat());
+        const outer = tenantScopes.getStore();
         // The transaction's connection joins the tenant's scope for everything `work` awaits.
-        return tenantScopes.run({ tenant, manager, afterCommit }, work);
+        return tenantScopes.run({ ...outer, tenant, manager, afterCommit }, async () => {
+          const value = await work();
+          // In this transaction, on its connection: committed with the work or rolled back with it.
+          await outer?.beforeCommit?.();
+          return value;
+        });
       });
     } catch (error) {
       // The tenant was deleted (its schema dropped) after this request resolved it: a 404 like

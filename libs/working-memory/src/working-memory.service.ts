@@ -30,6 +30,8 @@ export class WorkingMemoryService {
   async remember(projectSlug: string, principal: SessionPrincipal, input: RememberInput): Promise<RememberResult> {
     assertProjectAccess(principal, projectSlug);
     const parsed = parseInput(rememberSchema, input);
+    // The key names the entry in later requests (forget, replace): refused, not redacted.
+    await this.secrets.refuseInIdentifiers({ key: parsed.key });
     const clean = await this.secrets.redact([parsed.value]);
     const entry = { ...parsed, value: clean.texts[0] };
     const agentKey = agentKeyOf(principal);

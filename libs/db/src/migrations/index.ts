@@ -3,6 +3,7 @@ import { controlSchema } from './0001-control-schema';
 import { tokenToolsets } from './0002-token-toolsets';
 import { tenantDataKeys } from './0003-tenant-data-keys';
 import { authChangeNotices } from './0004-auth-change-notices';
+import { auditOutbox } from './0005-audit-outbox';
 
 /** Control-schema migrations in order. Append only; never edit one that has shipped. */
 export const CONTROL_MIGRATIONS: readonly Migration[] = [
@@ -10,4 +11,5 @@ export const CONTROL_MIGRATIONS: readonly Migration[] = [
   tokenToolsets,
   tenantDataKeys,
   authChangeNotices,
+  auditOutbox,
 ];

@@ -1,4 +1,4 @@
-import { displayText, slugSchema } from '@cairn/common';
+import { displayText, slugSchema, withConfiguredMaxLength } from '@cairn/common';
 import { rerankExplainSchema, rerankReportSchema, searchQuerySchema, SEARCH_MODES } from '@cairn/search';
 import { redactedSchema } from '@cairn/secrets';
 import { createZodDto } from 'nestjs-zod';
@@ -28,7 +28,9 @@ export const indexDocumentSchema = z.strictObject({
     'Where the text comes from (URL, file path, "session:<id>"…); a new version of a source replaces the old one',
   ),
   title: displayText(TITLE_MAX_CHARS).optional(),
-  text: z.string().min(1).max(TEXT_CEILING).describe('Plain text; normalised, then limited to KB_DOCUMENT_MAX_CHARS'),
+  text: withConfiguredMaxLength(z.string().min(1).max(TEXT_CEILING), 'kbDocumentMaxChars').describe(
+    'Plain text; normalised, then limited to KB_DOCUMENT_MAX_CHARS',
+  ),
   sourceType: z
     .enum(SOURCE_TYPES)
     .default('internal')

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { withConfiguredMaxLength } from '@cairn/common';
 import { defineTool, McpTool, type McpToolHandler, type ProjectToolCall, toolListing } from '@cairn/mcp';
 import { z } from 'zod';
 import { indexDocumentSchema, indexResultSchema, toDocumentDto } from '../contract/kb.dto';
@@ -6,7 +7,8 @@ import { KnowledgeService } from '../knowledge.service';
 
 /**
  * What one tool call may carry. Requests are also bounded by the HTTP body limit (1 MB by
- * default) and the service applies KB_DOCUMENT_MAX_CHARS after normalisation.
+ * default) and the service applies KB_DOCUMENT_MAX_CHARS after normalisation, the limit the
+ * tool list states.
  */
 const TEXT_MAX_CHARS = 1_000_000;
 
@@ -36,7 +38,9 @@ const spec = defineTool({
     'Example: {"source": "docs/deploy.md", "text": "# Deploying\\nStaging deploys run on merge..."}',
   ].join(' '),
   input: indexDocumentSchema.extend({
-    text: z.string().min(1).max(TEXT_MAX_CHARS).describe('Plain text or markdown'),
+    text: withConfiguredMaxLength(z.string().min(1).max(TEXT_MAX_CHARS), 'kbDocumentMaxChars').describe(
+      'Plain text or markdown',
+    ),
   }),
   output: indexResultSchema,
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true },

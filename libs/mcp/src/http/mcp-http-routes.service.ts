@@ -193,10 +193,10 @@ export class McpHttpRoutes implements OnModuleInit {
       transport.handleRequest(webRequest, message === undefined ? undefined : { parsedBody: message }),
     );
     if (response.ok && isInitialize(message)) void reply.header(SESSION_HEADER, issueSessionId(principal.tokenId));
-    await this.send(reply, response, () => void server.close());
+    await this.send(reply, response, () => void server.close(), Array.isArray(message));
   }
 
-  private async send(reply: FastifyReply, response: Response, done: () => void): Promise<void> {
+  private async send(reply: FastifyReply, response: Response, done: () => void, batch: boolean): Promise<void> {
     void reply.status(response.status);
     response.headers.forEach((value, name) => void reply.header(name, value));
     if (!response.body) {
@@ -211,7 +211,10 @@ export class McpHttpRoutes implements OnModuleInit {
     // The bytes as the transport encoded them: text() would decode them only for Fastify to encode them again.
     const body = Buffer.from(await response.arrayBuffer());
     done();
-    return reply.send(body);
+    if (!batch) return reply.send(body);
+    // Fastify counts the length of what it sends; a length the transport set would be stale.
+    void reply.removeHeader('content-length');
+    return reply.send(asBatchAnswer(body));
   }
 
   private refuse(reply: FastifyReply, refusal: GateRefusal): FastifyReply {
@@ -297,6 +300,17 @@ function nestedDeeperThan(value: unknown, limit: number): boolean {
     for (const child of Array.isArray(item) ? item : Object.values(item)) stack.push([child, depth + 1]);
   }
   return false;
+}
+
+/**
+ * The answer to a batch is an array however many answers it holds (JSON-RPC 2.0 §6); the SDK
+ * transport unwraps a single one into a bare object, which a 2025-03-26 client matching
+ * answers to its batch cannot read.
+ */
+function asBatchAnswer(body: Buffer): Buffer {
+  const answer = parseJson(body.toString('utf8'));
+  if (typeof answer !== 'object' || answer === null || Array.isArray(answer)) return body;
+  return Buffer.from(JSON.stringify([answer]));
 }
 
 function isInitialize(message: unknown): boolean {

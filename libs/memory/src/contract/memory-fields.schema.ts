@@ -4,14 +4,22 @@ import {
   stripControlCharacters,
   unitIntervalRealSchema,
   visibleTextSchema,
+  withConfiguredMaxLength,
 } from '@cairn/common';
 import { z } from 'zod';
 import { MEMORY_CATEGORIES } from './memory.types';
 
-/** Memory text: control characters removed (newlines and tabs kept), trimmed. */
-export const memoryContentSchema = visibleTextSchema(100_000)
-  .transform((value) => stripControlCharacters(value.normalize('NFC')).trim())
-  .pipe(z.string().min(1, 'must not be empty'));
+/**
+ * Memory text: control characters removed (newlines and tabs kept), trimmed. Validated up to the
+ * largest MEMORY_CONTENT_MAX_CHARS allows; the schemas clients read state the configured limit,
+ * which MemoryWriter enforces.
+ */
+export const memoryContentSchema = withConfiguredMaxLength(
+  visibleTextSchema(100_000)
+    .transform((value) => stripControlCharacters(value.normalize('NFC')).trim())
+    .pipe(z.string().min(1, 'must not be empty')),
+  'memoryContentMaxChars',
+);
 
 const label = visibleTextSchema(64)
   .transform((value) => stripControlCharacters(value.normalize('NFKC')).trim())

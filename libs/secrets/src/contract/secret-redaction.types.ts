@@ -37,3 +37,17 @@ export interface RevealedSecret {
   readonly sourceId: string;
   readonly createdAt: Date;
 }
+
+/**
+ * Named fields of one write, as SecretRedaction.redactFields takes them: a text, or a list or
+ * JSON value holding texts at any depth (object keys, numbers, booleans, null and absent
+ * fields stay as they are).
+ */
+export type TextFields = Readonly<Record<string, unknown>>;
+
+/** The fields as they may be stored (same names and shapes), what was redacted and the originals. */
+export interface RedactedFields<T extends TextFields> {
+  readonly fields: T;
+  readonly redacted: SecretTypeCount[];
+  readonly sealed: SealedSecret[];
+}

@@ -17,6 +17,7 @@ import { duplicateCandidates } from './0015-duplicate-candidates';
 import { kbDocumentTokenAuthor } from './0016-kb-document-token-author';
 import { teamMemory } from './0017-team-memory';
 import { grantNotices } from './0018-grant-notices';
+import { idempotencyKeyDigests } from './0019-idempotency-key-digests';
 
 /**
  * Tenant-schema migrations in order, run with the tenant's schema first on the search
@@ -41,6 +42,7 @@ export const TENANT_MIGRATION_LIST: readonly Migration[] = [
   kbDocumentTokenAuthor,
   teamMemory,
   grantNotices,
+  idempotencyKeyDigests,
 ];
 
 /** Injection token so tests can run the migrator over a list with a failing step. */
