@@ -1,0 +1,159 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import {
+  migratedTables,
+  type Naming,
+  namingsIn,
+  type OwnershipMap,
+  productionFiles,
+  type SqlExport,
+  sqlExportsOf,
+  tablesOf,
+} from './sql-ownership';
+
+/**
+ * One owner per table (DESIGN §11.3, docs/architecture.md "Who owns which table"): the map in
+ * docs/table-owners.json covers every table the migrations create, only the owning library's
+ * repositories name a table in SQL, and no library's index.ts exports SQL. Nothing is excepted.
+ */
+const ROOT = join(__dirname, '..', '..');
+const MAP = JSON.parse(readFileSync(join(ROOT, 'docs', 'table-owners.json'), 'utf8')) as OwnershipMap;
+const OWNERS = tablesOf(MAP);
+
+/** Where a table may be named outside its owner's repositories, and why. Emptied as the statements move. */
+const EXCEPTIONS: readonly { readonly file: string; readonly table: string; readonly why: string }[] = [
+  { file: 'libs/auth/src/tokens.sql.ts', table: 'tenants', why: 'moves to libs/tenancy' },
+  { file: 'libs/encryption/src/data-keys.sql.ts', table: 'tenants', why: 'moves to libs/tenancy' },
+  { file: 'libs/extraction/src/tenant-settings.repository.ts', table: 'tenant_settings', why: 'moves to libs/tenancy' },
+  { file: 'libs/generation/src/generation-requests.repository.ts', table: 'projects', why: 'moves to libs/projects' },
+  { file: 'libs/knowledge/src/kb-chunks.repository.ts', table: 'projects', why: 'moves to libs/projects' },
+  {
+    file: 'libs/memory-hygiene/src/duplicate-candidates.repository.ts',
+    table: 'memories',
+    why: 'moves to libs/memory',
+  },
+  { file: 'libs/memory-hygiene/src/duplicate-scan.repository.ts', table: 'memories', why: 'moves to libs/memory' },
+  { file: 'libs/memory-hygiene/src/memory-hygiene.repository.ts', table: 'memories', why: 'moves to libs/memory' },
+  { file: 'libs/memory-review/src/memory-reviews.repository.ts', table: 'memories', why: 'moves to libs/memory' },
+  { file: 'libs/memory-review/src/memory-reviews.repository.ts', table: 'memory_reviews', why: 'moves to libs/memory' },
+  { file: 'libs/memory-sharing/src/memory-shares.repository.ts', table: 'memories', why: 'moves to libs/memory' },
+  {
+    file: 'libs/memory-sharing/src/memory-shares.repository.ts',
+    table: 'memory_share_rules',
+    why: 'moves to libs/memory',
+  },
+  { file: 'libs/memory-sharing/src/memory-shares.repository.ts', table: 'memory_shares', why: 'moves to libs/memory' },
+  { file: 'libs/memory-sharing/src/memory-shares.repository.ts', table: 'projects', why: 'moves to libs/projects' },
+  { file: 'libs/memory-sharing/src/sharing.sql.ts', table: 'memories', why: 'moves to libs/memory' },
+  { file: 'libs/memory-sharing/src/sharing.sql.ts', table: 'memory_share_rules', why: 'moves to libs/memory' },
+  { file: 'libs/memory-sharing/src/sharing.sql.ts', table: 'memory_shares', why: 'moves to libs/memory' },
+  { file: 'libs/memory-sharing/src/sharing.sql.ts', table: 'projects', why: 'moves to libs/projects' },
+  { file: 'libs/memory-sync/src/memory-changes.sql.ts', table: 'memory_grant_notices', why: 'moves to libs/memory' },
+  { file: 'libs/memory-sync/src/memory-transfer.repository.ts', table: 'memories', why: 'moves to libs/memory' },
+  {
+    file: 'libs/memory-sync/src/memory-transfer.repository.ts',
+    table: 'memory_relations',
+    why: 'moves to libs/memory',
+  },
+  { file: 'libs/memory/src/memories.repository.ts', table: 'projects', why: 'moves to libs/projects' },
+  { file: 'libs/memory/src/memory-row.sql.ts', table: 'projects', why: 'moves to libs/projects' },
+  { file: 'libs/memory/src/memory-settings.repository.ts', table: 'tenant_settings', why: 'moves to libs/tenancy' },
+  { file: 'libs/secrets/src/secrets.repository.ts', table: 'tenant_settings', why: 'moves to libs/tenancy' },
+  { file: 'libs/tenancy/src/tenants.repository.ts', table: 'session_tokens', why: 'moves to libs/auth' },
+  { file: 'libs/tenancy/src/tenants.repository.ts', table: 'users', why: 'moves to libs/auth' },
+  { file: 'libs/working-memory/src/briefing.repository.ts', table: 'memories', why: 'moves to libs/memory' },
+  { file: 'libs/working-memory/src/briefing.repository.ts', table: 'projects', why: 'moves to libs/projects' },
+];
+
+const shown = (naming: Naming) =>
+  `${naming.file}:${naming.line} names ${naming.table} (owned by libs/${naming.owner})` +
+  (naming.problem === 'not-owner' ? '' : ' outside a repository');
+
+describe('table ownership', () => {
+  it('gives every table the migrations create exactly one owning library', () => {
+    const migrated = migratedTables(ROOT);
+    expect(Object.keys(MAP.control).sort()).toEqual([...new Set(migrated.control)].sort());
+    expect(Object.keys(MAP.tenant).sort()).toEqual([...new Set(migrated.tenant)].sort());
+    const libraries = new Set(readdirSync(join(ROOT, 'libs')));
+    expect([...OWNERS.values()].filter((owner) => !libraries.has(owner))).toEqual([]);
+  });
+
+  it('finds each table named in SQL only in its owner’s repositories', () => {
+    const namings = productionFiles(ROOT).flatMap((file) => namingsIn(ROOT, file, readFileSync(file, 'utf8'), OWNERS));
+    const refused = namings.filter(
+      (naming) => !EXCEPTIONS.some((exception) => exception.file === naming.file && exception.table === naming.table),
+    );
+    expect(refused.map(shown)).toEqual([]);
+  });
+
+  it('reports a table named by another library, and SQL outside a repository', () => {
+    const owners = new Map([
+      ['memories', 'memory'],
+      ['tenants', 'tenancy'],
+      ['projects', 'projects'],
+    ]);
+    const check = (file: string, text: string) => namingsIn(ROOT, join(ROOT, file), text, owners).map(shown);
+    expect(
+      check('libs/memory-sync/src/sync.repository.ts', 'const q = `SELECT id FROM memories m WHERE m.x = $1`;'),
+    ).toEqual(['libs/memory-sync/src/sync.repository.ts:1 names memories (owned by libs/memory)']);
+    expect(check('libs/auth/src/tokens.sql.ts', "const q = 'SELECT 1 FROM cairn.tenants t JOIN x ON true';")).toEqual([
+      'libs/auth/src/tokens.sql.ts:1 names tenants (owned by libs/tenancy)',
+    ]);
+    expect(check('libs/search/src/ranking.sql.ts', "export const corpus = { table: 'memories' };")).toEqual([
+      'libs/search/src/ranking.sql.ts:1 names memories (owned by libs/memory)',
+    ]);
+    expect(check('libs/memory/src/memory-writer.service.ts', 'const q = `UPDATE memories SET x = 1`;')).toEqual([
+      'libs/memory/src/memory-writer.service.ts:1 names memories (owned by libs/memory) outside a repository',
+    ]);
+    expect(check('apps/api/src/main.ts', "const q = 'SELECT 1 FROM projects';")).toEqual([
+      'apps/api/src/main.ts:1 names projects (owned by libs/projects)',
+    ]);
+  });
+
+  it('leaves prose, columns and owners alone', () => {
+    const owners = new Map([
+      ['memories', 'memory'],
+      ['projects', 'projects'],
+    ]);
+    const check = (file: string, text: string) => namingsIn(ROOT, join(ROOT, file), text, owners);
+    expect(check('libs/memory/src/memories.repository.ts', 'const q = `SELECT * FROM memories m`;')).toEqual([]);
+    expect(check('libs/extraction/src/facts.service.ts', "const d = 'Extracts facts from memories';")).toEqual([]);
+    expect(check('libs/working-memory/src/wm.service.ts', "const s = { sourceTable: 'memories' };")).toEqual([]);
+    expect(check('libs/knowledge/src/kb.repository.ts', 'const q = `SELECT c.projects FROM kb c`;')).toEqual([]);
+  });
+});
+
+/** SQL builders still exported while their callers move behind the owners' repositories. Emptied as they go. */
+const SQL_EXPORTS_LEFT: readonly string[] = [
+  'authoredBySql',
+  'memoryFilterSql',
+  'memoryScopeSql',
+  'privacySql',
+  'GRANT_NOTICE_INSERT',
+  'identitySql',
+  'memorySharedWithSql',
+  'ruleNoticesSql',
+  'shareGrantsSql',
+  'MEMORY_COLUMNS',
+  'MEMORY_FROM',
+  'keywordCtes',
+  'lexemeQuerySql',
+  'termFrequencySql',
+  'vectorCte',
+];
+
+describe('SQL across library boundaries', () => {
+  const indexes = readdirSync(join(ROOT, 'libs')).map((library) => join(ROOT, 'libs', library, 'src', 'index.ts'));
+
+  it('exports no SQL from any library’s index.ts', () => {
+    const found = indexes.flatMap((index) => {
+      try {
+        return sqlExportsOf(ROOT, index);
+      } catch {
+        return [];
+      }
+    });
+    const left = found.filter((item) => !SQL_EXPORTS_LEFT.includes(item.name));
+    expect(left.map((item: SqlExport) => `${item.index}: ${item.name} (${item.why})`)).toEqual([]);
+  });
+});
