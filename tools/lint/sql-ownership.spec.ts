@@ -136,10 +136,6 @@ const SQL_EXPORTS_LEFT: readonly string[] = [
   'shareGrantsSql',
   'MEMORY_COLUMNS',
   'MEMORY_FROM',
-  'keywordCtes',
-  'lexemeQuerySql',
-  'termFrequencySql',
-  'vectorCte',
 ];
 
 describe('SQL across library boundaries', () => {

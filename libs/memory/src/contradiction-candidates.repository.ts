@@ -1,20 +1,24 @@
-import { SqlParams } from '@cairn/db';
 import { Injectable } from '@nestjs/common';
+import { type CorpusQuery } from '@cairn/search';
 import { TenantDb } from '@cairn/tenancy';
-import { CANDIDATE_CONTENTS_SQL, contradictionCorpus } from './contradiction-candidates.sql';
 import { type MemoryScope } from './contract/memory-filter';
-import { type RankingCorpus } from './memory-corpus.sql';
+import { memoryCorpus } from './memory-corpus.sql';
 import { authoredBySql } from './memory-ownership';
+
+/** The ranked candidates' text for the detector; `$1` is their ids. */
+export const CANDIDATE_CONTENTS_SQL = `SELECT id, content FROM memories WHERE id = ANY($1::uuid[])`;
 
 /** The statements of the contradiction check (ContradictionsService), inside the writer's transaction. */
 @Injectable()
 export class ContradictionCandidatesRepository {
   constructor(private readonly db: TenantDb) {}
 
-  /** What the keyword ranker searches for candidates of memory `selfId`: its scope, without itself. */
-  corpus(scope: MemoryScope, selfId: string): RankingCorpus {
-    const params = new SqlParams();
-    return { corpus: contradictionCorpus(scope, selfId, params), params };
+  /**
+   * Where a memory's contradiction candidates are ranked: the live memories of its scope, the
+   * memory itself left out. HybridSearch.rank (@cairn/search) renders its keyword ranker around it.
+   */
+  corpus(scope: MemoryScope, selfId: string): CorpusQuery {
+    return memoryCorpus({ scope, excludeId: selfId });
   }
 
   /** The content of the ranked candidates, in no particular order. */

@@ -53,8 +53,7 @@ export class ContradictionsService {
    * matches; a memory sharing only a tag has no words in common to contradict.
    */
   private async candidates(memory: Memory, scope: MemoryScope): Promise<{ id: string; content: string }[]> {
-    const { corpus, params } = this.candidateRows.corpus(scope, memory.id);
-    const { ranked } = await this.search.rank(corpus, params, {
+    const { ranked } = await this.search.rank(this.candidateRows.corpus(scope, memory.id), {
       query: memoryEmbeddingText(memory.content, [...memory.keywords, ...memory.tags]),
       mode: 'keyword',
       limit: CANDIDATES,

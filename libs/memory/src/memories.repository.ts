@@ -3,8 +3,8 @@ import { Injectable } from '@nestjs/common';
 
 import { TenantDb } from '@cairn/tenancy';
 import { type MemoryFilter, type MemoryScope } from './contract/memory-filter';
-import { memoryCorpus, type RankingCorpus } from './memory-corpus.sql';
-import { datedCandidatesSql, type OccurredWindow } from './memory-dated.sql';
+import { type CorpusQuery } from '@cairn/search';
+import { memoryCorpus } from './memory-corpus.sql';
 import { memoryFilterSql, memoryScopeSql } from './memory-filter.sql';
 import { MEMORY_COLUMNS, MEMORY_FROM, type MemoryRow, toMemory } from './memory-row.sql';
 import { droppedTagNoticesSql } from './memory-shares.sql';
@@ -133,25 +133,9 @@ export class MemoriesRepository {
     return rows.map(toMemory);
   }
 
-  /** Memories matching `filter`, as HybridSearch.rank searches them (recall). */
-  rankingCorpus(filter: MemoryFilter): RankingCorpus {
-    const params = new SqlParams();
-    return { corpus: memoryCorpus(filter, params), params };
-  }
-
-  /** Ids of memories matching `filter` dated within `window`, nearest to `core` first (recall of dated questions). */
-  async datedCandidates(
-    filter: MemoryFilter,
-    window: OccurredWindow,
-    core: OccurredWindow,
-    limit: number,
-  ): Promise<string[]> {
-    const params = new SqlParams();
-    const rows = await this.db.query<{ id: string }>(
-      datedCandidatesSql(filter, window, core, limit, params),
-      params.values,
-    );
-    return rows.map((row) => row.id);
+  /** Memories matching `filter` as a corpus for HybridSearch (recall): a value, rendered by search's one statement. */
+  rankable(filter: MemoryFilter): CorpusQuery {
+    return memoryCorpus(filter);
   }
 
   /** Replaces the writable fields; bumps the version and the change cursor. */
