@@ -27,15 +27,6 @@ const EXCEPTIONS: readonly { readonly file: string; readonly table: string; read
   { file: 'libs/extraction/src/tenant-settings.repository.ts', table: 'tenant_settings', why: 'moves to libs/tenancy' },
   { file: 'libs/generation/src/generation-requests.repository.ts', table: 'projects', why: 'moves to libs/projects' },
   { file: 'libs/knowledge/src/kb-chunks.repository.ts', table: 'projects', why: 'moves to libs/projects' },
-  {
-    file: 'libs/memory-hygiene/src/duplicate-candidates.repository.ts',
-    table: 'memories',
-    why: 'moves to libs/memory',
-  },
-  { file: 'libs/memory-hygiene/src/duplicate-scan.repository.ts', table: 'memories', why: 'moves to libs/memory' },
-  { file: 'libs/memory-hygiene/src/memory-hygiene.repository.ts', table: 'memories', why: 'moves to libs/memory' },
-  { file: 'libs/memory-review/src/memory-reviews.repository.ts', table: 'memories', why: 'moves to libs/memory' },
-  { file: 'libs/memory-review/src/memory-reviews.repository.ts', table: 'memory_reviews', why: 'moves to libs/memory' },
   { file: 'libs/memory-sharing/src/memory-shares.repository.ts', table: 'memories', why: 'moves to libs/memory' },
   {
     file: 'libs/memory-sharing/src/memory-shares.repository.ts',
@@ -84,6 +75,8 @@ describe('table ownership', () => {
       (naming) => !EXCEPTIONS.some((exception) => exception.file === naming.file && exception.table === naming.table),
     );
     expect(refused.map(shown)).toEqual([]);
+    const stale = EXCEPTIONS.filter((e) => !namings.some((n) => n.file === e.file && n.table === e.table));
+    expect(stale).toEqual([]);
   });
 
   it('reports a table named by another library, and SQL outside a repository', () => {

@@ -1,10 +1,8 @@
 import { Module } from '@nestjs/common';
 import { MemoryModule } from '@cairn/memory';
 import { ProjectsModule } from '@cairn/projects';
-import { DuplicateCandidatesRepository } from './duplicate-candidates.repository';
 import { DuplicateFinder } from './duplicate-finder.service';
 import { DuplicateScanRepository } from './duplicate-scan.repository';
-import { MemoryHygieneRepository } from './memory-hygiene.repository';
 import { MemoryHygiene } from './memory-hygiene.service';
 import { MemoryMerger } from './memory-merge.service';
 
@@ -15,14 +13,7 @@ import { MemoryMerger } from './memory-merge.service';
  */
 @Module({
   imports: [MemoryModule, ProjectsModule],
-  providers: [
-    MemoryHygiene,
-    MemoryHygieneRepository,
-    DuplicateScanRepository,
-    DuplicateCandidatesRepository,
-    DuplicateFinder,
-    MemoryMerger,
-  ],
+  providers: [MemoryHygiene, DuplicateScanRepository, DuplicateFinder, MemoryMerger],
   exports: [MemoryHygiene, MemoryMerger],
 })
 export class MemoryHygieneModule {}

@@ -30,7 +30,9 @@ export class ContradictionCandidatesRepository {
    * Queues a review (memory_reviews, kind `contradiction`) for each memory of `otherIds` that
    * another author wrote: not authored, by memory's ownership rule, by the writer of the new
    * memory (its author columns). One statement, and only when the check found strong
-   * contradictions; a pending review of the same pair is kept.
+   * contradictions; a pending review of the same pair is kept. A pair with a private memory is
+   * not queued: the queue shows both memories to the project's reviewers, who may not see it
+   * (the writer still gets the warning).
    */
   async queueReviews(projectId: string, memoryId: string, otherIds: readonly string[]): Promise<void> {
     if (otherIds.length === 0) return;
@@ -44,7 +46,7 @@ export class ContradictionCandidatesRepository {
          proposed_by_user_id, proposed_by_agent_id, proposed_by_token_id)
        SELECT gen_random_uuid(), $1, 'contradiction', n.id, o.id, n.author_user_id, n.author_agent_id, n.author_token_id
        FROM memories n JOIN memories o ON o.id = ANY($3::uuid[])
-       WHERE n.id = $2 AND NOT ${sameAuthor}
+       WHERE n.id = $2 AND NOT ${sameAuthor} AND n.scope <> 'private' AND o.scope <> 'private'
        ON CONFLICT DO NOTHING`,
       [projectId, memoryId, otherIds],
     );

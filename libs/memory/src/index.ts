@@ -9,7 +9,9 @@ export { MemoryReader } from './memory-reader.service';
 export { MemoryRecall, type RecallHit, type RecallInput } from './memory-recall.service';
 export { MemoryLinks } from './memory-relations.service';
 export { MemoryWriter, type StoreMemoryInput, type WriteResult } from './memory-writer.service';
+export { MemoryMaintenance } from './memory-maintenance.service';
 export { MemoryRecords } from './memory-records.service';
+export { MemoryReviews } from './memory-reviews.service';
 export { MemorySettings } from './memory-settings.service';
 export { IDEMPOTENCY_KEY_HOURS, IdempotencyKeysRepository } from './idempotency-keys.repository';
 
@@ -27,7 +29,29 @@ export {
   type RelationType,
 } from './contract/memory.types';
 export { type ListFilter, type MemoryFilter, type MemoryScope } from './contract/memory-filter';
+export {
+  type DecayOptions,
+  type DuplicateCandidate,
+  type DuplicateOptions,
+  type PruneOptions,
+  type WalkPosition,
+} from './contract/memory-maintenance.types';
 export { type MemoryViewer, SYSTEM_VIEWER, type Viewer } from './contract/memory-viewer';
+export {
+  type NewPromotion,
+  type QueuedReview,
+  type Resolution,
+  RESOLUTIONS,
+  type Review,
+  type ReviewActor,
+  type ReviewDecision,
+  type ReviewedMemory,
+  type ReviewKind,
+  REVIEW_KINDS,
+  type ReviewOutcome,
+  type ReviewStatus,
+  REVIEW_STATUSES,
+} from './contract/memory-review.types';
 export { AGENT_DEFAULT_SCOPES, type AgentDefaultScope } from './contract/memory-settings';
 export {
   categorySchema,

@@ -7,11 +7,16 @@ import { ContradictionCandidatesRepository } from './contradiction-candidates.re
 import { ContradictionsService } from './contradictions.service';
 import { MemoryEmbeddingTarget } from './memory-embedding-target.service';
 import { MemoryEmbeddingsRepository } from './memory-embeddings.repository';
+import { MemoryDuplicatesRepository } from './memory-duplicates.repository';
+import { MemoryHygieneRepository } from './memory-hygiene.repository';
 import { MemoryLookup } from './memory-lookup.service';
+import { MemoryMaintenance } from './memory-maintenance.service';
 import { MemoryReader } from './memory-reader.service';
 import { MemorySettings } from './memory-settings.service';
 import { MemorySettingsRepository } from './memory-settings.repository';
 import { MemoryRecall } from './memory-recall.service';
+import { MemoryReviews } from './memory-reviews.service';
+import { MemoryReviewsRepository } from './memory-reviews.repository';
 import { MemoryRecords } from './memory-records.service';
 import { MemoryLinks } from './memory-relations.service';
 import { MemoryRelationsRepository } from './memory-relations.repository';
@@ -33,11 +38,16 @@ import { MemoriesRepository } from './memories.repository';
     MemoriesRepository,
     MemoryEmbeddingTarget,
     MemoryEmbeddingsRepository,
+    MemoryDuplicatesRepository,
+    MemoryHygieneRepository,
     MemoryLinks,
     MemoryLookup,
+    MemoryMaintenance,
     MemoryReader,
     MemoryRecall,
     MemoryRecords,
+    MemoryReviews,
+    MemoryReviewsRepository,
     MemorySettings,
     MemorySettingsRepository,
     SensitiveContent,
@@ -52,9 +62,11 @@ import { MemoriesRepository } from './memories.repository';
     IdempotencyKeysRepository,
     MemoryLinks,
     MemoryLookup,
+    MemoryMaintenance,
     MemoryReader,
     MemoryRecall,
     MemoryRecords,
+    MemoryReviews,
     MemorySettings,
     MemoryWriter,
   ],
