@@ -1,7 +1,6 @@
 import { Module } from '@nestjs/common';
 import { MemoryModule } from '@cairn/memory';
 import { ProjectsModule } from '@cairn/projects';
-import { MemorySharesRepository } from './memory-shares.repository';
 import { MemorySharing } from './memory-sharing.service';
 import { SharingListings } from './sharing-listings.service';
 
@@ -11,7 +10,7 @@ import { SharingListings } from './sharing-listings.service';
  */
 @Module({
   imports: [MemoryModule, ProjectsModule],
-  providers: [MemorySharesRepository, MemorySharing, SharingListings],
+  providers: [MemorySharing, SharingListings],
   exports: [MemorySharing, SharingListings],
 })
 export class MemorySharingModule {}

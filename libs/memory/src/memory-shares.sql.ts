@@ -1,4 +1,5 @@
 import { type Binder } from '@cairn/db';
+import { type SharePermission } from './contract/memory-sharing.types';
 import { authoredBySql } from './memory-ownership';
 
 /** Whom a share can name: a user (through any of its tokens and agents) or an agent id. */
@@ -18,9 +19,6 @@ export function identitySql(who: ShareViewer & { readonly tokenId: string | null
     tokenId: `${params.add(who.tokenId)}::uuid`,
   };
 }
-
-/** Permissions a share or a tag rule grants; `write` includes reading. */
-export type SharePermission = 'read' | 'write';
 
 /**
  * Every grant that gives `viewer` memory `alias`, as rows of (permission, via, grant_id,

@@ -7,6 +7,8 @@ import { ContradictionCandidatesRepository } from './contradiction-candidates.re
 import { ContradictionsService } from './contradictions.service';
 import { MemoryEmbeddingTarget } from './memory-embedding-target.service';
 import { MemoryEmbeddingsRepository } from './memory-embeddings.repository';
+import { MemoryDigest } from './memory-digest.service';
+import { MemoryDigestRepository } from './memory-digest.repository';
 import { MemoryDuplicatesRepository } from './memory-duplicates.repository';
 import { MemoryHygieneRepository } from './memory-hygiene.repository';
 import { MemoryLookup } from './memory-lookup.service';
@@ -21,8 +23,13 @@ import { MemoryRecords } from './memory-records.service';
 import { MemoryLinks } from './memory-relations.service';
 import { MemoryRelationsRepository } from './memory-relations.repository';
 import { MemoryShareGrantsRepository } from './memory-share-grants.repository';
+import { MemoryShares } from './memory-shares.service';
+import { MemorySharesRepository } from './memory-shares.repository';
 import { MemoryVersionsRepository } from './memory-versions.repository';
 import { SensitiveContent } from './sensitive-content.service';
+import { MemoryChangesRepository } from './memory-changes.repository';
+import { MemoryTransfer } from './memory-transfer.service';
+import { MemoryTransferRepository } from './memory-transfer.repository';
 import { MemoryWriter } from './memory-writer.service';
 import { IdempotencyKeysRepository } from './idempotency-keys.repository';
 import { MemoriesRepository } from './memories.repository';
@@ -38,6 +45,8 @@ import { MemoriesRepository } from './memories.repository';
     MemoriesRepository,
     MemoryEmbeddingTarget,
     MemoryEmbeddingsRepository,
+    MemoryDigest,
+    MemoryDigestRepository,
     MemoryDuplicatesRepository,
     MemoryHygieneRepository,
     MemoryLinks,
@@ -53,12 +62,18 @@ import { MemoriesRepository } from './memories.repository';
     SensitiveContent,
     MemoryRelationsRepository,
     MemoryShareGrantsRepository,
+    MemoryShares,
+    MemorySharesRepository,
     MemoryVersionsRepository,
+    MemoryChangesRepository,
+    MemoryTransfer,
+    MemoryTransferRepository,
     MemoryWriter,
     IdempotencyKeysRepository,
   ],
   exports: [
     AccessRecorder,
+    MemoryDigest,
     IdempotencyKeysRepository,
     MemoryLinks,
     MemoryLookup,
@@ -68,6 +83,8 @@ import { MemoriesRepository } from './memories.repository';
     MemoryRecords,
     MemoryReviews,
     MemorySettings,
+    MemoryShares,
+    MemoryTransfer,
     MemoryWriter,
   ],
 })

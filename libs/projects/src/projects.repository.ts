@@ -44,4 +44,17 @@ export class ProjectsRepository {
       .find({ select: { slug: true }, where: { slug: In([...slugs]) } });
     return rows.map((row) => row.slug);
   }
+
+  /** When anyone was last briefed in the project; null before the first briefing. */
+  async lastSeenAt(projectId: string): Promise<Date | null> {
+    const rows = await this.db.query<{ at: Date | null }>('SELECT last_seen_at AS at FROM projects WHERE id = $1', [
+      projectId,
+    ]);
+    return rows[0]?.at ?? null;
+  }
+
+  /** Records a briefing in the project at `at` (a visit is not a change of the project: updated_at stays). */
+  async recordVisit(projectId: string, at: Date): Promise<void> {
+    await this.db.query('UPDATE projects SET last_seen_at = $2 WHERE id = $1', [projectId, at]);
+  }
 }

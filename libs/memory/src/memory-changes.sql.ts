@@ -1,6 +1,9 @@
 import { type SqlParams } from '@cairn/db';
-import { MEMORY_COLUMNS, MEMORY_FROM, type MemoryScope, memoryScopeSql, SYSTEM_VIEWER } from '@cairn/memory';
-import { type ChangeCursor } from './contract/change-cursor';
+import { type MemoryScope } from './contract/memory-filter';
+import { type FeedPosition } from './contract/memory-sync.types';
+import { SYSTEM_VIEWER } from './contract/memory-viewer';
+import { memoryScopeSql } from './memory-filter.sql';
+import { MEMORY_COLUMNS, MEMORY_FROM } from './memory-row.sql';
 
 /**
  * One page of the change feed for `scope`: after `cursor`, from transactions below `horizon`, in
@@ -13,7 +16,7 @@ import { type ChangeCursor } from './contract/change-cursor';
  */
 export function changesPageSql(
   scope: MemoryScope,
-  cursor: ChangeCursor | undefined,
+  cursor: FeedPosition | undefined,
   horizon: string,
   limit: number,
   params: SqlParams,

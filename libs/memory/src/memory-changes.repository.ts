@@ -1,21 +1,14 @@
 import { SqlParams } from '@cairn/db';
 import { Injectable } from '@nestjs/common';
-
 import { TenantDb } from '@cairn/tenancy';
-import { type Memory, type MemoryRow, type MemoryScope, toMemory } from '@cairn/memory';
-import { type ChangeCursor } from './contract/change-cursor';
+import { type MemoryScope } from './contract/memory-filter';
+import { type ChangedMemory, type FeedPosition } from './contract/memory-sync.types';
 import { changesPageSql } from './memory-changes.sql';
-
-/** One entry of the feed, at its position (xid, memory id). */
-export type ChangedMemory =
-  /** Deleted rows included: the feed turns them into tombstones. */
-  | { readonly xid: string; readonly memory: Memory }
-  /** A grant notice for a memory the viewer may no longer see (unshared, rule removed, tag taken off). */
-  | { readonly xid: string; readonly withdrawn: { readonly id: string; readonly at: Date } };
+import { type MemoryRow, toMemory } from './memory-row.sql';
 
 type FeedRow = MemoryRow & { feed_xid: string; visible: boolean; noticed_at: Date | null };
 
-/** Reads for the incremental change feed; see MemoryChanges for why it is correct. */
+/** Reads for the incremental change feed (memory-sync's MemoryChanges says why it is correct). */
 @Injectable()
 export class MemoryChangesRepository {
   constructor(private readonly db: TenantDb) {}
@@ -32,7 +25,7 @@ export class MemoryChangesRepository {
   /** Changes `scope` hears of after `cursor` from transactions below `horizon`: see changesPageSql. */
   async changedSince(
     scope: MemoryScope,
-    cursor: ChangeCursor | undefined,
+    cursor: FeedPosition | undefined,
     horizon: string,
     limit: number,
   ): Promise<ChangedMemory[]> {

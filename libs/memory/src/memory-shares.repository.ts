@@ -1,18 +1,20 @@
 import { randomUUID } from 'node:crypto';
 import { SqlParams } from '@cairn/db';
-import { GRANT_NOTICE_INSERT, type MemoryRow, ruleNoticesSql, toMemory } from '@cairn/memory';
 import { Injectable } from '@nestjs/common';
 import { TenantDb } from '@cairn/tenancy';
 import {
   type Grantee,
+  type GrantPosition,
   type MemoryShare,
   type Party,
   type SharedMemory,
   type ShareGrant,
   type SharePermission,
   type ShareRule,
-} from './contract/sharing.types';
-import { type GrantPosition, grantsSql, sharedWithSql } from './sharing.sql';
+} from './contract/memory-sharing.types';
+import { type MemoryRow, toMemory } from './memory-row.sql';
+import { grantsSql, sharedWithSql } from './memory-share-listings.sql';
+import { GRANT_NOTICE_INSERT, ruleNoticesSql } from './memory-shares.sql';
 
 interface GrantRow {
   kind: 'share' | 'rule';

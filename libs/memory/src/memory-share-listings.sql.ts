@@ -1,13 +1,8 @@
 import { type SqlParams } from '@cairn/db';
-import {
-  authoredBySql,
-  identitySql,
-  MEMORY_COLUMNS,
-  MEMORY_FROM,
-  memorySharedWithSql,
-  shareGrantsSql,
-} from '@cairn/memory';
-import { type Party } from './contract/sharing.types';
+import { type GrantPosition, type Party } from './contract/memory-sharing.types';
+import { authoredBySql } from './memory-ownership';
+import { MEMORY_COLUMNS, MEMORY_FROM } from './memory-row.sql';
+import { identitySql, memorySharedWithSql, shareGrantsSql } from './memory-shares.sql';
 
 /**
  * Memories of a project (and tenant-wide ones) shared with `viewer` and not its own, newest
@@ -41,12 +36,6 @@ export function sharedWithSql(
      WHERE m.deleted_at IS NULL AND (m.project_id = ${project}::uuid OR m.scope = 'team')
        AND NOT ${mine} AND ${shared} ${after}
      ORDER BY m.created_at DESC, m.id DESC LIMIT ${params.add(limit)}`;
-}
-
-/** Keyset position of a grant listing: its creation time (microseconds, UTC) and id. */
-export interface GrantPosition {
-  readonly at: string;
-  readonly id: string;
 }
 
 /**
