@@ -15,7 +15,6 @@ import { MemoryLookup } from './memory-lookup.service';
 import { MemoryMaintenance } from './memory-maintenance.service';
 import { MemoryReader } from './memory-reader.service';
 import { MemorySettings } from './memory-settings.service';
-import { MemorySettingsRepository } from './memory-settings.repository';
 import { MemoryRecall } from './memory-recall.service';
 import { MemoryReviews } from './memory-reviews.service';
 import { MemoryReviewsRepository } from './memory-reviews.repository';
@@ -58,7 +57,6 @@ import { MemoriesRepository } from './memories.repository';
     MemoryReviews,
     MemoryReviewsRepository,
     MemorySettings,
-    MemorySettingsRepository,
     SensitiveContent,
     MemoryRelationsRepository,
     MemoryShareGrantsRepository,

@@ -8,6 +8,7 @@ export { TenantDb } from './tenant-db.service';
 export { TENANT_MIGRATION_LIST, TENANT_MIGRATIONS } from './migrations';
 export { type TenantMigrationReport, TenantMigrator } from './tenant-migrator.service';
 export { quotedSchema, schemaNameFor, type TenantRef } from './tenant-ref';
+export { TenantSettingsStore } from './tenant-settings-store.service';
 export { TenantTransaction } from './tenant-transaction.service';
 export { TenancyModule } from './tenancy.module';
 export { TenantsService, toTenantRef } from './tenants.service';

@@ -9,6 +9,8 @@ import { TenantDb } from './tenant-db.service';
 import { TENANT_MIGRATION_LIST, TENANT_MIGRATIONS } from './migrations';
 import { TenantMigrationsRepository } from './tenant-migrations.repository';
 import { TenantMigrator } from './tenant-migrator.service';
+import { TenantSettingsStore } from './tenant-settings-store.service';
+import { TenantSettingsRepository } from './tenant-settings.repository';
 import { SchemaMigrationService } from './schema-migration.service';
 import { TenantTransaction } from './tenant-transaction.service';
 import { TenantsRepository } from './tenants.repository';
@@ -27,10 +29,20 @@ import { TenantsService } from './tenants.service';
     TenantDb,
     TenantMigrationsRepository,
     TenantMigrator,
+    TenantSettingsStore,
+    TenantSettingsRepository,
     TenantTransaction,
     TenantsRepository,
     TenantsService,
   ],
-  exports: [SchemaMigrationService, TenantContext, TenantDb, TenantMigrator, TenantTransaction, TenantsService],
+  exports: [
+    SchemaMigrationService,
+    TenantContext,
+    TenantDb,
+    TenantMigrator,
+    TenantSettingsStore,
+    TenantTransaction,
+    TenantsService,
+  ],
 })
 export class TenancyModule {}
