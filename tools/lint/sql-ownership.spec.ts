@@ -24,12 +24,6 @@ const OWNERS = tablesOf(MAP);
 const EXCEPTIONS: readonly { readonly file: string; readonly table: string; readonly why: string }[] = [
   { file: 'libs/auth/src/tokens.sql.ts', table: 'tenants', why: 'moves to libs/tenancy' },
   { file: 'libs/encryption/src/data-keys.sql.ts', table: 'tenants', why: 'moves to libs/tenancy' },
-  { file: 'libs/generation/src/generation-requests.repository.ts', table: 'projects', why: 'moves to libs/projects' },
-  { file: 'libs/knowledge/src/kb-chunks.repository.ts', table: 'projects', why: 'moves to libs/projects' },
-  { file: 'libs/memory/src/memories.repository.ts', table: 'projects', why: 'moves to libs/projects' },
-  { file: 'libs/memory/src/memory-row.sql.ts', table: 'projects', why: 'moves to libs/projects' },
-  { file: 'libs/memory/src/memory-share-listings.sql.ts', table: 'projects', why: 'moves to libs/projects' },
-  { file: 'libs/memory/src/memory-shares.repository.ts', table: 'projects', why: 'moves to libs/projects' },
   { file: 'libs/tenancy/src/tenants.repository.ts', table: 'session_tokens', why: 'moves to libs/auth' },
   { file: 'libs/tenancy/src/tenants.repository.ts', table: 'users', why: 'moves to libs/auth' },
 ];

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { type PendingEmbedding } from '@cairn/embeddings';
 import { corpusQuery, type CorpusQuery } from '@cairn/search';
+import { ProjectResolver } from '@cairn/projects';
 import { TenantDb } from '@cairn/tenancy';
 import { type RetentionTier, type SourceType } from './contract/kb.types';
 import { KB_CHUNKS_CORPUS, liveDocument } from './kb-corpus.sql';
@@ -37,7 +38,10 @@ export interface ChunkHit {
 /** Knowledge-base chunks of the current tenant; every call runs inside a tenant transaction. */
 @Injectable()
 export class KbChunksRepository {
-  constructor(private readonly db: TenantDb) {}
+  constructor(
+    private readonly db: TenantDb,
+    private readonly projects: ProjectResolver,
+  ) {}
 
   /** All chunks of a document in one statement. */
   async insertMany(chunks: readonly NewChunk[]): Promise<void> {
@@ -62,17 +66,22 @@ export class KbChunksRepository {
   }
 
   /** The chunks behind ranked ids, in no particular order (the caller keeps rank order). */
-  hydrate(ids: readonly string[]): Promise<ChunkHit[]> {
-    if (ids.length === 0) return Promise.resolve([]);
-    return this.db.query<ChunkHit>(
-      `SELECT c.id AS "chunkId", c.document_id AS "documentId", p.slug AS project, d.source, d.title,
+  async hydrate(ids: readonly string[]): Promise<ChunkHit[]> {
+    if (ids.length === 0) return [];
+    const rows = await this.db.query<Omit<ChunkHit, 'project'> & { projectId: string }>(
+      `SELECT c.id AS "chunkId", c.document_id AS "documentId", c.project_id AS "projectId", d.source, d.title,
               d.source_type AS "sourceType", d.retention_tier AS "retentionTier", c.ordinal, c.content AS text
        FROM kb_chunks c
        JOIN kb_documents d ON d.id = c.document_id
-       JOIN projects p ON p.id = c.project_id
        WHERE c.id = ANY($1::uuid[])`,
       [ids],
     );
+    // The project's slug is @cairn/projects' to say; every chunk belongs to a project.
+    const slugs = await this.projects.slugsOf(rows.map((row) => row.projectId));
+    return rows.flatMap(({ chunkId, documentId, projectId, ...rest }) => {
+      const project = slugs.get(projectId);
+      return project === undefined ? [] : [{ chunkId, documentId, project, ...rest }];
+    });
   }
 
   /** Of `ids`, chunks of live documents without a vector of `modelId` for their content. */

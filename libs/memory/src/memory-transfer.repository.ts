@@ -2,18 +2,22 @@ import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { type Author } from '@cairn/access';
 import { SqlParams } from '@cairn/db';
+import { ProjectResolver } from '@cairn/projects';
 import { TenantDb } from '@cairn/tenancy';
 import { type MemoryScope } from './contract/memory-filter';
 import { type ExistingMemory, type RestoredMemory, type RestoredRelation } from './contract/memory-sync.types';
 import { type Memory } from './contract/memory.types';
 import { memoryContentHash } from './memory-content';
 import { memoryScopeSql } from './memory-filter.sql';
-import { MEMORY_COLUMNS, MEMORY_FROM, type MemoryRow, toMemory } from './memory-row.sql';
+import { MEMORY_COLUMNS, type MemoryRow, toMemories } from './memory-row.sql';
 
 /** Bulk reads and writes of export and import; each call runs inside a tenant transaction. */
 @Injectable()
 export class MemoryTransferRepository {
-  constructor(private readonly db: TenantDb) {}
+  constructor(
+    private readonly db: TenantDb,
+    private readonly projects: ProjectResolver,
+  ) {}
 
   /**
    * Live memories `scope` sees (memory's visibility rule), by id. Ids survive an
@@ -25,12 +29,12 @@ export class MemoryTransferRepository {
     const where = memoryScopeSql(scope, params, 'm');
     const after = params.add(afterId);
     const rows = await this.db.query<MemoryRow>(
-      `SELECT ${MEMORY_COLUMNS} FROM ${MEMORY_FROM}
+      `SELECT ${MEMORY_COLUMNS} FROM memories m
        WHERE m.deleted_at IS NULL AND ${where} AND (${after}::uuid IS NULL OR m.id > ${after}::uuid)
        ORDER BY m.id LIMIT ${params.add(limit)}`,
       params.values,
     );
-    return rows.map(toMemory);
+    return toMemories(rows, this.projects);
   }
 
   /** Outgoing relations of `ids` whose target is itself in the export (live and in scope). */

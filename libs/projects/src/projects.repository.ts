@@ -57,4 +57,11 @@ export class ProjectsRepository {
   async recordVisit(projectId: string, at: Date): Promise<void> {
     await this.db.query('UPDATE projects SET last_seen_at = $2 WHERE id = $1', [projectId, at]);
   }
+
+  /** The slugs of the projects among `ids`. */
+  slugsOf(ids: readonly string[]): Promise<{ id: string; slug: string }[]> {
+    return this.db.query<{ id: string; slug: string }>('SELECT id, slug FROM projects WHERE id = ANY($1::uuid[])', [
+      ids,
+    ]);
+  }
 }
