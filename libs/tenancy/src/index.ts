@@ -5,6 +5,7 @@ export { type MigrationListener, type MigrationRunReport, SchemaMigrationService
 export { TenantEntity } from './tenant.entity';
 export { TenantContext } from './tenant-context.service';
 export { TenantDb } from './tenant-db.service';
+export { type TenantDeletionStep, TenantDeletionSteps } from './tenant-deletion.registry';
 export { TENANT_MIGRATION_LIST, TENANT_MIGRATIONS } from './migrations';
 export { type TenantMigrationReport, TenantMigrator } from './tenant-migrator.service';
 export { quotedSchema, schemaNameFor, type TenantRef } from './tenant-ref';

@@ -5,6 +5,7 @@ import { ControlSchemaRepository } from './control-schema.repository';
 import { TenantEntity } from './tenant.entity';
 import { TenantContext } from './tenant-context.service';
 import { TenantContextInterceptor } from './tenant-context.interceptor';
+import { TenantDeletionSteps } from './tenant-deletion.registry';
 import { TenantDb } from './tenant-db.service';
 import { TENANT_MIGRATION_LIST, TENANT_MIGRATIONS } from './migrations';
 import { TenantMigrationsRepository } from './tenant-migrations.repository';
@@ -27,6 +28,7 @@ import { TenantsService } from './tenants.service';
     SchemaMigrationService,
     TenantContext,
     TenantDb,
+    TenantDeletionSteps,
     TenantMigrationsRepository,
     TenantMigrator,
     TenantSettingsStore,
@@ -39,6 +41,7 @@ import { TenantsService } from './tenants.service';
     SchemaMigrationService,
     TenantContext,
     TenantDb,
+    TenantDeletionSteps,
     TenantMigrator,
     TenantSettingsStore,
     TenantTransaction,

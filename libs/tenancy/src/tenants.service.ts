@@ -41,6 +41,11 @@ export class TenantsService {
     return this.tenants.findLiveById(id);
   }
 
+  /** The tenants among `ids`, deleted ones included (`deletedAt` says): for reports over every tenant's rows. */
+  findManyById(ids: readonly string[]): Promise<TenantEntity[]> {
+    return this.tenants.findManyById(ids);
+  }
+
   async delete(slug: string): Promise<TenantEntity> {
     const tenant = await this.getBySlug(slug);
     await this.tenants.softDelete(tenant);
