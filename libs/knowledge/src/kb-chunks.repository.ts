@@ -6,6 +6,9 @@ import { TenantDb } from '@cairn/tenancy';
 import { type RetentionTier, type SourceType } from './contract/kb.types';
 import { KB_CHUNKS_CORPUS, liveDocument } from './kb-corpus.sql';
 
+/** The table chunks' vectors live in: the embedding worker builds each active model's HNSW index on it. */
+export const KB_CHUNKS_TABLE = 'kb_chunks';
+
 export interface NewChunk {
   readonly id: string;
   readonly documentId: string;
