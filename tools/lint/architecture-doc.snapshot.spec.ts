@@ -6,12 +6,13 @@ import { expectCommittedFile } from '@cairn/testing';
 
 /**
  * docs/architecture.md lists every import between libraries, generated from the code by
- * dependency-cruiser, so the page a newcomer reads first cannot drift from what is true.
+ * dependency-cruiser, and the owner of every table (docs/table-owners.json, which
+ * tools/lint/sql-ownership.spec.ts holds the code to), so the page a newcomer reads first cannot
+ * drift from what is true.
  */
 const ROOT = join(__dirname, '..', '..');
 const DOC = join(ROOT, 'docs', 'architecture.md');
-const START = '<!-- library-dependencies:start -->';
-const END = '<!-- library-dependencies:end -->';
+const OWNERS = join(ROOT, 'docs', 'table-owners.json');
 
 interface CruiseResult {
   modules: { source: string; dependencies: { resolved: string }[] }[];
@@ -49,14 +50,46 @@ function table(graph: Map<string, Set<string>>): string {
   return ['| library | imports | imported by |', '| --- | --- | --- |', ...rows].join('\n');
 }
 
+/** The ownership map as a table per owning library. */
+function ownersTable(map: Record<'tenant' | 'control', Record<string, string>>): string {
+  const byOwner = new Map<string, { tenant: string[]; control: string[] }>();
+  for (const schema of ['tenant', 'control'] as const) {
+    for (const [name, owner] of Object.entries(map[schema])) {
+      const entry = byOwner.get(owner) ?? { tenant: [], control: [] };
+      entry[schema].push(name);
+      byOwner.set(owner, entry);
+    }
+  }
+  const list = (names: string[]) =>
+    names
+      .sort()
+      .map((name) => `\`${name}\``)
+      .join(', ') || '—';
+  const rows = [...byOwner.entries()]
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([owner, entry]) => `| \`${owner}\` | ${list(entry.tenant)} | ${list(entry.control)} |`);
+  return ['| library | tenant tables | control tables (`cairn.`) |', '| --- | --- | --- |', ...rows].join('\n');
+}
+
+/** `doc` with the generated text between `<!-- name:start -->` and `<!-- name:end -->` replaced. */
+function withSection(doc: string, name: string, text: string): string {
+  const [START, END] = [`<!-- ${name}:start -->`, `<!-- ${name}:end -->`];
+  const start = doc.indexOf(START);
+  const end = doc.indexOf(END);
+  expect(start).toBeGreaterThan(0);
+  expect(end).toBeGreaterThan(start);
+  return `${doc.slice(0, start + START.length)}\n\n${text}\n\n${doc.slice(end)}`;
+}
+
 describe('docs/architecture.md', () => {
-  it('lists the imports between libraries as the code has them', async () => {
+  it('lists the imports between libraries and the owner of every table as the code has them', async () => {
     const doc = readFileSync(DOC, 'utf8');
-    const start = doc.indexOf(START);
-    const end = doc.indexOf(END);
-    expect(start).toBeGreaterThan(0);
-    expect(end).toBeGreaterThan(start);
-    const fresh = `${doc.slice(0, start + START.length)}\n\n${table(await libraryGraph())}\n\n${doc.slice(end)}`;
+    const owners = JSON.parse(readFileSync(OWNERS, 'utf8')) as Record<'tenant' | 'control', Record<string, string>>;
+    const fresh = withSection(
+      withSection(doc, 'library-dependencies', table(await libraryGraph())),
+      'table-owners',
+      ownersTable(owners),
+    );
     // As `npm run format` would write it, so the committed page passes `prettier --check`.
     const prettier = join(ROOT, 'node_modules', 'prettier', 'bin', 'prettier.cjs');
     const formatted = execFileSync(process.execPath, [prettier, '--stdin-filepath', DOC], { cwd: ROOT, input: fresh });
