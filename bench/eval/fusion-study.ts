@@ -9,9 +9,8 @@
 import 'reflect-metadata';
 import { existsSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { SqlParams } from '@cairn/db';
 import { EMBEDDER, type Embedder } from '@cairn/embeddings';
-import { memoryCorpus, SYSTEM_VIEWER } from '@cairn/memory';
+import { MemoriesRepository, SYSTEM_VIEWER } from '@cairn/memory';
 import { ProjectResolver } from '@cairn/projects';
 import {
   type Candidate,
@@ -19,12 +18,11 @@ import {
   DEFAULT_MATCH_BUDGET,
   fuse,
   type FusionMethod,
-  keywordCtes,
+  HybridSearch,
   queryEntities,
-  vectorCte,
   vectorSearchSettings,
 } from '@cairn/search';
-import { TenantDb, TenantEntry, TenantTransaction } from '@cairn/tenancy';
+import { TenantEntry, TenantTransaction } from '@cairn/tenancy';
 import { startApiApp } from '../lib/app';
 import { prepareEnvironment } from '../lib/environment';
 import { repositoryRoot } from '../lib/report';
@@ -70,7 +68,8 @@ async function main(): Promise<void> {
     cleanups.push(() => bench.app.close());
     const ingested = await ingest(bench, [{ slug: POOLED_PROJECT, turns: corpus.turns }], log);
     const embedder = bench.app.get<Embedder>(EMBEDDER);
-    const [entry, tx, db] = [bench.app.get(TenantEntry), bench.app.get(TenantTransaction), bench.app.get(TenantDb)];
+    const [entry, tx] = [bench.app.get(TenantEntry), bench.app.get(TenantTransaction)];
+    const [search, memories] = [bench.app.get(HybridSearch), bench.app.get(MemoriesRepository, { strict: false })];
     const perListArg = process.argv.indexOf('--per-list');
     const perList = perListArg > 0 ? Number(process.argv[perListArg + 1]) : candidatesPerList(LIMIT);
     const lists: Lists[] = [];
@@ -79,27 +78,24 @@ async function main(): Promise<void> {
       const fetched = await entry.run(ingested.tenant, () =>
         tx.run(async () => {
           const [project] = await bench.app.get(ProjectResolver, { strict: false }).resolveMany([POOLED_PROJECT]);
-          const params = new SqlParams();
-          const filter = { scope: { projectIds: [project?.id ?? ''], includeTenantWide: true, viewer: SYSTEM_VIEWER } };
-          const c = memoryCorpus(filter, params);
-          const kw = keywordCtes(c, params, question.question, {
-            matchBudget: DEFAULT_MATCH_BUDGET,
-            entities: queryEntities(question.question),
-            limit: perList,
-            maxTerms: 24,
+          const corpus = memories.rankable({
+            scope: { projectIds: [project?.id ?? ''], includeTenantWide: true, viewer: SYSTEM_VIEWER },
           });
-          const vec = vectorCte(c, embedder.model, vector ?? [], params, { limit: perList, exact: true });
-          const rows = await db.query<{ list: 'keyword' | 'semantic'; id: string; score: number; created_at: Date }>(
-            `WITH ${kw}, ${vec} SELECT * FROM kw_out UNION ALL SELECT * FROM vec_out`,
-            params.values,
-          );
-          return rows;
+          return search.rankers(corpus, {
+            keyword: {
+              query: question.question,
+              matchBudget: DEFAULT_MATCH_BUDGET,
+              entities: queryEntities(question.question),
+              limit: perList,
+              maxTerms: 24,
+            },
+            semantic: { model: embedder.model, vector: vector ?? [], limit: perList, exact: true },
+          });
         }, vectorSearchSettings(LIMIT)),
       );
-      const toCandidates = (list: string) =>
-        fetched
-          .filter((row) => row.list === list)
-          .map((row) => ({ id: row.id, score: Number(row.score), signals: { createdAt: row.created_at } }));
+      // Fusion compares the rankers alone: the boosts' signals other than age are left out, as before.
+      const toCandidates = (list: 'keyword' | 'semantic') =>
+        fetched[list].map((row) => ({ id: row.id, score: row.score, signals: { createdAt: row.signals.createdAt } }));
       lists.push({
         type: question.type,
         relevant: question.relevant,

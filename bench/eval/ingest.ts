@@ -106,7 +106,10 @@ export async function ingest(
   // As the worker's rollout does when a model becomes active: semantic ranking through the model's
   // HNSW index, approximate as in the product, not an exact scan (the hash model's is in the schema).
   if (!model.model.builtIn) {
-    await new VectorIndexes(new VectorIndexesRepository(app.get(DataSource))).ensure(tenant.schema, model.model);
+    await new VectorIndexes(new VectorIndexesRepository(app.get(DataSource)), app.get(EmbeddingTargets)).ensure(
+      tenant.schema,
+      model.model,
+    );
   }
   const embedded = performance.now();
   log(`embedded them in ${((embedded - inserted) / 1000).toFixed(1)} s (${model.model.id})`);

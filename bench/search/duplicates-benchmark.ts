@@ -10,7 +10,7 @@ import { randomUUID } from 'node:crypto';
 import { loadavg } from 'node:os';
 import { SqlParams } from '@cairn/db';
 import { assertSafeModelId } from '@cairn/embeddings';
-import { memoryFilterSql, projectScope, SYSTEM_VIEWER } from '@cairn/memory';
+
 import { vectorSearchSettings } from '@cairn/search';
 import { waitForIdlePool } from '../lib/pool';
 import { type ResultRow, row } from '../lib/report';
@@ -106,7 +106,10 @@ async function measurePages(bench: SearchApp, target: SearchTenant): Promise<{ m
 
 /** The two statements `duplicates` ran before it had pages (as of commit 20d11fd). */
 async function measureOldQuery(bench: SearchApp, target: SearchTenant): Promise<{ ms: number[]; timedOut: boolean }> {
-  const scope = projectScope({ id: target.projectId, slug: target.projectSlug }, SYSTEM_VIEWER);
+  // Memory's filter for a job (every scope) over the project and the team memories, as it rendered then.
+  const live = (params: SqlParams) =>
+    `c.deleted_at IS NULL AND (c.project_id = ANY(${params.add([target.projectId])}::uuid[]) OR c.scope = 'team')` +
+    ' AND c.archived_at IS NULL AND c.superseded_by IS NULL';
   const model = bench.embedder.model;
   const modelId = assertSafeModelId(model.id);
   const dims = Math.trunc(model.dimensions);
@@ -121,7 +124,7 @@ async function measureOldQuery(bench: SearchApp, target: SearchTenant): Promise<
           await bench.db.query(
             `WITH live AS MATERIALIZED (
                SELECT c.id, md5(lower(regexp_replace(btrim(c.content), '\\s+', ' ', 'g'))) AS norm
-               FROM memories c WHERE ${memoryFilterSql({ scope }, same, 'c')}
+               FROM memories c WHERE ${live(same)}
              )
              SELECT x.id AS a, y.id AS b, 1::float8 AS similarity
              FROM live x JOIN live y ON x.norm = y.norm AND x.id < y.id
@@ -133,7 +136,7 @@ async function measureOldQuery(bench: SearchApp, target: SearchTenant): Promise<
           await bench.db.query(
             `WITH recent AS MATERIALIZED (
                SELECT c.id, c.embedding FROM memories c
-               WHERE ${current} AND ${memoryFilterSql({ scope }, near, 'c')}
+               WHERE ${current} AND ${live(near)}
                ORDER BY c.created_at DESC, c.id LIMIT ${near.add(500)}
              )
              SELECT r.id AS a, n.id AS b, n.similarity
@@ -141,7 +144,7 @@ async function measureOldQuery(bench: SearchApp, target: SearchTenant): Promise<
              CROSS JOIN LATERAL (
                SELECT c.id, (1 - (c.embedding::vector(${dims}) <=> r.embedding::vector(${dims})))::float8 AS similarity
                FROM memories c
-               WHERE ${current} AND c.id <> r.id AND ${memoryFilterSql({ scope }, near, 'c')}
+               WHERE ${current} AND c.id <> r.id AND ${live(near)}
                ORDER BY c.embedding::vector(${dims}) <=> r.embedding::vector(${dims})
                LIMIT ${near.add(5)}
              ) n

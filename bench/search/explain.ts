@@ -1,12 +1,11 @@
 /**
- * EXPLAIN (ANALYZE, BUFFERS) of the ranker statements for one query, assembled from the same
- * exported builders HybridSearch.rank uses (keywordCtes / vectorCte over memoryCorpus, with the
- * sizes it derives for limit 10), inside a tenant transaction with the same
- * vectorSearchSettings. Diagnostics only: what the measured numbers are made of.
+ * EXPLAIN (ANALYZE, BUFFERS) of the ranker statements for one query, exactly as HybridSearch
+ * renders them (HybridSearch.statement over the memories corpus, with the sizes it derives for
+ * limit 10), inside a tenant transaction with the same vectorSearchSettings. Diagnostics only:
+ * what the measured numbers are made of.
  */
-import { memoryCorpus, type Viewer } from '@cairn/memory';
-import { DEFAULT_MATCH_BUDGET, keywordCtes, queryEntities, vectorCte, vectorSearchSettings } from '@cairn/search';
-import { SqlParams } from '@cairn/db';
+import { type Viewer } from '@cairn/memory';
+import { DEFAULT_MATCH_BUDGET, queryEntities, type RankingPlan, vectorSearchSettings } from '@cairn/search';
 import { type SearchApp, type SearchTenant } from './fixture';
 import { LIMIT } from './operations';
 
@@ -31,37 +30,42 @@ export async function explainRanker(
   /** Whose private memories the filter admits: `system` (all), or a reader's identity. */
   viewer: Viewer,
 ): Promise<ExplainedQuery> {
-  const params = new SqlParams();
-  const corpus = memoryCorpus({ scope: { projectIds: [target.projectId], includeTenantWide: true, viewer } }, params);
-  let sql: string;
+  const corpus = bench.memories.rankable({
+    scope: { projectIds: [target.projectId], includeTenantWide: true, viewer },
+  });
+  let plan: RankingPlan;
   if (ranker === 'keyword') {
-    const ctes = keywordCtes(corpus, params, query, {
-      matchBudget: DEFAULT_MATCH_BUDGET,
-      entities: queryEntities(query),
-      limit: PER_LIST,
-      maxTerms: 24,
-    });
-    sql = `WITH ${ctes} SELECT * FROM kw_out`;
+    plan = {
+      keyword: {
+        query,
+        matchBudget: DEFAULT_MATCH_BUDGET,
+        entities: queryEntities(query),
+        limit: PER_LIST,
+        maxTerms: 24,
+      },
+    };
   } else {
     const [vector] = await bench.embedder.embed([query]);
-    sql = `WITH ${vectorCte(corpus, bench.embedder.model, vector ?? [], params, { limit: PER_LIST, exact: false })} SELECT * FROM vec_out`;
+    plan = { semantic: { model: bench.embedder.model, vector: vector ?? [], limit: PER_LIST, exact: false } };
   }
+  const statement = bench.search.statement(corpus, plan);
   const rows = await bench.entry.run(target.tenant, () =>
     bench.tx.run(
-      () => bench.db.query<{ 'QUERY PLAN': string }>(`EXPLAIN (ANALYZE, BUFFERS) ${sql}`, params.values),
+      () =>
+        bench.db.query<{ 'QUERY PLAN': string }>(`EXPLAIN (ANALYZE, BUFFERS) ${statement.text}`, [...statement.values]),
       vectorSearchSettings(LIMIT),
     ),
   );
-  const plan = rows.map((row) => row['QUERY PLAN']);
-  const timing = (label: string) => Number(new RegExp(`${label}: ([\\d.]+) ms`).exec(plan.join('\n'))?.[1] ?? NaN);
+  const lines = rows.map((row) => row['QUERY PLAN']);
+  const timing = (label: string) => Number(new RegExp(`${label}: ([\\d.]+) ms`).exec(lines.join('\n'))?.[1] ?? NaN);
   const index = ranker === 'keyword' ? /Bitmap Index Scan on memories_tsv/ : /Index Scan using memories_embedding_/;
   return {
     ranker,
     query,
     executionMs: timing('Execution Time'),
     planningMs: timing('Planning Time'),
-    usesIndex: plan.some((line) => index.test(line)),
-    plan,
+    usesIndex: lines.some((line) => index.test(line)),
+    plan: lines,
   };
 }
 

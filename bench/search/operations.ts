@@ -4,9 +4,8 @@
  * in a tenant transaction, no project lookup and no access recording), the same recall over
  * `app.inject` with a session token, and a store in-process (MemoryWriter.store) or over HTTP.
  */
-import { memoryCorpus, type StoreMemoryInput, SYSTEM_VIEWER } from '@cairn/memory';
+import { type StoreMemoryInput, SYSTEM_VIEWER } from '@cairn/memory';
 import { normaliseQuery, type SearchMode, vectorSearchSettings } from '@cairn/search';
-import { SqlParams } from '@cairn/db';
 import { type CorpusMemory } from './corpus';
 import { type SearchApp, type SearchTenant } from './fixture';
 
@@ -56,12 +55,10 @@ export function cairnOperations(
     rankOnly: (mode) => async (query) => {
       const ranked = await inTenant(() =>
         bench.tx.run(async () => {
-          const params = new SqlParams();
-          const corpus = memoryCorpus(
-            { scope: { projectIds: [target.projectId], includeTenantWide: true, viewer: SYSTEM_VIEWER } },
-            params,
-          );
-          return (await bench.search.rank(corpus, params, { query: texts[query] ?? '', mode, limit: LIMIT })).ranked;
+          const corpus = bench.memories.rankable({
+            scope: { projectIds: [target.projectId], includeTenantWide: true, viewer: SYSTEM_VIEWER },
+          });
+          return (await bench.search.rank(corpus, { query: texts[query] ?? '', mode, limit: LIMIT })).ranked;
         }, vectorSearchSettings(LIMIT)),
       );
       return toIndices(ranked.map((hit) => hit.id));

@@ -9,8 +9,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { loadavg } from 'node:os';
-import { SqlParams } from '@cairn/db';
-import { memoryFilterSql, projectScope, SYSTEM_VIEWER, type Viewer, viewerOf } from '@cairn/memory';
+import { MemoryDigest, projectScope, SYSTEM_VIEWER, type Viewer, viewerOf } from '@cairn/memory';
 import { type SearchMode } from '@cairn/search';
 import { compareUnderLoad, type LoadOptions, type LoadResult } from '../lib/load';
 import { waitForIdlePool } from '../lib/pool';
@@ -69,21 +68,16 @@ function recaller(bench: SearchApp, side: Side, viewer: Viewer = side.viewer): R
   };
 }
 
-/** Rows the visibility filter lets `viewer` rank in the agent's project: the candidate set. */
+/**
+ * Rows the visibility filter lets `viewer` rank in the agent's project: the candidate set (the
+ * live, unarchived, current memories it sees, counted by memory itself: all of them are newer
+ * than the epoch).
+ */
 async function candidateRows(bench: SearchApp, side: Side, viewer: Viewer): Promise<number> {
   const project = side.team.projects[VIEWER_PROJECT];
   if (!project) throw new Error('the agent project is missing');
-  return bench.entry.run(side.team.tenant, () =>
-    bench.tx.run(async () => {
-      const params = new SqlParams();
-      const where = memoryFilterSql({ scope: projectScope(project, viewer) }, params, 'c');
-      const [counted] = await bench.db.query<{ n: number }>(
-        `SELECT count(*)::int AS n FROM memories c WHERE ${where}`,
-        params.values,
-      );
-      return counted?.n ?? 0;
-    }),
-  );
+  const digest = bench.app.get(MemoryDigest, { strict: false });
+  return bench.entry.run(side.team.tenant, () => digest.countSince(projectScope(project, viewer), new Date(0)));
 }
 
 export async function benchScopes(

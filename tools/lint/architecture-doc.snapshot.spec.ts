@@ -12,16 +12,14 @@ const { TIERS, ORDER } = require('./library-tiers.cjs') as {
 };
 
 /**
- * docs/architecture.md lists every library's tier and every import between libraries, generated
- * from tools/lint/library-tiers.cjs and from the code by dependency-cruiser, so the page a
+ * docs/architecture.md lists every library's tier (tools/lint/library-tiers.cjs), every import
+ * between libraries (generated from the code by dependency-cruiser) and the owner of every table
+ * (docs/table-owners.json, which tools/lint/sql-ownership.spec.ts holds the code to), so the page a
  * newcomer reads first cannot drift from what is true.
  */
 const ROOT = join(__dirname, '..', '..');
 const DOC = join(ROOT, 'docs', 'architecture.md');
-const START = '<!-- library-dependencies:start -->';
-const END = '<!-- library-dependencies:end -->';
-const TIERS_START = '<!-- library-tiers:start -->';
-const TIERS_END = '<!-- library-tiers:end -->';
+const OWNERS = join(ROOT, 'docs', 'table-owners.json');
 
 interface CruiseResult {
   modules: { source: string; dependencies: { resolved: string }[] }[];
@@ -66,13 +64,35 @@ function tierTable(): string {
   return ['| tier | library | what it is |', '| --- | --- | --- |', ...rows].join('\n');
 }
 
-/** `doc` with the text between `start` and `end` replaced by `body`. */
-function between(doc: string, start: string, end: string, body: string): string {
-  const from = doc.indexOf(start);
-  const to = doc.indexOf(end);
-  expect(from).toBeGreaterThan(0);
-  expect(to).toBeGreaterThan(from);
-  return `${doc.slice(0, from + start.length)}\n\n${body}\n\n${doc.slice(to)}`;
+/** The ownership map as a table per owning library. */
+function ownersTable(map: Record<'tenant' | 'control', Record<string, string>>): string {
+  const byOwner = new Map<string, { tenant: string[]; control: string[] }>();
+  for (const schema of ['tenant', 'control'] as const) {
+    for (const [name, owner] of Object.entries(map[schema])) {
+      const entry = byOwner.get(owner) ?? { tenant: [], control: [] };
+      entry[schema].push(name);
+      byOwner.set(owner, entry);
+    }
+  }
+  const list = (names: string[]) =>
+    names
+      .sort()
+      .map((name) => `\`${name}\``)
+      .join(', ') || '—';
+  const rows = [...byOwner.entries()]
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([owner, entry]) => `| \`${owner}\` | ${list(entry.tenant)} | ${list(entry.control)} |`);
+  return ['| library | tenant tables | control tables (`cairn.`) |', '| --- | --- | --- |', ...rows].join('\n');
+}
+
+/** `doc` with the generated text between `<!-- name:start -->` and `<!-- name:end -->` replaced. */
+function withSection(doc: string, name: string, text: string): string {
+  const [START, END] = [`<!-- ${name}:start -->`, `<!-- ${name}:end -->`];
+  const start = doc.indexOf(START);
+  const end = doc.indexOf(END);
+  expect(start).toBeGreaterThan(0);
+  expect(end).toBeGreaterThan(start);
+  return `${doc.slice(0, start + START.length)}\n\n${text}\n\n${doc.slice(end)}`;
 }
 
 describe('library tiers', () => {
@@ -88,9 +108,14 @@ describe('library tiers', () => {
 });
 
 describe('docs/architecture.md', () => {
-  it("lists every library's tier and the imports between libraries as the code has them", async () => {
+  it("lists every library's tier, the imports between libraries and the owner of every table as the code has them", async () => {
     const doc = readFileSync(DOC, 'utf8');
-    const fresh = between(between(doc, TIERS_START, TIERS_END, tierTable()), START, END, table(await libraryGraph()));
+    const owners = JSON.parse(readFileSync(OWNERS, 'utf8')) as Record<'tenant' | 'control', Record<string, string>>;
+    const fresh = withSection(
+      withSection(withSection(doc, 'library-tiers', tierTable()), 'library-dependencies', table(await libraryGraph())),
+      'table-owners',
+      ownersTable(owners),
+    );
     // As `npm run format` would write it, so the committed page passes `prettier --check`.
     const prettier = join(ROOT, 'node_modules', 'prettier', 'bin', 'prettier.cjs');
     const formatted = execFileSync(process.execPath, [prettier, '--stdin-filepath', DOC], { cwd: ROOT, input: fresh });

@@ -1,4 +1,4 @@
-import { BM25, TermStatistics, termFrequencySql } from '@cairn/search';
+import { BM25, TermStatistics } from '@cairn/search';
 import { TenantEntry } from '@cairn/tenancy';
 import { DataSource } from 'typeorm';
 import { type ApiHarness, startApi } from './api-harness';
@@ -78,15 +78,6 @@ describe('keyword ranking statistics (BM25 kept by the write path)', () => {
     for (const content of CHAT) await store(w.agent, w.project, { content, tags: ['chat'] });
   });
   afterAll(() => api.close());
-
-  it('recovers a term frequency from ts_rank: exactly up to 128 occurrences, within one up to 256', async () => {
-    const rows = await data.query<{ n: number; tf: number }[]>(
-      `SELECT n, ${termFrequencySql('v.tsv', `'word'::tsquery`)}::int AS tf
-       FROM generate_series(1, 256) n, LATERAL (SELECT to_tsvector('simple', repeat('word other ', n)) AS tsv) v`,
-    );
-    expect(rows.filter((row) => row.n <= 128 && row.tf !== row.n)).toEqual([]);
-    expect(rows.filter((row) => Math.abs(row.tf - row.n) > 1)).toEqual([]);
-  });
 
   it('scores a match with Okapi BM25 over the project statistics', async () => {
     const [top] = await keyword('Which bucket does the nightly backup write to?');

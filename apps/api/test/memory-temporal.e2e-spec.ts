@@ -1,3 +1,4 @@
+import { HybridSearch } from '@cairn/search';
 import { type TestClient } from '@cairn/testing';
 import { type ApiHarness, startApi } from './api-harness';
 import { importLine, memoriesUrl, type MemoryWorld, memoryWorld, store } from './memory-fixtures';
@@ -241,6 +242,31 @@ describe('memories in time', () => {
         applied: 'boost',
       });
       expect(found.body.report.temporal.notes[0]).toMatch(/placed "the trip" at 2024-05-20T08:00:00.000Z/);
+    });
+
+    it('makes one call into search per recall: the anchor, the filter and its fallback happen within it', async () => {
+      const hybrid = api.app.get(HybridSearch);
+      const calls = [jest.spyOn(hybrid, 'rank'), jest.spyOn(hybrid, 'rankDated')];
+      const counted = async (query: string) => {
+        for (const spy of calls) spy.mockClear();
+        const found = await search({ query, asOf: AS_OF }, agent, project);
+        expect(found.status).toBe(200);
+        return { found, calls: calls.map((spy) => spy.mock.calls.length) };
+      };
+      try {
+        // Placed by the trip's memory, then ranked: one rankDated.
+        const anchored = await counted('what did we decide two weeks before the trip');
+        expect(anchored.found.body.report.temporal.notes[0]).toMatch(/placed "the trip"/);
+        expect(anchored.calls).toEqual([0, 1]);
+        // Filtered to 2019, nothing there, ranked again as a boost: still one.
+        const relaxed = await counted('what did we choose for billing in 2019');
+        expect(relaxed.found.body.report.temporal.range.applied).toBe('boost');
+        expect(relaxed.calls).toEqual([0, 1]);
+        // No dates: one rank.
+        expect((await counted('billing cache')).calls).toEqual([1, 0]);
+      } finally {
+        for (const spy of calls) spy.mockRestore();
+      }
     });
 
     it('keeps the date words in the text the rankers get: they are often what tells memories apart', async () => {

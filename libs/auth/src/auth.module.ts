@@ -7,7 +7,9 @@ import { AuthChangeListener } from './auth-change-listener.service';
 import { AuthChangeNoticesRepository } from './auth-change-notices.repository';
 import { RateLimits } from './rate-limits.service';
 import { SessionTokenEntity } from './session-token.entity';
+import { TenantAccessRevocation } from './tenant-access-revocation.service';
 import { TokenVerifier } from './token-verifier.service';
+import { TokenLookups } from './token-lookups.service';
 import { TokensRepository } from './tokens.repository';
 import { TokensService } from './tokens.service';
 import { UserEntity } from './user.entity';
@@ -23,7 +25,9 @@ import { UsersService } from './users.service';
     AuthChangeListener,
     AuthChangeNoticesRepository,
     RateLimits,
+    TenantAccessRevocation,
     TokenVerifier,
+    TokenLookups,
     TokensRepository,
     TokensService,
     UsersRepository,

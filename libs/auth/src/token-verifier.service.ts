@@ -5,6 +5,7 @@ import { CAIRN_CONFIG, type CairnConfig } from '@cairn/config';
 import { AuthChangeListener } from './auth-change-listener.service';
 import { evaluateToken } from './token-evaluation';
 import { hashToken, isWellFormedSessionToken, SESSION_TOKEN_PREFIX, secretsEqual } from './token-format';
+import { TokenLookups } from './token-lookups.service';
 import { type TokenLookup, TokensRepository } from './tokens.repository';
 
 const TOUCH_INTERVAL_MS = 60_000;
@@ -20,6 +21,7 @@ export class TokenVerifier {
   constructor(
     @Inject(CAIRN_CONFIG) private readonly config: CairnConfig,
     private readonly tokens: TokensRepository,
+    private readonly lookups: TokenLookups,
     private readonly changes: AuthChangeListener,
   ) {}
 
@@ -50,7 +52,7 @@ export class TokenVerifier {
 
   /**
    * From the cache when it is trusted (the change notices empty it on every replica at commit,
-   * so a revocation still bites at the next request), else one indexed round trip. Only
+   * so a revocation still bites at the next request), else the database (TokenLookups). Only
    * tokens that exist are remembered: random guesses cannot fill the cache.
    */
   private async lookup(hash: Buffer): Promise<TokenLookup | undefined> {
@@ -64,7 +66,7 @@ export class TokenVerifier {
     }
     this.changes.start();
     const mark = cache.mark;
-    const found = await this.tokens.lookup(hash);
+    const found = await this.lookups.find(hash);
     if (found) cache.store(hash, found, mark);
     return found;
   }

@@ -1,12 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import { type Role } from '@cairn/access';
-import { PreparedStatements } from '@cairn/db';
+import { PreparedStatements, type SqlRunner } from '@cairn/db';
 import { type DataSource, type Repository } from 'typeorm';
 import { SessionTokenEntity } from './session-token.entity';
 import { TOKEN_LOOKUP } from './tokens.sql';
 
-/** Everything verification needs, fetched in one indexed round trip. */
+/** Everything verification needs: the token, its user (TokensRepository.lookup) and its tenant (TokenLookups). */
 export interface TokenLookup {
   readonly id: string;
   readonly tenantId: string;
@@ -27,13 +27,12 @@ export interface TokenLookup {
   readonly revokedAt: Date | null;
 }
 
+/** A token and its user as the control schema's token table has them; the tenant is looked up apart. */
+export type StoredToken = Omit<TokenLookup, 'tenantSlug' | 'tenantName' | 'tenantSchema' | 'tenantDeleted'>;
+
 interface LookupRow {
   id: string;
   tenant_id: string;
-  tenant_slug: string;
-  tenant_name: string;
-  tenant_schema: string;
-  tenant_deleted: boolean;
   user_id: string | null;
   user_role: Role | null;
   user_disabled: boolean;
@@ -60,18 +59,14 @@ export class TokensRepository {
     return this.tokens.findOneByOrFail({ id: token.id });
   }
 
-  /** The database's answer; TokenVerifier caches it under the change notices' watch. */
-  async lookup(hash: Buffer): Promise<TokenLookup | undefined> {
+  /** The token with this hash and its user, in one indexed round trip; TokenLookups adds the tenant. */
+  async lookup(hash: Buffer): Promise<StoredToken | undefined> {
     const rows = await this.prepared.query<LookupRow>(TOKEN_LOOKUP.name, TOKEN_LOOKUP.text, [hash]);
     const row = rows[0];
     if (!row) return undefined;
     return {
       id: row.id,
       tenantId: row.tenant_id,
-      tenantSlug: row.tenant_slug,
-      tenantName: row.tenant_name,
-      tenantSchema: row.tenant_schema,
-      tenantDeleted: row.tenant_deleted,
       userId: row.user_id,
       userRole: row.user_role,
       userDisabled: row.user_disabled,
@@ -120,5 +115,12 @@ export class TokensRepository {
       `UPDATE cairn.session_tokens SET revoked_at = now() WHERE tenant_id = $1 AND id = $2 AND revoked_at IS NULL`,
       [tenantId, id],
     );
+  }
+
+  /** Every live token of the tenant revoked, on `sql` (the transaction deleting the tenant). */
+  async revokeAllOfTenant(tenantId: string, sql: SqlRunner): Promise<void> {
+    await sql(`UPDATE cairn.session_tokens SET revoked_at = now() WHERE tenant_id = $1 AND revoked_at IS NULL`, [
+      tenantId,
+    ]);
   }
 }

@@ -17,6 +17,7 @@ import { AuthChangeListener } from './auth-change-listener.service';
 import { type SessionTokenEntity } from './session-token.entity';
 import { evaluateToken } from './token-evaluation';
 import { generateSessionToken, hashToken, isWellFormedSessionToken } from './token-format';
+import { TokenLookups } from './token-lookups.service';
 import { TokensRepository } from './tokens.repository';
 import { UsersRepository } from './users.repository';
 
@@ -40,6 +41,7 @@ export class TokensService {
   constructor(
     @Inject(CAIRN_CONFIG) private readonly config: CairnConfig,
     private readonly tokens: TokensRepository,
+    private readonly lookups: TokenLookups,
     private readonly users: UsersRepository,
     private readonly projects: ProjectsService,
     private readonly changes: AuthChangeListener,
@@ -118,7 +120,7 @@ export class TokensService {
    */
   async introspect(caller: Principal, token: string): Promise<Introspection> {
     if (!isWellFormedSessionToken(token)) return { active: false };
-    const lookup = await this.tokens.lookup(hashToken(token));
+    const lookup = await this.lookups.find(hashToken(token));
     const evaluation = evaluateToken(lookup, new Date());
     if (!evaluation.active || !lookup) return { active: false };
     if (caller.kind === 'session' && caller.tenant.id !== evaluation.principal.tenant.id) return { active: false };

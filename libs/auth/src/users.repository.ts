@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { type Role } from '@cairn/access';
+import { type SqlRunner } from '@cairn/db';
 import { type Repository } from 'typeorm';
 import { UserEntity } from './user.entity';
 
@@ -54,5 +55,10 @@ export class UsersRepository {
     const result = await this.users.update({ tenantId, id }, patch);
     if (!result.affected) return null;
     return this.users.findOneBy({ tenantId, id });
+  }
+
+  /** Every enabled user of the tenant disabled, on `sql` (the transaction deleting the tenant). */
+  async disableAllOfTenant(tenantId: string, sql: SqlRunner): Promise<void> {
+    await sql(`UPDATE cairn.users SET disabled_at = now() WHERE tenant_id = $1 AND disabled_at IS NULL`, [tenantId]);
   }
 }

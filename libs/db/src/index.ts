@@ -3,5 +3,5 @@ export { type AppliedMigration, CONTROL_SCHEMA, ControlMigrator } from './contro
 export { DatabaseModule } from './database.module';
 export { PreparedStatements, queryPreparedIn, statementName } from './prepared-statements.service';
 export { assertMigrationSequence, type Migration, type SqlRunner } from './migration.types';
-export { SqlParams } from './sql-params';
+export { type Binder, SqlParams } from './sql-params';
 export { queryWithoutStatementTimeout } from './unbounded-statement.repository';

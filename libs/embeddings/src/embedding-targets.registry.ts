@@ -19,6 +19,11 @@ export interface ComputedEmbedding {
  * the model call happens between them, outside any transaction.
  */
 export interface EmbeddingTargetHandler {
+  /**
+   * The owner's table its vectors live in (a constant of the owner, never input): each active
+   * model gets a partial HNSW index on it (VectorIndexes), on the expression the semantic ranker uses.
+   */
+  readonly table: string;
   /** Of `ids`, the live rows without a vector of `model` for their current content. */
   pending(ids: readonly string[], model: EmbeddingModel): Promise<PendingEmbedding[]>;
   /** Stores vectors whose content hash still matches the row: an edit made meanwhile wins. */
@@ -55,5 +60,10 @@ export class EmbeddingTargets {
 
   names(): EmbeddingTargetName[] {
     return [...this.handlers.keys()];
+  }
+
+  /** The tables of every registered target, in registration order. */
+  tables(): string[] {
+    return [...this.handlers.values()].map((handler) => handler.table);
   }
 }

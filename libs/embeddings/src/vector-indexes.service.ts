@@ -1,13 +1,13 @@
 import { createHash } from 'node:crypto';
 import { Injectable, Logger } from '@nestjs/common';
 import { assertSafeModelId, type EmbeddingModel } from './embedding-model';
+import { EmbeddingTargets } from './embedding-targets.registry';
 import { VectorIndexesRepository } from './vector-indexes.repository';
-
-const TABLES = ['memories', 'kb_chunks'] as const;
 
 /**
  * One partial HNSW index per (table, model) in each tenant schema, on exactly the expression
- * and predicate the semantic ranker uses. Built CONCURRENTLY on the shared pool (outside any
+ * and predicate the semantic ranker uses, for the table of every registered embedding target
+ * (the owners name their tables: memory's memories, knowledge's kb_chunks). Built CONCURRENTLY on the shared pool (outside any
  * transaction, schema-qualified, so no search_path is involved) when a model becomes active
  * for a tenant; writes continue meanwhile.
  */
@@ -15,12 +15,15 @@ const TABLES = ['memories', 'kb_chunks'] as const;
 export class VectorIndexes {
   private readonly logger = new Logger('VectorIndexes');
 
-  constructor(private readonly indexes: VectorIndexesRepository) {}
+  constructor(
+    private readonly indexes: VectorIndexesRepository,
+    private readonly targets: EmbeddingTargets,
+  ) {}
 
   async ensure(schema: string, model: EmbeddingModel): Promise<void> {
     const modelId = assertSafeModelId(model.id);
     const dims = Math.trunc(model.dimensions);
-    for (const table of TABLES) {
+    for (const table of this.targets.tables()) {
       const name = indexName(table, modelId);
       const existing = await this.indexes.validity(schema, name);
       if (existing?.valid) continue;

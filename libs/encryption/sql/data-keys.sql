@@ -16,16 +16,14 @@ SELECT tenant_id, version, wrapped_key, master_key_id
 
 -- insert
 INSERT INTO cairn.tenant_data_keys (tenant_id, version, wrapped_key, master_key_id)
-       SELECT id, $2::int, $3::bytea, $4::text FROM cairn.tenants WHERE id = $1 AND deleted_at IS NULL
+       VALUES ($1, $2::int, $3::bytea, $4::text)
        ON CONFLICT (tenant_id, version) DO NOTHING;
 
 -- tenantsPage
-SELECT k.tenant_id, t.slug, t.deleted_at IS NOT NULL AS deleted,
-              count(*)::int AS keys, count(*) FILTER (WHERE k.master_key_id = $1)::int AS current
+SELECT k.tenant_id, count(*)::int AS keys, count(*) FILTER (WHERE k.master_key_id = $1)::int AS current
        FROM cairn.tenant_data_keys k
-       JOIN cairn.tenants t ON t.id = k.tenant_id
        WHERE k.tenant_id > $2
-       GROUP BY k.tenant_id, t.slug, t.deleted_at
+       GROUP BY k.tenant_id
        ORDER BY k.tenant_id
        LIMIT $3;
 

@@ -24,8 +24,6 @@ export interface MasterKeyUse {
 
 export interface TenantKeysSummary {
   readonly tenantId: string;
-  readonly slug: string;
-  readonly deleted: boolean;
   readonly keys: number;
   /** Keys wrapped by the master key the page was asked about. */
   readonly current: number;
@@ -53,23 +51,18 @@ export class DataKeysRepository {
     return rows[0] ? toKey(rows[0]) : null;
   }
 
-  /** Inserts unless that version exists (or the tenant does not): the caller reads what won. */
+  /** Inserts unless that version exists: the caller reads what won. */
   async insertIfAbsent(key: WrappedDataKey): Promise<void> {
     await this.dataSource.query(DATA_KEYS_SQL.insert, [key.tenantId, key.version, key.wrappedKey, key.masterKeyId]);
   }
 
   /** Rotation's work list, a page at a time in tenant id order. */
   async tenantsPage(currentMasterKeyId: string, afterTenantId: string, limit: number): Promise<TenantKeysSummary[]> {
-    const rows = await this.dataSource.query<
-      { tenant_id: string; slug: string; deleted: boolean; keys: number; current: number }[]
-    >(DATA_KEYS_SQL.tenantsPage, [currentMasterKeyId, afterTenantId, limit]);
-    return rows.map((row) => ({
-      tenantId: row.tenant_id,
-      slug: row.slug,
-      deleted: row.deleted,
-      keys: row.keys,
-      current: row.current,
-    }));
+    const rows = await this.dataSource.query<{ tenant_id: string; keys: number; current: number }[]>(
+      DATA_KEYS_SQL.tenantsPage,
+      [currentMasterKeyId, afterTenantId, limit],
+    );
+    return rows.map((row) => ({ tenantId: row.tenant_id, keys: row.keys, current: row.current }));
   }
 
   /**

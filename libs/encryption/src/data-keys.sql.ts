@@ -15,19 +15,21 @@ export const DATA_KEYS_SQL = {
        FROM cairn.tenant_data_keys
        WHERE tenant_id = $1 AND version = $2`,
   /**
-   * A new version, for a live tenant only. Replicas racing to create the same version each insert
-   * a key of their own; one row wins, the rest do nothing, and everyone then reads the winner.
+   * A new version (of a tenant EnvelopeEncryption found live). Replicas racing to create the same
+   * version each insert a key of their own; one row wins, the rest do nothing, and everyone then
+   * reads the winner.
    */
   insert: `INSERT INTO cairn.tenant_data_keys (tenant_id, version, wrapped_key, master_key_id)
-       SELECT id, $2::int, $3::bytea, $4::text FROM cairn.tenants WHERE id = $1 AND deleted_at IS NULL
+       VALUES ($1, $2::int, $3::bytea, $4::text)
        ON CONFLICT (tenant_id, version) DO NOTHING`,
-  /** Rotation's tenants, in id order from after a cursor, with how many keys each has and how many are current. */
-  tenantsPage: `SELECT k.tenant_id, t.slug, t.deleted_at IS NOT NULL AS deleted,
-              count(*)::int AS keys, count(*) FILTER (WHERE k.master_key_id = $1)::int AS current
+  /**
+   * Rotation's tenants, in id order from after a cursor, with how many keys each has and how many
+   * are current (their slugs and state are @cairn/tenancy's to say).
+   */
+  tenantsPage: `SELECT k.tenant_id, count(*)::int AS keys, count(*) FILTER (WHERE k.master_key_id = $1)::int AS current
        FROM cairn.tenant_data_keys k
-       JOIN cairn.tenants t ON t.id = k.tenant_id
        WHERE k.tenant_id > $2
-       GROUP BY k.tenant_id, t.slug, t.deleted_at
+       GROUP BY k.tenant_id
        ORDER BY k.tenant_id
        LIMIT $3`,
   /** One tenant's keys not wrapped by the current master key, locked for the re-wrap's transaction. */

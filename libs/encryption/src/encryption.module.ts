@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { CAIRN_CONFIG, type CairnConfig } from '@cairn/config';
+import { TenancyModule } from '@cairn/tenancy';
 import { DataKeysRepository } from './data-keys.repository';
 import { EnvelopeEncryption, MASTER_KEYRING } from './envelope-encryption.service';
 import { MasterKeyBootCheck } from './master-key-check.service';
@@ -12,6 +13,8 @@ import { MasterKeyring } from './master-keyring';
  * A process that loads it refuses to start when its master keys cannot unwrap the stored data keys.
  */
 @Module({
+  // Whether a tenant is live, and its name in a rotation's report: @cairn/tenancy's.
+  imports: [TenancyModule],
   providers: [
     {
       provide: MASTER_KEYRING,

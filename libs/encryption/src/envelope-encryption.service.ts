@@ -1,5 +1,6 @@
 import { createHmac, hkdfSync } from 'node:crypto';
 import { Inject, Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
+import { TenantsService } from '@cairn/tenancy';
 import { LRUCache } from 'lru-cache';
 import { type FieldBinding } from './contract/encryption.types';
 import { DataKeyCache } from './data-key-cache';
@@ -45,6 +46,7 @@ export class EnvelopeEncryption implements OnModuleDestroy {
   constructor(
     private readonly repository: DataKeysRepository,
     @Inject(MASTER_KEYRING) private readonly keyring: MasterKeyring,
+    private readonly tenants: TenantsService,
   ) {}
 
   /** Seals `plaintext` (UTF-8 for strings) for the given place with the tenant's current data key. */
@@ -161,6 +163,8 @@ export class EnvelopeEncryption implements OnModuleDestroy {
 
   /** Inserts a fresh key as `version` unless another caller (any replica) got there first. */
   private async createVersion(tenantId: string, version: number): Promise<void> {
+    // A live tenant only: for a deleted or unknown one nothing is made, and its reads then fail.
+    if (!(await this.tenants.findLiveById(tenantId))) return;
     const dataKey = newDataKey();
     try {
       await this.repository.insertIfAbsent(this.keyring.wrap(tenantId, version, dataKey));

@@ -1,4 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { TenantsService } from '@cairn/tenancy';
 import {
   type MasterKeyRotationReport,
   type RotationListener,
@@ -23,6 +24,7 @@ export class MasterKeyRotation {
   constructor(
     private readonly repository: DataKeysRepository,
     @Inject(MASTER_KEYRING) private readonly keyring: MasterKeyring,
+    private readonly tenantDirectory: TenantsService,
   ) {}
 
   /** Fingerprints of CAIRN_MASTER_KEY and CAIRN_MASTER_KEY_PREVIOUS (null when unset): safe to print. */
@@ -39,8 +41,14 @@ export class MasterKeyRotation {
         let after = BEFORE_ANY_UUID;
         for (;;) {
           const page = await this.repository.tenantsPage(current, after, PAGE);
+          // Deleted tenants keep their keys until their rows go: they are re-wrapped too, and named.
+          const known = new Map(
+            (await this.tenantDirectory.findManyById(page.map((summary) => summary.tenantId))).map((t) => [t.id, t]),
+          );
           for (const summary of page) {
-            const report = await this.rotateTenant(summary, current);
+            const tenant = known.get(summary.tenantId);
+            const named = { ...summary, slug: tenant?.slug ?? '', deleted: !tenant || tenant.deletedAt !== null };
+            const report = await this.rotateTenant(named, current);
             tenants.push(report);
             listener.tenantDone(report);
           }
@@ -60,7 +68,10 @@ export class MasterKeyRotation {
     );
   }
 
-  private async rotateTenant(summary: TenantKeysSummary, current: string): Promise<TenantRotationReport> {
+  private async rotateTenant(
+    summary: TenantKeysSummary & { readonly slug: string; readonly deleted: boolean },
+    current: string,
+  ): Promise<TenantRotationReport> {
     const started = performance.now();
     const base = { tenantId: summary.tenantId, slug: summary.slug, deleted: summary.deleted, keys: summary.keys };
     const elapsed = () => Math.round(performance.now() - started);

@@ -5,7 +5,6 @@ import { SecretsModule } from '@cairn/secrets';
 import { FactExtractor } from './fact-extractor.service';
 import { ProposalsRepository } from './proposals.repository';
 import { ProposalsService } from './proposals.service';
-import { TenantSettingsRepository } from './tenant-settings.repository';
 import { TenantSettingsService } from './tenant-settings.service';
 
 /**
@@ -14,7 +13,7 @@ import { TenantSettingsService } from './tenant-settings.service';
  */
 @Module({
   imports: [ProjectsModule, MemoryModule, SecretsModule],
-  providers: [ProposalsRepository, ProposalsService, TenantSettingsRepository, TenantSettingsService, FactExtractor],
+  providers: [ProposalsRepository, ProposalsService, TenantSettingsService, FactExtractor],
   exports: [ProposalsRepository, ProposalsService, TenantSettingsService, FactExtractor],
 })
 export class ExtractionModule {}

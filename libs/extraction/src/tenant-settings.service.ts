@@ -1,10 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { MemorySettings } from '@cairn/memory';
 import { SecretRedaction } from '@cairn/secrets';
-import { TenantTransaction } from '@cairn/tenancy';
+import { TenantSettingsStore, TenantTransaction } from '@cairn/tenancy';
 import { z } from 'zod';
 import { EXTRACTION_MODES, type TenantSettings } from './contract/tenant-settings.types';
-import { TenantSettingsRepository } from './tenant-settings.repository';
 
 const EXTRACTION_KEY = 'extraction';
 const extractionValue = z.object({ mode: z.enum(EXTRACTION_MODES) });
@@ -26,15 +25,15 @@ const DEFAULTS: Omit<TenantSettings, 'secrets' | 'agentDefaultScope'> = {
 export class TenantSettingsService {
   constructor(
     private readonly tx: TenantTransaction,
-    private readonly settings: TenantSettingsRepository,
+    private readonly settings: TenantSettingsStore,
     private readonly secrets: SecretRedaction,
     private readonly memory: MemorySettings,
   ) {}
 
   get(): Promise<TenantSettings> {
     return this.tx.run(async () => {
-      const parsed = extractionValue.safeParse(await this.settings.find(EXTRACTION_KEY));
-      const fetch = fetchValue.safeParse(await this.settings.find(FETCH_KEY));
+      const parsed = extractionValue.safeParse(await this.settings.read(EXTRACTION_KEY));
+      const fetch = fetchValue.safeParse(await this.settings.read(FETCH_KEY));
       return {
         extractionMode: parsed.success ? parsed.data.mode : DEFAULTS.extractionMode,
         secrets: await this.secrets.mode(),
@@ -49,14 +48,14 @@ export class TenantSettingsService {
   update(changes: Partial<TenantSettings>): Promise<TenantSettings> {
     return this.tx.run(async () => {
       if (changes.extractionMode !== undefined) {
-        await this.settings.upsert(EXTRACTION_KEY, { mode: changes.extractionMode });
+        await this.settings.write(EXTRACTION_KEY, { mode: changes.extractionMode });
       }
       if (changes.secrets !== undefined) await this.secrets.setMode(changes.secrets);
       if (changes.agentDefaultScope !== undefined) await this.memory.setAgentDefaultScope(changes.agentDefaultScope);
       if (changes.fetchAllowHosts !== undefined || changes.fetchDenyHosts !== undefined) {
         // Read inside the same transaction: one list changed keeps the other as it was.
         const current = await this.get();
-        await this.settings.upsert(FETCH_KEY, {
+        await this.settings.write(FETCH_KEY, {
           allowHosts: changes.fetchAllowHosts ?? current.fetchAllowHosts,
           denyHosts: changes.fetchDenyHosts ?? current.fetchDenyHosts,
         });

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { type Author } from '@cairn/access';
+import { ProjectResolver } from '@cairn/projects';
 import { TenantDb } from '@cairn/tenancy';
 import {
   type GenerationJobRow,
@@ -19,7 +20,10 @@ const REUSE_WINDOW = `interval '1 day'`;
 /** Generation requests of the current tenant; every call runs inside a tenant transaction. */
 @Injectable()
 export class GenerationRequestsRepository {
-  constructor(private readonly db: TenantDb) {}
+  constructor(
+    private readonly db: TenantDb,
+    private readonly projects: ProjectResolver,
+  ) {}
 
   async insert(row: {
     id: string;
@@ -88,13 +92,17 @@ export class GenerationRequestsRepository {
 
   /** For a job: the row with its input and project slug; `lock` holds it until the transaction ends. */
   async findForJob(id: string, lock = false): Promise<GenerationJobRow | undefined> {
-    const rows = await this.db.query<GenerationJobRow>(
-      `SELECT ${COLUMNS}, r.input, p.slug AS "projectSlug", r.occurred_at AS "occurredAt"
-       FROM generation_requests r JOIN projects p ON p.id = r.project_id
+    const rows = await this.db.query<Omit<GenerationJobRow, 'projectSlug'>>(
+      `SELECT ${COLUMNS}, r.input, r.occurred_at AS "occurredAt"
+       FROM generation_requests r
        WHERE r.id = $1 ${lock ? 'FOR UPDATE OF r' : ''}`,
       [id],
     );
-    return rows[0];
+    const row = rows[0];
+    if (!row) return undefined;
+    // The project's slug is @cairn/projects' to say; a request always belongs to a project.
+    const slug = (await this.projects.slugsOf([row.projectId])).get(row.projectId);
+    return slug === undefined ? undefined : { ...row, projectSlug: slug };
   }
 
   /** Records the outcome and drops the input, which was kept only to be processed. */

@@ -8,7 +8,7 @@ import {
   type PendingEmbedding,
   toVectorLiteral,
 } from '@cairn/embeddings';
-import { KbChunksRepository } from './kb-chunks.repository';
+import { KB_CHUNKS_TABLE, KbChunksRepository } from './kb-chunks.repository';
 
 /**
  * How knowledge-base chunks get their vectors: the worker's embedding processor calls
@@ -17,6 +17,8 @@ import { KbChunksRepository } from './kb-chunks.repository';
  */
 @Injectable()
 export class KbChunkEmbeddingTarget implements EmbeddingTargetHandler, OnModuleInit {
+  readonly table = KB_CHUNKS_TABLE;
+
   constructor(
     private readonly targets: EmbeddingTargets,
     private readonly chunks: KbChunksRepository,

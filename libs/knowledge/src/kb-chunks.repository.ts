@@ -1,9 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { type PendingEmbedding } from '@cairn/embeddings';
-import { type Corpus } from '@cairn/search';
-import { SqlParams } from '@cairn/db';
+import { corpusQuery, type CorpusQuery } from '@cairn/search';
+import { ProjectResolver } from '@cairn/projects';
 import { TenantDb } from '@cairn/tenancy';
 import { type RetentionTier, type SourceType } from './contract/kb.types';
+import { KB_CHUNKS_CORPUS, liveDocument } from './kb-corpus.sql';
+
+/** The table chunks' vectors live in: the embedding worker builds each active model's HNSW index on it. */
+export const KB_CHUNKS_TABLE = 'kb_chunks';
 
 export interface NewChunk {
   readonly id: string;
@@ -34,14 +38,13 @@ export interface ChunkHit {
   readonly text: string;
 }
 
-// Chunks count only while their document is live: expired ones vanish from search at once,
-// before the purge job gets to them.
-const LIVE_DOCUMENT = 'EXISTS (SELECT 1 FROM kb_documents d WHERE d.id = c.document_id AND d.expires_at > now())';
-
 /** Knowledge-base chunks of the current tenant; every call runs inside a tenant transaction. */
 @Injectable()
 export class KbChunksRepository {
-  constructor(private readonly db: TenantDb) {}
+  constructor(
+    private readonly db: TenantDb,
+    private readonly projects: ProjectResolver,
+  ) {}
 
   /** All chunks of a document in one statement. */
   async insertMany(chunks: readonly NewChunk[]): Promise<void> {
@@ -60,35 +63,28 @@ export class KbChunksRepository {
     );
   }
 
-  /**
-   * Chunks as the shared rankers see them, limited to live documents of the given projects,
-   * with the statement parameters the filter binds (HybridSearch adds its own after them).
-   * Term statistics are per project, like the filter. A chunk's text never changes, so any vector of the active model is current.
-   */
-  corpus(projectIds: readonly string[]): { corpus: Corpus; params: SqlParams } {
-    const params = new SqlParams();
-    const projects = params.add(projectIds);
-    const corpus: Corpus = {
-      table: 'kb_chunks',
-      where: `c.project_id = ANY(${projects}::uuid[]) AND ${LIVE_DOCUMENT}`,
-      signals: 'NULL::smallint AS importance, NULL::real AS confidence, false AS pinned, c.created_at',
-      termScopes: projectIds,
-    };
-    return { corpus, params };
+  /** The chunks of live documents of the given projects, as a corpus for HybridSearch: a value. */
+  corpus(projectIds: readonly string[]): CorpusQuery {
+    return corpusQuery(KB_CHUNKS_CORPUS, { projectIds });
   }
 
   /** The chunks behind ranked ids, in no particular order (the caller keeps rank order). */
-  hydrate(ids: readonly string[]): Promise<ChunkHit[]> {
-    if (ids.length === 0) return Promise.resolve([]);
-    return this.db.query<ChunkHit>(
-      `SELECT c.id AS "chunkId", c.document_id AS "documentId", p.slug AS project, d.source, d.title,
+  async hydrate(ids: readonly string[]): Promise<ChunkHit[]> {
+    if (ids.length === 0) return [];
+    const rows = await this.db.query<Omit<ChunkHit, 'project'> & { projectId: string }>(
+      `SELECT c.id AS "chunkId", c.document_id AS "documentId", c.project_id AS "projectId", d.source, d.title,
               d.source_type AS "sourceType", d.retention_tier AS "retentionTier", c.ordinal, c.content AS text
        FROM kb_chunks c
        JOIN kb_documents d ON d.id = c.document_id
-       JOIN projects p ON p.id = c.project_id
        WHERE c.id = ANY($1::uuid[])`,
       [ids],
     );
+    // The project's slug is @cairn/projects' to say; every chunk belongs to a project.
+    const slugs = await this.projects.slugsOf(rows.map((row) => row.projectId));
+    return rows.flatMap(({ chunkId, documentId, projectId, ...rest }) => {
+      const project = slugs.get(projectId);
+      return project === undefined ? [] : [{ chunkId, documentId, project, ...rest }];
+    });
   }
 
   /** Of `ids`, chunks of live documents without a vector of `modelId` for their content. */
@@ -97,7 +93,7 @@ export class KbChunksRepository {
     return this.db.query<PendingEmbedding>(
       `SELECT c.id, c.content AS text, c.content_hash AS "contentHash"
        FROM kb_chunks c
-       WHERE c.id = ANY($1::uuid[]) AND ${LIVE_DOCUMENT}
+       WHERE c.id = ANY($1::uuid[]) AND ${liveDocument('c')}
          AND (c.embedding_model IS DISTINCT FROM $2 OR c.embedded_hash IS DISTINCT FROM c.content_hash)
        ORDER BY c.document_id, c.ordinal`,
       [ids, modelId],
@@ -132,7 +128,7 @@ export class KbChunksRepository {
   ): Promise<string[]> {
     const rows = await this.db.query<{ id: string }>(
       `SELECT c.id FROM kb_chunks c
-       WHERE c.embedding_model IS DISTINCT FROM $1 AND ${LIVE_DOCUMENT}
+       WHERE c.embedding_model IS DISTINCT FROM $1 AND ${liveDocument('c')}
          AND ($2::uuid IS NULL OR c.id > $2::uuid) AND c.created_at < now() - make_interval(secs => $3)
        ORDER BY c.id LIMIT $4`,
       [modelId, options.after, options.settledSeconds, options.limit],

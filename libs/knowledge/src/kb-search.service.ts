@@ -113,8 +113,8 @@ export class KbSearchService {
     projects: ProjectRef[],
     request: KbSearchRequest & { queryVector: QueryVector },
   ): Promise<Candidates> {
-    const { corpus, params } = this.chunks.corpus(projects.map((project) => project.id));
-    const { ranked, report } = await this.hybrid.rank(corpus, params, request);
+    const corpus = this.chunks.corpus(projects.map((project) => project.id));
+    const { ranked, report } = await this.hybrid.rank(corpus, request);
     const rows = new Map((await this.chunks.hydrate(ranked.map((hit) => hit.id))).map((row) => [row.chunkId, row]));
     return { ranked, rows, report, projects };
   }

@@ -1,10 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { BadRequestError, CairnError } from '@cairn/common';
 import { EMBEDDER, type Embedder } from '@cairn/embeddings';
-import { type MemoryScope } from '@cairn/memory';
+import { type DuplicateCandidate, MemoryMaintenance, type MemoryScope, type WalkPosition } from '@cairn/memory';
 import { vectorSearchSettings } from '@cairn/search';
 import { type DuplicatePair } from './contract/memory-hygiene.types';
-import { type Candidate, DuplicateCandidatesRepository, type WalkPosition } from './duplicate-candidates.repository';
 
 /** Partners per memory and kind: bounded work per memory (k of the k-NN probe). */
 export const DUPLICATE_NEIGHBOURS = 5;
@@ -49,7 +48,7 @@ interface Cursor extends WalkPosition {
 export class DuplicateFinder {
   constructor(
     @Inject(EMBEDDER) private readonly embedder: Embedder,
-    private readonly candidates: DuplicateCandidatesRepository,
+    private readonly candidates: MemoryMaintenance,
   ) {}
 
   /** One page; runs inside the caller's tenant transaction (opened with `duplicateSearchSettings()`). */
@@ -88,16 +87,16 @@ export class DuplicateFinder {
     });
   }
 
-  private partners(scope: MemoryScope, ids: readonly string[], threshold: number): Promise<Candidate[]> {
+  private partners(scope: MemoryScope, ids: readonly string[], threshold: number): Promise<DuplicateCandidate[]> {
     return this.candidates.partners(scope, this.embedder.model, ids, { threshold, perMemory: DUPLICATE_NEIGHBOURS });
   }
 }
 
 /** Per probe, its partners by id; equal text outranks whatever the vectors say about the same pair. */
-function byProbe(candidates: readonly Candidate[]): Map<string, Map<string, Candidate>> {
-  const result = new Map<string, Map<string, Candidate>>();
+function byProbe(candidates: readonly DuplicateCandidate[]): Map<string, Map<string, DuplicateCandidate>> {
+  const result = new Map<string, Map<string, DuplicateCandidate>>();
   for (const candidate of candidates) {
-    const partners = result.get(candidate.probe) ?? new Map<string, Candidate>();
+    const partners = result.get(candidate.probe) ?? new Map<string, DuplicateCandidate>();
     result.set(candidate.probe, partners);
     const known = partners.get(candidate.other);
     if (!known || known.reason !== 'same_content') partners.set(candidate.other, candidate);
@@ -105,7 +104,7 @@ function byProbe(candidates: readonly Candidate[]): Map<string, Map<string, Cand
   return result;
 }
 
-function toPair(candidate: Candidate): DuplicatePair {
+function toPair(candidate: DuplicateCandidate): DuplicatePair {
   const [a, b] =
     candidate.probe < candidate.other ? [candidate.probe, candidate.other] : [candidate.other, candidate.probe];
   return { a, b, similarity: candidate.similarity, reason: candidate.reason };

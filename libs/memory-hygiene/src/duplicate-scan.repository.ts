@@ -26,15 +26,16 @@ export class DuplicateScanRepository {
     );
   }
 
-  /** Stored pairs whose two memories are both still live and unmerged. */
-  list(projectId: string, limit: number): Promise<(DuplicatePair & { foundAt: Date })[]> {
+  /**
+   * The project's stored pairs, most similar first (a scan keeps at most SCAN_LIMIT of them).
+   * Whether their memories are still live, and whom they show to, is memory's to say.
+   */
+  list(projectId: string): Promise<(DuplicatePair & { foundAt: Date })[]> {
     return this.db.query<DuplicatePair & { foundAt: Date }>(
       `SELECT d.a, d.b, d.similarity::float8 AS similarity, d.reason, d.found_at AS "foundAt"
        FROM memory_duplicate_candidates d
-       JOIN memories x ON x.id = d.a AND x.deleted_at IS NULL AND x.superseded_by IS NULL
-       JOIN memories y ON y.id = d.b AND y.deleted_at IS NULL AND y.superseded_by IS NULL
-       WHERE d.project_id = $1 ORDER BY d.similarity DESC, d.a, d.b LIMIT $2`,
-      [projectId, limit],
+       WHERE d.project_id = $1 ORDER BY d.similarity DESC, d.a, d.b`,
+      [projectId],
     );
   }
 }

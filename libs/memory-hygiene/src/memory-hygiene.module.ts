@@ -2,10 +2,8 @@ import { Module } from '@nestjs/common';
 import { MemoryModule } from '@cairn/memory';
 import { ProjectsModule } from '@cairn/projects';
 import { SecretsModule } from '@cairn/secrets';
-import { DuplicateCandidatesRepository } from './duplicate-candidates.repository';
 import { DuplicateFinder } from './duplicate-finder.service';
 import { DuplicateScanRepository } from './duplicate-scan.repository';
-import { MemoryHygieneRepository } from './memory-hygiene.repository';
 import { MemoryHygiene } from './memory-hygiene.service';
 import { MemoryMerger } from './memory-merge.service';
 
@@ -16,14 +14,7 @@ import { MemoryMerger } from './memory-merge.service';
  */
 @Module({
   imports: [MemoryModule, ProjectsModule, SecretsModule],
-  providers: [
-    MemoryHygiene,
-    MemoryHygieneRepository,
-    DuplicateScanRepository,
-    DuplicateCandidatesRepository,
-    DuplicateFinder,
-    MemoryMerger,
-  ],
+  providers: [MemoryHygiene, DuplicateScanRepository, DuplicateFinder, MemoryMerger],
   exports: [MemoryHygiene, MemoryMerger],
 })
 export class MemoryHygieneModule {}

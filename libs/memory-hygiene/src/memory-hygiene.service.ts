@@ -4,6 +4,9 @@ import { ProjectResolver } from '@cairn/projects';
 import { TenantTransaction } from '@cairn/tenancy';
 import {
   assertMayModify,
+  type DecayOptions,
+  MemoryMaintenance,
+  type PruneOptions,
   assertMayWriteTenantWide,
   type Memory,
   MemoryRecords,
@@ -22,7 +25,6 @@ import {
   type DuplicatePage,
 } from './duplicate-finder.service';
 import { DuplicateScanRepository } from './duplicate-scan.repository';
-import { type DecayOptions, MemoryHygieneRepository, type PruneOptions } from './memory-hygiene.repository';
 
 export interface ScopedMaintenance {
   /** Also maintain tenant-wide memories (needs a token scoped to every project). */
@@ -45,7 +47,7 @@ export class MemoryHygiene {
   constructor(
     private readonly tx: TenantTransaction,
     private readonly resolver: ProjectResolver,
-    private readonly hygiene: MemoryHygieneRepository,
+    private readonly hygiene: MemoryMaintenance,
     private readonly memories: MemoryRecords,
     private readonly scans: DuplicateScanRepository,
     private readonly finder: DuplicateFinder,
@@ -136,12 +138,16 @@ export class MemoryHygiene {
   scanned(projectSlug: string, viewer: MemoryViewer, limit: number): Promise<DuplicatePage & { memories: Memory[] }> {
     return this.tx.run(async () => {
       const project = await this.resolver.resolve(projectSlug);
-      const pairs = (await this.scans.list(project.id, limit)).map(({ a, b, similarity, reason }) => ({
-        a,
-        b,
-        similarity,
-        reason,
-      }));
+      const stored = await this.scans.list(project.id);
+      // Live: neither memory deleted nor superseded since the scan (merged ones are superseded).
+      const named = [...new Set(stored.flatMap((pair) => [pair.a, pair.b]))];
+      const live = new Set(
+        (await this.memories.findManyById(named)).filter((m) => m.supersededBy === null).map((m) => m.id),
+      );
+      const pairs = stored
+        .filter((pair) => live.has(pair.a) && live.has(pair.b))
+        .slice(0, limit)
+        .map(({ a, b, similarity, reason }) => ({ a, b, similarity, reason }));
       const memories = await this.memoriesOf(pairs, projectScope(project, viewer));
       const seen = new Set(memories.map((memory) => memory.id));
       // A pair with a memory the reader may not see is not shown at all: it would name it.

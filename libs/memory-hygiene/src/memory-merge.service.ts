@@ -9,12 +9,12 @@ import {
   assertMayModify,
   type Memory,
   memoryContentHash,
+  MemoryMaintenance,
   MemoryRecords,
   orNotFound,
   projectScope,
   viewerOf,
 } from '@cairn/memory';
-import { MemoryHygieneRepository } from './memory-hygiene.repository';
 import { mergedFields } from './merge-fields';
 
 export interface MergeInput {
@@ -41,7 +41,7 @@ export class MemoryMerger {
     private readonly tenant: TenantContext,
     private readonly resolver: ProjectResolver,
     private readonly memories: MemoryRecords,
-    private readonly hygiene: MemoryHygieneRepository,
+    private readonly hygiene: MemoryMaintenance,
     private readonly jobs: JobQueue,
     private readonly secrets: SecretRedaction,
   ) {}

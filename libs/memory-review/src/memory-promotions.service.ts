@@ -2,12 +2,11 @@ import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { assertProjectAccess, authorOf, type SessionPrincipal } from '@cairn/access';
 import { BadRequestError, ConflictError, ForbiddenError, NotFoundError } from '@cairn/common';
-import { isAuthor, MemoryRecords, orNotFound, projectScope, viewerOf } from '@cairn/memory';
+import { isAuthor, MemoryRecords, MemoryReviews, orNotFound, projectScope, viewerOf } from '@cairn/memory';
 import { ProjectResolver } from '@cairn/projects';
 import { SecretRedaction } from '@cairn/secrets';
 import { TenantTransaction } from '@cairn/tenancy';
 import { type MemoryVisibility, type Review, SCOPE_WIDTH } from './contract/memory-review.types';
-import { MemoryReviewsRepository } from './memory-reviews.repository';
 import { redactReviewText } from './review-text';
 
 export interface PromoteInput {
@@ -25,7 +24,7 @@ export class MemoryPromotions {
     private readonly tx: TenantTransaction,
     private readonly resolver: ProjectResolver,
     private readonly records: MemoryRecords,
-    private readonly reviews: MemoryReviewsRepository,
+    private readonly reviews: MemoryReviews,
     private readonly secrets: SecretRedaction,
   ) {}
 
@@ -56,7 +55,7 @@ export class MemoryPromotions {
         );
       }
       const id = randomUUID();
-      const review = await this.reviews.insertPromotion({
+      const review = await this.reviews.propose({
         id,
         projectId: project.id,
         memoryId: memory.id,

@@ -3,7 +3,6 @@ import { MemoryModule } from '@cairn/memory';
 import { ProjectsModule } from '@cairn/projects';
 import { SecretsModule } from '@cairn/secrets';
 import { MemoryPromotions } from './memory-promotions.service';
-import { MemoryReviewsRepository } from './memory-reviews.repository';
 import { ReviewDecisions } from './review-decisions.service';
 import { ReviewNotices } from './review-notices.service';
 import { ReviewQueue } from './review-queue.service';
@@ -15,7 +14,7 @@ import { ReviewQueue } from './review-queue.service';
  */
 @Module({
   imports: [MemoryModule, ProjectsModule, SecretsModule],
-  providers: [MemoryReviewsRepository, MemoryPromotions, ReviewDecisions, ReviewQueue, ReviewNotices],
+  providers: [MemoryPromotions, ReviewDecisions, ReviewQueue, ReviewNotices],
   exports: [MemoryPromotions, ReviewDecisions, ReviewQueue, ReviewNotices],
 })
 export class MemoryReviewModule {}

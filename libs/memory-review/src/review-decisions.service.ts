@@ -1,12 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { assertProjectAccess, authorOf, roleGrants, type SessionPrincipal } from '@cairn/access';
 import { BadRequestError, ConflictError, ForbiddenError, NotFoundError } from '@cairn/common';
-import { MemoryRecords, MemoryWriter } from '@cairn/memory';
+import { MemoryRecords, MemoryReviews, MemoryWriter, viewerOf } from '@cairn/memory';
 import { ProjectResolver } from '@cairn/projects';
 import { SecretRedaction } from '@cairn/secrets';
 import { TenantTransaction } from '@cairn/tenancy';
 import { type Decision, type Resolution, type Review, SCOPE_WIDTH } from './contract/memory-review.types';
-import { MemoryReviewsRepository } from './memory-reviews.repository';
 import { redactReviewText } from './review-text';
 
 export interface DecideInput {
@@ -26,7 +25,7 @@ export class ReviewDecisions {
     private readonly resolver: ProjectResolver,
     private readonly records: MemoryRecords,
     private readonly writer: MemoryWriter,
-    private readonly reviews: MemoryReviewsRepository,
+    private readonly reviews: MemoryReviews,
     private readonly secrets: SecretRedaction,
   ) {}
 
@@ -39,7 +38,8 @@ export class ReviewDecisions {
     const reason = await redactReviewText(this.secrets, input.reason);
     return this.tx.run(async () => {
       const project = await this.resolver.resolve(projectSlug);
-      const review = await this.reviews.findForUpdate(project.id, id);
+      // One the reviewer may see: a review naming someone's private memory is a 404 here, as in the queue.
+      const review = await this.reviews.findForDecision(project.id, id, viewerOf(principal));
       if (!review) throw new NotFoundError('Review');
       if (review.status !== 'pending') {
         throw new ConflictError(`This review was already ${review.status}`, 'review_decided');

@@ -1,8 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { type Author } from '@cairn/access';
-import { TenantTransaction } from '@cairn/tenancy';
+import { MemoryReviews } from '@cairn/memory';
 import { type ReviewOutcome } from './contract/memory-review.types';
-import { MemoryReviewsRepository } from './memory-reviews.repository';
 
 /**
  * What the briefing tells a memory's author about reviews of their memories: each decided
@@ -11,17 +10,14 @@ import { MemoryReviewsRepository } from './memory-reviews.repository';
  */
 @Injectable()
 export class ReviewNotices {
-  constructor(
-    private readonly tx: TenantTransaction,
-    private readonly reviews: MemoryReviewsRepository,
-  ) {}
+  constructor(private readonly reviews: MemoryReviews) {}
 
   /** Decided, untold reviews of the caller's memories in the project, oldest decision first. */
   untold(projectId: string, caller: Author, limit: number): Promise<ReviewOutcome[]> {
-    return this.tx.run(() => this.reviews.untold(projectId, caller, limit));
+    return this.reviews.untold(projectId, caller, limit);
   }
 
   markTold(ids: readonly string[]): Promise<void> {
-    return this.tx.run(() => this.reviews.markTold(ids));
+    return this.reviews.markTold(ids);
   }
 }

@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { assertProjectAccess, type SessionPrincipal } from '@cairn/access';
+import { MemoryReviews, viewerOf } from '@cairn/memory';
 import { ProjectResolver } from '@cairn/projects';
 import { TenantTransaction } from '@cairn/tenancy';
 import { type QueuedReview, type ReviewStatus } from './contract/memory-review.types';
-import { MemoryReviewsRepository } from './memory-reviews.repository';
 
 export interface ReviewPage {
   readonly items: QueuedReview[];
@@ -16,7 +16,7 @@ export class ReviewQueue {
   constructor(
     private readonly tx: TenantTransaction,
     private readonly resolver: ProjectResolver,
-    private readonly reviews: MemoryReviewsRepository,
+    private readonly reviews: MemoryReviews,
   ) {}
 
   list(
@@ -27,7 +27,12 @@ export class ReviewQueue {
     assertProjectAccess(principal, projectSlug);
     return this.tx.run(async () => {
       const project = await this.resolver.resolve(projectSlug);
-      const rows = await this.reviews.list(project.id, query.status, query.limit + 1, query.cursor);
+      // As the reader may see them: a review naming someone's private memory is not listed.
+      const rows = await this.reviews.list(project.id, viewerOf(principal), {
+        status: query.status,
+        limit: query.limit + 1,
+        afterId: query.cursor,
+      });
       const items = rows.slice(0, query.limit);
       const last = items[items.length - 1];
       return { items, nextCursor: rows.length > query.limit && last ? last.id : null };

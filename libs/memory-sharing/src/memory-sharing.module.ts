@@ -2,7 +2,6 @@ import { Module } from '@nestjs/common';
 import { MemoryModule } from '@cairn/memory';
 import { ProjectsModule } from '@cairn/projects';
 import { SecretsModule } from '@cairn/secrets';
-import { MemorySharesRepository } from './memory-shares.repository';
 import { MemorySharing } from './memory-sharing.service';
 import { SharingListings } from './sharing-listings.service';
 
@@ -12,7 +11,7 @@ import { SharingListings } from './sharing-listings.service';
  */
 @Module({
   imports: [MemoryModule, ProjectsModule, SecretsModule],
-  providers: [MemorySharesRepository, MemorySharing, SharingListings],
+  providers: [MemorySharing, SharingListings],
   exports: [MemorySharing, SharingListings],
 })
 export class MemorySharingModule {}

@@ -2,12 +2,20 @@ import { Injectable } from '@nestjs/common';
 import { assertProjectAccess, authorOf, type SessionPrincipal } from '@cairn/access';
 import { UsersService } from '@cairn/auth';
 import { BadRequestError, ForbiddenError, NotFoundError } from '@cairn/common';
-import { isAuthor, isAuthoredBy, type Memory, MemoryRecords, orNotFound, projectScope, viewerOf } from '@cairn/memory';
+import {
+  isAuthor,
+  isAuthoredBy,
+  type Memory,
+  MemoryRecords,
+  MemoryShares,
+  orNotFound,
+  projectScope,
+  viewerOf,
+} from '@cairn/memory';
 import { type ProjectRef, ProjectResolver } from '@cairn/projects';
 import { SecretRedaction } from '@cairn/secrets';
 import { TenantTransaction } from '@cairn/tenancy';
 import { type Grantee, type MemoryShare, type SharePermission, type ShareRule } from './contract/sharing.types';
-import { MemorySharesRepository } from './memory-shares.repository';
 
 /**
  * Sharing a memory, or by a tag rule every memory of one's own carrying the tag, with one user
@@ -22,7 +30,7 @@ export class MemorySharing {
     private readonly tx: TenantTransaction,
     private readonly resolver: ProjectResolver,
     private readonly records: MemoryRecords,
-    private readonly shares: MemorySharesRepository,
+    private readonly shares: MemoryShares,
     private readonly users: UsersService,
     private readonly secrets: SecretRedaction,
   ) {}

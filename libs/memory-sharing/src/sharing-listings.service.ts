@@ -1,10 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { assertProjectAccess, authorOf, type SessionPrincipal } from '@cairn/access';
 import { ForbiddenError } from '@cairn/common';
+import { MemoryShares } from '@cairn/memory';
 import { ProjectResolver } from '@cairn/projects';
 import { TenantTransaction } from '@cairn/tenancy';
 import { type Page, type SharedMemory, type ShareGrant } from './contract/sharing.types';
-import { MemorySharesRepository } from './memory-shares.repository';
 import { decodeCursor, encodeCursor } from './share-cursor';
 
 /** `shared_with_me` and `my_shares`, each one tenant transaction inside one project. */
@@ -13,7 +13,7 @@ export class SharingListings {
   constructor(
     private readonly tx: TenantTransaction,
     private readonly resolver: ProjectResolver,
-    private readonly shares: MemorySharesRepository,
+    private readonly shares: MemoryShares,
   ) {}
 
   /**

@@ -1,9 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { ProjectResolver } from '@cairn/projects';
 import { TenantTransaction } from '@cairn/tenancy';
-import { type Memory, type MemoryViewer, projectScope } from '@cairn/memory';
+import { type ChangedMemory, type Memory, MemoryTransfer, type MemoryViewer, projectScope } from '@cairn/memory';
 import { type ChangeCursor, encodeCursor, laterCursor } from './contract/change-cursor';
-import { type ChangedMemory, MemoryChangesRepository } from './memory-changes.repository';
 
 export type ChangeItem =
   | { readonly kind: 'memory'; readonly memory: Memory }
@@ -47,7 +46,7 @@ export class MemoryChanges {
   constructor(
     private readonly tx: TenantTransaction,
     private readonly resolver: ProjectResolver,
-    private readonly changes: MemoryChangesRepository,
+    private readonly changes: MemoryTransfer,
   ) {}
 
   /** As `viewer` sees the project: others' private memories (and their tombstones) never appear. */

@@ -1,12 +1,18 @@
 import { Readable } from 'node:stream';
 import { Injectable } from '@nestjs/common';
 import { type SessionPrincipal } from '@cairn/access';
-import { type MemoryScope, SYSTEM_VIEWER, type Viewer, viewerOf } from '@cairn/memory';
+import {
+  type MemoryScope,
+  MemoryTransfer,
+  type RestoredRelation,
+  SYSTEM_VIEWER,
+  type Viewer,
+  viewerOf,
+} from '@cairn/memory';
 import { type ProjectRef, ProjectResolver } from '@cairn/projects';
 import { type BackedUpSecret, type ExportSecrets, SecretBackup } from '@cairn/secrets';
 import { TenantContext, TenantEntry, type TenantRef, TenantTransaction } from '@cairn/tenancy';
 import { exportHeaderLine, exportLine } from './contract/export-format';
-import { type ImportRelation, MemoryTransferRepository } from './memory-transfer.repository';
 
 const PAGE = 500;
 
@@ -29,7 +35,7 @@ export class MemoryExporter {
     private readonly tenant: TenantContext,
     private readonly entry: TenantEntry,
     private readonly resolver: ProjectResolver,
-    private readonly transfer: MemoryTransferRepository,
+    private readonly transfer: MemoryTransfer,
     private readonly backup: SecretBackup,
   ) {}
 
@@ -75,7 +81,7 @@ export class MemoryExporter {
               : new Map<string, BackedUpSecret[]>(),
         };
       });
-      const byFrom = new Map<string, ImportRelation[]>();
+      const byFrom = new Map<string, RestoredRelation[]>();
       for (const relation of relations) byFrom.set(relation.fromId, [...(byFrom.get(relation.fromId) ?? []), relation]);
       if (memories.length > 0) {
         yield memories

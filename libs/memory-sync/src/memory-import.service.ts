@@ -7,11 +7,17 @@ import { type ProjectRef, ProjectResolver } from '@cairn/projects';
 import { TermStatistics } from '@cairn/search';
 import { type SealedSecret, SecretBackup, SecretRedaction, type SecretTypeCount } from '@cairn/secrets';
 import { TenantContext, TenantTransaction } from '@cairn/tenancy';
-import { assertMayWriteScope, assertMayWriteTenantWide, memoryContentHash } from '@cairn/memory';
+import {
+  assertMayWriteScope,
+  assertMayWriteTenantWide,
+  type ExistingMemory,
+  memoryContentHash,
+  MemoryTransfer,
+  type RestoredMemory,
+} from '@cairn/memory';
 import { type ExportedMemory } from './contract/export-format';
 import { assertMayImportPrivate, importedAuthorToken } from './import-authorship';
 import { type ImportLine, invalidImport, type LineError, parseImport } from './import-parser';
-import { type ExistingMemory, MemoryTransferRepository } from './memory-transfer.repository';
 
 export interface ImportResult {
   readonly imported: number;
@@ -48,7 +54,7 @@ export class MemoryImporter {
     private readonly tx: TenantTransaction,
     private readonly tenant: TenantContext,
     private readonly resolver: ProjectResolver,
-    private readonly transfer: MemoryTransferRepository,
+    private readonly transfer: MemoryTransfer,
     private readonly jobs: JobQueue,
     private readonly secrets: SecretRedaction,
     private readonly backup: SecretBackup,
@@ -91,10 +97,8 @@ export class MemoryImporter {
       }
       const kept = [...fresh, ...unchanged];
       await this.assertReferencesResolve(fresh, kept, project);
-      const written = await this.transfer.insertExported(
-        fresh.map((line) => line.memory),
-        project.id,
-        (memory) => importedAuthorToken(principal, memory),
+      const written = await this.transfer.insertRestored(
+        fresh.map((line) => restoredMemory(line.memory, project.id, importedAuthorToken(principal, line.memory))),
       );
       if (written !== fresh.length) {
         // Another import wrote some of these ids since we looked: roll back, the retry sorts them.
@@ -145,7 +149,7 @@ export class MemoryImporter {
   private async settle(): Promise<void> {
     try {
       await this.termStatistics.fold();
-      await this.tx.run(() => this.transfer.refreshPlannerStatistics());
+      await this.transfer.refreshPlannerStatistics();
     } catch (error) {
       this.logger.warn({ msg: 'term statistics or planner statistics not settled after an import', err: error });
     }
@@ -270,4 +274,37 @@ export class MemoryImporter {
 function sameMemory(found: ExistingMemory, line: ExportedMemory, project: ProjectRef): boolean {
   const samePlace = line.scope === 'tenant' ? found.projectId === null : found.projectId === project.id;
   return !found.deleted && samePlace && found.content === line.content;
+}
+
+/**
+ * A line of the file as memory writes it back: a `tenant` line is a team memory without a
+ * project, every other one lies in the importing project; `authorToken` is the token it
+ * records as its author (importedAuthorToken).
+ */
+function restoredMemory(memory: ExportedMemory, projectId: string, authorToken: string | null): RestoredMemory {
+  const scope = memory.scope === 'tenant' ? 'team' : memory.scope;
+  return {
+    id: memory.id,
+    projectId: memory.scope === 'tenant' ? null : projectId,
+    scope,
+    content: memory.content,
+    category: memory.category,
+    tags: memory.tags,
+    keywords: memory.keywords,
+    importance: memory.importance,
+    confidence: memory.confidence,
+    source: memory.source,
+    stale: memory.stale,
+    verifiedAt: memory.verifiedAt,
+    author: { ...memory.author, tokenId: authorToken },
+    pinned: memory.pinned,
+    version: memory.version,
+    accessCount: memory.accessCount,
+    lastAccessedAt: memory.lastAccessedAt,
+    archivedAt: memory.archivedAt,
+    sensitive: memory.sensitive ?? false,
+    occurredAt: memory.occurredAt ?? memory.createdAt,
+    createdAt: memory.createdAt,
+    updatedAt: memory.updatedAt,
+  };
 }

@@ -1,5 +1,5 @@
--- Recall (MemoryRecall through MemoriesRepository.rankingCorpus): HybridSearch.rank runs its keyword and
--- vector rankers over this corpus.
+-- Recall (MemoryRecall through MemoriesRepository.rankable): HybridSearch.rank runs its keyword and
+-- vector rankers over this corpus, HybridSearch.rankDated its dated candidates too.
 
 -- default: the project and team memories a user (through an agent) sees
 -- corpus table: memories (alias c); term statistics of the scopes ["00000000-0000-4000-8000-000000000001","00000000-0000-0000-0000-000000000000"]

@@ -94,8 +94,7 @@ export class ContradictionsService {
     scope: MemoryScope,
     excluded: ReadonlySet<string>,
   ): Promise<{ id: string; content: string }[]> {
-    const { corpus, params } = this.candidateRows.corpus(scope, subject.id);
-    const { ranked } = await this.search.rank(corpus, params, {
+    const { ranked } = await this.search.rank(this.candidateRows.corpus(scope, subject.id), {
       query: memoryEmbeddingText(subject.content, [...subject.keywords, ...subject.tags]),
       mode: 'keyword',
       // The excluded ones may rank among the first: as many more, so the rest still fill the list.

@@ -5,11 +5,16 @@ export { MemoryMcpModule } from './mcp/memory-mcp.module';
 
 // Services other libraries use.
 export { AccessRecorder } from './access-recorder.service';
+export { MemoryDigest } from './memory-digest.service';
 export { MemoryReader } from './memory-reader.service';
 export { MemoryRecall, type RecallHit, type RecallInput } from './memory-recall.service';
 export { MemoryLinks } from './memory-relations.service';
 export { MemoryWriter, type StoreMemoryInput, type WriteResult } from './memory-writer.service';
+export { MemoryMaintenance } from './memory-maintenance.service';
 export { MemoryRecords } from './memory-records.service';
+export { MemoryReviews } from './memory-reviews.service';
+export { MemoryShares } from './memory-shares.service';
+export { MemoryTransfer } from './memory-transfer.service';
 export { MemorySettings } from './memory-settings.service';
 export { IDEMPOTENCY_KEY_HOURS, IdempotencyKeysRepository } from './idempotency-keys.repository';
 
@@ -23,11 +28,51 @@ export {
   type MemoryScopeLevel,
   type MemoryFields,
   type MemoryRelation,
+  type RecentMemory,
   RELATION_TYPES,
   type RelationType,
 } from './contract/memory.types';
 export { type ListFilter, type MemoryFilter, type MemoryScope } from './contract/memory-filter';
+export {
+  type DecayOptions,
+  type DuplicateCandidate,
+  type DuplicateOptions,
+  type PruneOptions,
+  type WalkPosition,
+} from './contract/memory-maintenance.types';
 export { type MemoryViewer, SYSTEM_VIEWER, type Viewer } from './contract/memory-viewer';
+export {
+  type Grantee,
+  type GrantPosition,
+  type MemoryShare,
+  type Party,
+  type SharedMemory,
+  type ShareGrant,
+  type SharePermission,
+  type ShareRule,
+} from './contract/memory-sharing.types';
+export {
+  type ChangedMemory,
+  type ExistingMemory,
+  type FeedPosition,
+  type RestoredMemory,
+  type RestoredRelation,
+} from './contract/memory-sync.types';
+export {
+  type NewPromotion,
+  type QueuedReview,
+  type Resolution,
+  RESOLUTIONS,
+  type Review,
+  type ReviewActor,
+  type ReviewDecision,
+  type ReviewedMemory,
+  type ReviewKind,
+  REVIEW_KINDS,
+  type ReviewOutcome,
+  type ReviewStatus,
+  REVIEW_STATUSES,
+} from './contract/memory-review.types';
 export { AGENT_DEFAULT_SCOPES, type AgentDefaultScope } from './contract/memory-settings';
 export {
   categorySchema,
@@ -60,28 +105,12 @@ export {
   projectScope,
   viewerOf,
 } from './memory-access';
-export { authoredBySql, isAuthoredBy, type OwnerIdentity } from './memory-ownership';
+export { isAuthoredBy, type OwnerIdentity } from './memory-ownership';
 export { memoryContentHash, memoryEmbeddingText } from './memory-content';
 export { detectContradiction } from './contradiction-detector';
-
-// Statement pieces for the repositories of memory-hygiene and memory-sync, which query the
-// memories table themselves: one definition of a memory row and of the filters.
-export { memoryFilterSql, memoryScopeSql, privacySql } from './memory-filter.sql';
-// Sharing (memory-sharing's listings; the visibility filter ORs it in): one definition of "shared with".
-export {
-  GRANT_NOTICE_INSERT,
-  identitySql,
-  memorySharedWithSql,
-  ruleNoticesSql,
-  type SharePermission,
-  shareGrantsSql,
-  type ShareViewer,
-} from './memory-shares.sql';
-export { MEMORY_COLUMNS, MEMORY_FROM, type MemoryRow, toMemory } from './memory-row.sql';
 
 // MCP text renderers that memory-hygiene's tools share, so a memory reads the same in every tool.
 export { memoryLines, nextPageLine } from './mcp/memory-text';
 
 // For the benchmarks (bench/), which load and rank memories directly.
-export { memoryCorpus } from './memory-corpus.sql';
 export { MemoriesRepository, type NewMemory } from './memories.repository';

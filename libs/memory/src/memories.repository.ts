@@ -1,12 +1,13 @@
 import { SqlParams } from '@cairn/db';
 import { Injectable } from '@nestjs/common';
+import { ProjectResolver } from '@cairn/projects';
 
 import { TenantDb } from '@cairn/tenancy';
 import { type MemoryFilter, type MemoryScope } from './contract/memory-filter';
-import { memoryCorpus, type RankingCorpus } from './memory-corpus.sql';
-import { datedCandidatesSql, type OccurredWindow } from './memory-dated.sql';
+import { type CorpusQuery } from '@cairn/search';
+import { memoryCorpus } from './memory-corpus.sql';
 import { memoryFilterSql, memoryScopeSql } from './memory-filter.sql';
-import { MEMORY_COLUMNS, MEMORY_FROM, type MemoryRow, toMemory } from './memory-row.sql';
+import { MEMORY_COLUMNS, type MemoryRow, toMemories } from './memory-row.sql';
 import { droppedTagNoticesSql } from './memory-shares.sql';
 import { type Memory, type MemoryFields, type MemoryScopeLevel } from './contract/memory.types';
 
@@ -25,7 +26,10 @@ export interface NewMemory extends MemoryFields {
 /** Long-term memories of the current tenant; every call runs inside a tenant transaction. */
 @Injectable()
 export class MemoriesRepository {
-  constructor(private readonly db: TenantDb) {}
+  constructor(
+    private readonly db: TenantDb,
+    private readonly projects: ProjectResolver,
+  ) {}
 
   async insert(memory: NewMemory): Promise<Memory> {
     const rows = await this.db.query<MemoryRow>(
@@ -37,7 +41,7 @@ export class MemoriesRepository {
            coalesce($17, now()), coalesce($17, now()), coalesce($18, $17, now()), $19, $20)
          RETURNING *
        )
-       SELECT ${MEMORY_COLUMNS} FROM m LEFT JOIN projects p ON p.id = m.project_id`,
+       SELECT ${MEMORY_COLUMNS} FROM m`,
       [
         memory.id,
         memory.projectId,
@@ -61,13 +65,13 @@ export class MemoriesRepository {
         memory.scope,
       ],
     );
-    return toMemory(rows[0]);
+    return (await toMemories(rows, this.projects))[0];
   }
 
   /** Any state, deleted included: for checks and history. */
   async findById(id: string): Promise<Memory | null> {
-    const rows = await this.db.query<MemoryRow>(`SELECT ${MEMORY_COLUMNS} FROM ${MEMORY_FROM} WHERE m.id = $1`, [id]);
-    return rows[0] ? toMemory(rows[0]) : null;
+    const rows = await this.db.query<MemoryRow>(`SELECT ${MEMORY_COLUMNS} FROM memories m WHERE m.id = $1`, [id]);
+    return (await toMemories(rows, this.projects))[0] ?? null;
   }
 
   /** A live memory `scope` may see (memoryScopeSql), or null: the read of every get by id. */
@@ -81,11 +85,11 @@ export class MemoriesRepository {
     const params = new SqlParams();
     const where = memoryScopeSql(scope, params, 'm');
     const rows = await this.db.query<MemoryRow>(
-      `SELECT ${MEMORY_COLUMNS} FROM ${MEMORY_FROM}
+      `SELECT ${MEMORY_COLUMNS} FROM memories m
        WHERE m.id = ANY(${params.add(ids)}::uuid[]) AND m.deleted_at IS NULL AND ${where}`,
       params.values,
     );
-    return rows.map(toMemory);
+    return toMemories(rows, this.projects);
   }
 
   /**
@@ -101,10 +105,10 @@ export class MemoriesRepository {
   async findManyById(ids: readonly string[]): Promise<Memory[]> {
     if (ids.length === 0) return [];
     const rows = await this.db.query<MemoryRow>(
-      `SELECT ${MEMORY_COLUMNS} FROM ${MEMORY_FROM} WHERE m.id = ANY($1::uuid[]) AND m.deleted_at IS NULL`,
+      `SELECT ${MEMORY_COLUMNS} FROM memories m WHERE m.id = ANY($1::uuid[]) AND m.deleted_at IS NULL`,
       [ids],
     );
-    return rows.map(toMemory);
+    return toMemories(rows, this.projects);
   }
 
   /**
@@ -126,32 +130,16 @@ export class MemoriesRepository {
       ? ` AND (m.created_at, m.id) < (SELECT c.created_at, c.id FROM memories c WHERE c.id = ${params.add(afterId)}::uuid)`
       : '';
     const rows = await this.db.query<MemoryRow>(
-      `SELECT ${MEMORY_COLUMNS} FROM ${MEMORY_FROM} WHERE ${where}${after}
+      `SELECT ${MEMORY_COLUMNS} FROM memories m WHERE ${where}${after}
        ORDER BY m.created_at DESC, m.id DESC LIMIT ${params.add(limit)}`,
       params.values,
     );
-    return rows.map(toMemory);
+    return toMemories(rows, this.projects);
   }
 
-  /** Memories matching `filter`, as HybridSearch.rank searches them (recall). */
-  rankingCorpus(filter: MemoryFilter): RankingCorpus {
-    const params = new SqlParams();
-    return { corpus: memoryCorpus(filter, params), params };
-  }
-
-  /** Ids of memories matching `filter` dated within `window`, nearest to `core` first (recall of dated questions). */
-  async datedCandidates(
-    filter: MemoryFilter,
-    window: OccurredWindow,
-    core: OccurredWindow,
-    limit: number,
-  ): Promise<string[]> {
-    const params = new SqlParams();
-    const rows = await this.db.query<{ id: string }>(
-      datedCandidatesSql(filter, window, core, limit, params),
-      params.values,
-    );
-    return rows.map((row) => row.id);
+  /** Memories matching `filter` as a corpus for HybridSearch (recall): a value, rendered by search's one statement. */
+  rankable(filter: MemoryFilter): CorpusQuery {
+    return memoryCorpus(filter);
   }
 
   /** Replaces the writable fields; bumps the version and the change cursor. */

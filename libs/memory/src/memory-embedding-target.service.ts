@@ -8,11 +8,13 @@ import {
   type PendingEmbedding,
 } from '@cairn/embeddings';
 import { memoryEmbeddingText } from './memory-content';
-import { MemoryEmbeddingsRepository } from './memory-embeddings.repository';
+import { MEMORY_TABLE, MemoryEmbeddingsRepository } from './memory-embeddings.repository';
 
 /** How the worker embeds memories: content plus the agent's expansion keywords. */
 @Injectable()
 export class MemoryEmbeddingTarget implements EmbeddingTargetHandler, OnModuleInit {
+  readonly table = MEMORY_TABLE;
+
   constructor(
     private readonly targets: EmbeddingTargets,
     private readonly embeddings: MemoryEmbeddingsRepository,

@@ -2,6 +2,9 @@ import { Injectable } from '@nestjs/common';
 import { type ComputedEmbedding, type MissingOptions, toVectorLiteral } from '@cairn/embeddings';
 import { TenantDb } from '@cairn/tenancy';
 
+/** The table memories' vectors live in: the embedding worker builds each active model's HNSW index on it. */
+export const MEMORY_TABLE = 'memories';
+
 /** A memory's embeddable text as stored: content, expansion keywords and their hash. */
 export interface EmbeddableMemory {
   readonly id: string;

@@ -1,4 +1,4 @@
-import { type SqlParams } from '@cairn/db';
+import { type Binder } from '@cairn/db';
 import { type MemoryFilter, type MemoryScope } from './contract/memory-filter';
 import { SYSTEM_VIEWER, type Viewer } from './contract/memory-viewer';
 import { authoredBySql } from './memory-ownership';
@@ -9,7 +9,7 @@ import { identitySql, memorySharedWithSql } from './memory-shares.sql';
  * is a team memory and team memories are included; and, when it is private, the viewer wrote it
  * or was given it (a share or a tag rule). The one visibility rule of every read of memories.
  */
-export function memoryScopeSql(scope: MemoryScope, params: SqlParams, alias: string): string {
+export function memoryScopeSql(scope: MemoryScope, params: Binder, alias: string): string {
   const a = alias;
   const projects = `${a}.project_id = ANY(${params.add(scope.projectIds)}::uuid[])`;
   const where = scope.includeTenantWide ? `(${projects} OR ${a}.scope = 'team')` : projects;
@@ -17,7 +17,7 @@ export function memoryScopeSql(scope: MemoryScope, params: SqlParams, alias: str
 }
 
 /** The privacy half of memoryScopeSql alone: not private, or private and the viewer's to see. */
-export function privacySql(viewer: Viewer, params: SqlParams, alias: string): string {
+export function privacySql(viewer: Viewer, params: Binder, alias: string): string {
   const a = alias;
   if (viewer === SYSTEM_VIEWER) return 'true';
   const own = authoredBySql(a, identitySql(viewer, params));
@@ -26,7 +26,7 @@ export function privacySql(viewer: Viewer, params: SqlParams, alias: string): st
 }
 
 /** Boolean SQL over `alias` for a filter; values go through `params`. Deleted rows never match. */
-export function memoryFilterSql(filter: MemoryFilter, params: SqlParams, alias: string): string {
+export function memoryFilterSql(filter: MemoryFilter, params: Binder, alias: string): string {
   const a = alias;
   const clauses = [`${a}.deleted_at IS NULL`, memoryScopeSql(filter.scope, params, a)];
   if (!filter.includeArchived) clauses.push(`${a}.archived_at IS NULL`);

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { type SessionPrincipal } from '@cairn/access';
 import { type ProjectRef, ProjectResolver } from '@cairn/projects';
 import {
+  type DatedOutcome,
   HybridSearch,
   type QueryVector,
   type Reranked,
@@ -10,13 +11,7 @@ import {
   type SearchReport,
   vectorSearchSettings,
 } from '@cairn/search';
-import {
-  type ReferenceTime,
-  type ResolvedWhen,
-  resolveTemporal,
-  searchWindow,
-  type TemporalResolution,
-} from '@cairn/temporal';
+import { type ReferenceTime, type ResolvedWhen, resolveTemporal, type TemporalResolution } from '@cairn/temporal';
 import { TenantContext, TenantTransaction } from '@cairn/tenancy';
 import { AccessRecorder } from './access-recorder.service';
 import { type TemporalReport } from './contract/memory-query.dto';
@@ -73,6 +68,9 @@ interface RankedHit {
 
 /** Candidates fused before re-ranking by date: deep enough that a dated match below the first page can rise. */
 const datedPool = (limit: number) => Math.min(100, Math.max(30, limit * 3));
+
+/** A date filter that finds nothing is applied as a boost of this weight instead. */
+const RELAXED_FILTER_WEIGHT = 0.6;
 
 /**
  * Memory search: hybrid by default, every result flagged stale where it is. Dates in the
@@ -151,6 +149,12 @@ export class MemoryRecall {
       : this.search.embedQuery(temporal.textQuery, mode);
   }
 
+  /**
+   * One call into search: a plain question is ranked as text; one with dates (or an ordering
+   * cue) goes to HybridSearch.rankDated, which places an anchor, filters or boosts by the range
+   * and relaxes a filter that finds nothing, all within that call. What the dates then do to the
+   * order (rankByTime) and what the report says are recall's.
+   */
   private async rankWithin(
     scope: MemoryScope,
     input: RecallInput,
@@ -158,90 +162,35 @@ export class MemoryRecall {
     queryVector: QueryVector | undefined,
     depth: number,
   ): Promise<Candidates> {
-    const filter: MemoryFilter = { ...input.filter, scope };
+    const corpus = this.memories.rankable({ ...input.filter, scope });
+    const request = { mode: input.mode, limit: depth, queryVector };
     if (!temporal.when && !temporal.order) {
-      const { ranked, report } = await this.rankText(filter, input.query, input, depth, queryVector);
+      const { ranked, report } = await this.search.rank(corpus, { ...request, query: input.query });
       const memories = new Map((await this.memories.findManyById(ranked.map((hit) => hit.id))).map((m) => [m.id, m]));
       return { query: input.query, hits: ranked, report, memories };
     }
-    const notes: string[] = [];
-    let when = temporal.when?.anchor ? await this.placeAnchor(filter, temporal.when, notes) : temporal.when;
-    const candidates = async (range: ResolvedWhen['range'] | undefined) => {
-      const within: MemoryFilter = {
-        ...filter,
-        ...(range && { occurredFrom: range.from ?? undefined, occurredBefore: range.to ?? undefined }),
-      };
-      // "What did I do last Saturday?": nothing but dates to rank by, so no text ranking at all.
-      const text =
-        temporal.textQuery === undefined || (temporal.contentless && when?.range)
-          ? undefined
-          : await this.rankText(within, temporal.textQuery, input, depth, queryVector);
-      const dated = when?.range
-        ? await this.memories.datedCandidates(within, range ?? searchWindow(when.range), when.range, depth)
-        : [];
-      return { text, dated };
-    };
-    let found = await candidates(when?.use === 'filter' ? when.range : undefined);
-    if (when?.use === 'filter' && (found.text?.ranked.length ?? 0) === 0 && found.dated.length === 0) {
-      notes.push(`no memory occurred in ${when.expression}: applied it as a boost instead of a filter`);
-      when = { ...when, use: 'boost', weight: 0.6 };
-      found = await candidates(undefined);
-    }
-    const report = found.text?.report ?? {
+    const outcome = await this.search.rankDated(corpus, {
+      ...request,
+      query: temporal.textQuery,
+      dates: { when: temporal.when, contentless: temporal.contentless, relaxedWeight: RELAXED_FILTER_WEIGHT },
+    });
+    const { when, text, dated } = outcome;
+    const report = text?.report ?? {
       requestedMode: input.mode,
       mode: input.mode,
       notes: ['the query names only dates: ranked by when memories occurred'],
       embeddingModel: null,
     };
-    const ranked = found.text?.ranked ?? [];
+    const ranked = text?.ranked ?? [];
     const byId = new Map(
-      (await this.memories.findManyById([...new Set([...ranked.map((h) => h.id), ...found.dated])])).map((m) => [
-        m.id,
-        m,
-      ]),
+      (await this.memories.findManyById([...new Set([...ranked.map((h) => h.id), ...dated])])).map((m) => [m.id, m]),
     );
-    const hits = rankByTime(ranked, found.dated, byId, when, temporal.order, new Date()).slice(0, depth);
+    const hits = rankByTime(ranked, dated, byId, when, temporal.order, new Date()).slice(0, depth);
     return {
-      query: found.text ? temporal.textQuery : undefined,
+      query: text ? temporal.textQuery : undefined,
       hits,
-      report: { ...report, temporal: temporalReport(temporal, when, notes) },
+      report: { ...report, temporal: temporalReport(temporal, when, datedNotes(temporal, outcome)) },
       memories: byId,
-    };
-  }
-
-  private rankText(
-    filter: MemoryFilter,
-    query: string,
-    input: RecallInput,
-    limit: number,
-    queryVector: QueryVector | undefined,
-  ) {
-    const { corpus, params } = this.memories.rankingCorpus(filter);
-    return this.search.rank(corpus, params, { query, mode: input.mode, limit, queryVector });
-  }
-
-  /**
-   * "Two weeks before the trip": the trip is the memory that best matches it by keyword; the
-   * window is centred on its occurredAt plus the offset. Unplaced, the dates are left out.
-   */
-  private async placeAnchor(
-    filter: MemoryFilter,
-    when: ResolvedWhen,
-    notes: string[],
-  ): Promise<ResolvedWhen | undefined> {
-    const anchor = when.anchor!;
-    const { corpus, params } = this.memories.rankingCorpus(filter);
-    const { ranked } = await this.search.rank(corpus, params, { query: anchor.event, mode: 'keyword', limit: 1 });
-    const [event] = ranked[0] ? await this.memories.findManyById([ranked[0].id]) : [];
-    if (!event) {
-      notes.push(`could not place "${anchor.event}": no memory mentions it`);
-      return undefined;
-    }
-    const centre = event.occurredAt.getTime() + anchor.offsetMs;
-    notes.push(`placed "${anchor.event}" at ${event.occurredAt.toISOString()} (memory ${event.id})`);
-    return {
-      ...when,
-      range: { from: new Date(centre - anchor.halfWidthMs), to: new Date(centre + anchor.halfWidthMs) },
     };
   }
 
@@ -289,6 +238,21 @@ function readDates(input: RecallInput): Temporal {
   if (contentless) textQuery = when?.anchor ? input.query : undefined;
   else if (when?.anchor) textQuery = withoutDates;
   return { ...resolution, textQuery };
+}
+
+/** What happened to the question's dates, in the order it happened: the anchor placed or not, a filter relaxed. */
+function datedNotes(temporal: Temporal, outcome: DatedOutcome): string[] {
+  const notes: string[] = [];
+  const event = temporal.when?.anchor?.event;
+  if (event !== undefined && outcome.anchor === null) notes.push(`could not place "${event}": no memory mentions it`);
+  if (event !== undefined && outcome.anchor) {
+    const { id, occurredAt } = outcome.anchor;
+    notes.push(`placed "${event}" at ${occurredAt.toISOString()} (memory ${id})`);
+  }
+  if (outcome.relaxed && outcome.when) {
+    notes.push(`no memory occurred in ${outcome.when.expression}: applied it as a boost instead of a filter`);
+  }
+  return notes;
 }
 
 function temporalReport(temporal: Temporal, when: ResolvedWhen | undefined, notes: string[]): TemporalReport {

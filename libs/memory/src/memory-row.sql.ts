@@ -1,20 +1,20 @@
+import { type ProjectResolver } from '@cairn/projects';
 import { type Memory, type MemoryCategory, type MemoryScopeLevel } from './contract/memory.types';
 
-/** Columns every memory read selects: never the tsvector or the vector itself. */
+/**
+ * Columns every memory read selects over alias `m`: never the tsvector or the vector itself.
+ * The project's slug is @cairn/projects' to say (toMemories), not a join on its table.
+ */
 export const MEMORY_COLUMNS = `
-  m.id, m.project_id, p.slug AS project_slug, m.scope, m.content, m.content_hash, m.category, m.tags, m.keywords,
+  m.id, m.project_id, m.scope, m.content, m.content_hash, m.category, m.tags, m.keywords,
   m.importance, m.confidence, m.source_path, m.source_line, m.source_hash, m.stale, m.verified_at,
   m.author_user_id, m.author_agent_id, m.author_token_id, m.pinned, m.sensitive, m.version, m.superseded_by,
   m.access_count, m.last_accessed_at, m.archived_at, m.deleted_at, m.occurred_at, m.created_at, m.updated_at,
   (m.embedded_hash IS NOT NULL AND m.embedded_hash = m.content_hash) AS embedded`;
 
-/** FROM clause matching MEMORY_COLUMNS. */
-export const MEMORY_FROM = `memories m LEFT JOIN projects p ON p.id = m.project_id`;
-
 export interface MemoryRow {
   id: string;
   project_id: string | null;
-  project_slug: string | null;
   scope: MemoryScopeLevel;
   content: string;
   content_hash: string;
@@ -45,10 +45,16 @@ export interface MemoryRow {
   embedded: boolean;
 }
 
-export function toMemory(row: MemoryRow): Memory {
+/** Rows as memories, each with its project's slug (ProjectResolver.slugsOf, inside the caller's transaction). */
+export async function toMemories(rows: readonly MemoryRow[], projects: ProjectResolver): Promise<Memory[]> {
+  const slugs = await projects.slugsOf(rows.map((row) => row.project_id));
+  return rows.map((row) => toMemory(row, row.project_id === null ? null : (slugs.get(row.project_id) ?? null)));
+}
+
+export function toMemory(row: MemoryRow, project: string | null): Memory {
   return {
     id: row.id,
-    project: row.project_slug,
+    project,
     projectId: row.project_id,
     scope: row.scope,
     content: row.content,

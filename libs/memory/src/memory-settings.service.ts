@@ -1,8 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import { TenantTransaction } from '@cairn/tenancy';
+import { TenantSettingsStore } from '@cairn/tenancy';
 import { z } from 'zod';
 import { AGENT_DEFAULT_SCOPES, type AgentDefaultScope } from './contract/memory-settings';
-import { MemorySettingsRepository } from './memory-settings.repository';
+
+/** Memory's key of the tenant's settings. */
+const MEMORY_KEY = 'memory';
 
 const stored = z.object({ agentDefaultScope: z.enum(AGENT_DEFAULT_SCOPES) });
 
@@ -13,20 +15,15 @@ const stored = z.object({ agentDefaultScope: z.enum(AGENT_DEFAULT_SCOPES) });
  */
 @Injectable()
 export class MemorySettings {
-  constructor(
-    private readonly tx: TenantTransaction,
-    private readonly settings: MemorySettingsRepository,
-  ) {}
+  constructor(private readonly settings: TenantSettingsStore) {}
 
   /** The scope a memory an agent stores gets when the agent names none. */
-  agentDefaultScope(): Promise<AgentDefaultScope> {
-    return this.tx.run(async () => {
-      const parsed = stored.safeParse(await this.settings.find());
-      return parsed.success ? parsed.data.agentDefaultScope : 'project';
-    });
+  async agentDefaultScope(): Promise<AgentDefaultScope> {
+    const parsed = stored.safeParse(await this.settings.read(MEMORY_KEY));
+    return parsed.success ? parsed.data.agentDefaultScope : 'project';
   }
 
   setAgentDefaultScope(scope: AgentDefaultScope): Promise<void> {
-    return this.tx.run(() => this.settings.upsert({ agentDefaultScope: scope }));
+    return this.settings.write(MEMORY_KEY, { agentDefaultScope: scope });
   }
 }

@@ -1,4 +1,5 @@
-import { type SqlParams } from '@cairn/db';
+import { type Binder } from '@cairn/db';
+import { type SharePermission } from './contract/memory-sharing.types';
 import { authoredBySql } from './memory-ownership';
 
 /** Whom a share can name: a user (through any of its tokens and agents) or an agent id. */
@@ -11,16 +12,13 @@ export interface ShareViewer {
  * An identity as SQL expressions (bound parameters) for authoredBySql: the one way a caller's
  * ids enter the ownership rule in SQL, for the visibility filter and the sharing listings.
  */
-export function identitySql(who: ShareViewer & { readonly tokenId: string | null }, params: SqlParams) {
+export function identitySql(who: ShareViewer & { readonly tokenId: string | null }, params: Binder) {
   return {
     userId: `${params.add(who.userId)}::uuid`,
     agentId: `${params.add(who.agentId)}::text`,
     tokenId: `${params.add(who.tokenId)}::uuid`,
   };
 }
-
-/** Permissions a share or a tag rule grants; `write` includes reading. */
-export type SharePermission = 'read' | 'write';
 
 /**
  * Every grant that gives `viewer` memory `alias`, as rows of (permission, via, grant_id,
@@ -30,7 +28,7 @@ export type SharePermission = 'read' | 'write';
  * memory tagged after the rule was made is shared too, and a deleted rule or share stops
  * counting at once. Null when the viewer has neither a user nor an agent id: nothing can name it.
  */
-export function shareGrantsSql(alias: string, viewer: ShareViewer, params: SqlParams): string | null {
+export function shareGrantsSql(alias: string, viewer: ShareViewer, params: Binder): string | null {
   if (viewer.userId === null && viewer.agentId === null) return null;
   const a = alias;
   const user = params.add(viewer.userId);
@@ -97,7 +95,7 @@ export function droppedTagNoticesSql(idParam: string, tagsParam: string): string
 export function memorySharedWithSql(
   alias: string,
   viewer: ShareViewer,
-  params: SqlParams,
+  params: Binder,
   permission: SharePermission = 'read',
 ): string {
   const grants = shareGrantsSql(alias, viewer, params);

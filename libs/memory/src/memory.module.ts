@@ -8,11 +8,17 @@ import { ContradictionsService } from './contradictions.service';
 import { MemoryEmbeddingJobs } from './memory-embedding-jobs.service';
 import { MemoryEmbeddingTarget } from './memory-embedding-target.service';
 import { MemoryEmbeddingsRepository } from './memory-embeddings.repository';
+import { MemoryDigest } from './memory-digest.service';
+import { MemoryDigestRepository } from './memory-digest.repository';
+import { MemoryDuplicatesRepository } from './memory-duplicates.repository';
+import { MemoryHygieneRepository } from './memory-hygiene.repository';
 import { MemoryLookup } from './memory-lookup.service';
+import { MemoryMaintenance } from './memory-maintenance.service';
 import { MemoryReader } from './memory-reader.service';
 import { MemorySettings } from './memory-settings.service';
-import { MemorySettingsRepository } from './memory-settings.repository';
 import { MemoryRecall } from './memory-recall.service';
+import { MemoryReviews } from './memory-reviews.service';
+import { MemoryReviewsRepository } from './memory-reviews.repository';
 import { MemoryRecords } from './memory-records.service';
 import { MemoryLinks } from './memory-relations.service';
 import { MemoryRelationsRepository } from './memory-relations.repository';
@@ -23,8 +29,13 @@ import { MemoryStorePreparation } from './memory-store-preparation.service';
 import { MemoryStore } from './memory-store.service';
 import { MemorySupersession } from './memory-supersession.service';
 import { MemoryUpdate } from './memory-update.service';
+import { MemoryShares } from './memory-shares.service';
+import { MemorySharesRepository } from './memory-shares.repository';
 import { MemoryVersionsRepository } from './memory-versions.repository';
 import { SensitiveContent } from './sensitive-content.service';
+import { MemoryChangesRepository } from './memory-changes.repository';
+import { MemoryTransfer } from './memory-transfer.service';
+import { MemoryTransferRepository } from './memory-transfer.repository';
 import { MemoryWriter } from './memory-writer.service';
 import { IdempotencyKeysRepository } from './idempotency-keys.repository';
 import { MemoriesRepository } from './memories.repository';
@@ -41,13 +52,19 @@ import { MemoriesRepository } from './memories.repository';
     MemoryEmbeddingJobs,
     MemoryEmbeddingTarget,
     MemoryEmbeddingsRepository,
+    MemoryDigest,
+    MemoryDigestRepository,
+    MemoryDuplicatesRepository,
+    MemoryHygieneRepository,
     MemoryLinks,
     MemoryLookup,
+    MemoryMaintenance,
     MemoryReader,
     MemoryRecall,
     MemoryRecords,
+    MemoryReviews,
+    MemoryReviewsRepository,
     MemorySettings,
-    MemorySettingsRepository,
     SensitiveContent,
     MemoryRelationsRepository,
     MemoryShareGrantsRepository,
@@ -57,19 +74,29 @@ import { MemoriesRepository } from './memories.repository';
     MemoryStorePreparation,
     MemorySupersession,
     MemoryUpdate,
+    MemoryShares,
+    MemorySharesRepository,
     MemoryVersionsRepository,
+    MemoryChangesRepository,
+    MemoryTransfer,
+    MemoryTransferRepository,
     MemoryWriter,
     IdempotencyKeysRepository,
   ],
   exports: [
     AccessRecorder,
+    MemoryDigest,
     IdempotencyKeysRepository,
     MemoryLinks,
     MemoryLookup,
+    MemoryMaintenance,
     MemoryReader,
     MemoryRecall,
     MemoryRecords,
+    MemoryReviews,
     MemorySettings,
+    MemoryShares,
+    MemoryTransfer,
     MemoryWriter,
   ],
 })

@@ -1,19 +1,18 @@
 import { join } from 'node:path';
 import { SqlParams } from '@cairn/db';
-import { type Corpus } from '@cairn/search';
 import { expectCommittedFile } from '@cairn/testing';
-import { CANDIDATE_CONTENTS_SQL, contradictionCorpus } from './contradiction-candidates.sql';
+import { CANDIDATE_CONTENTS_SQL } from './contradiction-candidates.repository';
 import { type MemoryFilter } from './contract/memory-filter';
 import { SYSTEM_VIEWER } from './contract/memory-viewer';
-import { memoryCorpus } from './memory-corpus.sql';
-import { datedCandidatesSql, type OccurredWindow } from './memory-dated.sql';
+import { MEMORY_CORPUS, type MemoryCorpusFilter } from './memory-corpus.sql';
 
 /**
  * The statements behind the contradiction check and recall, rendered with fixed inputs and
  * compared with the files committed under libs/memory/sql/, so every change to them shows in
- * review (`npm run snapshots` rewrites them). The ranking statement itself is @cairn/search's
- * (HybridSearch.rank); what memory contributes to it is the corpus: the table, the signals it
- * selects, the term-statistics scopes and the condition on alias `c`.
+ * review (`npm run snapshots` rewrites them). The ranking statements themselves are
+ * @cairn/search's (libs/search/sql); what memory contributes to them is its corpus (MEMORY_CORPUS):
+ * the table, the signal columns, the term-statistics scopes and the condition on alias `c`,
+ * whose parameters come first in each statement.
  */
 const SQL_DIR = join(__dirname, '..', 'sql');
 const PROJECT = '00000000-0000-4000-8000-000000000001';
@@ -24,26 +23,24 @@ const USER = {
   tokenId: '00000000-0000-4000-8000-000000000003',
 };
 
-function corpusText(title: string, corpus: Corpus, params: SqlParams): string {
+function corpusText(title: string, filter: MemoryCorpusFilter): string {
+  const params = new SqlParams();
+  const where = MEMORY_CORPUS.condition(filter, params, 'c');
   const values = params.values.map((value, index) => `--   $${index + 1} = ${JSON.stringify(value)}`);
+  const signals = Object.entries(MEMORY_CORPUS.signals).flatMap(([name, has]) => (has ? [`c.${name}`] : []));
   return [
     `-- ${title}`,
-    `-- corpus table: ${corpus.table} (alias c); term statistics of the scopes ${JSON.stringify(corpus.termScopes)}`,
-    `-- signals: ${corpus.signals}`,
+    `-- corpus table: ${MEMORY_CORPUS.table} (alias c); term statistics of the scopes ${JSON.stringify(MEMORY_CORPUS.termScopes(filter))}`,
+    `-- signals: ${[...signals, 'c.created_at'].join(', ')}`,
     '-- parameters:',
     ...values,
-    `${corpus.where};`,
+    `${where};`,
   ].join('\n');
 }
 
 describe('memory SQL snapshots', () => {
   it('renders the contradiction candidates as committed', () => {
-    const params = new SqlParams();
-    const corpus = contradictionCorpus(
-      { projectIds: [PROJECT], includeTenantWide: true, viewer: USER },
-      MEMORY,
-      params,
-    );
+    const filter = { scope: { projectIds: [PROJECT], includeTenantWide: true, viewer: USER }, excludeId: MEMORY };
     const text = [
       '-- Contradiction candidates (ContradictionsService, on store and on a content update): HybridSearch.rank',
       "-- ranks this corpus by keyword with the memory's content, keywords and tags as the query; then the",
@@ -51,8 +48,7 @@ describe('memory SQL snapshots', () => {
       '',
       corpusText(
         "the condition: live memories of the memory's project and team ones its author sees, not itself",
-        corpus,
-        params,
+        filter,
       ),
       '',
       "-- the ranked candidates' text; $1 = their ids",
@@ -91,50 +87,10 @@ describe('memory SQL snapshots', () => {
       ],
     ];
     const text = [
-      '-- Recall (MemoryRecall through MemoriesRepository.rankingCorpus): HybridSearch.rank runs its keyword and',
-      '-- vector rankers over this corpus.',
-      ...shapes.flatMap(([title, filter]) => {
-        const params = new SqlParams();
-        return ['', corpusText(title, memoryCorpus(filter, params), params)];
-      }),
+      '-- Recall (MemoryRecall through MemoriesRepository.rankable): HybridSearch.rank runs its keyword and',
+      '-- vector rankers over this corpus, HybridSearch.rankDated its dated candidates too.',
+      ...shapes.flatMap(([title, filter]) => ['', corpusText(title, filter)]),
     ].join('\n');
     expectCommittedFile(join(SQL_DIR, 'memory-corpus.sql'), text);
-  });
-
-  it('renders the dated candidates of a question with dates as committed', () => {
-    const scope = { projectIds: [PROJECT], includeTenantWide: true, viewer: USER };
-    const saturday = { from: new Date('2024-06-08T00:00:00.000Z'), to: new Date('2024-06-09T00:00:00.000Z') };
-    type Shape = [MemoryFilter, OccurredWindow, OccurredWindow, number];
-    const shapes: [string, Shape][] = [
-      [
-        'a boost ("last Saturday"): the range widened to where closeness falls to a quarter',
-        [
-          { scope },
-          { from: new Date('2024-06-06T00:00:00.000Z'), to: new Date('2024-06-11T00:00:00.000Z') },
-          saturday,
-          30,
-        ],
-      ],
-      [
-        'an open range ("before June 2024")',
-        [
-          { scope },
-          { from: null, to: new Date('2024-08-01T00:00:00.000Z') },
-          { from: null, to: new Date('2024-06-01T00:00:00.000Z') },
-          30,
-        ],
-      ],
-    ];
-    const text = [
-      '-- Dated candidates (MemoryRecall through MemoriesRepository.datedCandidates): memories that occurred near a',
-      "-- question's date range, nearest first, added to what the rankers found; memories_project_occurred serves it.",
-      ...shapes.flatMap(([title, [filter, window, core, limit]]) => {
-        const params = new SqlParams();
-        const sql = datedCandidatesSql(filter, window, core, limit, params);
-        const values = params.values.map((value, index) => `--   $${index + 1} = ${JSON.stringify(value)}`);
-        return ['', `-- ${title}`, '-- parameters:', ...values, `${sql};`];
-      }),
-    ].join('\n');
-    expectCommittedFile(join(SQL_DIR, 'memory-dated.sql'), text);
   });
 });

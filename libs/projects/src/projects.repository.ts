@@ -44,4 +44,24 @@ export class ProjectsRepository {
       .find({ select: { slug: true }, where: { slug: In([...slugs]) } });
     return rows.map((row) => row.slug);
   }
+
+  /** When anyone was last briefed in the project; null before the first briefing. */
+  async lastSeenAt(projectId: string): Promise<Date | null> {
+    const rows = await this.db.query<{ at: Date | null }>('SELECT last_seen_at AS at FROM projects WHERE id = $1', [
+      projectId,
+    ]);
+    return rows[0]?.at ?? null;
+  }
+
+  /** Records a briefing in the project at `at` (a visit is not a change of the project: updated_at stays). */
+  async recordVisit(projectId: string, at: Date): Promise<void> {
+    await this.db.query('UPDATE projects SET last_seen_at = $2 WHERE id = $1', [projectId, at]);
+  }
+
+  /** The slugs of the projects among `ids`. */
+  slugsOf(ids: readonly string[]): Promise<{ id: string; slug: string }[]> {
+    return this.db.query<{ id: string; slug: string }>('SELECT id, slug FROM projects WHERE id = ANY($1::uuid[])', [
+      ids,
+    ]);
+  }
 }

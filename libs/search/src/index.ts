@@ -1,4 +1,12 @@
-export { type Corpus } from './contract/corpus';
+export { type CorpusDefinition, corpusQuery, type CorpusQuery, type OccurredWindow } from './contract/corpus';
+export {
+  type DatedOutcome,
+  type DatedRankRequest,
+  type DatedRequest,
+  type QueryVector,
+  type RankOutcome,
+  type RankRequest,
+} from './contract/rank-request';
 export { normaliseQuery, QUERY_MAX_CHARS, searchQuerySchema } from './contract/query-text';
 export { rerankExplainSchema, rerankReportSchema } from './contract/rerank.schema';
 export {
@@ -16,21 +24,24 @@ export {
   type RankedId,
   type RankingSignals,
   SEARCH_MODES,
+  type SignalName,
   type SearchMode,
   type SearchReport,
   type SignalExplain,
 } from './contract/search.types';
 export { boostsFor, DEFAULT_RRF_K, fuse, type FusionMethod } from './fusion';
-export { DEFAULT_MATCH_BUDGET, HybridSearch, type QueryVector, type RankRequest } from './hybrid-search.service';
+export { HybridSearch } from './hybrid-search.service';
+export { type RenderedStatement } from './ranking.repository';
+export { type KeywordOptions, type RankingPlan, type SemanticOptions } from './ranking.types';
+export { DEFAULT_MATCH_BUDGET } from './text-ranking.service';
 export { createReranker, HttpReranker } from './http-reranker';
 export { QueryEmbeddings } from './query-embeddings.service';
 export { queryEntities } from './query-entities';
 export { type Rerankable } from './rerank-order';
 export { type Reranked, Reranking } from './reranking.service';
 export { candidatesPerList, vectorSearchSettings } from './ranking-sizes';
-// The ranker builders, for diagnostics that EXPLAIN the exact statement HybridSearch runs (bench/search).
-export { BM25, ENTITY_WEIGHT, keywordCtes, lexemeQuerySql, termFrequencySql } from './keyword-ranking.sql';
-export { vectorCte } from './ranking.sql';
+// The keyword ranker's constants, for the evaluation's own BM25 (bench/eval) and its tests.
+export { BM25, ENTITY_WEIGHT } from './keyword-ranking.sql';
 export { SearchWorkerModule } from './jobs/search-worker.module';
 export { SearchModule } from './search.module';
 export { TermStatistics } from './term-statistics.service';

@@ -1,6 +1,5 @@
-import { type SqlParams } from '@cairn/db';
-import { type Corpus } from './contract/corpus';
-import { type KeywordOptions } from './ranking.types';
+import { type Binder } from '@cairn/db';
+import { type KeywordOptions, type RenderedCorpus } from './ranking.types';
 
 /**
  * Okapi BM25's term-frequency saturation and length normalisation. Full length normalisation
@@ -54,7 +53,7 @@ export function lexemeQuerySql(lexeme: string): string {
  * the result never depends on the plan. Returns CTEs named `kw_*` and a final
  * `kw_out(list, id, score, importance, confidence, pinned, created_at)`.
  */
-export function keywordCtes(corpus: Corpus, params: SqlParams, query: string, options: KeywordOptions): string {
+export function keywordCtes(corpus: RenderedCorpus, params: Binder, query: string, options: KeywordOptions): string {
   const queryParam = params.add(query);
   const entities = params.add(options.entities);
   const scopes = params.add(corpus.termScopes);

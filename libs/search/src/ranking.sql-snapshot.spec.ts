@@ -2,11 +2,12 @@ import { join } from 'node:path';
 import { SqlParams } from '@cairn/db';
 import { type EmbeddingModel, toVectorLiteral } from '@cairn/embeddings';
 import { expectCommittedFile } from '@cairn/testing';
-import { type Corpus } from './contract/corpus';
-import { DEFAULT_MATCH_BUDGET } from './hybrid-search.service';
+import { type CorpusDefinition, corpusQuery, type OccurredWindow } from './contract/corpus';
+import { datedCandidatesStatement, occurredAtStatement } from './dated-ranking.sql';
 import { candidatesPerList } from './ranking-sizes';
 import { rankingStatement, vectorRowCount } from './ranking.sql';
 import { type RankingPlan } from './ranking.types';
+import { DEFAULT_MATCH_BUDGET } from './text-ranking.service';
 import { exactScanRowLimit } from './vector-scan-choice.service';
 
 /**
@@ -24,18 +25,24 @@ const LIMIT = 10;
 const PER_LIST = candidatesPerList(LIMIT);
 const KEYWORD = { query: QUERY, entities: 'Helm', matchBudget: DEFAULT_MATCH_BUDGET, limit: PER_LIST, maxTerms: 24 };
 
-/** A representative corpus: memories of one project and the tenant-wide ones, live only, as memory search filters them. */
-function corpus(params: SqlParams): Corpus {
-  const projects = params.add(['6f1c2f4e-3b1d-4c59-9a77-0d6c1f0e2a11']);
-  return {
-    table: 'memories',
-    where:
-      `c.deleted_at IS NULL AND (c.project_id = ANY(${projects}::uuid[]) OR c.project_id IS NULL)` +
-      ' AND c.archived_at IS NULL AND c.superseded_by IS NULL',
-    signals: 'c.importance, c.confidence, c.pinned, c.created_at',
-    termScopes: ['6f1c2f4e-3b1d-4c59-9a77-0d6c1f0e2a11', '00000000-0000-0000-0000-000000000000'],
-  };
-}
+const PROJECT = '6f1c2f4e-3b1d-4c59-9a77-0d6c1f0e2a11';
+
+/**
+ * A representative corpus as its owner would describe it: memories of one project and the
+ * tenant-wide ones, live only. The owner's condition is the owner's; what search renders
+ * around it (rankers, statistics, dated candidates) is what these snapshots show.
+ */
+const DEFINITION: CorpusDefinition<{ readonly projectIds: readonly string[] }> = {
+  table: 'memories',
+  signals: { importance: true, confidence: true, pinned: true },
+  occurredAt: 'occurred_at',
+  termScopes: (filter) => [...filter.projectIds, '00000000-0000-0000-0000-000000000000'],
+  condition: (filter, binder, a) =>
+    `${a}.deleted_at IS NULL AND (${a}.project_id = ANY(${binder.add(filter.projectIds)}::uuid[]) OR ${a}.project_id IS NULL)` +
+    ` AND ${a}.archived_at IS NULL AND ${a}.superseded_by IS NULL`,
+  within: (filter) => filter,
+};
+const CORPUS = corpusQuery(DEFINITION, { projectIds: [PROJECT] });
 
 const vector = Float32Array.from({ length: MODEL.dimensions }, (_, i) => (i % 2 === 0 ? 0.036 : -0.036));
 const semantic = (exact: boolean) => ({ model: MODEL, vector, limit: PER_LIST, exact });
@@ -54,7 +61,7 @@ function rendered(header: string, sql: string, values: readonly unknown[]): stri
 
 function ranking(plan: RankingPlan): { sql: string; values: unknown[] } {
   const params = new SqlParams();
-  const sql = rankingStatement(corpus(params), params, plan);
+  const sql = rankingStatement(CORPUS, params, plan);
   return { sql, values: params.values };
 }
 
@@ -81,5 +88,36 @@ describe('the committed search SQL', () => {
     const header =
       'Vector scan choice (exact or index scan?): vectorRowCount (libs/search/src/ranking.sql.ts), run by RankingRepository.countVectors';
     expectCommittedFile(join(SQL_DIR, 'vector-row-count.sql'), rendered(header, sql, []));
+  });
+
+  it('renders the dated candidates of a question with dates as committed in dated-candidates.sql', () => {
+    const saturday = { from: new Date('2024-06-08T00:00:00.000Z'), to: new Date('2024-06-09T00:00:00.000Z') };
+    const shapes: [string, OccurredWindow, OccurredWindow][] = [
+      [
+        'a boost ("last Saturday"): the range widened to where closeness falls to a quarter',
+        { from: new Date('2024-06-06T00:00:00.000Z'), to: new Date('2024-06-11T00:00:00.000Z') },
+        saturday,
+      ],
+      [
+        'an open range ("before June 2024")',
+        { from: null, to: new Date('2024-08-01T00:00:00.000Z') },
+        { from: null, to: new Date('2024-06-01T00:00:00.000Z') },
+      ],
+    ];
+    const text = shapes.map(([shape, window, core]) => {
+      const params = new SqlParams();
+      const sql = datedCandidatesStatement(CORPUS, window, core, 30, params);
+      const header = `Dated candidates, ${shape}: datedCandidatesStatement (libs/search/src/dated-ranking.sql.ts), run by RankingRepository.datedCandidates`;
+      return rendered(header, sql, params.values);
+    });
+    expectCommittedFile(join(SQL_DIR, 'dated-candidates.sql'), text.join('\n\n'));
+  });
+
+  it('renders where an anchored date lies as committed in occurred-at.sql', () => {
+    const params = new SqlParams();
+    const sql = occurredAtStatement(CORPUS, '00000000-0000-4000-8000-0000000000aa', params);
+    const header =
+      'The time of the best match of an anchor\'s event ("two weeks before the trip"): occurredAtStatement (libs/search/src/dated-ranking.sql.ts), run by RankingRepository.occurredAt';
+    expectCommittedFile(join(SQL_DIR, 'occurred-at.sql'), rendered(header, sql, params.values));
   });
 });

@@ -1,21 +1,43 @@
 import { assertSafeModelId, type EmbeddingModel, toVectorLiteral } from '@cairn/embeddings';
-import { type SqlParams } from '@cairn/db';
-import { type Corpus } from './contract/corpus';
+import { type Binder } from '@cairn/db';
+import { type CorpusQuery } from './contract/corpus';
 import { keywordCtes } from './keyword-ranking.sql';
-import { type RankingPlan } from './ranking.types';
+import { type RankingPlan, type RenderedCorpus } from './ranking.types';
 
 /**
- * The whole ranking statement of a plan: the keyword and/or the semantic ranker's CTEs, their
- * rows under one UNION ALL (`list` says which ranker a row comes from). Parameters are added to
- * `params` in a fixed order (keyword first), so one plan shape over one corpus filter shape is
- * always the same text, prepared once per connection.
+ * The owner's corpus as one statement sees it: its condition rendered over `alias` with this
+ * statement's parameters, first (so one filter shape is always one text), and the signal
+ * columns it has, neutral constants for those it has not.
  */
-export function rankingStatement(corpus: Corpus, params: SqlParams, plan: RankingPlan): string {
+export function renderCorpus(query: CorpusQuery, params: Binder, alias = 'c'): RenderedCorpus {
+  const { definition, filter } = query;
+  const { signals } = definition;
+  return {
+    table: definition.table,
+    where: definition.condition(filter, params, alias),
+    signals: [
+      signals.importance ? 'c.importance' : 'NULL::smallint AS importance',
+      signals.confidence ? 'c.confidence' : 'NULL::real AS confidence',
+      signals.pinned ? 'c.pinned' : 'false AS pinned',
+      'c.created_at',
+    ].join(', '),
+    termScopes: definition.termScopes(filter),
+  };
+}
+
+/**
+ * The whole ranking statement of a plan over `query`: the keyword and/or the semantic ranker's
+ * CTEs, their rows under one UNION ALL (`list` says which ranker a row comes from). Parameters
+ * are numbered in a fixed order (the owner's condition, then keyword, then semantic), so one
+ * plan shape over one filter shape is always the same text, prepared once per connection.
+ */
+export function rankingStatement(query: CorpusQuery, params: Binder, plan: RankingPlan): string {
+  const corpus = renderCorpus(query, params);
   const ctes: string[] = [];
   const parts: string[] = [];
   if (plan.keyword) {
-    const { query, ...options } = plan.keyword;
-    ctes.push(keywordCtes(corpus, params, query, options));
+    const { query: text, ...options } = plan.keyword;
+    ctes.push(keywordCtes(corpus, params, text, options));
     parts.push('SELECT * FROM kw_out');
   }
   if (plan.semantic) {
@@ -36,11 +58,11 @@ export function rankingStatement(corpus: Corpus, params: SqlParams, plan: Rankin
  * by score, which no index serves: every vector is compared (see VectorScanChoice). Returns
  * a CTE `vec_out` with the same columns as kw_out.
  */
-export function vectorCte(
-  corpus: Corpus,
+function vectorCte(
+  corpus: RenderedCorpus,
   model: EmbeddingModel,
   vector: ArrayLike<number>,
-  params: SqlParams,
+  params: Binder,
   options: { readonly limit: number; readonly exact: boolean },
 ): string {
   const modelId = assertSafeModelId(model.id);

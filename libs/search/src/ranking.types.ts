@@ -26,3 +26,17 @@ export interface RankingPlan {
   readonly keyword?: KeywordOptions & { readonly query: string };
   readonly semantic?: SemanticOptions;
 }
+
+/**
+ * A corpus as one statement sees it: the owner's condition rendered with that statement's own
+ * parameters (renderCorpus), the signal columns over alias `c`. Internal to one repository call.
+ */
+export interface RenderedCorpus {
+  readonly table: string;
+  /** Boolean SQL over the statement's alias for the corpus. */
+  readonly where: string;
+  /** Columns over alias `c` returned as the ranking signals: importance, confidence, pinned, created_at. */
+  readonly signals: string;
+  /** The term-statistics scopes the filter covers: the keyword ranker sums its document frequencies over them. */
+  readonly termScopes: readonly string[];
+}

@@ -2,18 +2,22 @@ import { Global, Module } from '@nestjs/common';
 import { CAIRN_CONFIG } from '@cairn/config';
 import { RERANKER } from './contract/reranker';
 import { createReranker } from './http-reranker';
+import { DatedRanking } from './dated-ranking.service';
 import { HybridSearch } from './hybrid-search.service';
 import { QueryEmbeddings } from './query-embeddings.service';
 import { RankingRepository } from './ranking.repository';
 import { Reranking } from './reranking.service';
 import { TermStatistics } from './term-statistics.service';
 import { TermStatisticsRepository } from './term-statistics.repository';
+import { TextRanking } from './text-ranking.service';
 import { VectorScanChoice } from './vector-scan-choice.service';
 
 @Global()
 @Module({
   providers: [
     HybridSearch,
+    TextRanking,
+    DatedRanking,
     QueryEmbeddings,
     VectorScanChoice,
     RankingRepository,

@@ -4,7 +4,7 @@ import { TenantAuditLog } from '@cairn/audit';
 import { BadRequestError } from '@cairn/common';
 import { EnvelopeEncryption } from '@cairn/encryption';
 import { RequestContext } from '@cairn/observability';
-import { TenantContext, TenantTransaction } from '@cairn/tenancy';
+import { TenantContext, TenantSettingsStore, TenantTransaction } from '@cairn/tenancy';
 import { z } from 'zod';
 import {
   DEFAULT_SECRETS_MODE,
@@ -22,6 +22,8 @@ import { SecretScanner } from './secret-scanner.service';
 import { SecretsRepository } from './secrets.repository';
 
 const modeValue = z.object({ mode: z.enum(SECRETS_MODES) });
+/** The secrets mode's key of the tenant's settings. */
+const SECRETS_KEY = 'secrets';
 /** 128 bits of HMAC: collisions between a tenant's secrets are out of reach, ids stay short. */
 const ID_BYTES = 16;
 /** The placeholder type of a whole sealed content (`sensitive: true`). */
@@ -43,16 +45,17 @@ export class SecretRedaction {
     private readonly encryption: EnvelopeEncryption,
     private readonly repository: SecretsRepository,
     private readonly audit: TenantAuditLog,
+    private readonly settings: TenantSettingsStore,
   ) {}
 
   async mode(): Promise<SecretsMode> {
-    const parsed = modeValue.safeParse(await this.tx.run(() => this.repository.readMode()));
+    const parsed = modeValue.safeParse(await this.settings.read(SECRETS_KEY));
     return parsed.success ? parsed.data.mode : DEFAULT_SECRETS_MODE;
   }
 
   /** Sets the tenant's mode; the caller checks that only an admin chooses `allow` and audits it. */
   async setMode(mode: SecretsMode): Promise<void> {
-    await this.tx.run(() => this.repository.writeMode(mode));
+    await this.settings.write(SECRETS_KEY, { mode });
   }
 
   /**

@@ -162,20 +162,6 @@ export class SecretsRepository {
       `SELECT ${KEY_VERSION} AS version, count(*)::int AS envelopes FROM secrets GROUP BY 1 ORDER BY 1`,
     );
   }
-
-  /** The raw `secrets` setting (validated by the caller); undefined when never set. */
-  async readMode(): Promise<unknown> {
-    const rows = await this.db.query<{ value: unknown }>(`SELECT value FROM tenant_settings WHERE key = 'secrets'`);
-    return rows[0]?.value;
-  }
-
-  async writeMode(mode: string): Promise<void> {
-    await this.db.query(
-      `INSERT INTO tenant_settings (key, value) VALUES ('secrets', $1::jsonb)
-       ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value, updated_at = now()`,
-      [JSON.stringify({ mode })],
-    );
-  }
 }
 
 function toStored(row: Row): StoredSecret {

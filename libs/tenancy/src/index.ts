@@ -5,10 +5,12 @@ export { type MigrationListener, type MigrationRunReport, SchemaMigrationService
 export { TenantEntity } from './tenant.entity';
 export { TenantContext } from './tenant-context.service';
 export { TenantDb } from './tenant-db.service';
+export { type TenantDeletionStep, TenantDeletionSteps } from './tenant-deletion.registry';
 export { TenantEntry } from './tenant-entry.service';
 export { TENANT_MIGRATION_LIST, TENANT_MIGRATIONS } from './migrations';
 export { type TenantMigrationReport, TenantMigrator } from './tenant-migrator.service';
 export { type LiveTenant, quotedSchema, schemaNameFor, type TenantRef } from './tenant-ref';
+export { TenantSettingsStore } from './tenant-settings-store.service';
 export { TenantTransaction } from './tenant-transaction.service';
 export { TenancyModule } from './tenancy.module';
 export { TenantsService, toLiveTenant, toTenantRef } from './tenants.service';

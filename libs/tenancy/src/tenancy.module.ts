@@ -5,11 +5,14 @@ import { ControlSchemaRepository } from './control-schema.repository';
 import { TenantEntity } from './tenant.entity';
 import { TenantContext } from './tenant-context.service';
 import { TenantContextInterceptor } from './tenant-context.interceptor';
+import { TenantDeletionSteps } from './tenant-deletion.registry';
 import { TenantDb } from './tenant-db.service';
 import { TenantEntry } from './tenant-entry.service';
 import { TENANT_MIGRATION_LIST, TENANT_MIGRATIONS } from './migrations';
 import { TenantMigrationsRepository } from './tenant-migrations.repository';
 import { TenantMigrator } from './tenant-migrator.service';
+import { TenantSettingsStore } from './tenant-settings-store.service';
+import { TenantSettingsRepository } from './tenant-settings.repository';
 import { SchemaMigrationService } from './schema-migration.service';
 import { TenantTransaction } from './tenant-transaction.service';
 import { TenantsRepository } from './tenants.repository';
@@ -26,9 +29,12 @@ import { TenantsService } from './tenants.service';
     SchemaMigrationService,
     TenantContext,
     TenantDb,
+    TenantDeletionSteps,
     TenantEntry,
     TenantMigrationsRepository,
     TenantMigrator,
+    TenantSettingsStore,
+    TenantSettingsRepository,
     TenantTransaction,
     TenantsRepository,
     TenantsService,
@@ -37,8 +43,10 @@ import { TenantsService } from './tenants.service';
     SchemaMigrationService,
     TenantContext,
     TenantDb,
+    TenantDeletionSteps,
     TenantEntry,
     TenantMigrator,
+    TenantSettingsStore,
     TenantTransaction,
     TenantsService,
   ],

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { type DataSource, type EntityManager } from 'typeorm';
+import { TenantDeletionSteps } from './tenant-deletion.registry';
 import { TenantEntity } from './tenant.entity';
 import { TenantMigrator } from './tenant-migrator.service';
 import { quotedSchema, tenantSearchPath } from './tenant-ref';
@@ -20,6 +21,7 @@ export class TenantsRepository {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly migrator: TenantMigrator,
+    private readonly deletionSteps: TenantDeletionSteps,
   ) {}
 
   /**
@@ -52,6 +54,16 @@ export class TenantsRepository {
     return this.live().andWhere('t.id = :id', { id }).getOne();
   }
 
+  /** The tenants among `ids`, deleted ones included. */
+  findManyById(ids: readonly string[]): Promise<TenantEntity[]> {
+    if (ids.length === 0) return Promise.resolve([]);
+    return this.dataSource
+      .getRepository(TenantEntity)
+      .createQueryBuilder('t')
+      .where('t.id IN (:...ids)', { ids: [...ids] })
+      .getMany();
+  }
+
   /** Keyset pagination in creation order; the cursor is the last id seen. */
   async listLive(limit: number, afterId?: string): Promise<TenantPage> {
     const query = this.live()
@@ -70,19 +82,15 @@ export class TenantsRepository {
   }
 
   /**
-   * Drops the tenant's schema and, in the same transaction, revokes every token and
-   * disables every user, so nothing of the tenant stays usable for a moment longer.
+   * Drops the tenant's schema and, in the same transaction, runs the deletion steps other
+   * libraries registered (auth revokes every token and disables every user), so nothing of the
+   * tenant stays usable for a moment longer.
    */
   async softDelete(tenant: TenantEntity): Promise<void> {
     await this.dataSource.transaction(async (manager: EntityManager) => {
       await manager.query(`UPDATE cairn.tenants SET deleted_at = now() WHERE id = $1`, [tenant.id]);
-      await manager.query(
-        `UPDATE cairn.session_tokens SET revoked_at = now() WHERE tenant_id = $1 AND revoked_at IS NULL`,
-        [tenant.id],
-      );
-      await manager.query(`UPDATE cairn.users SET disabled_at = now() WHERE tenant_id = $1 AND disabled_at IS NULL`, [
-        tenant.id,
-      ]);
+      const sql = (text: string, parameters?: unknown[]) => manager.query(text, parameters);
+      for (const step of this.deletionSteps.all()) await step(tenant.id, sql);
       await manager.query(`DROP SCHEMA IF EXISTS ${quotedSchema(tenant.schemaName)} CASCADE`);
     });
   }

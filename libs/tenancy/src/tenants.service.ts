@@ -36,6 +36,19 @@ export class TenantsService {
     return this.tenants.findLiveBySlug(slug);
   }
 
+  /**
+   * Whether a tenant named by id is still live (null once deleted), for checks that do not enter
+   * it (a token's tenant, a data key's owner); work that enters it goes through TenantEntry.runIfLive.
+   */
+  findLiveById(id: string): Promise<TenantEntity | null> {
+    return this.tenants.findLiveById(id);
+  }
+
+  /** The tenants among `ids`, deleted ones included (`deletedAt` says): for reports over every tenant's rows. */
+  findManyById(ids: readonly string[]): Promise<TenantEntity[]> {
+    return this.tenants.findManyById(ids);
+  }
+
   async delete(slug: string): Promise<TenantEntity> {
     const tenant = await this.getBySlug(slug);
     await this.tenants.softDelete(tenant);

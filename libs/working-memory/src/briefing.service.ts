@@ -4,13 +4,13 @@ import { CAIRN_CONFIG, type CairnConfig } from '@cairn/config';
 import { type Broadcast, BroadcastBriefing, type ChannelBriefing } from '@cairn/coordination';
 import { EMBEDDER, type Embedder } from '@cairn/embeddings';
 import { JobQueue } from '@cairn/jobs';
-import { projectScope, viewerOf } from '@cairn/memory';
+import { MemoryDigest, projectScope, type RecentMemory, viewerOf } from '@cairn/memory';
 import { type ReviewOutcome, ReviewNotices } from '@cairn/memory-review';
 import { ProjectResolver } from '@cairn/projects';
 import { TenantTransaction } from '@cairn/tenancy';
 import { type BriefingMaterial, fitBriefing } from './briefing-budget';
 import { renderBriefingText } from './briefing-text';
-import { BriefingRepository, type LastSeen, type NewMemoryRow } from './briefing.repository';
+import { BriefingVisits, type LastSeen } from './briefing-visits.service';
 import { type Briefing, type ChannelItem, type SystemStatus, type TimeAnchor } from './contract/briefing.types';
 import { SessionEventsRepository } from './session-events.repository';
 import { humanDuration, localTime } from './time-anchor';
@@ -29,7 +29,7 @@ interface Gathered {
   readonly now: Date;
   readonly lastSeen: LastSeen | null;
   readonly entries: WorkingMemoryEntry[];
-  readonly newMemories: NewMemoryRow[];
+  readonly newMemories: RecentMemory[];
   readonly memoriesSince: number;
   readonly eventsSince: number;
   readonly events: SessionEvent[];
@@ -51,7 +51,8 @@ export class BriefingService {
     private readonly projects: ProjectResolver,
     private readonly workingMemory: WorkingMemoryRepository,
     private readonly events: SessionEventsRepository,
-    private readonly briefings: BriefingRepository,
+    private readonly visits: BriefingVisits,
+    private readonly digest: MemoryDigest,
     private readonly jobs: JobQueue,
     private readonly reviewNotices: ReviewNotices,
     private readonly channel: BroadcastBriefing,
@@ -129,21 +130,21 @@ export class BriefingService {
     const project = await this.projects.resolve(projectSlug);
     // New memories as the agent may see them: others' private ones are not news to it.
     const seen = projectScope(project, viewerOf(principal));
-    const lastSeen = await this.briefings.lastSeen(project.id, agentKey);
+    const lastSeen = await this.visits.lastSeen(project.id, agentKey);
     const since = lastSeen?.at;
     const gathered = {
       project: project.slug,
       lastSeen,
       entries: await this.workingMemory.list(project.id, agentKey),
-      newMemories: since ? await this.briefings.memoriesSince(seen, since, NEW_MEMORIES_READ) : [],
-      memoriesSince: since ? await this.briefings.countMemoriesSince(seen, since) : 0,
+      newMemories: since ? await this.digest.since(seen, since, NEW_MEMORIES_READ) : [],
+      memoriesSince: since ? await this.digest.countSince(seen, since) : 0,
       eventsSince: since ? await this.events.countSince(project.id, since) : 0,
       events: await this.events.recent(project.id, { limit: RECENT_EVENTS_READ }),
-      withoutVector: await this.briefings.memoriesWithoutVector(project.id, this.embedder?.model.id ?? null),
+      withoutVector: await this.digest.withoutVector(project.id, this.embedder?.model.id ?? null),
       reviewOutcomes: await this.reviewNotices.untold(project.id, authorOf(principal), REVIEW_OUTCOMES_READ),
       channel: await this.channel.gather(project.id, principal),
     };
-    return { ...gathered, now: await this.briefings.recordVisit(project.id, agentKey) };
+    return { ...gathered, now: await this.visits.recordVisit(project.id, agentKey) };
   }
 
   private status(pendingJobs: number | null, withoutVector: number): SystemStatus {

@@ -5,7 +5,8 @@ import { MemoryModule } from '@cairn/memory';
 import { MemoryReviewModule } from '@cairn/memory-review';
 import { ProjectsModule } from '@cairn/projects';
 import { SecretsModule } from '@cairn/secrets';
-import { BriefingRepository } from './briefing.repository';
+import { AgentSessionsRepository } from './agent-sessions.repository';
+import { BriefingVisits } from './briefing-visits.service';
 import { BriefingService } from './briefing.service';
 import { SessionEventsRepository } from './session-events.repository';
 import { SessionEventsService } from './session-events.service';
@@ -21,7 +22,8 @@ import { WorkingMemoryService } from './working-memory.service';
 @Module({
   imports: [ProjectsModule, MemoryModule, MemoryReviewModule, KnowledgeModule, SecretsModule, CoordinationModule],
   providers: [
-    BriefingRepository,
+    AgentSessionsRepository,
+    BriefingVisits,
     BriefingService,
     SessionEventsRepository,
     SessionEventsService,

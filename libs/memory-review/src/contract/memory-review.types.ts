@@ -1,75 +1,27 @@
+import { MEMORY_SCOPES, type MemoryScopeLevel } from '@cairn/memory';
+
+// The review queue's records are memory's (libs/memory owns memory_reviews): their types, as
+// this library's adapters and users name them.
+export {
+  type QueuedReview,
+  type Resolution,
+  RESOLUTIONS,
+  type Review,
+  type ReviewActor,
+  type ReviewedMemory,
+  type ReviewKind,
+  REVIEW_KINDS,
+  type ReviewOutcome,
+  type ReviewStatus,
+  REVIEW_STATUSES,
+} from '@cairn/memory';
+
 /** Where a memory is visible (migration 0017): its author only, its project, or every project of the tenant. */
-export const MEMORY_SCOPES = ['private', 'project', 'team'] as const;
-export type MemoryVisibility = (typeof MEMORY_SCOPES)[number];
+export { MEMORY_SCOPES };
+export type MemoryVisibility = MemoryScopeLevel;
 
 /** How wide each scope is: a promotion must go to a wider one. */
 export const SCOPE_WIDTH: Readonly<Record<MemoryVisibility, number>> = { private: 0, project: 1, team: 2 };
 
-export const REVIEW_KINDS = ['promotion', 'contradiction'] as const;
-export type ReviewKind = (typeof REVIEW_KINDS)[number];
-
-export const REVIEW_STATUSES = ['pending', 'approved', 'rejected'] as const;
-export type ReviewStatus = (typeof REVIEW_STATUSES)[number];
-
-/**
- * How a reviewer settles a contradiction between two authors: `keep_both` changes nothing,
- * `supersede` makes the new memory supersede the old one, `reject_new` archives the new one
- * (restorable with `POST …/memories/{id}/restore`).
- */
-export const RESOLUTIONS = ['keep_both', 'supersede', 'reject_new'] as const;
-export type Resolution = (typeof RESOLUTIONS)[number];
-
 export const DECISIONS = ['approve', 'reject'] as const;
 export type Decision = (typeof DECISIONS)[number];
-
-export interface ReviewActor {
-  readonly userId: string | null;
-  readonly agentId: string | null;
-}
-
-/** A memory as the queue shows it: an excerpt, labelled when an agent wrote it. */
-export interface ReviewedMemory {
-  readonly id: string;
-  readonly excerpt: string;
-  readonly category: string;
-  readonly author: ReviewActor;
-  /** Written by an agent: unverified content, to read as data and never as instructions. */
-  readonly agentWritten: boolean;
-}
-
-export interface Review {
-  readonly id: string;
-  readonly kind: ReviewKind;
-  readonly status: ReviewStatus;
-  /** The memory to promote, or the newer memory of a contradiction. */
-  readonly memoryId: string;
-  /** The older memory a contradiction is with; null for a promotion. */
-  readonly otherMemoryId: string | null;
-  readonly fromScope: MemoryVisibility | null;
-  readonly toScope: MemoryVisibility | null;
-  readonly note: string | null;
-  readonly resolution: Resolution | null;
-  readonly decisionReason: string | null;
-  readonly proposedBy: ReviewActor;
-  readonly decidedBy: ReviewActor | null;
-  readonly createdAt: Date;
-  readonly decidedAt: Date | null;
-}
-
-/** A queue entry: the review with excerpts of the memories it is about (absent once deleted). */
-export interface QueuedReview extends Review {
-  readonly memory: ReviewedMemory | null;
-  readonly otherMemory: ReviewedMemory | null;
-}
-
-/** An outcome to tell a memory's author: which review, what became of it, and why. */
-export interface ReviewOutcome {
-  readonly id: string;
-  readonly kind: ReviewKind;
-  readonly status: ReviewStatus;
-  readonly memoryId: string;
-  readonly toScope: MemoryVisibility | null;
-  readonly resolution: Resolution | null;
-  readonly decisionReason: string | null;
-  readonly decidedAt: Date;
-}

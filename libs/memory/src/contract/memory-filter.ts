@@ -3,7 +3,9 @@ import { type Viewer } from './memory-viewer';
 
 /**
  * Which memories a caller may see: those of some projects, the team ones (every project's),
- * and of those only the private ones `viewer` wrote or was given.
+ * and of those only the private ones `viewer` wrote or was given (a share or a tag rule). The
+ * visibility rule as a value: other libraries pass it to memory's services, and only memory
+ * turns it into SQL (memory-filter.sql.ts), on every read of the memory family.
  */
 export interface MemoryScope {
   /** Memories whose project is one of these, whatever their scope (private ones still checked). */

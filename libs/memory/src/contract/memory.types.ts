@@ -105,3 +105,14 @@ export interface ContradictionWarning {
   /** True when a `contradicts` relation was recorded (strong cases). */
   readonly recorded: boolean;
 }
+
+/** A memory as a briefing lists what is new: the gist, not the whole record. */
+export interface RecentMemory {
+  readonly id: string;
+  readonly content: string;
+  readonly category: string;
+  readonly importance: number;
+  readonly scope: MemoryScopeLevel;
+  readonly agentId: string | null;
+  readonly createdAt: Date;
+}

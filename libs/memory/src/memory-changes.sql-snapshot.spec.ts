@@ -1,12 +1,13 @@
 import { join } from 'node:path';
 import { SqlParams } from '@cairn/db';
-import { projectScope, SYSTEM_VIEWER } from '@cairn/memory';
+import { SYSTEM_VIEWER } from './contract/memory-viewer';
+import { projectScope } from './memory-access';
 import { expectCommittedFile } from '@cairn/testing';
 import { changesPageSql } from './memory-changes.sql';
 
 /**
  * The change feed's page statement, rendered with fixed inputs and compared with the file
- * committed under libs/memory-sync/sql/ (`npm run snapshots` rewrites it), so every change to it
+ * committed under libs/memory/sql/ (`npm run snapshots` rewrites it), so every change to it
  * shows in review.
  */
 const PROJECT = { id: '00000000-0000-4000-8000-000000000001', slug: 'web' };

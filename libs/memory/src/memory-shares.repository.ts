@@ -1,25 +1,27 @@
 import { randomUUID } from 'node:crypto';
 import { SqlParams } from '@cairn/db';
-import { GRANT_NOTICE_INSERT, type MemoryRow, ruleNoticesSql, toMemory } from '@cairn/memory';
 import { Injectable } from '@nestjs/common';
+import { ProjectResolver } from '@cairn/projects';
 import { TenantDb } from '@cairn/tenancy';
 import {
   type Grantee,
+  type GrantPosition,
   type MemoryShare,
   type Party,
   type SharedMemory,
   type ShareGrant,
   type SharePermission,
   type ShareRule,
-} from './contract/sharing.types';
-import { type GrantPosition, grantsSql, sharedWithSql } from './sharing.sql';
+} from './contract/memory-sharing.types';
+import { type MemoryRow, toMemories } from './memory-row.sql';
+import { grantsSql, sharedWithSql } from './memory-share-listings.sql';
+import { GRANT_NOTICE_INSERT, ruleNoticesSql } from './memory-shares.sql';
 
 interface GrantRow {
   kind: 'share' | 'rule';
   id: string;
   memory_id: string | null;
   tag: string | null;
-  project_slug: string | null;
   project_id: string | null;
   grantee_user_id: string | null;
   grantee_agent_id: string | null;
@@ -41,20 +43,23 @@ type SharedRow = MemoryRow & {
   granted_at: Date;
 };
 
-const SHARE_SELECT = `SELECT 'share' AS kind, s.id, s.memory_id, NULL::text AS tag, p.slug AS project_slug, m.project_id,
+const SHARE_SELECT = `SELECT 'share' AS kind, s.id, s.memory_id, NULL::text AS tag, m.project_id,
     s.grantee_user_id, s.grantee_agent_id, s.permission, s.granted_by_user_id AS by_user_id,
     s.granted_by_agent_id AS by_agent_id, s.granted_by_token_id AS by_token_id, s.created_at
-  FROM memory_shares s JOIN memories m ON m.id = s.memory_id LEFT JOIN projects p ON p.id = m.project_id`;
+  FROM memory_shares s JOIN memories m ON m.id = s.memory_id`;
 
-const RULE_SELECT = `SELECT 'rule' AS kind, r.id, NULL::uuid AS memory_id, r.tag, p.slug AS project_slug, r.project_id,
+const RULE_SELECT = `SELECT 'rule' AS kind, r.id, NULL::uuid AS memory_id, r.tag, r.project_id,
     r.grantee_user_id, r.grantee_agent_id, r.permission, r.owner_user_id AS by_user_id,
     r.owner_agent_id AS by_agent_id, r.owner_token_id AS by_token_id, r.created_at
-  FROM memory_share_rules r LEFT JOIN projects p ON p.id = r.project_id`;
+  FROM memory_share_rules r`;
 
 /** Shares and tag rules of the current tenant; every call runs inside a tenant transaction. */
 @Injectable()
 export class MemorySharesRepository {
-  constructor(private readonly db: TenantDb) {}
+  constructor(
+    private readonly db: TenantDb,
+    private readonly projects: ProjectResolver,
+  ) {}
 
   /** Shares the memory, or changes the permission (and who granted it) of the existing share. */
   async upsertShare(
@@ -96,7 +101,7 @@ export class MemorySharesRepository {
 
   async findShare(id: string): Promise<MemoryShare | null> {
     const rows = await this.db.query<GrantRow>(`${SHARE_SELECT} WHERE s.id = $1`, [id]);
-    return rows[0] ? (toGrant(rows[0]) as MemoryShare) : null;
+    return ((await this.toGrants(rows))[0] as MemoryShare | undefined) ?? null;
   }
 
   /** Removes the share; the grantee's change feed hears of it (a tombstone unless still given it). */
@@ -157,7 +162,7 @@ export class MemorySharesRepository {
 
   async findRule(id: string): Promise<ShareRule | null> {
     const rows = await this.db.query<GrantRow>(`${RULE_SELECT} WHERE r.id = $1`, [id]);
-    return rows[0] ? (toGrant(rows[0]) as ShareRule) : null;
+    return ((await this.toGrants(rows))[0] as ShareRule | undefined) ?? null;
   }
 
   /** Removes the rule; the grantee's change feed hears of every memory it covered. */
@@ -172,8 +177,9 @@ export class MemorySharesRepository {
     const sql = sharedWithSql(viewer, projectId, limit, afterId, params);
     if (sql === null) return [];
     const rows = await this.db.query<SharedRow>(sql, params.values);
-    return rows.map((row) => ({
-      memory: toMemory(row),
+    const memories = await toMemories(rows, this.projects);
+    return rows.map((row, index) => ({
+      memory: memories[index],
       permission: row.grant_permission,
       via: row.grant_via,
       grantId: row.grant_id,
@@ -195,14 +201,24 @@ export class MemorySharesRepository {
       grantsSql(who, projectId, memoryId, limit, after, params),
       params.values,
     );
-    return rows.map((row) => ({ grant: toGrant(row), position: { at: row.position_at as string, id: row.id } }));
+    const grants = await this.toGrants(rows);
+    return rows.map((row, index) => ({
+      grant: grants[index],
+      position: { at: row.position_at as string, id: row.id },
+    }));
+  }
+
+  /** Grants with their project's slug (@cairn/projects'). */
+  private async toGrants(rows: readonly GrantRow[]): Promise<ShareGrant[]> {
+    const slugs = await this.projects.slugsOf(rows.map((row) => row.project_id));
+    return rows.map((row) => toGrant(row, row.project_id === null ? null : (slugs.get(row.project_id) ?? null)));
   }
 }
 
-function toGrant(row: GrantRow): ShareGrant {
+function toGrant(row: GrantRow, project: string | null): ShareGrant {
   const common = {
     id: row.id,
-    project: row.project_slug,
+    project,
     grantee: { userId: row.grantee_user_id, agentId: row.grantee_agent_id },
     permission: row.permission,
     createdAt: row.created_at,

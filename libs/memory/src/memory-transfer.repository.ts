@@ -1,36 +1,23 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { type Author } from '@cairn/access';
-import { TenantDb } from '@cairn/tenancy';
-import {
-  type Memory,
-  MEMORY_COLUMNS,
-  MEMORY_FROM,
-  memoryContentHash,
-  type MemoryRow,
-  type MemoryScope,
-  memoryScopeSql,
-  toMemory,
-} from '@cairn/memory';
 import { SqlParams } from '@cairn/db';
-import { type ExportedMemory, type ExportedRelation } from './contract/export-format';
-
-/** Where a memory id already lives in the tenant, for import conflict checks. */
-export interface ExistingMemory {
-  readonly id: string;
-  readonly projectId: string | null;
-  readonly content: string;
-  readonly deleted: boolean;
-}
-
-export interface ImportRelation extends ExportedRelation {
-  readonly fromId: string;
-}
+import { ProjectResolver } from '@cairn/projects';
+import { TenantDb } from '@cairn/tenancy';
+import { type MemoryScope } from './contract/memory-filter';
+import { type ExistingMemory, type RestoredMemory, type RestoredRelation } from './contract/memory-sync.types';
+import { type Memory } from './contract/memory.types';
+import { memoryContentHash } from './memory-content';
+import { memoryScopeSql } from './memory-filter.sql';
+import { MEMORY_COLUMNS, type MemoryRow, toMemories } from './memory-row.sql';
 
 /** Bulk reads and writes of export and import; each call runs inside a tenant transaction. */
 @Injectable()
 export class MemoryTransferRepository {
-  constructor(private readonly db: TenantDb) {}
+  constructor(
+    private readonly db: TenantDb,
+    private readonly projects: ProjectResolver,
+  ) {}
 
   /**
    * Live memories `scope` sees (memory's visibility rule), by id. Ids survive an
@@ -42,20 +29,20 @@ export class MemoryTransferRepository {
     const where = memoryScopeSql(scope, params, 'm');
     const after = params.add(afterId);
     const rows = await this.db.query<MemoryRow>(
-      `SELECT ${MEMORY_COLUMNS} FROM ${MEMORY_FROM}
+      `SELECT ${MEMORY_COLUMNS} FROM memories m
        WHERE m.deleted_at IS NULL AND ${where} AND (${after}::uuid IS NULL OR m.id > ${after}::uuid)
        ORDER BY m.id LIMIT ${params.add(limit)}`,
       params.values,
     );
-    return rows.map(toMemory);
+    return toMemories(rows, this.projects);
   }
 
   /** Outgoing relations of `ids` whose target is itself in the export (live and in scope). */
-  async exportRelations(ids: readonly string[], scope: MemoryScope): Promise<ImportRelation[]> {
+  async exportRelations(ids: readonly string[], scope: MemoryScope): Promise<RestoredRelation[]> {
     if (ids.length === 0) return [];
     const params = new SqlParams();
     const from = params.add(ids);
-    return this.db.query<ImportRelation>(
+    return this.db.query<RestoredRelation>(
       `SELECT r.from_id AS "fromId", r.to_id AS "toId", r.type, r.note
        FROM memory_relations r JOIN memories t ON t.id = r.to_id
        WHERE r.from_id = ANY(${from}::uuid[]) AND t.deleted_at IS NULL AND ${memoryScopeSql(scope, params, 't')}
@@ -90,17 +77,12 @@ export class MemoryTransferRepository {
    * it may point to exists. Returns how many were written: an id that a concurrent import
    * wrote meanwhile is skipped here rather than failing on the primary key.
    */
-  /** `authorToken`: the token each memory records as its author (see importedAuthorToken). */
-  async insertExported(
-    memories: readonly ExportedMemory[],
-    projectId: string,
-    authorToken: (memory: ExportedMemory) => string | null,
-  ): Promise<number> {
+  async insertRestored(memories: readonly RestoredMemory[]): Promise<number> {
     if (memories.length === 0) return 0;
     const records = memories.map((m) => ({
       id: m.id,
-      project_id: m.scope === 'tenant' ? null : projectId,
-      scope: m.scope === 'tenant' ? 'team' : m.scope,
+      project_id: m.projectId,
+      scope: m.scope,
       content: m.content,
       content_hash: memoryContentHash(m.content, m.keywords),
       category: m.category,
@@ -115,14 +97,14 @@ export class MemoryTransferRepository {
       verified_at: m.verifiedAt,
       author_user_id: m.author.userId,
       author_agent_id: m.author.agentId,
-      author_token_id: authorToken(m),
+      author_token_id: m.author.tokenId,
       pinned: m.pinned,
       version: m.version,
       access_count: m.accessCount,
       last_accessed_at: m.lastAccessedAt,
       archived_at: m.archivedAt,
-      sensitive: m.sensitive ?? false,
-      occurred_at: m.occurredAt ?? m.createdAt,
+      sensitive: m.sensitive,
+      occurred_at: m.occurredAt,
       created_at: m.createdAt,
       updated_at: m.updatedAt,
     }));
@@ -168,7 +150,7 @@ export class MemoryTransferRepository {
   }
 
   /** Idempotent: relations that already exist are kept as they are. */
-  async insertRelations(relations: readonly ImportRelation[], by: Author): Promise<void> {
+  async insertRelations(relations: readonly RestoredRelation[], by: Author): Promise<void> {
     if (relations.length === 0) return;
     const records = relations.map((r) => ({
       id: randomUUID(),

@@ -1,21 +1,9 @@
 import { SqlParams } from '@cairn/db';
 import { Injectable } from '@nestjs/common';
-
 import { TenantDb } from '@cairn/tenancy';
-import { type MemoryScope, memoryScopeSql } from '@cairn/memory';
-
-export interface DecayOptions {
-  readonly olderThanDays: number;
-  readonly factor: number;
-  readonly floor: number;
-}
-
-export interface PruneOptions {
-  readonly maxConfidence: number;
-  readonly olderThanDays: number;
-  readonly limit: number;
-  readonly dryRun: boolean;
-}
+import { type MemoryScope } from './contract/memory-filter';
+import { type DecayOptions, type PruneOptions } from './contract/memory-maintenance.types';
+import { memoryScopeSql } from './memory-filter.sql';
 
 /** Scope over alias `m` (memory's one visibility rule); values through `params`. */
 function scopeSql(scope: MemoryScope, params: SqlParams): string {
@@ -27,7 +15,7 @@ function unusedSql(days: number, params: SqlParams): string {
   return `coalesce(m.last_accessed_at, m.created_at) < now() - make_interval(days => ${params.add(days)}::int)`;
 }
 
-/** Confidence decay, pruning and restore; SQL only, inside a tenant transaction. */
+/** Confidence decay, pruning and restore (memory-hygiene's use cases, through MemoryMaintenance); inside a tenant transaction. */
 @Injectable()
 export class MemoryHygieneRepository {
   constructor(private readonly db: TenantDb) {}

@@ -1,15 +1,20 @@
+import { SqlParams } from '@cairn/db';
 import { Injectable } from '@nestjs/common';
 import { type Author } from '@cairn/access';
-import { authoredBySql } from '@cairn/memory';
 import { TenantDb } from '@cairn/tenancy';
 import {
-  type MemoryVisibility,
+  type NewPromotion,
   type QueuedReview,
-  type Resolution,
   type Review,
+  type ReviewDecision,
   type ReviewOutcome,
   type ReviewStatus,
 } from './contract/memory-review.types';
+import { type MemoryScopeLevel } from './contract/memory.types';
+import { type Viewer } from './contract/memory-viewer';
+import { privacySql } from './memory-filter.sql';
+import { authoredBySql } from './memory-ownership';
+import { identitySql } from './memory-shares.sql';
 
 const COLUMNS = `r.id, r.kind, r.status, r.memory_id AS "memoryId", r.other_memory_id AS "otherMemoryId",
   r.from_scope AS "fromScope", r.to_scope AS "toScope", r.note, r.resolution, r.decision_reason AS "decisionReason",
@@ -24,22 +29,20 @@ const excerpt = (alias: string) => `CASE WHEN ${alias}.id IS NULL THEN NULL ELSE
     'author', json_build_object('userId', ${alias}.author_user_id, 'agentId', ${alias}.author_agent_id),
     'agentWritten', ${alias}.author_agent_id IS NOT NULL) END`;
 
-/** The caller wrote memory `m`, by memory's ownership rule ($2 user, $3 agent, $4 token). */
-const AUTHORED_BY_CALLER = authoredBySql('m', { userId: '$2::uuid', agentId: '$3::text', tokenId: '$4::uuid' });
-
-export interface MemoryScopeRow {
-  readonly scope: MemoryVisibility;
+/**
+ * Review `r` (its memories `m` and `o` joined) is one `viewer` may see: each memory it names
+ * is gone or visible to the viewer by memory's privacy rule, except a promotion's own memory,
+ * which its author put before the project's reviewers by proposing it. So a contradiction
+ * with someone's private memory is never named in another reader's queue.
+ */
+function reviewVisibleSql(viewer: Viewer, params: SqlParams): string {
+  const seen = (alias: string) => `(${alias}.id IS NULL OR ${privacySql(viewer, params, alias)})`;
+  return `(r.kind = 'promotion' OR ${seen('m')}) AND ${seen('o')}`;
 }
 
-export interface NewPromotion {
-  readonly id: string;
-  readonly projectId: string;
-  readonly memoryId: string;
-  readonly fromScope: MemoryVisibility;
-  readonly toScope: MemoryVisibility;
-  readonly note: string | null;
-  readonly by: Author;
-}
+const REVIEW_FROM = `memory_reviews r
+  LEFT JOIN memories m ON m.id = r.memory_id AND m.deleted_at IS NULL
+  LEFT JOIN memories o ON o.id = r.other_memory_id AND o.deleted_at IS NULL`;
 
 /** The review queue (memory_reviews) and the scope column it changes; inside tenant transactions. */
 @Injectable()
@@ -47,8 +50,11 @@ export class MemoryReviewsRepository {
   constructor(private readonly db: TenantDb) {}
 
   /** The memory's scope, its row locked until the transaction ends (a promotion decides on it). */
-  async lockScope(memoryId: string): Promise<MemoryScopeRow | undefined> {
-    const rows = await this.db.query<MemoryScopeRow>('SELECT scope FROM memories WHERE id = $1 FOR UPDATE', [memoryId]);
+  async lockScope(memoryId: string): Promise<{ scope: MemoryScopeLevel } | undefined> {
+    const rows = await this.db.query<{ scope: MemoryScopeLevel }>(
+      'SELECT scope FROM memories WHERE id = $1 FOR UPDATE',
+      [memoryId],
+    );
     return rows[0];
   }
 
@@ -76,19 +82,18 @@ export class MemoryReviewsRepository {
     return rows[0];
   }
 
-  /** The review in this project, locked until the decision commits. */
-  async findForUpdate(projectId: string, id: string): Promise<Review | undefined> {
+  /** The review in this project that `viewer` may see (reviewVisibleSql), locked until the decision commits. */
+  async findForUpdate(projectId: string, id: string, viewer: Viewer): Promise<Review | undefined> {
+    const params = new SqlParams();
+    const where = `r.project_id = ${params.add(projectId)} AND r.id = ${params.add(id)}`;
     const rows = await this.db.query<Review>(
-      `SELECT ${COLUMNS} FROM memory_reviews r WHERE r.project_id = $1 AND r.id = $2 FOR UPDATE`,
-      [projectId, id],
+      `SELECT ${COLUMNS} FROM ${REVIEW_FROM} WHERE ${where} AND ${reviewVisibleSql(viewer, params)} FOR UPDATE OF r`,
+      params.values,
     );
     return rows[0];
   }
 
-  async decide(
-    id: string,
-    decision: { status: 'approved' | 'rejected'; resolution: Resolution | null; reason: string; by: Author },
-  ): Promise<Review> {
+  async decide(id: string, decision: ReviewDecision): Promise<Review> {
     const rows = await this.db.query<Review>(
       `WITH r AS (
          UPDATE memory_reviews SET status = $2, resolution = $3, decision_reason = $4, decided_by_user_id = $5,
@@ -109,7 +114,7 @@ export class MemoryReviewsRepository {
   }
 
   /** The promotion itself: a new scope is a new version of the memory (the change feed sees it). */
-  async setScope(memoryId: string, scope: MemoryVisibility): Promise<void> {
+  async setScope(memoryId: string, scope: MemoryScopeLevel): Promise<void> {
     await this.db.query(
       `UPDATE memories SET scope = $2, version = version + 1, updated_at = now(), change_xid = pg_current_xact_id()
        WHERE id = $1`,
@@ -129,31 +134,43 @@ export class MemoryReviewsRepository {
     );
   }
 
-  /** Oldest first (a queue); keyset pagination on (created_at, id) after the last id seen. */
-  list(projectId: string, status: ReviewStatus, limit: number, afterId?: string): Promise<QueuedReview[]> {
-    const after = afterId
-      ? `AND (r.created_at, r.id) > (SELECT a.created_at, a.id FROM memory_reviews a WHERE a.id = $4 AND a.project_id = $1)`
+  /**
+   * The reviews of a project `viewer` may see (reviewVisibleSql), oldest first (a queue);
+   * keyset pagination on (created_at, id) after the last id seen.
+   */
+  list(
+    projectId: string,
+    viewer: Viewer,
+    page: { readonly status: ReviewStatus; readonly limit: number; readonly afterId?: string },
+  ): Promise<QueuedReview[]> {
+    const params = new SqlParams();
+    const project = params.add(projectId);
+    const after = page.afterId
+      ? `AND (r.created_at, r.id) > (SELECT a.created_at, a.id FROM memory_reviews a
+           WHERE a.id = ${params.add(page.afterId)} AND a.project_id = ${project})`
       : '';
     return this.db.query<QueuedReview>(
       `SELECT ${COLUMNS}, ${excerpt('m')} AS memory, ${excerpt('o')} AS "otherMemory"
-       FROM memory_reviews r
-       LEFT JOIN memories m ON m.id = r.memory_id AND m.deleted_at IS NULL
-       LEFT JOIN memories o ON o.id = r.other_memory_id AND o.deleted_at IS NULL
-       WHERE r.project_id = $1 AND r.status = $2 ${after}
-       ORDER BY r.created_at, r.id LIMIT $3`,
-      afterId ? [projectId, status, limit, afterId] : [projectId, status, limit],
+       FROM ${REVIEW_FROM}
+       WHERE r.project_id = ${project} AND r.status = ${params.add(page.status)} ${after}
+         AND ${reviewVisibleSql(viewer, params)}
+       ORDER BY r.created_at, r.id LIMIT ${params.add(page.limit)}`,
+      params.values,
     );
   }
 
   /** Decided reviews of the caller's own memories in this project that no briefing has told yet. */
   untold(projectId: string, caller: Author, limit: number): Promise<ReviewOutcome[]> {
+    const params = new SqlParams();
+    const project = params.add(projectId);
+    const mine = authoredBySql('m', identitySql(caller, params));
     return this.db.query<ReviewOutcome>(
       `SELECT r.id, r.kind, r.status, r.memory_id AS "memoryId", r.to_scope AS "toScope", r.resolution,
          r.decision_reason AS "decisionReason", r.decided_at AS "decidedAt"
        FROM memory_reviews r JOIN memories m ON m.id = r.memory_id
-       WHERE r.project_id = $1 AND r.status <> 'pending' AND r.author_notified_at IS NULL AND ${AUTHORED_BY_CALLER}
-       ORDER BY r.decided_at, r.id LIMIT $5`,
-      [projectId, caller.userId, caller.agentId, caller.tokenId, limit],
+       WHERE r.project_id = ${project} AND r.status <> 'pending' AND r.author_notified_at IS NULL AND ${mine}
+       ORDER BY r.decided_at, r.id LIMIT ${params.add(limit)}`,
+      params.values,
     );
   }
 

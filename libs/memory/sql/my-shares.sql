@@ -11,15 +11,15 @@
 --   $6 = 51
 SELECT g.*, to_char(g.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS position_at
      FROM (
-       SELECT 'share' AS kind, s.id, s.memory_id, NULL::text AS tag, p.slug AS project_slug, m.project_id,
+       SELECT 'share' AS kind, s.id, s.memory_id, NULL::text AS tag, m.project_id,
          s.grantee_user_id, s.grantee_agent_id, s.permission, s.granted_by_user_id AS by_user_id,
          s.granted_by_agent_id AS by_agent_id, s.granted_by_token_id AS by_token_id, s.created_at
-       FROM memory_shares s JOIN memories m ON m.id = s.memory_id LEFT JOIN projects p ON p.id = m.project_id
+       FROM memory_shares s JOIN memories m ON m.id = s.memory_id
        WHERE m.deleted_at IS NULL AND (m.project_id = $1::uuid OR m.scope = 'team') AND (((m.author_token_id = $4::uuid OR m.author_user_id = $2::uuid OR ($2::uuid IS NULL AND m.author_user_id IS NULL AND m.author_agent_id = $3::text)) IS TRUE) OR ((s.granted_by_token_id = $4::uuid OR s.granted_by_user_id = $2::uuid OR ($2::uuid IS NULL AND s.granted_by_user_id IS NULL AND s.granted_by_agent_id = $3::text)) IS TRUE)) AND s.memory_id = $5::uuid
        UNION ALL
-       SELECT 'rule', r.id, NULL::uuid, r.tag, p.slug, r.project_id, r.grantee_user_id, r.grantee_agent_id,
+       SELECT 'rule', r.id, NULL::uuid, r.tag, r.project_id, r.grantee_user_id, r.grantee_agent_id,
          r.permission, r.owner_user_id, r.owner_agent_id, r.owner_token_id, r.created_at
-       FROM memory_share_rules r LEFT JOIN projects p ON p.id = r.project_id
+       FROM memory_share_rules r
        WHERE (r.project_id = $1::uuid OR r.project_id IS NULL) AND ((r.owner_token_id = $4::uuid OR r.owner_user_id = $2::uuid OR ($2::uuid IS NULL AND r.owner_user_id IS NULL AND r.owner_agent_id = $3::text)) IS TRUE) AND false
      ) g
      
@@ -33,15 +33,15 @@ SELECT g.*, to_char(g.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US
 --   $4 = 51
 SELECT g.*, to_char(g.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS position_at
      FROM (
-       SELECT 'share' AS kind, s.id, s.memory_id, NULL::text AS tag, p.slug AS project_slug, m.project_id,
+       SELECT 'share' AS kind, s.id, s.memory_id, NULL::text AS tag, m.project_id,
          s.grantee_user_id, s.grantee_agent_id, s.permission, s.granted_by_user_id AS by_user_id,
          s.granted_by_agent_id AS by_agent_id, s.granted_by_token_id AS by_token_id, s.created_at
-       FROM memory_shares s JOIN memories m ON m.id = s.memory_id LEFT JOIN projects p ON p.id = m.project_id
+       FROM memory_shares s JOIN memories m ON m.id = s.memory_id
        WHERE m.deleted_at IS NULL AND (m.project_id = $1::uuid OR m.scope = 'team')  
        UNION ALL
-       SELECT 'rule', r.id, NULL::uuid, r.tag, p.slug, r.project_id, r.grantee_user_id, r.grantee_agent_id,
+       SELECT 'rule', r.id, NULL::uuid, r.tag, r.project_id, r.grantee_user_id, r.grantee_agent_id,
          r.permission, r.owner_user_id, r.owner_agent_id, r.owner_token_id, r.created_at
-       FROM memory_share_rules r LEFT JOIN projects p ON p.id = r.project_id
+       FROM memory_share_rules r
        WHERE (r.project_id = $1::uuid OR r.project_id IS NULL)  
      ) g
      WHERE (g.created_at, g.id) < ($2::timestamptz, $3::uuid)

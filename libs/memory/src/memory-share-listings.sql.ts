@@ -1,13 +1,8 @@
 import { type SqlParams } from '@cairn/db';
-import {
-  authoredBySql,
-  identitySql,
-  MEMORY_COLUMNS,
-  MEMORY_FROM,
-  memorySharedWithSql,
-  shareGrantsSql,
-} from '@cairn/memory';
-import { type Party } from './contract/sharing.types';
+import { type GrantPosition, type Party } from './contract/memory-sharing.types';
+import { authoredBySql } from './memory-ownership';
+import { MEMORY_COLUMNS } from './memory-row.sql';
+import { identitySql, memorySharedWithSql, shareGrantsSql } from './memory-shares.sql';
 
 /**
  * Memories of a project (and tenant-wide ones) shared with `viewer` and not its own, newest
@@ -33,7 +28,7 @@ export function sharedWithSql(
     : '';
   return `SELECT ${MEMORY_COLUMNS}, g.permission AS grant_permission, g.via AS grant_via, g.grant_id,
        g.by_user_id, g.by_agent_id, g.by_token_id, g.granted_at
-     FROM ${MEMORY_FROM}
+     FROM memories m
      LEFT JOIN LATERAL (
        SELECT * FROM (${grants}) x
        ORDER BY (x.permission = 'write') DESC, (x.via = 'share') DESC, x.granted_at, x.grant_id LIMIT 1
@@ -41,12 +36,6 @@ export function sharedWithSql(
      WHERE m.deleted_at IS NULL AND (m.project_id = ${project}::uuid OR m.scope = 'team')
        AND NOT ${mine} AND ${shared} ${after}
      ORDER BY m.created_at DESC, m.id DESC LIMIT ${params.add(limit)}`;
-}
-
-/** Keyset position of a grant listing: its creation time (microseconds, UTC) and id. */
-export interface GrantPosition {
-  readonly at: string;
-  readonly id: string;
 }
 
 /**
@@ -72,15 +61,15 @@ export function grantsSql(
     : '';
   return `SELECT g.*, to_char(g.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS position_at
      FROM (
-       SELECT 'share' AS kind, s.id, s.memory_id, NULL::text AS tag, p.slug AS project_slug, m.project_id,
+       SELECT 'share' AS kind, s.id, s.memory_id, NULL::text AS tag, m.project_id,
          s.grantee_user_id, s.grantee_agent_id, s.permission, s.granted_by_user_id AS by_user_id,
          s.granted_by_agent_id AS by_agent_id, s.granted_by_token_id AS by_token_id, s.created_at
-       FROM memory_shares s JOIN memories m ON m.id = s.memory_id LEFT JOIN projects p ON p.id = m.project_id
+       FROM memory_shares s JOIN memories m ON m.id = s.memory_id
        WHERE m.deleted_at IS NULL AND (m.project_id = ${project}::uuid OR m.scope = 'team') ${shareWho} ${oneMemory}
        UNION ALL
-       SELECT 'rule', r.id, NULL::uuid, r.tag, p.slug, r.project_id, r.grantee_user_id, r.grantee_agent_id,
+       SELECT 'rule', r.id, NULL::uuid, r.tag, r.project_id, r.grantee_user_id, r.grantee_agent_id,
          r.permission, r.owner_user_id, r.owner_agent_id, r.owner_token_id, r.created_at
-       FROM memory_share_rules r LEFT JOIN projects p ON p.id = r.project_id
+       FROM memory_share_rules r
        WHERE (r.project_id = ${project}::uuid OR r.project_id IS NULL) ${ruleWho} ${memoryId ? 'AND false' : ''}
      ) g
      ${position}

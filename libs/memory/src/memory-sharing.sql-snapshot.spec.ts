@@ -1,11 +1,11 @@
 import { join } from 'node:path';
 import { SqlParams } from '@cairn/db';
 import { expectCommittedFile } from '@cairn/testing';
-import { grantsSql, sharedWithSql } from './sharing.sql';
+import { grantsSql, sharedWithSql } from './memory-share-listings.sql';
 
 /**
  * The sharing listings' statements, rendered with fixed inputs and compared with the files
- * committed under libs/memory-sharing/sql/ (`npm run snapshots` rewrites them), so every
+ * committed under libs/memory/sql/ (`npm run snapshots` rewrites them), so every
  * change to them shows in review. shared_with_me's condition is @cairn/memory's
  * memorySharedWithSql, the fragment the visibility filter uses too.
  */

@@ -14,13 +14,13 @@
 --   $9 = "00000000-0000-4000-8000-0000000000aa"
 --   $10 = 21
 SELECT 
-  m.id, m.project_id, p.slug AS project_slug, m.scope, m.content, m.content_hash, m.category, m.tags, m.keywords,
+  m.id, m.project_id, m.scope, m.content, m.content_hash, m.category, m.tags, m.keywords,
   m.importance, m.confidence, m.source_path, m.source_line, m.source_hash, m.stale, m.verified_at,
   m.author_user_id, m.author_agent_id, m.author_token_id, m.pinned, m.sensitive, m.version, m.superseded_by,
   m.access_count, m.last_accessed_at, m.archived_at, m.deleted_at, m.occurred_at, m.created_at, m.updated_at,
   (m.embedded_hash IS NOT NULL AND m.embedded_hash = m.content_hash) AS embedded, g.permission AS grant_permission, g.via AS grant_via, g.grant_id,
        g.by_user_id, g.by_agent_id, g.by_token_id, g.granted_at
-     FROM memories m LEFT JOIN projects p ON p.id = m.project_id
+     FROM memories m
      LEFT JOIN LATERAL (
        SELECT * FROM (SELECT s.permission, 'share' AS via, s.id AS grant_id, s.granted_by_user_id AS by_user_id,
          s.granted_by_agent_id AS by_agent_id, s.granted_by_token_id AS by_token_id, s.created_at AS granted_at

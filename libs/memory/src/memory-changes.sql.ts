@@ -1,6 +1,9 @@
 import { type SqlParams } from '@cairn/db';
-import { MEMORY_COLUMNS, MEMORY_FROM, type MemoryScope, memoryScopeSql, SYSTEM_VIEWER } from '@cairn/memory';
-import { type ChangeCursor } from './contract/change-cursor';
+import { type MemoryScope } from './contract/memory-filter';
+import { type FeedPosition } from './contract/memory-sync.types';
+import { SYSTEM_VIEWER } from './contract/memory-viewer';
+import { memoryScopeSql } from './memory-filter.sql';
+import { MEMORY_COLUMNS } from './memory-row.sql';
 
 /**
  * One page of the change feed for `scope`: after `cursor`, from transactions below `horizon`, in
@@ -13,7 +16,7 @@ import { type ChangeCursor } from './contract/change-cursor';
  */
 export function changesPageSql(
   scope: MemoryScope,
-  cursor: ChangeCursor | undefined,
+  cursor: FeedPosition | undefined,
   horizon: string,
   limit: number,
   params: SqlParams,
@@ -30,7 +33,7 @@ export function changesPageSql(
   const max = params.add(limit);
   const branches = [
     `(SELECT m.change_xid AS feed_xid, true AS visible, NULL::timestamptz AS noticed_at, ${MEMORY_COLUMNS}
-      FROM ${MEMORY_FROM}
+      FROM memories m
       WHERE ${memoryScopeSql(scope, params, 'm')} AND ${window('m.change_xid', 'm.id')}
       ORDER BY m.change_xid, m.id LIMIT ${max})`,
   ];
@@ -41,7 +44,7 @@ export function changesPageSql(
         OR n.grantee_agent_id = ${params.add(viewer.agentId)}::text)`;
     branches.push(
       `(SELECT n.change_xid, ${memoryScopeSql(scope, params, 'm')}, n.created_at, ${MEMORY_COLUMNS}
-        FROM memory_grant_notices n JOIN (${MEMORY_FROM}) ON m.id = n.memory_id
+        FROM memory_grant_notices n JOIN memories m ON m.id = n.memory_id
         WHERE ${grantee} AND m.project_id = ANY(${params.add(scope.projectIds)}::uuid[])
           AND ${window('n.change_xid', 'n.memory_id')}
         ORDER BY n.change_xid, n.memory_id LIMIT ${max})`,

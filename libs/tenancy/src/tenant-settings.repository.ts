@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { TenantDb } from '@cairn/tenancy';
+import { TenantDb } from './tenant-db.service';
 
 /** The tenant's own `tenant_settings` table (key → jsonb); every call runs inside a tenant transaction. */
 @Injectable()

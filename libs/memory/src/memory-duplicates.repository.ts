@@ -2,37 +2,15 @@ import { SqlParams } from '@cairn/db';
 import { Injectable } from '@nestjs/common';
 import { assertSafeModelId, type EmbeddingModel } from '@cairn/embeddings';
 import { TenantDb } from '@cairn/tenancy';
-import { memoryFilterSql, type MemoryScope, privacySql } from '@cairn/memory';
+import { type MemoryScope } from './contract/memory-filter';
+import { type DuplicateCandidate, type DuplicateOptions, type WalkPosition } from './contract/memory-maintenance.types';
+import { memoryFilterSql, privacySql } from './memory-filter.sql';
 
 /**
  * Content equal up to case and whitespace, as a hash. Must stay the expression of the
  * `memories_normalised_content` index (tenant migration 0015), or lookups scan the project.
  */
-export const normalisedContentSql = (alias: string) =>
-  `md5(lower(regexp_replace(btrim(${alias}.content), '\\s+', ' ', 'g')))`;
-
-/** Where a walk over a project's memories stands: newest first, `(createdAt, id)` descending. */
-export interface WalkPosition {
-  /** `created_at` in microseconds since the epoch, as text: exact (a JS Date would drop the microseconds). */
-  readonly at: string;
-  readonly id: string;
-}
-
-/** One memory's candidate partner, found from `probe`. */
-export interface Candidate {
-  readonly probe: string;
-  readonly other: string;
-  readonly similarity: number;
-  readonly reason: 'same_content' | 'similar_vector';
-  /** The partner comes before the probe in the walk (newer): the walk has met it already. */
-  readonly otherFirst: boolean;
-}
-
-export interface CandidateOptions {
-  readonly threshold: number;
-  /** Partners per memory and per kind (equal text, nearest vectors). */
-  readonly perMemory: number;
-}
+const normalisedContentSql = (alias: string) => `md5(lower(regexp_replace(btrim(${alias}.content), '\\s+', ' ', 'g')))`;
 
 /**
  * Index-backed duplicate candidates (DESIGN §6 maintenance). The work per call is bounded by
@@ -41,7 +19,7 @@ export interface CandidateOptions {
  * the active model's partial HNSW index. Nothing here reads the whole project.
  */
 @Injectable()
-export class DuplicateCandidatesRepository {
+export class MemoryDuplicatesRepository {
   constructor(private readonly db: TenantDb) {}
 
   /**
@@ -85,8 +63,8 @@ export class DuplicateCandidatesRepository {
     scope: MemoryScope,
     model: EmbeddingModel,
     ids: readonly string[],
-    options: CandidateOptions,
-  ): Promise<Candidate[]> {
+    options: DuplicateOptions,
+  ): Promise<DuplicateCandidate[]> {
     if (ids.length === 0) return [];
     const params = new SqlParams();
     const modelId = assertSafeModelId(model.id);
@@ -99,7 +77,7 @@ export class DuplicateCandidatesRepository {
     const k = params.add(options.perMemory);
     const filter = memoryFilterSql({ scope }, params, 'c');
     const probeIds = params.add(ids);
-    const rows = await this.db.query<Candidate>(
+    const rows = await this.db.query<DuplicateCandidate>(
       `WITH probe AS MATERIALIZED (
          SELECT p.id, p.created_at, ${normalisedContentSql('p')} AS norm,
                 CASE WHEN ${current} THEN p.embedding END AS embedding

@@ -1,24 +1,21 @@
 import { SqlParams } from '@cairn/db';
 import { Injectable } from '@nestjs/common';
-
+import { ProjectResolver } from '@cairn/projects';
 import { TenantDb } from '@cairn/tenancy';
-import { type Memory, type MemoryRow, type MemoryScope, toMemory } from '@cairn/memory';
-import { type ChangeCursor } from './contract/change-cursor';
+import { type MemoryScope } from './contract/memory-filter';
+import { type ChangedMemory, type FeedPosition } from './contract/memory-sync.types';
 import { changesPageSql } from './memory-changes.sql';
-
-/** One entry of the feed, at its position (xid, memory id). */
-export type ChangedMemory =
-  /** Deleted rows included: the feed turns them into tombstones. */
-  | { readonly xid: string; readonly memory: Memory }
-  /** A grant notice for a memory the viewer may no longer see (unshared, rule removed, tag taken off). */
-  | { readonly xid: string; readonly withdrawn: { readonly id: string; readonly at: Date } };
+import { type MemoryRow, toMemories } from './memory-row.sql';
 
 type FeedRow = MemoryRow & { feed_xid: string; visible: boolean; noticed_at: Date | null };
 
-/** Reads for the incremental change feed; see MemoryChanges for why it is correct. */
+/** Reads for the incremental change feed (memory-sync's MemoryChanges says why it is correct). */
 @Injectable()
 export class MemoryChangesRepository {
-  constructor(private readonly db: TenantDb) {}
+  constructor(
+    private readonly db: TenantDb,
+    private readonly projects: ProjectResolver,
+  ) {}
 
   /**
    * The oldest transaction id still running anywhere in the cluster (or the next one to be
@@ -32,15 +29,16 @@ export class MemoryChangesRepository {
   /** Changes `scope` hears of after `cursor` from transactions below `horizon`: see changesPageSql. */
   async changedSince(
     scope: MemoryScope,
-    cursor: ChangeCursor | undefined,
+    cursor: FeedPosition | undefined,
     horizon: string,
     limit: number,
   ): Promise<ChangedMemory[]> {
     const params = new SqlParams();
     const rows = await this.db.query<FeedRow>(changesPageSql(scope, cursor, horizon, limit, params), params.values);
-    return rows.map((row): ChangedMemory => {
+    const memories = await toMemories(rows, this.projects);
+    return rows.map((row, index): ChangedMemory => {
       const xid = String(row.feed_xid);
-      if (row.visible) return { xid, memory: toMemory(row) };
+      if (row.visible) return { xid, memory: memories[index] };
       return { xid, withdrawn: { id: row.id, at: row.noticed_at as Date } };
     });
   }
