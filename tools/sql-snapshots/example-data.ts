@@ -83,6 +83,29 @@ export async function createExampleData(get: RepositoryLookup, entry: TenantEntr
       { key: 'example-key', digest: EX.contentHash },
       EX.memoryId,
     );
+    await get<{ insert(request: object): Promise<unknown> }>('GenerationRequestsRepository').insert({
+      id: EX.requestId,
+      projectId: EX.projectId,
+      kind: 'fact_extraction',
+      input: 'transcript',
+      inputHash: EX.contentHash,
+      requestedBy: USER,
+    });
+    await get<{ insert(document: object): Promise<unknown> }>('KbDocumentsRepository').insert({
+      id: EX.documentId,
+      projectId: EX.projectId,
+      source: 'https://example.com/docs/deploy',
+      title: 'Deploying',
+      sourceType: 'external',
+      retentionTier: 'external',
+      contentHash: EX.contentHash,
+      chunkCount: 1,
+      authorUserId: EX.userId,
+      authorAgentId: EX.agentId,
+      authorTokenId: EX.tokenId,
+      metadata: {},
+      retentionDays: 14,
+    });
     await get<{ upsertRule(rule: object): Promise<unknown> }>('MemorySharesRepository').upsertRule({
       projectId: EX.projectId,
       tag: 'deploy',

@@ -75,12 +75,12 @@ export function distinct(statements: readonly CapturedStatement[]): CapturedStat
   });
 }
 
-/** `items` after `first`, comma-separated, continued on `next` lines within `width` characters. */
-function wrapped(items: readonly string[], first: string, next: string, width = 110): string[] {
+/** `items` after `first`, joined by `separator`, continued on `next` lines within `width` characters. */
+function wrapped(items: readonly string[], first: string, next: string, width = 110, separator = ', '): string[] {
   const lines: string[] = [];
   let line = first;
   items.forEach((item, index) => {
-    const text = index < items.length - 1 ? `${item},` : item;
+    const text = index < items.length - 1 ? `${item}${separator.trimEnd()}` : item;
     const bare = line === first || line === next;
     if (!bare && line.length + text.length + 1 > width) {
       lines.push(line);
@@ -113,7 +113,8 @@ export function renderSnapshot(source: string, sections: readonly MethodSection[
   ].join('\n');
   const bodies = sections.map((section) => {
     const title = `-- ${section.owner}.${section.method}`;
-    if (section.kind === 'exempt') return `${title}: no statement of its own (${section.reason})`;
+    if (section.kind === 'exempt')
+      return wrapped(section.reason.split(' '), `${title}, no snapshot: `, '--   ', 100, ' ').join('\n');
     return section.examples
       .map((example) => {
         const heading = example.name ? `${title} (${example.name})` : title;

@@ -65,7 +65,8 @@ function loadRepositories(file: RepositoryFile): Repository[] {
     .map((cls) => {
       const prototype = cls.prototype as Record<string, unknown>;
       const names = Object.getOwnPropertyNames(prototype).filter(
-        (name) => name !== 'constructor' && typeof Object.getOwnPropertyDescriptor(prototype, name)?.value === 'function',
+        (name) =>
+          name !== 'constructor' && typeof Object.getOwnPropertyDescriptor(prototype, name)?.value === 'function',
       );
       const dependencies = (Reflect.getMetadata('design:paramtypes', cls) ?? []) as unknown[];
       return {
@@ -135,6 +136,7 @@ export class SqlSnapshotGenerator {
     const generated = new Map<GeneratedArgument, unknown>([
       [GeneratedArgument.sqlRunner, (sql: string, parameters?: unknown[]) => dataSource.query(sql, parameters)],
       [GeneratedArgument.corpus, corpus],
+      [GeneratedArgument.corpusTable, corpus.definition.table],
     ]);
     const untrack = trackRepositoryCalls(this.files.flatMap(({ repositories }) => repositories.map((r) => r.cls)));
     const untap = tapStatements(dataSource);
@@ -226,7 +228,10 @@ export class SqlSnapshotGenerator {
    * the context it ran in); for a statement that cannot be prepared on its own (LOCK, SET, a
    * utility statement), the kinds of the values it was sent with.
    */
-  private async describe(statements: readonly CapturedStatement[], tenantScoped: boolean): Promise<RenderedStatement[]> {
+  private async describe(
+    statements: readonly CapturedStatement[],
+    tenantScoped: boolean,
+  ): Promise<RenderedStatement[]> {
     const dataSource = this.moduleRef.get(DataSource);
     const typesOf = async (statement: CapturedStatement) => {
       const key = `${tenantScoped}:${statement.text}`;
@@ -257,7 +262,10 @@ export class SqlSnapshotGenerator {
       for (const statement of statements) {
         const { parameters, inferred } = await typesOf(statement);
         rendered.push({
-          text: SCHEMA_NAMES.reduce((text, [real, shown]) => text.replaceAll(real, shown), normaliseStatement(statement.text)),
+          text: SCHEMA_NAMES.reduce(
+            (text, [real, shown]) => text.replaceAll(real, shown),
+            normaliseStatement(statement.text),
+          ),
           parameters,
           inferred,
           preparedAs:
@@ -273,6 +281,10 @@ export class SqlSnapshotGenerator {
 }
 
 function describeError(error: unknown): string {
-  const { code, driverError, message } = (error ?? {}) as { code?: string; driverError?: { code?: string }; message?: string };
+  const { code, driverError, message } = (error ?? {}) as {
+    code?: string;
+    driverError?: { code?: string };
+    message?: string;
+  };
   return [driverError?.code ?? code, message ?? String(error)].filter(Boolean).join(' ');
 }

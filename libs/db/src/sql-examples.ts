@@ -1,12 +1,15 @@
 /**
- * An argument only the snapshot generator can make, because it is a live value of its run: a
- * statement runner on the example's transaction, or a corpus as an owner hands it to search.
+ * An argument only the snapshot generator can make, because it is a live value of its run (a
+ * statement runner on the example's transaction) or another library's to give (a corpus).
  */
 export class GeneratedArgument {
-  private constructor(readonly kind: 'sqlRunner' | 'corpus') {}
+  private constructor(readonly kind: 'sqlRunner' | 'corpus' | 'corpusTable') {}
 
   static readonly sqlRunner = new GeneratedArgument('sqlRunner');
+  /** Memory's recall corpus of the example project, as MemoriesRepository.rankable hands it over. */
   static readonly corpus = new GeneratedArgument('corpus');
+  /** That corpus's table (an owner's constant: search and embeddings never name it themselves). */
+  static readonly corpusTable = new GeneratedArgument('corpusTable');
 }
 
 const id = (n: number) => `e0000000-0000-4000-8000-${n.toString(16).padStart(12, '0')}`;
@@ -40,6 +43,8 @@ export const SNAPSHOT_EXAMPLE = {
   shareId: id(20),
   ruleId: id(21),
   secretId: id(22),
+  /** A fresh row's id where which table's does not matter. */
+  newId: id(23),
   agentId: 'claude-code',
   otherAgentId: 'cursor:bob',
   tenantSlug: 'example',
@@ -49,6 +54,8 @@ export const SNAPSHOT_EXAMPLE = {
   masterKeyId: 'mk_0123456789abcdef',
   /** Another master key's fingerprint: the one the example data key is wrapped by. */
   oldMasterKeyId: 'mk_fedcba9876543210',
+  /** Where a sealed secret was written, as `secrets.source_table` records it: a value, not SQL. */
+  sourceTable: 'memories',
   contentHash: 'b5bb9d8014a0f9b1d61e21e796d78dccdf1352f23cd32812f4850b878ae4944c',
   /** A moment in the past, for `since` and `before` arguments. */
   date: new Date('2026-01-02T03:04:05.000Z'),
@@ -56,4 +63,5 @@ export const SNAPSHOT_EXAMPLE = {
   future: new Date('2100-01-01T00:00:00.000Z'),
   sqlRunner: GeneratedArgument.sqlRunner,
   corpus: GeneratedArgument.corpus,
+  corpusTable: GeneratedArgument.corpusTable,
 } as const;

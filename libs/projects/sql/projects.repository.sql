@@ -1,6 +1,7 @@
--- The statements of libs/projects/src/projects.repository.ts, as tools/sql-snapshots records them: each method called with
--- its @SqlSnapshot examples on a migrated database, in a transaction rolled back. Placeholders
--- carry PostgreSQL's types for them, never values. Generated: `npm run snapshots` rewrites it.
+-- The statements of libs/projects/src/projects.repository.ts,
+-- as tools/sql-snapshots records them: each method called with its @SqlSnapshot examples on a
+-- migrated database, in a transaction rolled back. Placeholders carry the types PostgreSQL infers
+-- for them, never values. Generated: `npm run snapshots` rewrites this file.
 
 -- ProjectsRepository.insert
 SAVEPOINT project_insert;
