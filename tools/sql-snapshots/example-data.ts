@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { SNAPSHOT_EXAMPLE as EX } from '@cairn/db';
-import { type LiveTenant, schemaNameFor, TenantEntry } from '@cairn/tenancy';
+import { type LiveTenant, schemaNameFor, type TenantEntry } from '@cairn/tenancy';
 
 /** A repository instance by class name, typed by the few methods the example data uses. */
 export type RepositoryLookup = <T>(className: string) => T;

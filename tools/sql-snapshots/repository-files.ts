@@ -47,7 +47,7 @@ const SNAPSHOT_DECORATORS = new Set(['SqlSnapshot', 'NoSqlSnapshot']);
 
 function isPublic(member: ts.ClassElement): boolean {
   if (member.name && ts.isPrivateIdentifier(member.name)) return false;
-  const flags = ts.getCombinedModifierFlags(member as ts.Declaration);
+  const flags = ts.getCombinedModifierFlags(member);
   return (flags & (ts.ModifierFlags.Private | ts.ModifierFlags.Protected)) === 0;
 }
 

@@ -4,6 +4,7 @@ import {
   createTestDatabase,
   expectCommittedFile,
   type TestDatabase,
+  testConfig,
   testRedisUrl,
   UPDATE_SNAPSHOTS_ENV,
 } from '@cairn/testing';
@@ -27,7 +28,7 @@ describe('repository SQL snapshots', () => {
 
   beforeAll(async () => {
     database = await createTestDatabase();
-    generator = await SqlSnapshotGenerator.start(database.url, testRedisUrl());
+    generator = await SqlSnapshotGenerator.start(testConfig(database.url, testRedisUrl()));
     snapshots = await generator.generate();
     // For whoever writes examples: which of them failed part-way (rows they name missing, …).
     if (process.env.SQL_SNAPSHOT_DEBUG === '1') console.log(generator.failures);

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { Test, type TestingModule } from '@nestjs/testing';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { ConfigModule } from '@cairn/config';
+import { type CairnConfig, ConfigModule } from '@cairn/config';
 import {
   DatabaseModule,
   GeneratedArgument,
@@ -14,7 +14,6 @@ import { MemoriesRepository } from '@cairn/memory';
 import { ObservabilityModule } from '@cairn/observability';
 import { ProjectsModule } from '@cairn/projects';
 import { schemaNameFor, TenancyModule, TenantDb, TenantEntry, TenantTransaction } from '@cairn/tenancy';
-import { testConfig } from '@cairn/testing';
 import { DataSource, getMetadataArgsStorage, type QueryRunner } from 'typeorm';
 import { createExampleData, EXAMPLE_TENANT } from './example-data';
 import { type RepositoryFile, repositoryFiles } from './repository-files';
@@ -56,10 +55,10 @@ const SCHEMA_NAMES: readonly [string, string][] = [
 ];
 
 /** Every injectable class a repository file exports, with what each method declares. */
-function loadRepositories(file: RepositoryFile): Repository[] {
+async function loadRepositories(file: RepositoryFile): Promise<Repository[]> {
   // By path, so a new repository is found without anyone listing it (tools reach libraries through
   // their entry points otherwise; most repositories are not exported from them).
-  const exported = require(join(ROOT, file.path)) as Record<string, unknown>;
+  const exported = (await import(join(ROOT, file.path))) as Record<string, unknown>;
   return Object.values(exported)
     .filter((value): value is Class => typeof value === 'function' && Reflect.getMetadata(INJECTABLE, value) === true)
     .map((cls) => {
@@ -100,14 +99,17 @@ export class SqlSnapshotGenerator {
     private readonly files: readonly { file: RepositoryFile; repositories: readonly Repository[] }[],
   ) {}
 
-  static async start(databaseUrl: string, redisUrl: string): Promise<SqlSnapshotGenerator> {
-    const files = repositoryFiles(ROOT).map((file) => ({ file, repositories: loadRepositories(file) }));
+  /** `config` names the migrated database to run on. */
+  static async start(config: CairnConfig): Promise<SqlSnapshotGenerator> {
+    const files = await Promise.all(
+      repositoryFiles(ROOT).map(async (file) => ({ file, repositories: await loadRepositories(file) })),
+    );
     const classes = files.flatMap(({ repositories }) => repositories.map((repository) => repository.cls));
     // Entities the repositories use (their files were loaded above), for the TypeORM Repository API.
     const entities = getMetadataArgsStorage().tables.map((table) => table.target as Class);
     const moduleRef = await Test.createTestingModule({
       imports: [
-        ConfigModule.forRoot(testConfig(databaseUrl, redisUrl)),
+        ConfigModule.forRoot(config),
         ObservabilityModule,
         DatabaseModule,
         TenancyModule,
@@ -200,13 +202,13 @@ export class SqlSnapshotGenerator {
     params: readonly unknown[],
     label: string,
   ): Promise<RenderedStatement[]> {
-    const instance = this.moduleRef.get(repository.cls, { strict: false }) as Callable;
+    const instance = this.moduleRef.get<Class, Callable>(repository.cls, { strict: false });
     const recording: Recording = { owner: repository.cls, statements: [] };
     await runner.startTransaction();
     try {
       await runner.startTransaction();
       try {
-        const call = async () => recordInto(recording, () => instance[method](...params));
+        const call = async () => await recordInto(recording, () => instance[method](...params));
         await (repository.tenantScoped ? this.asExampleTenant(call) : call());
       } catch (error) {
         this.failures.push({ example: label, error: describeError(error) });

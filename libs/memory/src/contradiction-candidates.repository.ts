@@ -7,7 +7,7 @@ import { memoryCorpus } from './memory-corpus.sql';
 import { authoredBySql } from './memory-ownership';
 
 /** The ranked candidates' text for the detector; `$1` is their ids. */
-export const CANDIDATE_CONTENTS_SQL = `SELECT id, content FROM memories WHERE id = ANY($1::uuid[])`;
+const CANDIDATE_CONTENTS_SQL = `SELECT id, content FROM memories WHERE id = ANY($1::uuid[])`;
 
 /** The statements of the contradiction check (ContradictionsService), inside the writer's transaction. */
 @Injectable()

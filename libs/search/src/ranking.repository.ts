@@ -8,7 +8,6 @@ import { datedCandidatesStatement, occurredAtStatement } from './dated-ranking.s
 import { rankingStatement, vectorRowCount } from './ranking.sql';
 import { candidatesPerList } from './ranking-sizes';
 import { type RankingPlan } from './ranking.types';
-import { DEFAULT_MATCH_BUDGET } from './text-ranking.service';
 
 interface RankerRow {
   list: SignalName;
@@ -26,7 +25,8 @@ const EXAMPLE_PLAN: RankingPlan = {
   keyword: {
     query: 'how are staging deploys triggered by Helm?',
     entities: 'Helm',
-    matchBudget: DEFAULT_MATCH_BUDGET,
+    // A value bound to a placeholder (DEFAULT_MATCH_BUDGET's): it does not change the statement.
+    matchBudget: 1500,
     limit: candidatesPerList(10),
     maxTerms: 24,
   },

@@ -8,13 +8,13 @@ export class TenantSettingsRepository {
   constructor(private readonly db: TenantDb) {}
 
   /** The stored value of `key`, undefined when it was never set. */
-  @SqlSnapshot({ params: ['secrets'] })
+  @SqlSnapshot({ params: ['extraction'] })
   async find(key: string): Promise<unknown> {
     const rows = await this.db.query<{ value: unknown }>('SELECT value FROM tenant_settings WHERE key = $1', [key]);
     return rows[0]?.value;
   }
 
-  @SqlSnapshot({ params: ['secrets', { rules: 'default' }] })
+  @SqlSnapshot({ params: ['extraction', { mode: 'review' }] })
   async upsert(key: string, value: unknown): Promise<void> {
     await this.db.query(
       `INSERT INTO tenant_settings (key, value) VALUES ($1, $2::jsonb)

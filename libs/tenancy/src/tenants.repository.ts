@@ -99,9 +99,7 @@ export class TenantsRepository {
    */
   @SqlSnapshot({
     name: 'the deletion steps other libraries register are left out',
-    params: [
-      { id: EX.tenantId, slug: EX.tenantSlug, name: 'Example', schemaName: schemaNameFor(EX.tenantId) } as TenantEntity,
-    ],
+    params: [{ id: EX.tenantId, slug: EX.tenantSlug, name: 'Example', schemaName: schemaNameFor(EX.tenantId) }],
   })
   async softDelete(tenant: TenantEntity): Promise<void> {
     await this.dataSource.transaction(async (manager: EntityManager) => {
