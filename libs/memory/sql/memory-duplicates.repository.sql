@@ -47,6 +47,13 @@ AND (c.scope <> 'private' OR ((c.author_token_id = $3::uuid OR c.author_user_id 
   ORDER BY c.created_at DESC, c.id DESC LIMIT $8)) w
  ORDER BY w.created_at DESC, w.id DESC LIMIT $8;
 
+-- MemoryDuplicatesRepository.walk (a job's, the project's memories only)
+-- parameters: $1 bigint, $2 uuid
+SELECT w.id, (extract(epoch FROM w.created_at) * 1000000)::bigint::text AS at FROM ((SELECT c.id, c.created_at FROM memories c WHERE c.project_id = $2::uuid AND c.deleted_at IS NULL AND c.archived_at IS NULL AND c.superseded_by IS NULL
+AND true
+  ORDER BY c.created_at DESC, c.id DESC LIMIT $1)) w
+ ORDER BY w.created_at DESC, w.id DESC LIMIT $1;
+
 -- MemoryDuplicatesRepository.partners
 -- parameters: $1 bigint, $2 uuid[], $3 uuid, $4 text, $5 uuid, $6 uuid, $7 text, $8 uuid[],
 --   $9 double precision

@@ -3,12 +3,31 @@
 -- migrated database, in a transaction rolled back. Placeholders carry the types PostgreSQL infers
 -- for them, never values. Generated: `npm run snapshots` rewrites this file.
 
--- MemorySharesRepository.upsertShare (a new grantee)
+-- MemorySharesRepository.upsertShare (a new agent grantee)
 -- parameters: $1 uuid, $2 uuid, $3 uuid, $4 text, $5 text, $6 uuid, $7 text, $8 uuid
 INSERT INTO memory_shares (id, memory_id, grantee_user_id, grantee_agent_id, permission,
   granted_by_user_id, granted_by_agent_id, granted_by_token_id)
 VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
 ON CONFLICT (memory_id, grantee_agent_id) WHERE grantee_agent_id IS NOT NULL DO UPDATE SET permission = EXCLUDED.permission,
+  granted_by_user_id = EXCLUDED.granted_by_user_id, granted_by_agent_id = EXCLUDED.granted_by_agent_id,
+  granted_by_token_id = EXCLUDED.granted_by_token_id
+RETURNING id, (xmax = 0) AS created;
+
+-- parameters: $1 uuid
+INSERT INTO memory_grant_notices (memory_id, grantee_user_id, grantee_agent_id) SELECT memory_id, grantee_user_id, grantee_agent_id FROM memory_shares WHERE id = $1;
+
+-- parameters: $1 uuid
+SELECT 'share' AS kind, s.id, s.memory_id, NULL::text AS tag, m.project_id,
+  s.grantee_user_id, s.grantee_agent_id, s.permission, s.granted_by_user_id AS by_user_id,
+  s.granted_by_agent_id AS by_agent_id, s.granted_by_token_id AS by_token_id, s.created_at
+FROM memory_shares s JOIN memories m ON m.id = s.memory_id WHERE s.id = $1;
+
+-- MemorySharesRepository.upsertShare (a new user grantee)
+-- parameters: $1 uuid, $2 uuid, $3 uuid, $4 text, $5 text, $6 uuid, $7 text, $8 uuid
+INSERT INTO memory_shares (id, memory_id, grantee_user_id, grantee_agent_id, permission,
+  granted_by_user_id, granted_by_agent_id, granted_by_token_id)
+VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+ON CONFLICT (memory_id, grantee_user_id) WHERE grantee_user_id IS NOT NULL DO UPDATE SET permission = EXCLUDED.permission,
   granted_by_user_id = EXCLUDED.granted_by_user_id, granted_by_agent_id = EXCLUDED.granted_by_agent_id,
   granted_by_token_id = EXCLUDED.granted_by_token_id
 RETURNING id, (xmax = 0) AS created;

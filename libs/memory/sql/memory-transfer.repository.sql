@@ -3,7 +3,7 @@
 -- migrated database, in a transaction rolled back. Placeholders carry the types PostgreSQL infers
 -- for them, never values. Generated: `npm run snapshots` rewrites this file.
 
--- MemoryTransferRepository.exportPage
+-- MemoryTransferRepository.exportPage (the admin's backup)
 -- parameters: $1 uuid[], $2 uuid, $3 bigint
 SELECT
 m.id, m.project_id, m.scope, m.content, m.content_hash, m.category, m.tags, m.keywords,
@@ -13,6 +13,23 @@ m.access_count, m.last_accessed_at, m.archived_at, m.deleted_at, m.occurred_at, 
 (m.embedded_hash IS NOT NULL AND m.embedded_hash = m.content_hash) AS embedded FROM memories m
      WHERE m.deleted_at IS NULL AND m.project_id = ANY($1::uuid[]) AND ($2::uuid IS NULL OR m.id > $2::uuid)
      ORDER BY m.id LIMIT $3;
+
+-- MemoryTransferRepository.exportPage (a reader's export)
+-- parameters: $1 uuid[], $2 uuid, $3 text, $4 uuid, $5 uuid, $6 text, $7 uuid, $8 bigint
+SELECT
+m.id, m.project_id, m.scope, m.content, m.content_hash, m.category, m.tags, m.keywords,
+m.importance, m.confidence, m.source_path, m.source_line, m.source_hash, m.stale, m.verified_at,
+m.author_user_id, m.author_agent_id, m.author_token_id, m.pinned, m.sensitive, m.version, m.superseded_by,
+m.access_count, m.last_accessed_at, m.archived_at, m.deleted_at, m.occurred_at, m.created_at, m.updated_at,
+(m.embedded_hash IS NOT NULL AND m.embedded_hash = m.content_hash) AS embedded FROM memories m
+     WHERE m.deleted_at IS NULL AND (m.project_id = ANY($1::uuid[]) OR m.scope = 'team') AND (m.scope <> 'private' OR ((m.author_token_id = $4::uuid OR m.author_user_id = $2::uuid OR ($2::uuid IS NULL AND m.author_user_id IS NULL AND m.author_agent_id = $3::text)) IS TRUE) OR EXISTS (SELECT s.permission, 'share' AS via, s.id AS grant_id, s.granted_by_user_id AS by_user_id,
+       s.granted_by_agent_id AS by_agent_id, s.granted_by_token_id AS by_token_id, s.created_at AS granted_at
+     FROM memory_shares s WHERE s.memory_id = m.id AND (s.grantee_user_id = $5::uuid OR s.grantee_agent_id = $6::text)
+     UNION ALL
+     SELECT r.permission, 'rule', r.id, r.owner_user_id, r.owner_agent_id, r.owner_token_id, r.created_at
+     FROM memory_share_rules r
+     WHERE (r.grantee_user_id = $5::uuid OR r.grantee_agent_id = $6::text) AND r.tag = ANY(m.tags) AND (r.project_id IS NULL OR r.project_id = m.project_id) AND ((m.author_token_id = r.owner_token_id OR m.author_user_id = r.owner_user_id OR (r.owner_user_id IS NULL AND m.author_user_id IS NULL AND m.author_agent_id = r.owner_agent_id)) IS TRUE))) AND ($7::uuid IS NULL OR m.id > $7::uuid)
+     ORDER BY m.id LIMIT $8;
 
 -- MemoryTransferRepository.exportRelations
 -- parameters: $1 uuid[], $2 uuid[]

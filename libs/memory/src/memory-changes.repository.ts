@@ -6,7 +6,7 @@ import { type MemoryScope } from './contract/memory-filter';
 import { type ChangedMemory, type FeedPosition } from './contract/memory-sync.types';
 import { changesPageSql } from './memory-changes.sql';
 import { type MemoryRow, toMemories } from './memory-row.sql';
-import { EXAMPLE_SYSTEM_SCOPE } from './memory.sql-examples';
+import { EXAMPLE_SCOPE, EXAMPLE_SYSTEM_SCOPE } from './memory.sql-examples';
 
 type FeedRow = MemoryRow & { feed_xid: string; visible: boolean; noticed_at: Date | null };
 
@@ -43,6 +43,7 @@ export class MemoryChangesRepository {
         101,
       ],
     },
+    { name: 'a reader, from the start', params: [EXAMPLE_SCOPE, undefined, '900', 101] },
     {
       name: 'a job, from a horizon: rows only',
       params: [EXAMPLE_SYSTEM_SCOPE, { kind: 'horizon', xid: '700' }, '900', 101],

@@ -5,7 +5,7 @@ import { TenantDb } from '@cairn/tenancy';
 import { type MemoryScope } from './contract/memory-filter';
 import { type DuplicateCandidate, type DuplicateOptions, type WalkPosition } from './contract/memory-maintenance.types';
 import { memoryFilterSql, privacySql } from './memory-filter.sql';
-import { EXAMPLE_SCOPE } from './memory.sql-examples';
+import { EXAMPLE_SCOPE, EXAMPLE_SYSTEM_SCOPE } from './memory.sql-examples';
 
 /**
  * Content equal up to case and whitespace, as a hash. Must stay the expression of the
@@ -31,6 +31,7 @@ export class MemoryDuplicatesRepository {
   @SqlSnapshot(
     { name: 'first page', params: [EXAMPLE_SCOPE, undefined, 200] },
     { name: 'from a position', params: [EXAMPLE_SCOPE, { at: '1767323045000000', id: EX.memoryId }, 200] },
+    { name: "a job's, the project's memories only", params: [EXAMPLE_SYSTEM_SCOPE, undefined, 200] },
   )
   async walk(scope: MemoryScope, from: WalkPosition | undefined, size: number): Promise<WalkPosition[]> {
     const params = new SqlParams();

@@ -63,7 +63,10 @@ export class MemorySharesRepository {
   ) {}
 
   /** Shares the memory, or changes the permission (and who granted it) of the existing share. */
-  @SqlSnapshot({ name: 'a new grantee', params: [EX.memoryId, { agentId: 'codex:carol' }, 'write', EXAMPLE_READER] })
+  @SqlSnapshot(
+    { name: 'a new agent grantee', params: [EX.memoryId, { agentId: 'codex:carol' }, 'write', EXAMPLE_READER] },
+    { name: 'a new user grantee', params: [EX.memoryId, { userId: EX.newUserId }, 'read', EXAMPLE_READER] },
+  )
   async upsertShare(
     memoryId: string,
     grantee: Grantee,

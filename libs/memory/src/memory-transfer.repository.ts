@@ -10,7 +10,7 @@ import { type Memory } from './contract/memory.types';
 import { memoryContentHash } from './memory-content';
 import { memoryScopeSql } from './memory-filter.sql';
 import { MEMORY_COLUMNS, type MemoryRow, toMemories } from './memory-row.sql';
-import { EXAMPLE_READER, EXAMPLE_RESTORED, EXAMPLE_SYSTEM_SCOPE } from './memory.sql-examples';
+import { EXAMPLE_READER, EXAMPLE_RESTORED, EXAMPLE_SCOPE, EXAMPLE_SYSTEM_SCOPE } from './memory.sql-examples';
 
 /** Bulk reads and writes of export and import; each call runs inside a tenant transaction. */
 @Injectable()
@@ -25,7 +25,10 @@ export class MemoryTransferRepository {
    * import unchanged, so this order is the same in any tenant the file goes to (creation
    * times lose their microseconds on the way and could tie).
    */
-  @SqlSnapshot({ params: [EXAMPLE_SYSTEM_SCOPE, EX.memoryId, 500] })
+  @SqlSnapshot(
+    { name: "the admin's backup", params: [EXAMPLE_SYSTEM_SCOPE, EX.memoryId, 500] },
+    { name: "a reader's export", params: [EXAMPLE_SCOPE, EX.memoryId, 500] },
+  )
   async exportPage(scope: MemoryScope, afterId: string | null, limit: number): Promise<Memory[]> {
     const params = new SqlParams();
     const where = memoryScopeSql(scope, params, 'm');
