@@ -16,6 +16,8 @@
 const DATABASE_CLIENTS = [
   '\\.repository\\.ts$',
   '\\.sql\\.ts$',
+  // Example arguments of repository methods for the SQL snapshots (ids of the example rows).
+  '\\.sql-examples\\.ts$',
   '\\.entity\\.ts$',
   '\\.module\\.ts$',
   '^libs/db/',
@@ -102,6 +104,14 @@ module.exports = {
       comment: '*.sql.ts files render SQL text for repositories; a service using one would be writing SQL.',
       from: { pathNot: ['\\.repository\\.ts$', '\\.sql\\.ts$', '\\.spec\\.ts$', '^bench/', '^test/', '/index\\.ts$'] },
       to: { path: '\\.sql\\.ts$' },
+    },
+    {
+      name: 'sql-examples-serve-repositories',
+      severity: 'error',
+      comment:
+        '*.sql-examples.ts hold the example arguments repositories declare for the SQL snapshots (@SqlSnapshot); nothing else has a use for them.',
+      from: { pathNot: ['\\.repository\\.ts$', '\\.sql-examples\\.ts$', '\\.spec\\.ts$'] },
+      to: { path: '\\.sql-examples\\.ts$' },
     },
     {
       name: 'engines-never-import-features',

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { TenantDb, type TenantRef } from '@cairn/tenancy';
+import { SNAPSHOT_EXAMPLE as EX, SqlSnapshot } from '@cairn/db';
+import { schemaNameFor, TenantDb, type TenantRef } from '@cairn/tenancy';
 import { type DataSource } from 'typeorm';
 import { AUDIT_OUTBOX_SQL } from './audit-outbox.sql';
 import { type StampedAuditEntry } from './audit-queue.service';
@@ -18,12 +19,28 @@ export class AuditOutboxRepository {
   ) {}
 
   /** In the current tenant transaction: true when the row was written (the transaction changed something). */
+  @SqlSnapshot({
+    params: [
+      EX.newId,
+      { id: EX.tenantId, slug: EX.tenantSlug, schema: schemaNameFor(EX.tenantId) },
+      {
+        actor: `token:${EX.tokenId}`,
+        action: 'memory_store',
+        target: EX.memoryId,
+        outcome: 'success',
+        status: 200,
+        requestId: 'example-request',
+        at: EX.date,
+      },
+    ],
+  })
   async reserve(id: string, tenant: TenantRef, entry: StampedAuditEntry): Promise<boolean> {
     const rows = await this.db.query(AUDIT_OUTBOX_SQL.reserve, [id, tenant.id, tenant.schema, JSON.stringify(entry)]);
     return rows.length > 0;
   }
 
   /** Tenant schemas with rows older than `graceSeconds`, oldest first. */
+  @SqlSnapshot({ params: [60, 10] })
   async schemasLeftBehind(graceSeconds: number, limit: number): Promise<string[]> {
     const rows = await this.dataSource.query<{ tenant_schema: string }[]>(AUDIT_OUTBOX_SQL.schemasLeftBehind, [
       graceSeconds,
@@ -33,6 +50,7 @@ export class AuditOutboxRepository {
   }
 
   /** The rows of a tenant whose schema is gone: there is no chain left to write them to. */
+  @SqlSnapshot({ params: [schemaNameFor(EX.newTenantId)] })
   async discard(schema: string): Promise<void> {
     await this.dataSource.query(AUDIT_OUTBOX_SQL.discard, [schema]);
   }

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
+import { SNAPSHOT_EXAMPLE as EX, SqlSnapshot } from '@cairn/db';
 import { type DataSource } from 'typeorm';
 
 export type AuditOutcome = 'success' | 'denied' | 'failure';
@@ -39,6 +40,20 @@ interface Row {
 export class PlatformAuditRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
+  @SqlSnapshot({
+    params: [
+      {
+        actor: 'admin',
+        tenantId: EX.tenantId,
+        action: 'tenant.create',
+        target: EX.tenantSlug,
+        outcome: 'success',
+        status: 201,
+        requestId: 'example-request',
+        details: { code: 'created' },
+      },
+    ],
+  })
   async append(entry: PlatformAuditEntry): Promise<void> {
     await this.dataSource.query(
       `INSERT INTO cairn.platform_audit (actor, tenant_id, action, target, outcome, status, request_id, details)
@@ -57,6 +72,22 @@ export class PlatformAuditRepository {
   }
 
   /** Many rows in one statement (the MCP gateway's batched tool-call audit). */
+  @SqlSnapshot({
+    params: [
+      [
+        {
+          actor: 'admin',
+          tenantId: EX.tenantId,
+          action: 'tenant.create',
+          target: EX.tenantSlug,
+          outcome: 'success',
+          status: 201,
+          requestId: 'example-request',
+          details: { code: 'created' },
+        },
+      ],
+    ],
+  })
   async appendMany(entries: readonly PlatformAuditEntry[]): Promise<void> {
     if (entries.length === 0) return;
     await this.dataSource.query(
@@ -82,6 +113,7 @@ export class PlatformAuditRepository {
   }
 
   /** Newest first; `beforeId` pages backwards. */
+  @SqlSnapshot({ params: [{ tenantId: EX.tenantId, limit: 50, beforeId: '42' }] })
   async list(filter: { tenantId?: string; limit: number; beforeId?: string }): Promise<PlatformAuditRow[]> {
     const rows = await this.dataSource.query<Row[]>(
       // Ordered by the column, not the text output of the same name ('9' sorts after '10').

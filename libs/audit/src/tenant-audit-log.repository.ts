@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { quotedSchema } from '@cairn/tenancy';
+import { SNAPSHOT_EXAMPLE as EX, SqlSnapshot } from '@cairn/db';
+import { quotedSchema, schemaNameFor } from '@cairn/tenancy';
 import { type DataSource, type EntityManager } from 'typeorm';
 import { AUDIT_OUTBOX_SQL } from './audit-outbox.sql';
 import { chainHash, type ChainedAuditFields, chainLinkProblem, GENESIS_HASH, storedDetails } from './audit-chain';
@@ -79,6 +80,38 @@ export function isTenantGone(error: unknown): boolean {
 export class TenantAuditLog {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
+  @SqlSnapshot({
+    name: 'one entry from the audit queue, one from the outbox',
+    params: [
+      schemaNameFor(EX.tenantId),
+      [
+        {
+          ...{
+            actor: `token:${EX.tokenId}`,
+            action: 'memory_store',
+            target: EX.memoryId,
+            outcome: 'success',
+            status: 200,
+            requestId: 'example-request',
+            at: EX.date,
+          },
+          queueId: '1767323045000-0',
+        },
+        {
+          ...{
+            actor: `token:${EX.tokenId}`,
+            action: 'memory_store',
+            target: EX.memoryId,
+            outcome: 'success',
+            status: 200,
+            requestId: 'example-request',
+            at: EX.date,
+          },
+          outboxId: EX.outboxId,
+        },
+      ],
+    ],
+  })
   async appendMany(schema: string, entries: readonly TenantAuditEntry[]): Promise<void> {
     if (entries.length === 0) return;
     const sql = tenantAuditAppendSql(schema);
@@ -108,6 +141,7 @@ export class TenantAuditLog {
    * its commit and its answer) to the chain, oldest first, in one transaction with their
    * removal; returns how many. Each says `unanswered: true`: the outcome is the commit's.
    */
+  @SqlSnapshot({ params: [schemaNameFor(EX.tenantId), 0, 100] })
   async recoverOutbox(schema: string, graceSeconds: number, limit: number): Promise<number> {
     const sql = tenantAuditAppendSql(schema);
     return this.dataSource.transaction(async (manager) => {
@@ -167,6 +201,7 @@ export class TenantAuditLog {
   }
 
   /** Newest first; `beforeId` pages backwards. */
+  @SqlSnapshot({ params: [schemaNameFor(EX.tenantId), { limit: 50, beforeId: '42' }] })
   async list(schema: string, filter: { limit: number; beforeId?: string }): Promise<TenantAuditRow[]> {
     const rows = await this.dataSource.query<Row[]>(
       `SELECT ${COLUMNS} FROM ${quotedSchema(schema)}.audit_log a
@@ -177,6 +212,7 @@ export class TenantAuditLog {
   }
 
   /** Walks the whole chain oldest first (from the retention checkpoint, if any), recomputing every hash. */
+  @SqlSnapshot({ params: [schemaNameFor(EX.tenantId)] })
   async verify(schema: string): Promise<ChainVerification> {
     const [checkpoint] = await this.dataSource.query<{ through_id: string; hash: Buffer; entries_pruned: string }[]>(
       `SELECT through_id::text AS through_id, hash, entries_pruned FROM ${quotedSchema(schema)}.audit_log_checkpoint`,
@@ -218,6 +254,7 @@ export class TenantAuditLog {
    * remains still verifies), recording the last deleted entry's id and hash as the point the
    * chain now starts from. Returns how many entries were deleted.
    */
+  @SqlSnapshot({ params: [schemaNameFor(EX.tenantId), EX.future] })
   async prune(schema: string, before: Date): Promise<number> {
     const table = `${quotedSchema(schema)}.audit_log`;
     let pruned = 0;

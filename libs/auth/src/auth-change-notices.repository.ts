@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { CAIRN_CONFIG, type CairnConfig } from '@cairn/config';
+import { NoSqlSnapshot, SqlSnapshot } from '@cairn/db';
 import { Client } from 'pg';
 import { type DataSource } from 'typeorm';
 
@@ -28,6 +29,9 @@ export class AuthChangeNoticesRepository {
    * Opens the listening connection. `onNotice` gets each payload on the channel; `onLost` is
    * called once if the connection fails or ends without `close`. Rejects if it cannot start.
    */
+  @NoSqlSnapshot(
+    'sends `LISTEN cairn_auth_change` on a connection of its own, outside the pool: notices never reach pooled connections',
+  )
   async listen(onNotice: (payload: string) => void, onLost: (error: unknown) => void): Promise<NoticeSubscription> {
     const client = new Client({
       connectionString: this.config.database.url,
@@ -69,11 +73,13 @@ export class AuthChangeNoticesRepository {
    * The heartbeat: sent by the migration's probe function, so a database without the triggers
    * (not yet migrated) fails it and the cache stays off.
    */
+  @SqlSnapshot({ params: ['example-nonce'] })
   async probe(nonce: string): Promise<void> {
     await this.dataSource.query('SELECT cairn.auth_change_probe($1)', [nonce]);
   }
 
   /** A marker that comes back on the channel after every notice committed before it. */
+  @SqlSnapshot({ params: ['example-nonce'] })
   async mark(nonce: string): Promise<void> {
     await this.dataSource.query('SELECT pg_notify($1, $2)', [AUTH_CHANGE_CHANNEL, `settle:${nonce}`]);
   }

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import { type Role } from '@cairn/access';
-import { PreparedStatements, type SqlRunner } from '@cairn/db';
+import { PreparedStatements, SNAPSHOT_EXAMPLE as EX, type SqlRunner, SqlSnapshot } from '@cairn/db';
 import { type DataSource, type Repository } from 'typeorm';
 import { SessionTokenEntity } from './session-token.entity';
 import { TOKEN_LOOKUP } from './tokens.sql';
@@ -54,12 +54,32 @@ export class TokensRepository {
     private readonly prepared: PreparedStatements,
   ) {}
 
+  @SqlSnapshot({
+    params: [
+      {
+        id: EX.newTokenId,
+        tenantId: EX.tenantId,
+        userId: EX.userId,
+        agentId: EX.agentId,
+        role: 'agent',
+        projects: [EX.projectSlug],
+        toolsets: null,
+        defaultProject: EX.projectSlug,
+        label: null,
+        tokenHash: Buffer.alloc(32, 7),
+        hint: 'cairn_st_abc…',
+        createdBy: 'admin',
+        expiresAt: EX.future,
+      },
+    ],
+  })
   async insert(token: Omit<SessionTokenEntity, 'createdAt' | 'revokedAt' | 'lastUsedAt'>): Promise<SessionTokenEntity> {
     await this.tokens.insert({ ...token, revokedAt: null, lastUsedAt: null });
     return this.tokens.findOneByOrFail({ id: token.id });
   }
 
   /** The token with this hash and its user, in one indexed round trip; TokenLookups adds the tenant. */
+  @SqlSnapshot({ params: [Buffer.alloc(32, 7)] })
   async lookup(hash: Buffer): Promise<StoredToken | undefined> {
     const rows = await this.prepared.query<LookupRow>(TOKEN_LOOKUP.name, TOKEN_LOOKUP.text, [hash]);
     const row = rows[0];
@@ -82,6 +102,7 @@ export class TokensRepository {
   }
 
   /** Records use; the database keeps it to one write per token per minute even across replicas. */
+  @SqlSnapshot({ params: [EX.tokenId] })
   async touch(id: string): Promise<void> {
     await this.dataSource.query(
       `UPDATE cairn.session_tokens SET last_used_at = now()
@@ -90,6 +111,10 @@ export class TokensRepository {
     );
   }
 
+  @SqlSnapshot(
+    { name: 'first page', params: [EX.tenantId, 20] },
+    { name: 'after a token', params: [EX.tenantId, 20, EX.tokenId] },
+  )
   listInTenant(tenantId: string, limit: number, afterId?: string): Promise<SessionTokenEntity[]> {
     const query = this.tokens
       .createQueryBuilder('t')
@@ -106,10 +131,12 @@ export class TokensRepository {
     return query.getMany();
   }
 
+  @SqlSnapshot({ params: [EX.tenantId, EX.tokenId] })
   findInTenant(tenantId: string, id: string): Promise<SessionTokenEntity | null> {
     return this.tokens.findOneBy({ tenantId, id });
   }
 
+  @SqlSnapshot({ params: [EX.tenantId, EX.tokenId] })
   async revoke(tenantId: string, id: string): Promise<void> {
     await this.dataSource.query(
       `UPDATE cairn.session_tokens SET revoked_at = now() WHERE tenant_id = $1 AND id = $2 AND revoked_at IS NULL`,
@@ -118,6 +145,7 @@ export class TokensRepository {
   }
 
   /** Every live token of the tenant revoked, on `sql` (the transaction deleting the tenant). */
+  @SqlSnapshot({ params: [EX.tenantId, EX.sqlRunner] })
   async revokeAllOfTenant(tenantId: string, sql: SqlRunner): Promise<void> {
     await sql(`UPDATE cairn.session_tokens SET revoked_at = now() WHERE tenant_id = $1 AND revoked_at IS NULL`, [
       tenantId,

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { type Role } from '@cairn/access';
-import { type SqlRunner } from '@cairn/db';
+import { SNAPSHOT_EXAMPLE as EX, type SqlRunner, SqlSnapshot } from '@cairn/db';
 import { type Repository } from 'typeorm';
 import { UserEntity } from './user.entity';
 
@@ -14,6 +14,9 @@ export class DuplicateEmailError extends Error {}
 export class UsersRepository {
   constructor(@InjectRepository(UserEntity) private readonly users: Repository<UserEntity>) {}
 
+  @SqlSnapshot({
+    params: [{ id: EX.newUserId, tenantId: EX.tenantId, email: 'grace@example.com', name: 'Grace', role: 'member' }],
+  })
   async insert(user: Pick<UserEntity, 'id' | 'tenantId' | 'email' | 'name' | 'role'>): Promise<UserEntity> {
     try {
       await this.users.insert({ ...user, disabledAt: null });
@@ -24,10 +27,15 @@ export class UsersRepository {
     return this.users.findOneByOrFail({ id: user.id });
   }
 
+  @SqlSnapshot({ params: [EX.tenantId, EX.userId] })
   findInTenant(tenantId: string, id: string): Promise<UserEntity | null> {
     return this.users.findOneBy({ tenantId, id });
   }
 
+  @SqlSnapshot(
+    { name: 'first page', params: [EX.tenantId, 20] },
+    { name: 'after a user', params: [EX.tenantId, 20, EX.userId] },
+  )
   listInTenant(tenantId: string, limit: number, afterId?: string): Promise<UserEntity[]> {
     const query = this.users
       .createQueryBuilder('u')
@@ -43,6 +51,7 @@ export class UsersRepository {
     return query.getMany();
   }
 
+  @SqlSnapshot({ params: [EX.tenantId, EX.userId, { name: 'Ada L.', role: 'admin', disabled: true }] })
   async update(
     tenantId: string,
     id: string,
@@ -58,6 +67,7 @@ export class UsersRepository {
   }
 
   /** Every enabled user of the tenant disabled, on `sql` (the transaction deleting the tenant). */
+  @SqlSnapshot({ params: [EX.tenantId, EX.sqlRunner] })
   async disableAllOfTenant(tenantId: string, sql: SqlRunner): Promise<void> {
     await sql(`UPDATE cairn.users SET disabled_at = now() WHERE tenant_id = $1 AND disabled_at IS NULL`, [tenantId]);
   }

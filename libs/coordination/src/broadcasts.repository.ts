@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { SNAPSHOT_EXAMPLE as EX, SqlSnapshot } from '@cairn/db';
 import { TenantDb } from '@cairn/tenancy';
 import { type ChainedBroadcast } from './broadcast-chain';
 import { BROADCAST_SQL } from './broadcasts.sql';
@@ -59,10 +60,12 @@ export class BroadcastsRepository {
    * reads the chain's true head and the sequence has no gaps. A transaction-level advisory lock
    * on the project id: no row needs to exist first, and readers never wait for it.
    */
+  @SqlSnapshot({ params: [EX.projectId] })
   async lockChannel(projectId: string): Promise<void> {
     await this.db.query(BROADCAST_SQL.lock, [`cairn.broadcasts:${projectId}`]);
   }
 
+  @SqlSnapshot({ params: [EX.projectId] })
   async key(projectId: string): Promise<StoredKey | null> {
     const [row] = await this.db.query<{
       key_hash: Buffer;
@@ -77,6 +80,9 @@ export class BroadcastsRepository {
     return row ? { hash: row.key_hash, salt: row.key_salt, params: row.key_params, setAt: row.key_set_at } : null;
   }
 
+  @SqlSnapshot({
+    params: [EX.projectId, { hash: Buffer.alloc(32, 3), salt: Buffer.alloc(16, 4), params: { N: 16384, r: 8, p: 1 } }],
+  })
   async setKey(projectId: string, key: Omit<StoredKey, 'setAt'>): Promise<Date> {
     const [row] = await this.db.query<{ key_set_at: Date }>(
       `INSERT INTO broadcast_channels (project_id, key_hash, key_salt, key_params, key_set_at)
@@ -91,6 +97,7 @@ export class BroadcastsRepository {
   }
 
   /** True when there was a key to clear. */
+  @SqlSnapshot({ params: [EX.projectId] })
   async clearKey(projectId: string): Promise<boolean> {
     // Through a CTE: TypeORM answers a bare UPDATE with [rows, count], a SELECT with rows.
     const [row] = await this.db.query<{ n: number }>(
@@ -107,6 +114,7 @@ export class BroadcastsRepository {
    * What a post needs under the channel lock, in one round trip: the key, if one is set, and the
    * chain's newest link (null for an empty channel). Sequence numbers run 1..head without gaps.
    */
+  @SqlSnapshot({ params: [EX.projectId] })
   async channelHead(projectId: string): Promise<{ key: StoredKey | null; last: { seq: number; hash: Buffer } | null }> {
     const [row] = await this.db.query<{
       key_hash: Buffer | null;
@@ -124,6 +132,23 @@ export class BroadcastsRepository {
     return { key, last };
   }
 
+  @SqlSnapshot({
+    params: [
+      {
+        projectId: EX.projectId,
+        seq: 1,
+        type: 'ASSIGN',
+        summary: 'Take the deploy ticket',
+        files: ['deploy/helm/values.yaml'],
+        replyTo: null,
+        assignee: EX.otherAgentId,
+        author: { userId: EX.userId, agentId: EX.agentId, tokenId: EX.tokenId },
+        at: EX.date,
+        prevHash: Buffer.alloc(32, 1),
+        hash: Buffer.alloc(32, 2),
+      },
+    ],
+  })
   async insert(message: NewBroadcast): Promise<Broadcast> {
     const [row] = await this.db.query<Row>(BROADCAST_SQL.insert, [
       message.projectId,
@@ -144,6 +169,13 @@ export class BroadcastsRepository {
   }
 
   /** Oldest first after `filter.after`, one more than the limit (so the caller knows whether more follow). */
+  @SqlSnapshot({
+    params: [
+      EX.projectId,
+      `agent:${EX.agentId}`,
+      { after: 0, types: ['ASSIGN', 'STATUS'], assignee: EX.agentId, unacknowledged: true, limit: 50 },
+    ],
+  })
   async page(
     projectId: string,
     agentKey: string,
@@ -161,6 +193,7 @@ export class BroadcastsRepository {
     return rows.map((row) => ({ ...toBroadcast(row), acknowledged: row.acknowledged }));
   }
 
+  @SqlSnapshot({ params: [EX.projectId] })
   async head(projectId: string): Promise<number> {
     const [row] = await this.db.query<{ head: string }>(
       `SELECT coalesce(max(seq), 0)::text AS head FROM broadcasts WHERE project_id = $1`,
@@ -170,6 +203,7 @@ export class BroadcastsRepository {
   }
 
   /** Acknowledges the given messages that exist; returns which exist and which this call recorded. */
+  @SqlSnapshot({ params: [EX.projectId, `agent:${EX.agentId}`, [1, 2]] })
   async acknowledge(
     projectId: string,
     agentKey: string,
@@ -189,6 +223,7 @@ export class BroadcastsRepository {
   }
 
   /** Oldest first, with their raw links, for verification. */
+  @SqlSnapshot({ params: [EX.projectId, 0, 500] })
   async chainPage(projectId: string, afterSeq: number, limit: number): Promise<StoredBroadcast[]> {
     const rows = await this.db.query<Row>(
       `SELECT ${COLUMNS} FROM broadcasts b WHERE b.project_id = $1 AND b.seq > $2 ORDER BY b.seq LIMIT $3`,
@@ -198,6 +233,7 @@ export class BroadcastsRepository {
   }
 
   /** Newest first: messages addressed to `assignee` that `agentKey` has not acknowledged, and how many in all. */
+  @SqlSnapshot({ params: [EX.projectId, EX.agentId, `agent:${EX.agentId}`, 20] })
   async unacknowledgedFor(
     projectId: string,
     assignee: string,
@@ -218,6 +254,7 @@ export class BroadcastsRepository {
   }
 
   /** Each author's newest STATUS among the channel's recent ones, newest first. */
+  @SqlSnapshot({ params: [EX.projectId, 200, 20] })
   async latestStatus(projectId: string, recent: number, limit: number): Promise<Broadcast[]> {
     const rows = await this.db.query<Row>(
       `SELECT * FROM (

@@ -1,6 +1,6 @@
 /**
- * The coordination channel's hot statements (a post; a page read), rendered here so their text is
- * committed as a snapshot (libs/coordination/sql/broadcasts.sql) and every change shows in review.
+ * The coordination channel's hot statements (a post; a page read), named here and shown, as the
+ * repository sends them, in libs/coordination/sql/broadcasts.repository.sql.
  * Unqualified names: they run inside a tenant transaction, on the tenant's search path.
  */
 

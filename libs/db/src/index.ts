@@ -5,3 +5,11 @@ export { PreparedStatements, queryPreparedIn, statementName } from './prepared-s
 export { assertMigrationSequence, type Migration, type SqlRunner } from './migration.types';
 export { type Binder, SqlParams } from './sql-params';
 export { queryWithoutStatementTimeout } from './unbounded-statement.repository';
+export {
+  SqlSnapshot,
+  NoSqlSnapshot,
+  type SqlExample,
+  type SqlSnapshotPlan,
+  sqlSnapshotPlan,
+} from './sql-snapshot.decorator';
+export { GeneratedArgument, SNAPSHOT_EXAMPLE } from './sql-examples';

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { SNAPSHOT_EXAMPLE as EX, SqlSnapshot } from '@cairn/db';
 import { TenantDb } from '@cairn/tenancy';
 
 export interface BackfillState {
@@ -14,6 +15,7 @@ export interface BackfillState {
 export class EmbeddingBackfillsRepository {
   constructor(private readonly db: TenantDb) {}
 
+  @SqlSnapshot({ params: [EX.modelId] })
   async get(model: string): Promise<BackfillState | null> {
     const [row] = await this.db.query<BackfillState>(
       `SELECT model, status, embedded, started_at AS "startedAt", completed_at AS "completedAt"
@@ -24,6 +26,7 @@ export class EmbeddingBackfillsRepository {
   }
 
   /** Records the start of a backfill; true when this call started it. */
+  @SqlSnapshot({ params: [EX.modelId, 768] })
   async start(model: string, dimensions: number): Promise<boolean> {
     const rows = await this.db.query<{ model: string }>(
       `INSERT INTO embedding_backfills (model, dimensions, status) VALUES ($1, $2, 'running')
@@ -33,10 +36,12 @@ export class EmbeddingBackfillsRepository {
     return rows.length > 0;
   }
 
+  @SqlSnapshot({ params: [EX.modelId, 100] })
   async progress(model: string, embedded: number): Promise<void> {
     await this.db.query(`UPDATE embedding_backfills SET embedded = embedded + $2 WHERE model = $1`, [model, embedded]);
   }
 
+  @SqlSnapshot({ params: [EX.modelId] })
   async complete(model: string): Promise<void> {
     await this.db.query(
       `UPDATE embedding_backfills SET status = 'done', completed_at = now() WHERE model = $1 AND status = 'running'`,

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { queryWithoutStatementTimeout } from '@cairn/db';
-import { quotedSchema } from '@cairn/tenancy';
+import { queryWithoutStatementTimeout, SNAPSHOT_EXAMPLE as EX, SqlSnapshot } from '@cairn/db';
+import { quotedSchema, schemaNameFor } from '@cairn/tenancy';
 import { type DataSource } from 'typeorm';
 
 /**
@@ -14,6 +14,7 @@ export class VectorIndexesRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
   /** Whether the index exists and is valid; null when there is none. */
+  @SqlSnapshot({ params: [schemaNameFor(EX.tenantId), 'memories_embedding_nomic_embed_text'] })
   async validity(schema: string, name: string): Promise<{ valid: boolean } | null> {
     const [existing] = await this.dataSource.query<{ valid: boolean }[]>(
       `SELECT i.indisvalid AS valid FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid
@@ -23,6 +24,7 @@ export class VectorIndexesRepository {
     return existing ?? null;
   }
 
+  @SqlSnapshot({ params: [schemaNameFor(EX.tenantId), 'memories_embedding_nomic_embed_text'] })
   async drop(schema: string, name: string): Promise<void> {
     await this.dataSource.query(`DROP INDEX CONCURRENTLY IF EXISTS ${quotedSchema(schema)}."${name}"`);
   }
@@ -32,6 +34,9 @@ export class VectorIndexesRepository {
    * a large tenant takes minutes (100k vectors of 384 dimensions: about two on two cores), far past
    * the pool's statement timeout, so the build runs on a connection of its own with no timeout.
    */
+  @SqlSnapshot({
+    params: [schemaNameFor(EX.tenantId), EX.corpusTable, 'memories_embedding_nomic_embed_text', EX.modelId, 768],
+  })
   async create(schema: string, table: string, name: string, modelId: string, dims: number): Promise<void> {
     await queryWithoutStatementTimeout(
       this.dataSource,

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { withAdvisoryLock } from '@cairn/db';
+import { SNAPSHOT_EXAMPLE as EX, SqlSnapshot, withAdvisoryLock } from '@cairn/db';
 import { type DataSource, type EntityManager } from 'typeorm';
 import { DATA_KEYS_SQL } from './data-keys.sql';
 import { type WrappedDataKey } from './master-keyring';
@@ -41,22 +41,28 @@ const toKey = (row: KeyRow): WrappedDataKey => ({
 export class DataKeysRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
+  @SqlSnapshot({ params: [EX.tenantId] })
   async latest(tenantId: string): Promise<WrappedDataKey | null> {
     const rows = await this.dataSource.query<KeyRow[]>(DATA_KEYS_SQL.latest, [tenantId]);
     return rows[0] ? toKey(rows[0]) : null;
   }
 
+  @SqlSnapshot({ params: [EX.tenantId, 1] })
   async byVersion(tenantId: string, version: number): Promise<WrappedDataKey | null> {
     const rows = await this.dataSource.query<KeyRow[]>(DATA_KEYS_SQL.byVersion, [tenantId, version]);
     return rows[0] ? toKey(rows[0]) : null;
   }
 
   /** Inserts unless that version exists: the caller reads what won. */
+  @SqlSnapshot({
+    params: [{ tenantId: EX.tenantId, version: 2, wrappedKey: Buffer.alloc(60, 5), masterKeyId: EX.masterKeyId }],
+  })
   async insertIfAbsent(key: WrappedDataKey): Promise<void> {
     await this.dataSource.query(DATA_KEYS_SQL.insert, [key.tenantId, key.version, key.wrappedKey, key.masterKeyId]);
   }
 
   /** Rotation's work list, a page at a time in tenant id order. */
+  @SqlSnapshot({ params: [EX.masterKeyId, '00000000-0000-0000-0000-000000000000', 100] })
   async tenantsPage(currentMasterKeyId: string, afterTenantId: string, limit: number): Promise<TenantKeysSummary[]> {
     const rows = await this.dataSource.query<{ tenant_id: string; keys: number; current: number }[]>(
       DATA_KEYS_SQL.tenantsPage,
@@ -70,6 +76,14 @@ export class DataKeysRepository {
    * another master key to its new wrapping. A crash leaves the tenant wholly before or after.
    * Returns how many versions this call re-wrapped.
    */
+  @SqlSnapshot({
+    name: 'a key wrapped by the previous master key',
+    params: [
+      EX.tenantId,
+      EX.masterKeyId,
+      (key: WrappedDataKey) => ({ ...key, wrappedKey: Buffer.alloc(60, 6), masterKeyId: EX.masterKeyId }),
+    ],
+  })
   rewrapTenant(
     tenantId: string,
     currentMasterKeyId: string,
@@ -94,17 +108,20 @@ export class DataKeysRepository {
   }
 
   /** Every master key that wraps a stored data key (boot check), in fingerprint order. */
+  @SqlSnapshot({ params: [] })
   async masterKeysInUse(): Promise<MasterKeyUse[]> {
     const rows = await this.dataSource.query<(KeyRow & { keys: number })[]>(DATA_KEYS_SQL.masterKeys);
     return rows.map((row) => ({ masterKeyId: row.master_key_id, keys: row.keys, sample: toKey(row) }));
   }
 
+  @SqlSnapshot({ params: [EX.masterKeyId] })
   async countNotWrappedBy(masterKeyId: string): Promise<number> {
     const [row] = await this.dataSource.query<{ remaining: number }[]>(DATA_KEYS_SQL.notWrappedBy, [masterKeyId]);
     return row?.remaining ?? 0;
   }
 
   /** Runs `work` holding the rotation advisory lock; `onWait` first if another rotation holds it. */
+  @SqlSnapshot({ params: [() => undefined, () => Promise.resolve()] })
   withRotationLock<T>(onWait: () => void, work: () => Promise<T>): Promise<T> {
     return withAdvisoryLock(this.dataSource, KEY_ROTATION_LOCK_ID, onWait, work);
   }

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { type Author } from '@cairn/access';
+import { SNAPSHOT_EXAMPLE as EX, SqlSnapshot } from '@cairn/db';
 import { TenantDb } from '@cairn/tenancy';
 import { type Proposal, type ProposalStatus } from './contract/proposal.types';
 import { dedupeKey, type FactCandidate } from './fact-candidate';
@@ -20,6 +21,24 @@ export class ProposalsRepository {
    * case and punctuation, whatever the earlier proposal's fate), so extracting overlapping
    * transcripts does not ask the same question twice. Returns the new ids.
    */
+  @SqlSnapshot({
+    params: [
+      EX.projectId,
+      EX.requestId,
+      [
+        {
+          id: EX.proposalId,
+          content: 'Staging deploys go through Helm.',
+          category: 'decision',
+          importance: 4,
+          keywords: ['helm'],
+          tags: ['deploy'],
+          confidence: 0.7,
+        },
+      ],
+      EX.date,
+    ],
+  })
   async insertNew(
     projectId: string,
     requestId: string,
@@ -58,6 +77,10 @@ export class ProposalsRepository {
     return fresh.map((candidate) => candidate.id);
   }
 
+  @SqlSnapshot(
+    { name: 'first page', params: [EX.projectId, 'pending', 20] },
+    { name: 'after a proposal', params: [EX.projectId, 'pending', 20, EX.proposalId] },
+  )
   list(projectId: string, status: ProposalStatus, limit: number, afterId?: string): Promise<Proposal[]> {
     const after = afterId
       ? `AND (p.created_at, p.id) < (SELECT a.created_at, a.id FROM memory_proposals a WHERE a.id = $4 AND a.project_id = $1)`
@@ -69,6 +92,7 @@ export class ProposalsRepository {
     );
   }
 
+  @SqlSnapshot({ params: [EX.projectId, EX.proposalId] })
   async findForUpdate(projectId: string, id: string): Promise<Proposal | undefined> {
     const rows = await this.db.query<Proposal>(
       `SELECT ${COLUMNS} FROM memory_proposals p WHERE p.project_id = $1 AND p.id = $2 FOR UPDATE`,
@@ -77,6 +101,16 @@ export class ProposalsRepository {
     return rows[0];
   }
 
+  @SqlSnapshot({
+    params: [
+      EX.proposalId,
+      {
+        status: 'accepted',
+        memoryId: EX.memoryId,
+        by: { userId: EX.userId, agentId: EX.agentId, tokenId: EX.tokenId },
+      },
+    ],
+  })
   async decide(
     id: string,
     decision: { status: 'accepted' | 'rejected'; memoryId: string | null; by: Author },

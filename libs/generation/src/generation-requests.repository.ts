@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { type Author } from '@cairn/access';
 import { ProjectResolver } from '@cairn/projects';
+import { SNAPSHOT_EXAMPLE as EX, SqlSnapshot } from '@cairn/db';
 import { TenantDb } from '@cairn/tenancy';
 import {
   type GenerationJobRow,
@@ -25,6 +26,19 @@ export class GenerationRequestsRepository {
     private readonly projects: ProjectResolver,
   ) {}
 
+  @SqlSnapshot({
+    params: [
+      {
+        id: EX.newId,
+        projectId: EX.projectId,
+        kind: 'session_summary',
+        input: 'transcript',
+        inputHash: EX.contentHash,
+        requestedBy: { userId: EX.userId, agentId: EX.agentId, tokenId: EX.tokenId },
+        occurredAt: EX.date,
+      },
+    ],
+  })
   async insert(row: {
     id: string;
     projectId: string;
@@ -59,6 +73,15 @@ export class GenerationRequestsRepository {
    * retrying its POST then gets one summary (one set of proposals), not two. Serialised per
    * input by an advisory lock, so two concurrent retries cannot both insert.
    */
+  @SqlSnapshot({
+    params: [
+      EX.projectId,
+      'session_summary',
+      EX.contentHash,
+      { userId: EX.userId, agentId: EX.agentId, tokenId: EX.tokenId },
+      EX.date,
+    ],
+  })
   async findReusable(
     projectId: string,
     kind: GenerationKind,
@@ -82,6 +105,7 @@ export class GenerationRequestsRepository {
     return rows[0];
   }
 
+  @SqlSnapshot({ params: [EX.projectId, EX.requestId] })
   async findInProject(projectId: string, id: string): Promise<GenerationRequestRow | undefined> {
     const rows = await this.db.query<GenerationRequestRow>(
       `SELECT ${COLUMNS} FROM generation_requests r WHERE r.project_id = $1 AND r.id = $2`,
@@ -91,6 +115,7 @@ export class GenerationRequestsRepository {
   }
 
   /** For a job: the row with its input and project slug; `lock` holds it until the transaction ends. */
+  @SqlSnapshot({ name: 'read', params: [EX.requestId] }, { name: 'locked', params: [EX.requestId, true] })
   async findForJob(id: string, lock = false): Promise<GenerationJobRow | undefined> {
     const rows = await this.db.query<Omit<GenerationJobRow, 'projectSlug'>>(
       `SELECT ${COLUMNS}, r.input, r.occurred_at AS "occurredAt"
@@ -106,6 +131,12 @@ export class GenerationRequestsRepository {
   }
 
   /** Records the outcome and drops the input, which was kept only to be processed. */
+  @SqlSnapshot({
+    params: [
+      EX.requestId,
+      { result: { summary: 'Deploys moved to Helm.' }, generatedBy: 'ollama:llama3.2', flaggedInjection: false },
+    ],
+  })
   async complete(
     id: string,
     outcome: { result: Record<string, unknown>; generatedBy: string; flaggedInjection: boolean },
@@ -118,6 +149,7 @@ export class GenerationRequestsRepository {
     );
   }
 
+  @SqlSnapshot({ params: [EX.requestId, 'the model did not answer'] })
   async fail(id: string, error: string): Promise<void> {
     await this.db.query(
       `UPDATE generation_requests SET status = 'failed', error = $2, input = NULL, completed_at = now() WHERE id = $1`,

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { type PendingEmbedding } from '@cairn/embeddings';
 import { corpusQuery, type CorpusQuery } from '@cairn/search';
 import { ProjectResolver } from '@cairn/projects';
+import { NoSqlSnapshot, SNAPSHOT_EXAMPLE as EX, SqlSnapshot } from '@cairn/db';
 import { TenantDb } from '@cairn/tenancy';
 import { type RetentionTier, type SourceType } from './contract/kb.types';
 import { KB_CHUNKS_CORPUS, liveDocument } from './kb-corpus.sql';
@@ -47,6 +48,20 @@ export class KbChunksRepository {
   ) {}
 
   /** All chunks of a document in one statement. */
+  @SqlSnapshot({
+    params: [
+      [
+        {
+          id: EX.chunkId,
+          documentId: EX.documentId,
+          projectId: EX.projectId,
+          ordinal: 0,
+          content: 'Deploys run through Helm.',
+          contentHash: EX.contentHash,
+        },
+      ],
+    ],
+  })
   async insertMany(chunks: readonly NewChunk[]): Promise<void> {
     if (chunks.length === 0) return;
     await this.db.query(
@@ -64,11 +79,15 @@ export class KbChunksRepository {
   }
 
   /** The chunks of live documents of the given projects, as a corpus for HybridSearch: a value. */
+  @NoSqlSnapshot(
+    'returns the corpus as a value: search renders its condition inside the ranking statements (libs/search/sql, libs/knowledge/sql/kb-corpus.sql)',
+  )
   corpus(projectIds: readonly string[]): CorpusQuery {
     return corpusQuery(KB_CHUNKS_CORPUS, { projectIds });
   }
 
   /** The chunks behind ranked ids, in no particular order (the caller keeps rank order). */
+  @SqlSnapshot({ params: [[EX.chunkId]] })
   async hydrate(ids: readonly string[]): Promise<ChunkHit[]> {
     if (ids.length === 0) return [];
     const rows = await this.db.query<Omit<ChunkHit, 'project'> & { projectId: string }>(
@@ -88,6 +107,7 @@ export class KbChunksRepository {
   }
 
   /** Of `ids`, chunks of live documents without a vector of `modelId` for their content. */
+  @SqlSnapshot({ params: [[EX.chunkId], EX.modelId] })
   pending(ids: readonly string[], modelId: string): Promise<PendingEmbedding[]> {
     if (ids.length === 0) return Promise.resolve([]);
     return this.db.query<PendingEmbedding>(
@@ -101,6 +121,7 @@ export class KbChunksRepository {
   }
 
   /** Writes vectors in one statement, only where the chunk still has the content they were made from. */
+  @SqlSnapshot({ params: [[{ id: EX.chunkId, contentHash: EX.contentHash, literal: '[0.1,0.2,0.3]' }], EX.modelId] })
   async store(vectors: readonly StoredVector[], modelId: string): Promise<number> {
     if (vectors.length === 0) return 0;
     const rows = await this.db.query<{ n: number }>(
@@ -122,6 +143,7 @@ export class KbChunksRepository {
   }
 
   /** Chunks of live documents lacking a vector of `modelId`, in id order after `after`. */
+  @SqlSnapshot({ params: [EX.modelId, { after: null, limit: 100, settledSeconds: 30 }] })
   async missing(
     modelId: string,
     options: { after: string | null; limit: number; settledSeconds: number },

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { SNAPSHOT_EXAMPLE as EX, SqlSnapshot } from '@cairn/db';
 import { TenantDb } from '@cairn/tenancy';
 import { type KbDocument, type RetentionTier } from './contract/kb.types';
 
@@ -22,6 +23,7 @@ export class KbDocumentsRepository {
    * Serialises indexing of one source in one project until the transaction ends, so two
    * versions indexed at once cannot both survive and one content cannot be inserted twice.
    */
+  @SqlSnapshot({ params: [EX.projectId, 'https://example.com/docs/deploy'] })
   async lockSource(projectId: string, source: string): Promise<void> {
     await this.db.query('SELECT pg_advisory_xact_lock(hashtext($1), hashtext($2))', [projectId, source]);
   }
@@ -30,6 +32,14 @@ export class KbDocumentsRepository {
    * The document holding exactly this content of this source, if any. Indexing it again
    * says it is still in use, so its retention restarts from now (never shortens).
    */
+  @SqlSnapshot({
+    params: [
+      EX.projectId,
+      'https://example.com/docs/deploy',
+      EX.contentHash,
+      { external: 14, internal: 30, summary: 365 },
+    ],
+  })
   async renewExisting(
     projectId: string,
     source: string,
@@ -50,6 +60,25 @@ export class KbDocumentsRepository {
     return rows[0];
   }
 
+  @SqlSnapshot({
+    params: [
+      {
+        id: EX.newId,
+        projectId: EX.projectId,
+        source: 'https://example.com/docs/release',
+        title: 'Releasing',
+        sourceType: 'external',
+        retentionTier: 'external',
+        contentHash: EX.contentHash,
+        chunkCount: 1,
+        authorUserId: EX.userId,
+        authorAgentId: EX.agentId,
+        authorTokenId: EX.tokenId,
+        metadata: { fetchedAt: '2026-01-02T03:04:05.000Z' },
+        retentionDays: 14,
+      },
+    ],
+  })
   async insert(doc: NewDocument): Promise<KbDocument> {
     const rows = await this.db.query<KbDocument>(
       `INSERT INTO kb_documents AS d (id, project_id, source, title, source_type, retention_tier, content_hash,
@@ -76,6 +105,7 @@ export class KbDocumentsRepository {
   }
 
   /** Deletes every other version of the source (their chunks go by cascade); returns how many. */
+  @SqlSnapshot({ params: [EX.projectId, 'https://example.com/docs/deploy', EX.documentId] })
   async deleteOtherVersions(projectId: string, source: string, keepId: string): Promise<number> {
     const rows = await this.db.query<{ n: number }>(
       `WITH gone AS (DELETE FROM kb_documents WHERE project_id = $1 AND source = $2 AND id <> $3 RETURNING 1)
@@ -86,6 +116,10 @@ export class KbDocumentsRepository {
   }
 
   /** Newest first; `afterId` is the last id of the previous page. Fetches one extra row to tell if more follow. */
+  @SqlSnapshot(
+    { name: 'first page', params: [EX.projectId, 20] },
+    { name: 'after a document', params: [EX.projectId, 20, EX.documentId] },
+  )
   list(projectId: string, limit: number, afterId?: string): Promise<KbDocument[]> {
     const after = afterId
       ? `AND (d.created_at, d.id) < (SELECT a.created_at, a.id FROM kb_documents a WHERE a.id = $3 AND a.project_id = $1)`
@@ -98,6 +132,10 @@ export class KbDocumentsRepository {
   }
 
   /** With `forUpdate`, the row stays locked until the transaction ends (a delete decided on it). */
+  @SqlSnapshot(
+    { name: 'read', params: [EX.projectId, EX.documentId] },
+    { name: 'for update', params: [EX.projectId, EX.documentId, { forUpdate: true }] },
+  )
   async find(projectId: string, id: string, options: { forUpdate?: boolean } = {}): Promise<KbDocument | undefined> {
     const rows = await this.db.query<KbDocument>(
       `SELECT ${COLUMNS} FROM kb_documents d WHERE d.project_id = $1 AND d.id = $2${options.forUpdate ? ' FOR UPDATE' : ''}`,
@@ -107,6 +145,7 @@ export class KbDocumentsRepository {
   }
 
   /** Every version of a source; call under `lockSource` so none appears meanwhile. */
+  @SqlSnapshot({ params: [EX.projectId, 'https://example.com/docs/deploy'] })
   listBySource(projectId: string, source: string): Promise<KbDocument[]> {
     return this.db.query<KbDocument>(
       `SELECT ${COLUMNS} FROM kb_documents d WHERE d.project_id = $1 AND d.source = $2 ORDER BY d.id`,
@@ -114,6 +153,7 @@ export class KbDocumentsRepository {
     );
   }
 
+  @SqlSnapshot({ params: [EX.projectId, EX.documentId] })
   async delete(projectId: string, id: string): Promise<boolean> {
     const rows = await this.db.query<{ n: number }>(
       `WITH gone AS (DELETE FROM kb_documents WHERE project_id = $1 AND id = $2 RETURNING 1)
@@ -124,6 +164,7 @@ export class KbDocumentsRepository {
   }
 
   /** Deletes expired documents (chunks by cascade); counts per tier. */
+  @SqlSnapshot({ params: [{ projectId: EX.projectId, tier: 'external' }] })
   purgeExpired(filter: {
     projectId?: string;
     tier?: RetentionTier;

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { SNAPSHOT_EXAMPLE as EX, SqlSnapshot } from '@cairn/db';
 import { TenantDb } from '@cairn/tenancy';
 
 /** Each project's fetches per UTC day (`kb_fetch_budget`); every call runs inside a tenant transaction. */
@@ -12,6 +13,7 @@ export class KbFetchBudgetRepository {
    * replicas racing for the last fetch of the day cannot both get it (the row lock of ON
    * CONFLICT orders them).
    */
+  @SqlSnapshot({ params: [EX.projectId, 50] })
   async take(projectId: string, limit: number): Promise<{ fetches: number; day: string } | null> {
     // Past days' rows count nothing any more: each fetch clears its project's, so the table stays one row per project.
     await this.db.query(
@@ -32,6 +34,7 @@ export class KbFetchBudgetRepository {
    * Gives back one fetch taken on `day` (a fetch refused before it went out). A fetch taken
    * yesterday is not given back to today, and the count never goes below zero.
    */
+  @SqlSnapshot({ params: [EX.projectId, '2026-01-02'] })
   async giveBack(projectId: string, day: string): Promise<void> {
     await this.db.query(
       `UPDATE kb_fetch_budget SET fetches = fetches - 1 WHERE project_id = $1 AND day = $2::date AND fetches > 0`,

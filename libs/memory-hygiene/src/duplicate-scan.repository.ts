@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { SNAPSHOT_EXAMPLE as EX, SqlSnapshot } from '@cairn/db';
 import { TenantDb } from '@cairn/tenancy';
 import { type DuplicatePair } from './contract/memory-hygiene.types';
 
@@ -8,6 +9,9 @@ export class DuplicateScanRepository {
   constructor(private readonly db: TenantDb) {}
 
   /** Replaces the project's stored candidates with this scan's. */
+  @SqlSnapshot({
+    params: [EX.projectId, [{ a: EX.memoryId, b: EX.otherMemoryId, similarity: 0.93, reason: 'similar_vector' }]],
+  })
   async replace(projectId: string, pairs: readonly DuplicatePair[]): Promise<void> {
     await this.db.query(`DELETE FROM memory_duplicate_candidates WHERE project_id = $1`, [projectId]);
     if (pairs.length === 0) return;
@@ -30,6 +34,7 @@ export class DuplicateScanRepository {
    * The project's stored pairs, most similar first (a scan keeps at most SCAN_LIMIT of them).
    * Whether their memories are still live, and whom they show to, is memory's to say.
    */
+  @SqlSnapshot({ params: [EX.projectId] })
   list(projectId: string): Promise<(DuplicatePair & { foundAt: Date })[]> {
     return this.db.query<DuplicatePair & { foundAt: Date }>(
       `SELECT d.a, d.b, d.similarity::float8 AS similarity, d.reason, d.found_at AS "foundAt"

@@ -1,6 +1,6 @@
 -- Contradiction candidates (ContradictionsService, on store and on a content update): HybridSearch.rank
--- ranks this corpus by keyword with the memory's content, keywords and tags as the query; then the
--- candidates' text is read for the detector.
+-- ranks this corpus by keyword with the memory's content, keywords and tags as the query; the
+-- candidates' text is then read for the detector (contradiction-candidates.repository.sql).
 
 -- the condition: live memories of the memory's project and team ones its author sees, not itself
 -- corpus table: memories (alias c); term statistics of the scopes ["00000000-0000-4000-8000-000000000001","00000000-0000-0000-0000-000000000000"]
@@ -20,6 +20,3 @@ c.deleted_at IS NULL AND (c.project_id = ANY($1::uuid[]) OR c.scope = 'team') AN
        SELECT r.permission, 'rule', r.id, r.owner_user_id, r.owner_agent_id, r.owner_token_id, r.created_at
        FROM memory_share_rules r
        WHERE (r.grantee_user_id = $5::uuid OR r.grantee_agent_id = $6::text) AND r.tag = ANY(c.tags) AND (r.project_id IS NULL OR r.project_id = c.project_id) AND ((c.author_token_id = r.owner_token_id OR c.author_user_id = r.owner_user_id OR (r.owner_user_id IS NULL AND c.author_user_id IS NULL AND c.author_agent_id = r.owner_agent_id)) IS TRUE))) AND c.archived_at IS NULL AND c.superseded_by IS NULL AND c.id <> $7;
-
--- the ranked candidates' text; $1 = their ids
-SELECT id, content FROM memories WHERE id = ANY($1::uuid[]);

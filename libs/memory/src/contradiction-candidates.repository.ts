@@ -1,12 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { type CorpusQuery } from '@cairn/search';
+import { NoSqlSnapshot, SNAPSHOT_EXAMPLE as EX, SqlSnapshot } from '@cairn/db';
 import { TenantDb } from '@cairn/tenancy';
 import { type MemoryScope } from './contract/memory-filter';
 import { memoryCorpus } from './memory-corpus.sql';
 import { authoredBySql } from './memory-ownership';
 
 /** The ranked candidates' text for the detector; `$1` is their ids. */
-export const CANDIDATE_CONTENTS_SQL = `SELECT id, content FROM memories WHERE id = ANY($1::uuid[])`;
+const CANDIDATE_CONTENTS_SQL = `SELECT id, content FROM memories WHERE id = ANY($1::uuid[])`;
 
 /** The statements of the contradiction check (ContradictionsService), inside the writer's transaction. */
 @Injectable()
@@ -17,11 +18,15 @@ export class ContradictionCandidatesRepository {
    * Where a memory's contradiction candidates are ranked: the live memories of its scope, the
    * memory itself left out. HybridSearch.rank (@cairn/search) renders its keyword ranker around it.
    */
+  @NoSqlSnapshot(
+    'returns the corpus as a value: search renders its condition inside the keyword ranking statement (libs/memory/sql/contradiction-candidates.sql)',
+  )
   corpus(scope: MemoryScope, selfId: string): CorpusQuery {
     return memoryCorpus({ scope, excludeId: selfId });
   }
 
   /** The content of the ranked candidates, in no particular order. */
+  @SqlSnapshot({ params: [[EX.memoryId, EX.otherMemoryId]] })
   contents(ids: readonly string[]): Promise<{ id: string; content: string }[]> {
     return this.db.query<{ id: string; content: string }>(CANDIDATE_CONTENTS_SQL, [ids]);
   }
@@ -34,6 +39,7 @@ export class ContradictionCandidatesRepository {
    * not queued: the queue shows both memories to the project's reviewers, who may not see it
    * (the writer still gets the warning).
    */
+  @SqlSnapshot({ params: [EX.projectId, EX.otherMemoryId, [EX.memoryId]] })
   async queueReviews(projectId: string, memoryId: string, otherIds: readonly string[]): Promise<void> {
     if (otherIds.length === 0) return;
     const sameAuthor = authoredBySql('o', {

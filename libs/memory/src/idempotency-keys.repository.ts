@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { ConflictError } from '@cairn/common';
+import { SNAPSHOT_EXAMPLE as EX, SqlSnapshot } from '@cairn/db';
 import { TenantDb } from '@cairn/tenancy';
 import { canonicalize } from 'json-canonicalize';
 
@@ -40,6 +41,16 @@ export class IdempotencyKeysRepository {
    * Claims the key for `memoryId`; undefined when claimed, else the id stored under it
    * earlier. A different payload under the same key is a 409: the client reused a key.
    */
+  @SqlSnapshot(
+    {
+      name: 'a new key',
+      params: [EX.projectId, EX.tokenId, { key: 'another-key', digest: EX.contentHash }, EX.newMemoryId],
+    },
+    {
+      name: 'a key claimed before',
+      params: [EX.projectId, EX.tokenId, { key: 'example-key', digest: EX.contentHash }, EX.newMemoryId],
+    },
+  )
   async claim(
     projectId: string,
     tokenId: string,
@@ -71,6 +82,7 @@ export class IdempotencyKeysRepository {
   }
 
   /** Removes keys older than the window; the count removed. */
+  @SqlSnapshot({ params: [EX.future] })
   async prune(before: Date): Promise<number> {
     const rows = await this.db.query<{ n: string }>(
       `WITH gone AS (DELETE FROM memory_idempotency_keys WHERE created_at < $1 RETURNING 1)

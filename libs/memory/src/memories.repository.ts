@@ -1,4 +1,4 @@
-import { SqlParams } from '@cairn/db';
+import { NoSqlSnapshot, SNAPSHOT_EXAMPLE as EX, SqlParams, SqlSnapshot } from '@cairn/db';
 import { Injectable } from '@nestjs/common';
 import { ProjectResolver } from '@cairn/projects';
 
@@ -10,6 +10,13 @@ import { memoryFilterSql, memoryScopeSql } from './memory-filter.sql';
 import { MEMORY_COLUMNS, type MemoryRow, toMemories } from './memory-row.sql';
 import { droppedTagNoticesSql } from './memory-shares.sql';
 import { type Memory, type MemoryFields, type MemoryScopeLevel } from './contract/memory.types';
+import {
+  EXAMPLE_FIELDS,
+  EXAMPLE_FULL_FILTER,
+  EXAMPLE_READER,
+  EXAMPLE_SCOPE,
+  EXAMPLE_SYSTEM_SCOPE,
+} from './memory.sql-examples';
 
 export interface NewMemory extends MemoryFields {
   readonly id: string;
@@ -31,6 +38,19 @@ export class MemoriesRepository {
     private readonly projects: ProjectResolver,
   ) {}
 
+  @SqlSnapshot({
+    params: [
+      {
+        ...EXAMPLE_FIELDS,
+        id: EX.newMemoryId,
+        projectId: EX.projectId,
+        scope: 'project',
+        contentHash: EX.contentHash,
+        author: EXAMPLE_READER,
+        createdAt: EX.date,
+      },
+    ],
+  })
   async insert(memory: NewMemory): Promise<Memory> {
     const rows = await this.db.query<MemoryRow>(
       `WITH m AS (
@@ -69,17 +89,23 @@ export class MemoriesRepository {
   }
 
   /** Any state, deleted included: for checks and history. */
+  @SqlSnapshot({ params: [EX.memoryId] })
   async findById(id: string): Promise<Memory | null> {
     const rows = await this.db.query<MemoryRow>(`SELECT ${MEMORY_COLUMNS} FROM memories m WHERE m.id = $1`, [id]);
     return (await toMemories(rows, this.projects))[0] ?? null;
   }
 
   /** A live memory `scope` may see (memoryScopeSql), or null: the read of every get by id. */
+  @SqlSnapshot({ params: [EX.memoryId, EXAMPLE_SCOPE] })
   async findVisible(id: string, scope: MemoryScope): Promise<Memory | null> {
     return (await this.findManyVisible([id], scope))[0] ?? null;
   }
 
   /** The live memories among `ids` that `scope` may see, in no particular order. */
+  @SqlSnapshot(
+    { name: 'a reader', params: [[EX.memoryId, EX.otherMemoryId], EXAMPLE_SCOPE] },
+    { name: 'a job', params: [[EX.memoryId, EX.otherMemoryId], EXAMPLE_SYSTEM_SCOPE] },
+  )
   async findManyVisible(ids: readonly string[], scope: MemoryScope): Promise<Memory[]> {
     if (ids.length === 0) return [];
     const params = new SqlParams();
@@ -96,12 +122,14 @@ export class MemoriesRepository {
    * Like findById, with the row locked until the transaction ends, so two concurrent
    * updates of one memory apply one after the other instead of one overwriting the other.
    */
+  @SqlSnapshot({ params: [EX.memoryId] })
   async findByIdForUpdate(id: string): Promise<Memory | null> {
     await this.db.query('SELECT 1 FROM memories WHERE id = $1 FOR UPDATE', [id]);
     return this.findById(id);
   }
 
   /** Live memories among `ids`, in no particular order. */
+  @SqlSnapshot({ params: [[EX.memoryId, EX.otherMemoryId]] })
   async findManyById(ids: readonly string[]): Promise<Memory[]> {
     if (ids.length === 0) return [];
     const rows = await this.db.query<MemoryRow>(
@@ -116,6 +144,7 @@ export class MemoriesRepository {
    * so two transactions locking overlapping sets cannot deadlock): what the caller then reads
    * of them (who superseded them) stays true until it commits.
    */
+  @SqlSnapshot({ params: [[EX.memoryId, EX.otherMemoryId]] })
   async findManyByIdForUpdate(ids: readonly string[]): Promise<Memory[]> {
     if (ids.length === 0) return [];
     await this.db.query('SELECT 1 FROM memories WHERE id = ANY($1::uuid[]) ORDER BY id FOR UPDATE', [ids]);
@@ -123,6 +152,10 @@ export class MemoriesRepository {
   }
 
   /** Newest first; keyset pagination on (created_at, id) with the last id seen as cursor. */
+  @SqlSnapshot(
+    { name: "a reader's first page", params: [{ scope: EXAMPLE_SCOPE }, 20] },
+    { name: 'every filter, after a memory', params: [EXAMPLE_FULL_FILTER, 20, EX.memoryId] },
+  )
   async list(filter: MemoryFilter, limit: number, afterId?: string): Promise<Memory[]> {
     const params = new SqlParams();
     const where = memoryFilterSql(filter, params, 'm');
@@ -138,11 +171,15 @@ export class MemoriesRepository {
   }
 
   /** Memories matching `filter` as a corpus for HybridSearch (recall): a value, rendered by search's one statement. */
+  @NoSqlSnapshot(
+    'returns the corpus as a value: search renders its condition inside the ranking statements (libs/search/sql, libs/memory/sql/memory-corpus.sql)',
+  )
   rankable(filter: MemoryFilter): CorpusQuery {
     return memoryCorpus(filter);
   }
 
   /** Replaces the writable fields; bumps the version and the change cursor. */
+  @SqlSnapshot({ params: [EX.memoryId, EXAMPLE_FIELDS, EX.contentHash, true, false] })
   async update(
     id: string,
     fields: MemoryFields,
@@ -186,6 +223,7 @@ export class MemoriesRepository {
     return (await this.findById(id)) as Memory;
   }
 
+  @SqlSnapshot({ params: [EX.memoryId] })
   async softDelete(id: string): Promise<void> {
     await this.db.query(
       `UPDATE memories SET deleted_at = now(), updated_at = now(), change_xid = pg_current_xact_id()
@@ -198,6 +236,7 @@ export class MemoriesRepository {
    * Marks `ids` as replaced by `byId`: they leave default recall but keep their history.
    * Callers lock the rows first (findManyByIdForUpdate) and refuse those already replaced.
    */
+  @SqlSnapshot({ params: [[EX.otherMemoryId], EX.memoryId] })
   async markSuperseded(ids: readonly string[], byId: string): Promise<void> {
     await this.db.query(
       `UPDATE memories SET superseded_by = $2, updated_at = now(), change_xid = pg_current_xact_id()
@@ -206,6 +245,7 @@ export class MemoriesRepository {
     );
   }
 
+  @SqlSnapshot({ params: [EX.memoryId, true] })
   async setStale(id: string, stale: boolean): Promise<Memory> {
     await this.db.query(
       `UPDATE memories SET stale = $2, verified_at = now(), updated_at = now(), change_xid = pg_current_xact_id()
@@ -219,6 +259,7 @@ export class MemoriesRepository {
    * Reading is using: recalled memories gain confidence (bounded, +0.02 a time) and their
    * access is counted. Called with counts aggregated over a short interval, off the request path.
    */
+  @SqlSnapshot({ params: [new Map([[EX.memoryId, 2]])] })
   async applyAccess(counts: ReadonlyMap<string, number>): Promise<void> {
     if (counts.size === 0) return;
     await this.db.query(

@@ -1,9 +1,10 @@
-import { SqlParams } from '@cairn/db';
+import { SNAPSHOT_EXAMPLE as EX, SqlParams, SqlSnapshot } from '@cairn/db';
 import { Injectable } from '@nestjs/common';
 import { TenantDb } from '@cairn/tenancy';
 import { type MemoryScope } from './contract/memory-filter';
 import { type RecentMemory } from './contract/memory.types';
 import { memoryScopeSql } from './memory-filter.sql';
+import { EXAMPLE_SCOPE } from './memory.sql-examples';
 
 /** What a briefing shows of long-term memory: live ones `scope` sees (memory's visibility rule). */
 function currentSql(scope: MemoryScope, params: SqlParams): string {
@@ -16,6 +17,7 @@ function currentSql(scope: MemoryScope, params: SqlParams): string {
 export class MemoryDigestRepository {
   constructor(private readonly db: TenantDb) {}
 
+  @SqlSnapshot({ params: [EXAMPLE_SCOPE, EX.date] })
   async countSince(scope: MemoryScope, since: Date): Promise<number> {
     const params = new SqlParams();
     const rows = await this.db.query<{ n: number }>(
@@ -27,6 +29,7 @@ export class MemoryDigestRepository {
   }
 
   /** The most important memories added since `since`, newest first among equals. */
+  @SqlSnapshot({ params: [EXAMPLE_SCOPE, EX.date, 10] })
   since(scope: MemoryScope, since: Date, limit: number): Promise<RecentMemory[]> {
     const params = new SqlParams();
     return this.db.query<RecentMemory>(
@@ -40,6 +43,7 @@ export class MemoryDigestRepository {
   }
 
   /** The project's live memories with no vector of the active model for their current content. */
+  @SqlSnapshot({ params: [EX.projectId, EX.modelId] })
   async withoutVector(projectId: string, modelId: string | null): Promise<number> {
     const rows = await this.db.query<{ n: number }>(
       `SELECT count(*)::int AS n FROM memories m

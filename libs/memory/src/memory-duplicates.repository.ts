@@ -1,10 +1,11 @@
-import { SqlParams } from '@cairn/db';
+import { SNAPSHOT_EXAMPLE as EX, SqlParams, SqlSnapshot } from '@cairn/db';
 import { Injectable } from '@nestjs/common';
 import { assertSafeModelId, type EmbeddingModel } from '@cairn/embeddings';
 import { TenantDb } from '@cairn/tenancy';
 import { type MemoryScope } from './contract/memory-filter';
 import { type DuplicateCandidate, type DuplicateOptions, type WalkPosition } from './contract/memory-maintenance.types';
 import { memoryFilterSql, privacySql } from './memory-filter.sql';
+import { EXAMPLE_SCOPE, EXAMPLE_SYSTEM_SCOPE } from './memory.sql-examples';
 
 /**
  * Content equal up to case and whitespace, as a hash. Must stay the expression of the
@@ -27,6 +28,11 @@ export class MemoryDuplicatesRepository {
    * branch per kind of scope row (a project's, team), each an ordered index range, so
    * neither sorts the project.
    */
+  @SqlSnapshot(
+    { name: 'first page', params: [EXAMPLE_SCOPE, undefined, 200] },
+    { name: 'from a position', params: [EXAMPLE_SCOPE, { at: '1767323045000000', id: EX.memoryId }, 200] },
+    { name: "a job's, the project's memories only", params: [EXAMPLE_SYSTEM_SCOPE, undefined, 200] },
+  )
   async walk(scope: MemoryScope, from: WalkPosition | undefined, size: number): Promise<WalkPosition[]> {
     const params = new SqlParams();
     // memoryFilterSql's defaults without its scope clause: the branches below place the scope.
@@ -59,6 +65,14 @@ export class MemoryDuplicatesRepository {
    * Probes run with iterative index scans (`vectorSearchSettings`) so the scope filter cannot
    * starve them.
    */
+  @SqlSnapshot({
+    params: [
+      EXAMPLE_SCOPE,
+      { id: EX.modelId, provider: 'ollama', dimensions: 768, builtIn: false },
+      [EX.memoryId],
+      { threshold: 0.92, perMemory: 5 },
+    ],
+  })
   async partners(
     scope: MemoryScope,
     model: EmbeddingModel,

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { type ComputedEmbedding, type MissingOptions, toVectorLiteral } from '@cairn/embeddings';
+import { SNAPSHOT_EXAMPLE as EX, SqlSnapshot } from '@cairn/db';
 import { TenantDb } from '@cairn/tenancy';
 
 /** The table memories' vectors live in: the embedding worker builds each active model's HNSW index on it. */
@@ -19,6 +20,7 @@ export class MemoryEmbeddingsRepository {
   constructor(private readonly db: TenantDb) {}
 
   /** Of `ids`, the live memories without a vector of `modelId` for their current content. */
+  @SqlSnapshot({ params: [[EX.memoryId], EX.modelId] })
   async pending(ids: readonly string[], modelId: string): Promise<EmbeddableMemory[]> {
     const rows = await this.db.query<{ id: string; content: string; keywords: string[]; content_hash: string }>(
       `SELECT id, content, keywords, content_hash FROM memories
@@ -35,6 +37,9 @@ export class MemoryEmbeddingsRepository {
   }
 
   /** Stores vectors whose content hash still matches the row; returns how many were stored. */
+  @SqlSnapshot({
+    params: [[{ id: EX.memoryId, contentHash: EX.contentHash, vector: new Float32Array(768) }], EX.modelId],
+  })
   async store(vectors: readonly ComputedEmbedding[], modelId: string): Promise<number> {
     if (vectors.length === 0) return 0;
     // Wrapped in a CTE: TypeORM returns [rows, count] for a bare UPDATE … RETURNING.
@@ -57,6 +62,7 @@ export class MemoryEmbeddingsRepository {
   }
 
   /** Ids of live memories lacking a current vector of `modelId`, settled, in id order after `after`. */
+  @SqlSnapshot({ params: [EX.modelId, { after: null, limit: 100, settledSeconds: 30 }] })
   async missing(modelId: string, options: MissingOptions): Promise<string[]> {
     const rows = await this.db.query<{ id: string }>(
       `SELECT id FROM memories

@@ -1,9 +1,10 @@
-import { SqlParams } from '@cairn/db';
+import { SNAPSHOT_EXAMPLE as EX, SqlParams, SqlSnapshot } from '@cairn/db';
 import { Injectable } from '@nestjs/common';
 import { TenantDb } from '@cairn/tenancy';
 import { type MemoryScope } from './contract/memory-filter';
 import { type DecayOptions, type PruneOptions } from './contract/memory-maintenance.types';
 import { memoryScopeSql } from './memory-filter.sql';
+import { EXAMPLE_SYSTEM_SCOPE } from './memory.sql-examples';
 
 /** Scope over alias `m` (memory's one visibility rule); values through `params`. */
 function scopeSql(scope: MemoryScope, params: SqlParams): string {
@@ -25,6 +26,7 @@ export class MemoryHygieneRepository {
    * feed's `change_xid` and `updated_at` stay as they are. Never raises a confidence that is
    * already below the floor.
    */
+  @SqlSnapshot({ params: [EXAMPLE_SYSTEM_SCOPE, { olderThanDays: 30, factor: 0.95, floor: 0.3 }] })
   async decay(scope: MemoryScope, options: DecayOptions): Promise<number> {
     const params = new SqlParams();
     const floor = params.add(options.floor);
@@ -48,6 +50,16 @@ export class MemoryHygieneRepository {
    * least recently used first, at most `limit`. The conditions are repeated in the UPDATE so
    * a memory read meanwhile by a concurrent recall is re-checked and kept.
    */
+  @SqlSnapshot(
+    {
+      name: 'dry run',
+      params: [EXAMPLE_SYSTEM_SCOPE, { maxConfidence: 0.3, olderThanDays: 90, limit: 100, dryRun: true }],
+    },
+    {
+      name: 'archiving',
+      params: [EXAMPLE_SYSTEM_SCOPE, { maxConfidence: 0.3, olderThanDays: 90, limit: 100, dryRun: false }],
+    },
+  )
   async prune(scope: MemoryScope, options: PruneOptions): Promise<string[]> {
     const params = new SqlParams();
     const eligible = `${scopeSql(scope, params)} AND m.deleted_at IS NULL AND m.archived_at IS NULL AND NOT m.pinned
@@ -67,6 +79,7 @@ export class MemoryHygieneRepository {
   }
 
   /** Un-archives; restoring counts as use, so the next prune leaves it alone for a while. */
+  @SqlSnapshot({ params: [EX.memoryId] })
   async restore(id: string): Promise<void> {
     await this.db.query(
       `UPDATE memories SET archived_at = NULL, last_accessed_at = now(), updated_at = now(),
@@ -77,6 +90,7 @@ export class MemoryHygieneRepository {
   }
 
   /** Row locks in id order, so two maintainers merging overlapping memories cannot deadlock. */
+  @SqlSnapshot({ params: [[EX.memoryId, EX.otherMemoryId]] })
   async lockForUpdate(ids: readonly string[]): Promise<void> {
     await this.db.query(`SELECT id FROM memories WHERE id = ANY($1::uuid[]) ORDER BY id FOR UPDATE`, [ids]);
   }

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
+import { SNAPSHOT_EXAMPLE as EX, SqlSnapshot } from '@cairn/db';
 import { TenantDb } from '@cairn/tenancy';
 import { type MemoryRelation, type RelationType } from './contract/memory.types';
 
@@ -30,6 +31,15 @@ export class MemoryRelationsRepository {
   constructor(private readonly db: TenantDb) {}
 
   /** Idempotent: linking twice returns the existing relation. */
+  @SqlSnapshot({
+    params: [
+      EX.memoryId,
+      EX.otherMemoryId,
+      'contradicts',
+      'they disagree on how staging deploys run',
+      { userId: EX.userId, agentId: EX.agentId },
+    ],
+  })
   async link(
     fromId: string,
     toId: string,
@@ -51,6 +61,7 @@ export class MemoryRelationsRepository {
   }
 
   /** Relations touching `memoryId` in either direction. */
+  @SqlSnapshot({ params: [EX.memoryId, 'contradicts'] })
   async touching(memoryId: string, type?: RelationType): Promise<MemoryRelation[]> {
     const rows = await this.db.query<RelationRow>(
       `SELECT * FROM memory_relations WHERE (from_id = $1 OR to_id = $1) AND ($2::text IS NULL OR type = $2)
@@ -60,6 +71,7 @@ export class MemoryRelationsRepository {
     return rows.map(toRelation);
   }
 
+  @SqlSnapshot({ params: [[EX.memoryId, EX.otherMemoryId]] })
   async forMemories(ids: readonly string[]): Promise<MemoryRelation[]> {
     if (ids.length === 0) return [];
     const rows = await this.db.query<RelationRow>(

@@ -1,4 +1,4 @@
-import { SqlParams } from '@cairn/db';
+import { SNAPSHOT_EXAMPLE as EX, SqlParams, SqlSnapshot } from '@cairn/db';
 import { Injectable } from '@nestjs/common';
 import { type Author } from '@cairn/access';
 import { TenantDb } from '@cairn/tenancy';
@@ -11,10 +11,11 @@ import {
   type ReviewStatus,
 } from './contract/memory-review.types';
 import { type MemoryScopeLevel } from './contract/memory.types';
-import { type Viewer } from './contract/memory-viewer';
+import { SYSTEM_VIEWER, type Viewer } from './contract/memory-viewer';
 import { privacySql } from './memory-filter.sql';
 import { authoredBySql } from './memory-ownership';
 import { identitySql } from './memory-shares.sql';
+import { EXAMPLE_READER } from './memory.sql-examples';
 
 const COLUMNS = `r.id, r.kind, r.status, r.memory_id AS "memoryId", r.other_memory_id AS "otherMemoryId",
   r.from_scope AS "fromScope", r.to_scope AS "toScope", r.note, r.resolution, r.decision_reason AS "decisionReason",
@@ -50,6 +51,7 @@ export class MemoryReviewsRepository {
   constructor(private readonly db: TenantDb) {}
 
   /** The memory's scope, its row locked until the transaction ends (a promotion decides on it). */
+  @SqlSnapshot({ params: [EX.memoryId] })
   async lockScope(memoryId: string): Promise<{ scope: MemoryScopeLevel } | undefined> {
     const rows = await this.db.query<{ scope: MemoryScopeLevel }>(
       'SELECT scope FROM memories WHERE id = $1 FOR UPDATE',
@@ -59,6 +61,19 @@ export class MemoryReviewsRepository {
   }
 
   /** Undefined when a promotion of this memory is already pending (one at a time). */
+  @SqlSnapshot({
+    params: [
+      {
+        id: EX.reviewId,
+        projectId: EX.projectId,
+        memoryId: EX.memoryId,
+        fromScope: 'private',
+        toScope: 'project',
+        note: 'the team should know',
+        by: EXAMPLE_READER,
+      },
+    ],
+  })
   async insertPromotion(promotion: NewPromotion): Promise<Review | undefined> {
     const rows = await this.db.query<Review>(
       `WITH r AS (
@@ -83,6 +98,10 @@ export class MemoryReviewsRepository {
   }
 
   /** The review in this project that `viewer` may see (reviewVisibleSql), locked until the decision commits. */
+  @SqlSnapshot(
+    { name: 'a reader', params: [EX.projectId, EX.reviewId, EXAMPLE_READER] },
+    { name: 'the system', params: [EX.projectId, EX.reviewId, SYSTEM_VIEWER] },
+  )
   async findForUpdate(projectId: string, id: string, viewer: Viewer): Promise<Review | undefined> {
     const params = new SqlParams();
     const where = `r.project_id = ${params.add(projectId)} AND r.id = ${params.add(id)}`;
@@ -93,6 +112,9 @@ export class MemoryReviewsRepository {
     return rows[0];
   }
 
+  @SqlSnapshot({
+    params: [EX.reviewId, { status: 'approved', resolution: null, reason: 'agreed', by: EXAMPLE_READER }],
+  })
   async decide(id: string, decision: ReviewDecision): Promise<Review> {
     const rows = await this.db.query<Review>(
       `WITH r AS (
@@ -114,6 +136,7 @@ export class MemoryReviewsRepository {
   }
 
   /** The promotion itself: a new scope is a new version of the memory (the change feed sees it). */
+  @SqlSnapshot({ params: [EX.memoryId, 'team'] })
   async setScope(memoryId: string, scope: MemoryScopeLevel): Promise<void> {
     await this.db.query(
       `UPDATE memories SET scope = $2, version = version + 1, updated_at = now(), change_xid = pg_current_xact_id()
@@ -126,6 +149,7 @@ export class MemoryReviewsRepository {
    * `reject_new`: the memory is archived (out of recall and lists, restorable by its author or
    * a maintainer), the gentlest of the existing ways out; a delete would lose it for good.
    */
+  @SqlSnapshot({ params: [EX.memoryId] })
   async archive(memoryId: string): Promise<void> {
     await this.db.query(
       `UPDATE memories SET archived_at = now(), updated_at = now(), change_xid = pg_current_xact_id()
@@ -138,6 +162,13 @@ export class MemoryReviewsRepository {
    * The reviews of a project `viewer` may see (reviewVisibleSql), oldest first (a queue);
    * keyset pagination on (created_at, id) after the last id seen.
    */
+  @SqlSnapshot(
+    { name: 'first page', params: [EX.projectId, EXAMPLE_READER, { status: 'pending', limit: 21 }] },
+    {
+      name: 'after a review',
+      params: [EX.projectId, EXAMPLE_READER, { status: 'pending', limit: 21, afterId: EX.reviewId }],
+    },
+  )
   list(
     projectId: string,
     viewer: Viewer,
@@ -160,6 +191,7 @@ export class MemoryReviewsRepository {
   }
 
   /** Decided reviews of the caller's own memories in this project that no briefing has told yet. */
+  @SqlSnapshot({ params: [EX.projectId, EXAMPLE_READER, 10] })
   untold(projectId: string, caller: Author, limit: number): Promise<ReviewOutcome[]> {
     const params = new SqlParams();
     const project = params.add(projectId);
@@ -174,6 +206,7 @@ export class MemoryReviewsRepository {
     );
   }
 
+  @SqlSnapshot({ params: [[EX.reviewId]] })
   async markTold(ids: readonly string[]): Promise<void> {
     if (ids.length === 0) return;
     await this.db.query(

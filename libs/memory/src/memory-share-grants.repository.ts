@@ -1,4 +1,4 @@
-import { SqlParams } from '@cairn/db';
+import { SNAPSHOT_EXAMPLE as EX, SqlParams, SqlSnapshot } from '@cairn/db';
 import { Injectable } from '@nestjs/common';
 import { TenantDb } from '@cairn/tenancy';
 import { memorySharedWithSql, type ShareViewer } from './memory-shares.sql';
@@ -9,6 +9,7 @@ export class MemoryShareGrantsRepository {
   constructor(private readonly db: TenantDb) {}
 
   /** Whether a share or a live tag rule gives `viewer` write on memory `memoryId`. */
+  @SqlSnapshot({ params: [EX.memoryId, { userId: null, agentId: EX.otherAgentId }] })
   async grantsWrite(memoryId: string, viewer: ShareViewer): Promise<boolean> {
     const params = new SqlParams();
     const id = params.add(memoryId);

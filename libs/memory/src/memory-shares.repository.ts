@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { SqlParams } from '@cairn/db';
+import { SNAPSHOT_EXAMPLE as EX, SqlParams, SqlSnapshot } from '@cairn/db';
 import { Injectable } from '@nestjs/common';
 import { ProjectResolver } from '@cairn/projects';
 import { TenantDb } from '@cairn/tenancy';
@@ -16,6 +16,7 @@ import {
 import { type MemoryRow, toMemories } from './memory-row.sql';
 import { grantsSql, sharedWithSql } from './memory-share-listings.sql';
 import { GRANT_NOTICE_INSERT, ruleNoticesSql } from './memory-shares.sql';
+import { EXAMPLE_READER } from './memory.sql-examples';
 
 interface GrantRow {
   kind: 'share' | 'rule';
@@ -62,6 +63,10 @@ export class MemorySharesRepository {
   ) {}
 
   /** Shares the memory, or changes the permission (and who granted it) of the existing share. */
+  @SqlSnapshot(
+    { name: 'a new agent grantee', params: [EX.memoryId, { agentId: 'codex:carol' }, 'write', EXAMPLE_READER] },
+    { name: 'a new user grantee', params: [EX.memoryId, { userId: EX.newUserId }, 'read', EXAMPLE_READER] },
+  )
   async upsertShare(
     memoryId: string,
     grantee: Grantee,
@@ -99,12 +104,14 @@ export class MemorySharesRepository {
     return { share, created: rows[0].created };
   }
 
+  @SqlSnapshot({ params: [EX.shareId] })
   async findShare(id: string): Promise<MemoryShare | null> {
     const rows = await this.db.query<GrantRow>(`${SHARE_SELECT} WHERE s.id = $1`, [id]);
     return ((await this.toGrants(rows))[0] as MemoryShare | undefined) ?? null;
   }
 
   /** Removes the share; the grantee's change feed hears of it (a tombstone unless still given it). */
+  @SqlSnapshot({ params: [EX.shareId] })
   async deleteShare(id: string): Promise<void> {
     await this.db.query(
       `WITH gone AS (DELETE FROM memory_shares WHERE id = $1 RETURNING memory_id, grantee_user_id, grantee_agent_id)
@@ -117,6 +124,32 @@ export class MemorySharesRepository {
    * Makes the rule, or changes the permission of the same owner's rule for the same tag,
    * project and grantee (serialised on that key, so two concurrent calls make one rule).
    */
+  @SqlSnapshot(
+    {
+      name: 'a new rule',
+      params: [
+        {
+          projectId: EX.projectId,
+          tag: 'ci',
+          grantee: { agentId: EX.otherAgentId },
+          permission: 'read',
+          owner: EXAMPLE_READER,
+        },
+      ],
+    },
+    {
+      name: 'the rule exists: its permission changes',
+      params: [
+        {
+          projectId: EX.projectId,
+          tag: 'deploy',
+          grantee: { agentId: EX.otherAgentId },
+          permission: 'write',
+          owner: EXAMPLE_READER,
+        },
+      ],
+    },
+  )
   async upsertRule(rule: {
     projectId: string | null;
     tag: string;
@@ -160,18 +193,30 @@ export class MemorySharesRepository {
     return { rule: (await this.findRule(id)) as ShareRule, created: existing.length === 0 };
   }
 
+  @SqlSnapshot({ params: [EX.ruleId] })
   async findRule(id: string): Promise<ShareRule | null> {
     const rows = await this.db.query<GrantRow>(`${RULE_SELECT} WHERE r.id = $1`, [id]);
     return ((await this.toGrants(rows))[0] as ShareRule | undefined) ?? null;
   }
 
   /** Removes the rule; the grantee's change feed hears of every memory it covered. */
+  @SqlSnapshot({ params: [EX.ruleId] })
   async deleteRule(id: string): Promise<void> {
     await this.db.query(ruleNoticesSql('$1::uuid'), [id]);
     await this.db.query('DELETE FROM memory_share_rules WHERE id = $1', [id]);
   }
 
   /** See sharedWithSql. */
+  @SqlSnapshot(
+    {
+      name: 'first page',
+      params: [{ userId: EX.userId, agentId: EX.otherAgentId, tokenId: EX.tokenId }, EX.projectId, 21],
+    },
+    {
+      name: 'after a memory',
+      params: [{ userId: EX.userId, agentId: EX.otherAgentId, tokenId: EX.tokenId }, EX.projectId, 21, EX.memoryId],
+    },
+  )
   async sharedWith(viewer: Party, projectId: string, limit: number, afterId?: string): Promise<SharedMemory[]> {
     const params = new SqlParams();
     const sql = sharedWithSql(viewer, projectId, limit, afterId, params);
@@ -189,6 +234,13 @@ export class MemorySharesRepository {
   }
 
   /** See grantsSql; each grant with its keyset position. */
+  @SqlSnapshot(
+    { name: "the caller's, of one memory", params: [EXAMPLE_READER, EX.projectId, EX.memoryId, 51] },
+    {
+      name: "every one (an admin's), after a position",
+      params: [null, EX.projectId, undefined, 51, { at: '2026-01-02T03:04:05.678901Z', id: EX.shareId }],
+    },
+  )
   async grants(
     who: Party | null,
     projectId: string,

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { type Author } from '@cairn/access';
-import { SqlParams } from '@cairn/db';
+import { SNAPSHOT_EXAMPLE as EX, SqlParams, SqlSnapshot } from '@cairn/db';
 import { ProjectResolver } from '@cairn/projects';
 import { TenantDb } from '@cairn/tenancy';
 import { type MemoryScope } from './contract/memory-filter';
@@ -10,6 +10,7 @@ import { type Memory } from './contract/memory.types';
 import { memoryContentHash } from './memory-content';
 import { memoryScopeSql } from './memory-filter.sql';
 import { MEMORY_COLUMNS, type MemoryRow, toMemories } from './memory-row.sql';
+import { EXAMPLE_READER, EXAMPLE_RESTORED, EXAMPLE_SCOPE, EXAMPLE_SYSTEM_SCOPE } from './memory.sql-examples';
 
 /** Bulk reads and writes of export and import; each call runs inside a tenant transaction. */
 @Injectable()
@@ -24,6 +25,10 @@ export class MemoryTransferRepository {
    * import unchanged, so this order is the same in any tenant the file goes to (creation
    * times lose their microseconds on the way and could tie).
    */
+  @SqlSnapshot(
+    { name: "the admin's backup", params: [EXAMPLE_SYSTEM_SCOPE, EX.memoryId, 500] },
+    { name: "a reader's export", params: [EXAMPLE_SCOPE, EX.memoryId, 500] },
+  )
   async exportPage(scope: MemoryScope, afterId: string | null, limit: number): Promise<Memory[]> {
     const params = new SqlParams();
     const where = memoryScopeSql(scope, params, 'm');
@@ -38,6 +43,7 @@ export class MemoryTransferRepository {
   }
 
   /** Outgoing relations of `ids` whose target is itself in the export (live and in scope). */
+  @SqlSnapshot({ params: [[EX.memoryId, EX.otherMemoryId], EXAMPLE_SYSTEM_SCOPE] })
   async exportRelations(ids: readonly string[], scope: MemoryScope): Promise<RestoredRelation[]> {
     if (ids.length === 0) return [];
     const params = new SqlParams();
@@ -52,6 +58,7 @@ export class MemoryTransferRepository {
   }
 
   /** Any memory of the tenant with one of these ids, deleted ones included. */
+  @SqlSnapshot({ params: [[EX.memoryId, EX.newMemoryId]] })
   async findExisting(ids: readonly string[]): Promise<ExistingMemory[]> {
     if (ids.length === 0) return [];
     return this.db.query<ExistingMemory>(
@@ -62,6 +69,7 @@ export class MemoryTransferRepository {
   }
 
   /** Of `ids`, those the project sees (its own or tenant-wide), in any state. */
+  @SqlSnapshot({ params: [[EX.memoryId, EX.newMemoryId], EX.projectId] })
   async idsInScope(ids: readonly string[], projectId: string): Promise<Set<string>> {
     if (ids.length === 0) return new Set();
     const rows = await this.db.query<{ id: string }>(
@@ -77,6 +85,7 @@ export class MemoryTransferRepository {
    * it may point to exists. Returns how many were written: an id that a concurrent import
    * wrote meanwhile is skipped here rather than failing on the primary key.
    */
+  @SqlSnapshot({ params: [[EXAMPLE_RESTORED]] })
   async insertRestored(memories: readonly RestoredMemory[]): Promise<number> {
     if (memories.length === 0) return 0;
     const records = memories.map((m) => ({
@@ -135,11 +144,13 @@ export class MemoryTransferRepository {
    * statistics, but its plans use the planner's: right after a bulk import, until autovacuum's
    * next ANALYZE (up to a minute, its naptime), a recall on 10k new rows took ~4x as long.
    */
+  @SqlSnapshot({ params: [] })
   async refreshPlannerStatistics(): Promise<void> {
     await this.db.query('ANALYZE memories');
   }
 
   /** Same transaction as the insert: no change_xid or updated_at to bump. */
+  @SqlSnapshot({ params: [[{ id: EX.otherMemoryId, by: EX.memoryId }]] })
   async restoreSuperseded(pairs: readonly { id: string; by: string }[]): Promise<void> {
     if (pairs.length === 0) return;
     await this.db.query(
@@ -150,6 +161,9 @@ export class MemoryTransferRepository {
   }
 
   /** Idempotent: relations that already exist are kept as they are. */
+  @SqlSnapshot({
+    params: [[{ fromId: EX.memoryId, toId: EX.otherMemoryId, type: 'related_to', note: null }], EXAMPLE_READER],
+  })
   async insertRelations(relations: readonly RestoredRelation[], by: Author): Promise<void> {
     if (relations.length === 0) return;
     const records = relations.map((r) => ({

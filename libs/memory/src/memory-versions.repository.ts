@@ -1,6 +1,8 @@
 import { Injectable } from '@nestjs/common';
+import { SNAPSHOT_EXAMPLE as EX, SqlSnapshot } from '@cairn/db';
 import { TenantDb } from '@cairn/tenancy';
 import { type Memory } from './contract/memory.types';
+import { EXAMPLE_MEMORY } from './memory.sql-examples';
 
 export interface MemoryVersion {
   readonly version: number;
@@ -29,6 +31,9 @@ export class MemoryVersionsRepository {
    * `extra` adds what the snapshot cannot read from `before` (a promotion passes the scope the
    * memory had, read from its row).
    */
+  @SqlSnapshot({
+    params: [EXAMPLE_MEMORY, { userId: EX.userId, agentId: EX.agentId }, 'the branch changed', { scope: 'private' }],
+  })
   async record(
     before: Memory,
     changedBy: { userId: string | null; agentId: string | null },
@@ -61,6 +66,7 @@ export class MemoryVersionsRepository {
    * When a memory's content becomes sealed, its earlier versions must not keep it in the clear:
    * their content becomes `placeholder` too (who changed what when, and the other fields, stay).
    */
+  @SqlSnapshot({ params: [EX.memoryId, '[SECRET:sensitive:example]'] })
   async sealContent(memoryId: string, placeholder: string): Promise<void> {
     await this.db.query(
       `UPDATE memory_versions SET snapshot = jsonb_set(snapshot, '{content}', to_jsonb($2::text))
@@ -69,6 +75,7 @@ export class MemoryVersionsRepository {
     );
   }
 
+  @SqlSnapshot({ params: [EX.memoryId] })
   async history(memoryId: string): Promise<MemoryVersion[]> {
     const rows = await this.db.query<VersionRow>(
       `SELECT version, snapshot, changed_by_user_id, changed_by_agent_id, change_reason, created_at

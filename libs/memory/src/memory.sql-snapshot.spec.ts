@@ -1,18 +1,17 @@
 import { join } from 'node:path';
 import { SqlParams } from '@cairn/db';
 import { expectCommittedFile } from '@cairn/testing';
-import { CANDIDATE_CONTENTS_SQL } from './contradiction-candidates.repository';
 import { type MemoryFilter } from './contract/memory-filter';
 import { SYSTEM_VIEWER } from './contract/memory-viewer';
 import { MEMORY_CORPUS, type MemoryCorpusFilter } from './memory-corpus.sql';
 
 /**
- * The statements behind the contradiction check and recall, rendered with fixed inputs and
- * compared with the files committed under libs/memory/sql/, so every change to them shows in
- * review (`npm run snapshots` rewrites them). The ranking statements themselves are
- * @cairn/search's (libs/search/sql); what memory contributes to them is its corpus (MEMORY_CORPUS):
- * the table, the signal columns, the term-statistics scopes and the condition on alias `c`,
- * whose parameters come first in each statement.
+ * What memory contributes to the ranking statements of recall and the contradiction check, in
+ * each filter shape, compared with the files committed under libs/memory/sql/ (`npm run
+ * snapshots` rewrites them). The statements themselves are @cairn/search's (libs/search/sql);
+ * memory's part is its corpus (MEMORY_CORPUS): the table, the signal columns, the term-statistics
+ * scopes and the condition on alias `c`, whose parameters come first in each statement. The
+ * statements memory's repositories send are in the generated libs/memory/sql/*.repository.sql.
  */
 const SQL_DIR = join(__dirname, '..', 'sql');
 const PROJECT = '00000000-0000-4000-8000-000000000001';
@@ -43,16 +42,13 @@ describe('memory SQL snapshots', () => {
     const filter = { scope: { projectIds: [PROJECT], includeTenantWide: true, viewer: USER }, excludeId: MEMORY };
     const text = [
       '-- Contradiction candidates (ContradictionsService, on store and on a content update): HybridSearch.rank',
-      "-- ranks this corpus by keyword with the memory's content, keywords and tags as the query; then the",
-      "-- candidates' text is read for the detector.",
+      "-- ranks this corpus by keyword with the memory's content, keywords and tags as the query; the",
+      "-- candidates' text is then read for the detector (contradiction-candidates.repository.sql).",
       '',
       corpusText(
         "the condition: live memories of the memory's project and team ones its author sees, not itself",
         filter,
       ),
-      '',
-      "-- the ranked candidates' text; $1 = their ids",
-      `${CANDIDATE_CONTENTS_SQL};`,
     ].join('\n');
     expectCommittedFile(join(SQL_DIR, 'contradiction-candidates.sql'), text);
   });

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { SNAPSHOT_EXAMPLE as EX, SqlSnapshot } from '@cairn/db';
 import { TenantDb } from '@cairn/tenancy';
 import { In } from 'typeorm';
 import { ProjectEntity } from './project.entity';
@@ -12,6 +13,7 @@ export class DuplicateProjectError extends Error {}
 export class ProjectsRepository {
   constructor(private readonly db: TenantDb) {}
 
+  @SqlSnapshot({ params: [{ id: EX.newProjectId, slug: 'api', name: 'API' }] })
   async insert(project: { id: string; slug: string; name: string }): Promise<ProjectEntity> {
     const repository = this.db.repository(ProjectEntity);
     try {
@@ -28,15 +30,18 @@ export class ProjectsRepository {
   }
 
   /** All projects, or only those whose slugs are listed. */
+  @SqlSnapshot({ name: 'every project', params: ['*'] }, { name: 'by slug', params: [[EX.projectSlug, 'api']] })
   list(slugs: '*' | readonly string[]): Promise<ProjectEntity[]> {
     const where = slugs === '*' ? {} : { slug: In([...slugs]) };
     return this.db.repository(ProjectEntity).find({ where, order: { slug: 'ASC' } });
   }
 
+  @SqlSnapshot({ params: [EX.projectSlug] })
   findBySlug(slug: string): Promise<ProjectEntity | null> {
     return this.db.repository(ProjectEntity).findOneBy({ slug });
   }
 
+  @SqlSnapshot({ params: [[EX.projectSlug, 'api']] })
   async existingSlugs(slugs: readonly string[]): Promise<string[]> {
     if (slugs.length === 0) return [];
     const rows = await this.db
@@ -46,6 +51,7 @@ export class ProjectsRepository {
   }
 
   /** When anyone was last briefed in the project; null before the first briefing. */
+  @SqlSnapshot({ params: [EX.projectId] })
   async lastSeenAt(projectId: string): Promise<Date | null> {
     const rows = await this.db.query<{ at: Date | null }>('SELECT last_seen_at AS at FROM projects WHERE id = $1', [
       projectId,
@@ -54,11 +60,13 @@ export class ProjectsRepository {
   }
 
   /** Records a briefing in the project at `at` (a visit is not a change of the project: updated_at stays). */
+  @SqlSnapshot({ params: [EX.projectId, EX.date] })
   async recordVisit(projectId: string, at: Date): Promise<void> {
     await this.db.query('UPDATE projects SET last_seen_at = $2 WHERE id = $1', [projectId, at]);
   }
 
   /** The slugs of the projects among `ids`. */
+  @SqlSnapshot({ params: [[EX.projectId, EX.newProjectId]] })
   slugsOf(ids: readonly string[]): Promise<{ id: string; slug: string }[]> {
     return this.db.query<{ id: string; slug: string }>('SELECT id, slug FROM projects WHERE id = ANY($1::uuid[])', [
       ids,

@@ -2,18 +2,18 @@ import { join } from 'node:path';
 import { SqlParams } from '@cairn/db';
 import { type EmbeddingModel, toVectorLiteral } from '@cairn/embeddings';
 import { expectCommittedFile } from '@cairn/testing';
-import { type CorpusDefinition, corpusQuery, type OccurredWindow } from './contract/corpus';
-import { datedCandidatesStatement, occurredAtStatement } from './dated-ranking.sql';
+import { type CorpusDefinition, corpusQuery } from './contract/corpus';
 import { candidatesPerList } from './ranking-sizes';
-import { rankingStatement, vectorRowCount } from './ranking.sql';
+import { rankingStatement } from './ranking.sql';
 import { type RankingPlan } from './ranking.types';
 import { DEFAULT_MATCH_BUDGET } from './text-ranking.service';
-import { exactScanRowLimit } from './vector-scan-choice.service';
 
 /**
- * The statements search runs, rendered with fixed inputs and compared with the files committed
- * under libs/search/sql/, so every change to the SQL HybridSearch sends shows in review as a
- * diff of those files (`npm run snapshots` rewrites them). No database needed.
+ * The ranking statement in each of its shapes (keyword, semantic by index or exact scan, hybrid),
+ * rendered with fixed inputs and compared with the files committed under libs/search/sql/
+ * (`npm run snapshots` rewrites them). The generated ranking.repository.sql shows what each of
+ * RankingRepository's methods sends, the ranking statement in one shape; these show every shape,
+ * with the values bound. No database needed.
  */
 const SQL_DIR = join(__dirname, '..', 'sql');
 
@@ -81,43 +81,5 @@ describe('the committed search SQL', () => {
     const { sql, values } = ranking(plan);
     const header = `Ranking statement, ${shape}: rankingStatement (libs/search/src/ranking.sql.ts), run by RankingRepository.rank`;
     expectCommittedFile(join(SQL_DIR, file), rendered(header, sql, values));
-  });
-
-  it('renders the scan-choice count as committed in vector-row-count.sql', () => {
-    const sql = vectorRowCount('memories', MODEL, exactScanRowLimit(MODEL.dimensions));
-    const header =
-      'Vector scan choice (exact or index scan?): vectorRowCount (libs/search/src/ranking.sql.ts), run by RankingRepository.countVectors';
-    expectCommittedFile(join(SQL_DIR, 'vector-row-count.sql'), rendered(header, sql, []));
-  });
-
-  it('renders the dated candidates of a question with dates as committed in dated-candidates.sql', () => {
-    const saturday = { from: new Date('2024-06-08T00:00:00.000Z'), to: new Date('2024-06-09T00:00:00.000Z') };
-    const shapes: [string, OccurredWindow, OccurredWindow][] = [
-      [
-        'a boost ("last Saturday"): the range widened to where closeness falls to a quarter',
-        { from: new Date('2024-06-06T00:00:00.000Z'), to: new Date('2024-06-11T00:00:00.000Z') },
-        saturday,
-      ],
-      [
-        'an open range ("before June 2024")',
-        { from: null, to: new Date('2024-08-01T00:00:00.000Z') },
-        { from: null, to: new Date('2024-06-01T00:00:00.000Z') },
-      ],
-    ];
-    const text = shapes.map(([shape, window, core]) => {
-      const params = new SqlParams();
-      const sql = datedCandidatesStatement(CORPUS, window, core, 30, params);
-      const header = `Dated candidates, ${shape}: datedCandidatesStatement (libs/search/src/dated-ranking.sql.ts), run by RankingRepository.datedCandidates`;
-      return rendered(header, sql, params.values);
-    });
-    expectCommittedFile(join(SQL_DIR, 'dated-candidates.sql'), text.join('\n\n'));
-  });
-
-  it('renders where an anchored date lies as committed in occurred-at.sql', () => {
-    const params = new SqlParams();
-    const sql = occurredAtStatement(CORPUS, '00000000-0000-4000-8000-0000000000aa', params);
-    const header =
-      'The time of the best match of an anchor\'s event ("two weeks before the trip"): occurredAtStatement (libs/search/src/dated-ranking.sql.ts), run by RankingRepository.occurredAt';
-    expectCommittedFile(join(SQL_DIR, 'occurred-at.sql'), rendered(header, sql, params.values));
   });
 });

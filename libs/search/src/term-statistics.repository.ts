@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { queryWithoutStatementTimeout } from '@cairn/db';
+import { queryWithoutStatementTimeout, SNAPSHOT_EXAMPLE as EX, SqlSnapshot } from '@cairn/db';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { quotedSchema, TenantDb } from '@cairn/tenancy';
+import { quotedSchema, schemaNameFor, TenantDb } from '@cairn/tenancy';
 import { type DataSource } from 'typeorm';
 import { DROP_EMPTY_SQL, FOLD_BATCH, FOLD_DELTAS_SQL, FOLD_LOCK_SQL } from './term-statistics.sql';
 
@@ -23,6 +23,7 @@ export class TermStatisticsRepository {
    * into how many totals and whether more are waiting, or null when another fold of this
    * tenant is running.
    */
+  @SqlSnapshot({ params: [] })
   async foldBatch(): Promise<{ moved: number; folded: number; more: boolean } | null> {
     const [lock] = await this.db.query<{ locked: boolean }>(FOLD_LOCK_SQL);
     if (!lock?.locked) return null;
@@ -40,6 +41,7 @@ export class TermStatisticsRepository {
    * check steps over them lexeme by lexeme (after a 30k-memory load: keyword recall 13 ms instead
    * of 6, a store 21 ms instead of 5), and autovacuum gets there only on its next round.
    */
+  @SqlSnapshot({ params: [schemaNameFor(EX.tenantId)] })
   async vacuum(schema: string): Promise<void> {
     const s = quotedSchema(schema);
     await queryWithoutStatementTimeout(this.dataSource, `VACUUM (ANALYZE) ${s}.term_count_deltas, ${s}.term_counts`);

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
+import { SNAPSHOT_EXAMPLE as EX, SqlSnapshot } from '@cairn/db';
 import { TenantDb } from '@cairn/tenancy';
 import { type SealedSecret, type SecretWriteContext } from './contract/secret-redaction.types';
 
@@ -51,6 +52,24 @@ export class SecretsRepository {
   constructor(private readonly db: TenantDb) {}
 
   /** Keeps each original once per placeholder, writer and place (a rewrite of the same text adds nothing). */
+  @SqlSnapshot({
+    params: [
+      [
+        {
+          placeholderId: 'aws_access_key_1',
+          type: 'aws_access_key',
+          ruleId: 'aws-access-token',
+          envelope: Buffer.alloc(64, 8),
+        },
+      ],
+      {
+        projectId: EX.projectId,
+        sourceTable: EX.sourceTable,
+        sourceId: EX.memoryId,
+        writer: { userId: EX.userId, agentId: EX.agentId, tokenId: EX.tokenId },
+      },
+    ],
+  })
   async insert(sealed: readonly SealedSecret[], context: SecretWriteContext): Promise<void> {
     if (sealed.length === 0) return;
     const { projectId, sourceTable, sourceId, writer } = context;
@@ -82,6 +101,12 @@ export class SecretsRepository {
    * working-memory entry becoming a memory), with their writers; the envelopes stay valid, as
    * they are bound to the placeholder, not to the source.
    */
+  @SqlSnapshot({
+    params: [
+      { sourceTable: EX.sourceTable, sourceId: EX.memoryId },
+      { projectId: EX.projectId, sourceTable: EX.sourceTable, sourceId: EX.newMemoryId },
+    ],
+  })
   async copySource(
     from: { sourceTable: string; sourceId: string },
     to: Omit<SecretWriteContext, 'writer'>,
@@ -98,6 +123,7 @@ export class SecretsRepository {
   }
 
   /** The copies of a placeholder's original written in this project or tenant-wide, oldest first. */
+  @SqlSnapshot({ params: ['aws_access_key_1', EX.projectId] })
   async findByPlaceholder(placeholderId: string, projectId: string): Promise<StoredSecret[]> {
     const rows = await this.db.query<Row>(
       `SELECT id, placeholder_id, type, value_encrypted, writer_user_id, writer_agent_id, writer_token_id, project_id,
@@ -111,6 +137,7 @@ export class SecretsRepository {
   }
 
   /** Every original kept for these rows of `sourceTable` (a backup of them), by row, oldest first. */
+  @SqlSnapshot({ params: [EX.sourceTable, [EX.memoryId, EX.otherMemoryId]] })
   async findBySources(
     sourceTable: string,
     sourceIds: readonly string[],
@@ -131,6 +158,7 @@ export class SecretsRepository {
    * Puts a re-sealed envelope in place of the one it was made from, only if the row still holds
    * that one (a row rewritten meanwhile keeps its newer value). True when the row was updated.
    */
+  @SqlSnapshot({ params: [EX.secretId, Buffer.alloc(64, 8), Buffer.alloc(64, 9)] })
   async replaceEnvelope(id: string, previous: Buffer, next: Buffer): Promise<boolean> {
     // In a CTE: TypeORM answers a bare UPDATE … RETURNING with [rows, count].
     const rows = await this.db.query<{ id: string }>(
@@ -145,6 +173,7 @@ export class SecretsRepository {
    * Rows sealed under a data-key version below `version`, in id order after `afterId`: the
    * re-encryption sweep's batch. A sequential scan of the table, run by a background job.
    */
+  @SqlSnapshot({ params: [2, null, 100] })
   async sealedBefore(version: number, afterId: string | null, limit: number): Promise<SealedRow[]> {
     return this.db.query<SealedRow>(
       `SELECT id, placeholder_id AS "placeholderId", value_encrypted AS envelope
@@ -157,6 +186,7 @@ export class SecretsRepository {
   }
 
   /** How many rows each data-key version seals, lowest version first. */
+  @SqlSnapshot({ params: [] })
   async countByKeyVersion(): Promise<{ version: number; envelopes: number }[]> {
     return this.db.query<{ version: number; envelopes: number }>(
       `SELECT ${KEY_VERSION} AS version, count(*)::int AS envelopes FROM secrets GROUP BY 1 ORDER BY 1`,

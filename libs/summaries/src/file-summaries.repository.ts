@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { type Author } from '@cairn/access';
+import { SNAPSHOT_EXAMPLE as EX, SqlSnapshot } from '@cairn/db';
 import { TenantDb } from '@cairn/tenancy';
 import { type FileSummary, type FileSummaryText } from './contract/file-summary.types';
 
@@ -17,6 +18,7 @@ export class FileSummariesRepository {
   constructor(private readonly db: TenantDb) {}
 
   /** The ready summary of exactly this content, marked as sent again; undefined otherwise. */
+  @SqlSnapshot({ params: [EX.projectId, 'src/deploy.ts', EX.contentHash] })
   async touchReady(projectId: string, path: string, contentHash: string): Promise<FileSummary | undefined> {
     // Wrapped in a CTE: TypeORM answers a bare UPDATE with [rows, count] instead of rows.
     const rows = await this.db.query<FileSummary>(
@@ -36,6 +38,18 @@ export class FileSummariesRepository {
    * a row that became ready meanwhile is returned as it is. One statement, so concurrent
    * requests for the same file cannot collide on the unique key.
    */
+  @SqlSnapshot({
+    params: [
+      {
+        id: EX.summaryId,
+        projectId: EX.projectId,
+        path: 'src/deploy.ts',
+        contentHash: EX.contentHash,
+        content: 'export const deploy = 1;',
+        requestedBy: { userId: EX.userId, agentId: EX.agentId, tokenId: EX.tokenId },
+      },
+    ],
+  })
   async upsertPending(row: {
     id: string;
     projectId: string;
@@ -60,6 +74,7 @@ export class FileSummariesRepository {
   }
 
   /** The most recently sent version of the path, and the most recently sent one that is ready. */
+  @SqlSnapshot({ params: [EX.projectId, 'src/deploy.ts'] })
   async newestForPath(projectId: string, path: string): Promise<{ newest?: FileSummary; ready?: FileSummary }> {
     const rows = await this.db.query<FileSummary & { which: 'newest' | 'ready' }>(
       `(SELECT 'newest' AS which, ${COLUMNS} FROM file_summaries f
@@ -79,6 +94,7 @@ export class FileSummariesRepository {
   }
 
   /** For the job: the row and the content it is to summarize; `lock` holds it until commit. */
+  @SqlSnapshot({ name: 'read', params: [EX.summaryId] }, { name: 'locked', params: [EX.summaryId, true] })
   async findForJob(id: string, lock = false): Promise<(FileSummary & { content: string | null }) | undefined> {
     const rows = await this.db.query<FileSummary & { content: string | null }>(
       `SELECT ${COLUMNS}, f.content FROM file_summaries f WHERE f.id = $1 ${lock ? 'FOR UPDATE' : ''}`,
@@ -88,6 +104,17 @@ export class FileSummariesRepository {
   }
 
   /** Stores the summary and drops the content, which was kept only to be summarized. */
+  @SqlSnapshot({
+    params: [
+      EX.summaryId,
+      {
+        l0: 'Deploy entry point',
+        l1: 'Exports the deploy step.',
+        generatedBy: 'ollama:llama3.2',
+        flaggedInjection: false,
+      },
+    ],
+  })
   async complete(id: string, summary: FileSummaryText): Promise<void> {
     await this.db.query(
       `UPDATE file_summaries SET status = 'ready', l0 = $2, l1 = $3, generated_by = $4, flagged_injection = $5,
@@ -97,6 +124,7 @@ export class FileSummariesRepository {
     );
   }
 
+  @SqlSnapshot({ params: [EX.summaryId, 'the model did not answer'] })
   async fail(id: string, error: string): Promise<void> {
     await this.db.query(`UPDATE file_summaries SET status = 'failed', error = $2, content = NULL WHERE id = $1`, [
       id,

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { type AppliedMigration, ControlMigrator, MIGRATION_LOCK_ID, withAdvisoryLock } from '@cairn/db';
+import { type AppliedMigration, ControlMigrator, MIGRATION_LOCK_ID, SqlSnapshot, withAdvisoryLock } from '@cairn/db';
 import { type DataSource } from 'typeorm';
 
 export type { AppliedMigration } from '@cairn/db';
@@ -17,6 +17,7 @@ export class ControlSchemaRepository {
   ) {}
 
   /** Runs `work` holding the migration advisory lock; `onWait` first if another run holds it. */
+  @SqlSnapshot({ params: [() => undefined, () => Promise.resolve()] })
   withMigrationLock<T>(onWait: () => void, work: () => Promise<T>): Promise<T> {
     return withAdvisoryLock(this.dataSource, MIGRATION_LOCK_ID, onWait, work);
   }
@@ -25,11 +26,13 @@ export class ControlSchemaRepository {
     return this.control.latestVersion;
   }
 
+  @SqlSnapshot({ params: [] })
   currentVersion(): Promise<number> {
     return this.control.currentVersion();
   }
 
   /** Callers hold the migration lock. */
+  @SqlSnapshot({ name: 'nothing to apply', params: [] })
   migrate(): Promise<AppliedMigration[]> {
     return this.control.migrate();
   }

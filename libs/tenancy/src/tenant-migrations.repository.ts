@@ -1,8 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { type Migration } from '@cairn/db';
+import { type Migration, NoSqlSnapshot, SNAPSHOT_EXAMPLE as EX, SqlSnapshot } from '@cairn/db';
 import { type DataSource, type EntityManager } from 'typeorm';
-import { tenantSearchPath } from './tenant-ref';
+import { TENANT_MIGRATION_LIST } from './migrations';
+import { schemaNameFor, tenantSearchPath } from './tenant-ref';
 import { TENANT_MIGRATIONS_SQL } from './tenant-migrations.sql';
 
 /** A live tenant as the migrator sees it. */
@@ -18,6 +19,7 @@ export interface MigratableTenant {
 export class TenantMigrationsRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
+  @SqlSnapshot({ params: [] })
   liveTenants(): Promise<MigratableTenant[]> {
     return this.dataSource.query<MigratableTenant[]>(TENANT_MIGRATIONS_SQL.liveTenants);
   }
@@ -26,6 +28,18 @@ export class TenantMigrationsRepository {
    * Applies `migration` to the tenant in a transaction of its own, under the tenant's row lock.
    * False when the tenant is gone or already at that version (another run got there first).
    */
+  @SqlSnapshot({
+    name: "a migration past the tenant's version, whose own statements are left out",
+    params: [
+      {
+        id: EX.tenantId,
+        slug: EX.tenantSlug,
+        schema_name: schemaNameFor(EX.tenantId),
+        schema_version: TENANT_MIGRATION_LIST.length,
+      },
+      { version: TENANT_MIGRATION_LIST.length + 1, name: 'example', up: () => Promise.resolve() },
+    ],
+  })
   applyLocked(tenant: MigratableTenant, migration: Migration): Promise<boolean> {
     return this.dataSource.transaction(async (manager) => {
       // The row lock serialises with anything else touching this tenant's version.
@@ -38,6 +52,9 @@ export class TenantMigrationsRepository {
   }
 
   /** Runs one migration on `manager` (search path already set) and records it. */
+  @NoSqlSnapshot(
+    "runs on the EntityManager of its caller's transaction: its statements show under applyLocked (and the migrations' own in libs/tenancy/src/migrations)",
+  )
   async apply(manager: EntityManager, tenantId: string, migration: Migration): Promise<void> {
     const started = performance.now();
     await migration.up((sql, parameters) => manager.query(sql, parameters));

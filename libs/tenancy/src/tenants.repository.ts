@@ -1,10 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
+import { SNAPSHOT_EXAMPLE as EX, SqlSnapshot } from '@cairn/db';
 import { type DataSource, type EntityManager } from 'typeorm';
 import { TenantDeletionSteps } from './tenant-deletion.registry';
 import { TenantEntity } from './tenant.entity';
 import { TenantMigrator } from './tenant-migrator.service';
-import { quotedSchema, tenantSearchPath } from './tenant-ref';
+import { quotedSchema, schemaNameFor, tenantSearchPath } from './tenant-ref';
 
 const UNIQUE_VIOLATION = '23505';
 
@@ -28,6 +29,12 @@ export class TenantsRepository {
    * Inserts the tenant, creates its schema and migrates it to the latest version in one
    * transaction: a tenant exists fully migrated or not at all.
    */
+  @SqlSnapshot({
+    name: 'the tenant migrations it applies are left out',
+    params: [
+      { id: EX.newTenantId, slug: 'example-new', name: 'Example (new)', schemaName: schemaNameFor(EX.newTenantId) },
+    ],
+  })
   async provision(tenant: { id: string; slug: string; name: string; schemaName: string }): Promise<TenantEntity> {
     try {
       return await this.dataSource.transaction(async (manager) => {
@@ -46,15 +53,18 @@ export class TenantsRepository {
     }
   }
 
+  @SqlSnapshot({ params: [EX.tenantSlug] })
   findLiveBySlug(slug: string): Promise<TenantEntity | null> {
     return this.live().andWhere('t.slug = :slug', { slug }).getOne();
   }
 
+  @SqlSnapshot({ params: [EX.tenantId] })
   findLiveById(id: string): Promise<TenantEntity | null> {
     return this.live().andWhere('t.id = :id', { id }).getOne();
   }
 
   /** The tenants among `ids`, deleted ones included. */
+  @SqlSnapshot({ params: [[EX.tenantId, EX.newTenantId]] })
   findManyById(ids: readonly string[]): Promise<TenantEntity[]> {
     if (ids.length === 0) return Promise.resolve([]);
     return this.dataSource
@@ -65,6 +75,7 @@ export class TenantsRepository {
   }
 
   /** Keyset pagination in creation order; the cursor is the last id seen. */
+  @SqlSnapshot({ name: 'first page', params: [20] }, { name: 'after a tenant', params: [20, EX.tenantId] })
   async listLive(limit: number, afterId?: string): Promise<TenantPage> {
     const query = this.live()
       .orderBy('t.created_at', 'ASC')
@@ -86,6 +97,10 @@ export class TenantsRepository {
    * libraries registered (auth revokes every token and disables every user), so nothing of the
    * tenant stays usable for a moment longer.
    */
+  @SqlSnapshot({
+    name: 'the deletion steps other libraries register are left out',
+    params: [{ id: EX.tenantId, slug: EX.tenantSlug, name: 'Example', schemaName: schemaNameFor(EX.tenantId) }],
+  })
   async softDelete(tenant: TenantEntity): Promise<void> {
     await this.dataSource.transaction(async (manager: EntityManager) => {
       await manager.query(`UPDATE cairn.tenants SET deleted_at = now() WHERE id = $1`, [tenant.id]);

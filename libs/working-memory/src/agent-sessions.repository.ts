@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { SNAPSHOT_EXAMPLE as EX, SqlSnapshot } from '@cairn/db';
 import { TenantDb } from '@cairn/tenancy';
 
 /** When each agent was last briefed in each project (agent_sessions); inside a tenant transaction. */
@@ -7,6 +8,7 @@ export class AgentSessionsRepository {
   constructor(private readonly db: TenantDb) {}
 
   /** The agent's last briefing in the project; null before its first. */
+  @SqlSnapshot({ params: [EX.projectId, `agent:${EX.agentId}`] })
   async lastSeen(projectId: string, agentKey: string): Promise<Date | null> {
     const rows = await this.db.query<{ at: Date }>(
       'SELECT last_seen_at AS at FROM agent_sessions WHERE project_id = $1 AND agent_key = $2',
@@ -16,6 +18,7 @@ export class AgentSessionsRepository {
   }
 
   /** Records this briefing as the agent's latest visit; returns its time. */
+  @SqlSnapshot({ params: [EX.projectId, `agent:${EX.agentId}`] })
   async recordVisit(projectId: string, agentKey: string): Promise<Date> {
     const rows = await this.db.query<{ at: Date }>(
       `INSERT INTO agent_sessions (project_id, agent_key, last_seen_at) VALUES ($1, $2, now())

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { SNAPSHOT_EXAMPLE as EX, SqlSnapshot } from '@cairn/db';
 import { TenantDb } from '@cairn/tenancy';
 import { type EventKind, type SessionEvent } from './contract/working-memory.types';
 
@@ -22,6 +23,18 @@ export class SessionEventsRepository {
    * Stored at millisecond precision, as the API shows it: a client passing an event's
    * `createdAt` back as `since` then gets exactly the events after it.
    */
+  @SqlSnapshot({
+    params: [
+      {
+        id: EX.eventId,
+        projectId: EX.projectId,
+        agentKey: `agent:${EX.agentId}`,
+        kind: 'decision',
+        summary: 'Deploys go through Helm',
+        details: { ticket: 'OPS-12' },
+      },
+    ],
+  })
   async insert(event: NewSessionEvent): Promise<SessionEvent> {
     const rows = await this.db.query<SessionEvent>(
       `INSERT INTO session_events (id, project_id, agent_key, kind, summary, details, created_at)
@@ -40,6 +53,7 @@ export class SessionEventsRepository {
   }
 
   /** Newest first; only events after `since` when given. */
+  @SqlSnapshot({ params: [EX.projectId, { limit: 20, since: EX.date, kind: 'decision' }] })
   recent(projectId: string, options: { limit: number; since?: Date; kind?: EventKind }): Promise<SessionEvent[]> {
     return this.db.query<SessionEvent>(
       `SELECT ${COLUMNS} FROM session_events
@@ -50,6 +64,7 @@ export class SessionEventsRepository {
     );
   }
 
+  @SqlSnapshot({ params: [EX.projectId, EX.date] })
   async countSince(projectId: string, since: Date): Promise<number> {
     const rows = await this.db.query<{ n: number }>(
       `SELECT count(*)::int AS n FROM session_events WHERE project_id = $1 AND created_at > $2`,

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { SNAPSHOT_EXAMPLE as EX, SqlSnapshot } from '@cairn/db';
 import { TenantDb } from '@cairn/tenancy';
 import { type WorkingMemoryEntry } from './contract/working-memory.types';
 
@@ -13,6 +14,7 @@ export class WorkingMemoryRepository {
    * Serialises writes to one agent's working memory until the transaction ends, so two
    * concurrent remembers cannot both see room under the cap and overshoot it together.
    */
+  @SqlSnapshot({ params: [EX.projectId, `agent:${EX.agentId}`] })
   async lockAgent(projectId: string, agentKey: string): Promise<void> {
     await this.db.query(`SELECT pg_advisory_xact_lock(hashtext('working_memory:' || $1), hashtext($2))`, [
       projectId,
@@ -20,6 +22,13 @@ export class WorkingMemoryRepository {
     ]);
   }
 
+  @SqlSnapshot({
+    params: [
+      EX.projectId,
+      `agent:${EX.agentId}`,
+      { key: 'current-task', value: 'Move deploys to Helm', importance: 4 },
+    ],
+  })
   async upsert(projectId: string, agentKey: string, entry: { key: string; value: string; importance: number }) {
     // clock_timestamp, not now(): several writes in one transaction still get an order.
     const rows = await this.db.query<WorkingMemoryEntry>(
@@ -33,6 +42,7 @@ export class WorkingMemoryRepository {
     return rows[0];
   }
 
+  @SqlSnapshot({ params: [EX.projectId, `agent:${EX.agentId}`] })
   async count(projectId: string, agentKey: string): Promise<number> {
     const rows = await this.db.query<{ n: number }>(
       `SELECT count(*)::int AS n FROM working_memory WHERE project_id = $1 AND agent_key = $2`,
@@ -42,6 +52,7 @@ export class WorkingMemoryRepository {
   }
 
   /** Eviction order: lowest importance first, then least recently written; never `keep`. */
+  @SqlSnapshot({ params: [EX.projectId, `agent:${EX.agentId}`, 'current-task', 5] })
   evictionCandidates(projectId: string, agentKey: string, keep: string, limit: number): Promise<WorkingMemoryEntry[]> {
     return this.db.query<WorkingMemoryEntry>(
       `SELECT ${COLUMNS} FROM working_memory
@@ -53,6 +64,7 @@ export class WorkingMemoryRepository {
   }
 
   /** Most important first, then most recently written. */
+  @SqlSnapshot({ params: [EX.projectId, `agent:${EX.agentId}`] })
   list(projectId: string, agentKey: string): Promise<WorkingMemoryEntry[]> {
     return this.db.query<WorkingMemoryEntry>(
       `SELECT ${COLUMNS} FROM working_memory WHERE project_id = $1 AND agent_key = $2
@@ -61,6 +73,7 @@ export class WorkingMemoryRepository {
     );
   }
 
+  @SqlSnapshot({ params: [EX.projectId, `agent:${EX.agentId}`, ['current-task']] })
   async delete(projectId: string, agentKey: string, keys: readonly string[]): Promise<number> {
     const rows = await this.db.query<{ n: number }>(
       `WITH gone AS (
