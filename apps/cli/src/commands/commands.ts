@@ -1,0 +1,10 @@
+import { type Command } from 'commander';
+import { type ContextFactory } from '../cli-context';
+import { registerLogin } from './login.command';
+import { registerWhoami } from './whoami.command';
+
+/** Every command of `cairn`, in the order `cairn --help` lists them. */
+export function registerCommands(program: Command, context: ContextFactory): void {
+  registerLogin(program, context);
+  registerWhoami(program, context);
+}
