@@ -19,7 +19,7 @@ import 'reflect-metadata';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { SEARCH_MODES, type SearchMode } from '@cairn/search';
-import { defaultSecretRules, GITLEAKS_RULES, SecretScanner } from '@cairn/secrets';
+import { defaultSecretRules, GITLEAKS_RULES, SecretScanner } from '@cairn/secret-detection';
 import { startApiApp } from '../lib/app';
 import { prepareEnvironment } from '../lib/environment';
 import { gitCommit, machineInfo, repositoryRoot } from '../lib/report';

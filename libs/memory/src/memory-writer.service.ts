@@ -4,7 +4,8 @@ import { assertProjectAccess, authorOf, type SessionPrincipal } from '@cairn/acc
 import { BadRequestError, ConflictError } from '@cairn/common';
 import { JobQueue } from '@cairn/jobs';
 import { type ProjectRef, ProjectResolver } from '@cairn/projects';
-import { type RedactedTexts, SecretRedaction, type SecretTypeCount } from '@cairn/secrets';
+import { type SecretTypeCount } from '@cairn/secret-detection';
+import { type RedactedTexts, SecretRedaction } from '@cairn/secrets';
 import { TenantContext, TenantTransaction } from '@cairn/tenancy';
 import { ContentLimit } from './content-limit.service';
 import { ContradictionsService } from './contradictions.service';

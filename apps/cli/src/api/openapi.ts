@@ -1325,6 +1325,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The status tool over REST: the token, search mode and embedding model, server version, MCP endpoint
+         * @description What `status` answers on MCP (who the token is, whether search is hybrid or keyword-only and why, the embedding model, the server version), plus `mcp`: the endpoint agents connect to (from MCP_PUBLIC_URL) and the gateway port, so a client given only the API URL can find it.
+         */
+        get: operations["StatusController_read"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -3864,6 +3884,55 @@ export interface components {
         ChannelKeyDto: {
             /** @description The posting key agents must present; stored only as an scrypt hash */
             channelKey: string;
+        };
+        ServiceStatusDto_Output: {
+            /** @description null for the platform admin token, which has no tenant */
+            token: {
+                tenant: string;
+                role: string;
+                agentId: string | null;
+                userId: string | null;
+                /** @description "*" for every project of the tenant */
+                projects: "*" | string[];
+                defaultProject: string | null;
+                toolsets: ("core" | "context" | "knowledge" | "maintenance" | "harness" | "secrets" | "web" | "sharing" | "review" | "coordination")[];
+                /** Format: date-time */
+                expiresAt: string;
+            } | null;
+            /** @description null for the platform admin token */
+            search: {
+                /** @enum {string} */
+                mode: "hybrid" | "keyword";
+                reason: string;
+                /** @description The embedding model: provider, model, dimensions, builtIn */
+                embedding: {
+                    provider: string;
+                    model: string;
+                    dimensions: number;
+                    builtIn: boolean;
+                };
+                /** @description Re-embedding after a model change: status (running, done), embedded, startedAt, completedAt */
+                backfill: {
+                    /** @enum {string} */
+                    status: "running" | "done";
+                    embedded: number;
+                    /** Format: date-time */
+                    startedAt: string;
+                    completedAt: string | null;
+                } | null;
+                /** @description null for the built-in embedder */
+                providerReachable: boolean | null;
+            } | null;
+            server: {
+                name: string;
+                version: string;
+            };
+            mcp: {
+                /** @description MCP_PUBLIC_URL + "/mcp" when the operator set it; null: not configured, ask the operator */
+                url: string | null;
+                /** @description The port the gateway listens on (MCP_PORT), for installations that serve it beside the API */
+                port: number;
+            };
         };
     };
     responses: {
@@ -6662,6 +6731,29 @@ export interface operations {
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
             409: components["responses"]["Error409"];
+            429: components["responses"]["Error429"];
+        };
+    };
+    StatusController_read: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ServiceStatusDto_Output"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
             429: components["responses"]["Error429"];
         };
     };

@@ -1,7 +1,7 @@
 import { defaultSecretRules } from './default-rules';
 import { GITLEAKS_RULES } from './gitleaks-rule-set';
 import { type ScanRule } from './scan-rule';
-import { SCAN_OVERLAP_CHARS, SCAN_WINDOW_CHARS, SecretScanner } from './secret-scanner.service';
+import { SCAN_OVERLAP_CHARS, SCAN_WINDOW_CHARS, SecretScanner } from './secret-scanner';
 
 // Synthetic values in real formats; none is a live credential.
 const GITHUB_PAT = 'ghp_Zq8vN3kT5wR1yL7pC2xM9bH4dF6gJ0sA1b2c';

@@ -1,5 +1,5 @@
 import { defaultSecretRules } from './default-rules';
-import { SecretScanner } from './secret-scanner.service';
+import { SecretScanner } from './secret-scanner';
 
 // The module itself (with the database and encryption) is exercised by secret-redaction.spec.ts.
 describe('the default secret rules', () => {

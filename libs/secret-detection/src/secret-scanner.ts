@@ -1,10 +1,6 @@
-import { Inject, Injectable } from '@nestjs/common';
 import { type SecretFinding } from './contract/secret.types';
 import { KeywordPrefilter } from './keyword-prefilter';
 import { type ScanRule } from './scan-rule';
-
-/** The rules the scanner runs (SecretsModule provides `defaultSecretRules()`). */
-export const SECRET_RULES = Symbol('SECRET_RULES');
 
 /**
  * The size bound: rules run on windows of at most this many characters, so no pattern ever
@@ -25,13 +21,14 @@ export interface SecretScan {
 /**
  * Finds secrets in text before it is stored. Pure and synchronous: no I/O, nothing logged, and
  * findings carry offsets, never values. Callers (the write paths, later) decide what to do: the
- * tenant's `secrets` setting chooses between redactSecrets() and refusing the write.
+ * tenant's `secrets` setting chooses between redactSecrets() and refusing the write. No framework:
+ * the server's SecretsModule provides one, and the `cairn` command scans files with the same rules
+ * before it uploads them (`cairn kb index`).
  */
-@Injectable()
 export class SecretScanner {
   private readonly prefilter: KeywordPrefilter;
 
-  constructor(@Inject(SECRET_RULES) private readonly rules: readonly ScanRule[]) {
+  constructor(private readonly rules: readonly ScanRule[]) {
     this.prefilter = new KeywordPrefilter(rules);
   }
 

@@ -2,7 +2,7 @@ import { createHmac } from 'node:crypto';
 import { type SecretFinding } from './contract/secret.types';
 import { defaultSecretRules } from './default-rules';
 import { PLACEHOLDER_PATTERN, redactSecrets } from './redaction';
-import { SecretScanner } from './secret-scanner.service';
+import { SecretScanner } from './secret-scanner';
 
 /** As the write path will do it: an HMAC under a tenant key, cut short. */
 const idFor = (value: string) => createHmac('sha256', 'tenant-key').update(value).digest('base64url').slice(0, 12);
