@@ -1,10 +1,9 @@
 import { type Command } from 'commander';
-import { createCairnClient, type CairnApi } from './api/cairn-client';
+import { type CairnApi, createCairnClient } from './api/cairn-client';
 import { readConfigFile } from './settings/config-file';
 import { type CliPaths, cliPaths, type Environment } from './settings/paths';
 import {
   type GlobalFlags,
-  type KeychainReader,
   requireAdminToken,
   requireToken,
   requireUrl,
@@ -12,6 +11,9 @@ import {
   type Settings,
 } from './settings/settings';
 import { Output, type OutputStreams } from './output/output';
+import { type KeychainStore } from './settings/keychain';
+import { ok } from './api/cairn-client';
+import { CliError, ExitCode } from './cli-error';
 
 /** Builds the CliContext of the command being run (its own and its parents' options). */
 export type ContextFactory = (command: Command) => CliContext;
@@ -24,7 +26,8 @@ export interface CliIo extends OutputStreams {
   readonly home?: string;
   /** For tests: the fetch every REST and MCP call uses. */
   readonly fetch?: typeof globalThis.fetch;
-  readonly keychain?: KeychainReader;
+  /** The OS keychain (main.ts passes the real one); absent, tokens live only in flags, env and file. */
+  readonly keychain?: KeychainStore;
 }
 
 /**
@@ -71,6 +74,27 @@ export class CliContext {
   async adminApi(options: { timeoutMs?: number } = {}): Promise<CairnApi> {
     const settings = await this.settings();
     return this.client(requireUrl(settings), requireAdminToken(settings), options.timeoutMs);
+  }
+
+  /**
+   * The project an agent command works in: --project, CAIRN_PROJECT or the file, else the
+   * token's default project (one `whoami` call), else a usage error saying how to name one.
+   */
+  async project(api: CairnApi): Promise<string> {
+    const settings = await this.settings();
+    if (settings.project) return settings.project.value;
+    const me = await ok(api.GET('/v1/whoami'));
+    if (me.defaultProject) return me.defaultProject;
+    throw new CliError(
+      'No project given, and the token has no default project',
+      ExitCode.usage,
+      'Pass --project <slug>, set CAIRN_PROJECT, or keep a default with `cairn login --project <slug>`.',
+    );
+  }
+
+  /** A usage error (exit 2) for bad input a command finds itself. */
+  usage(message: string, hint?: string): CliError {
+    return new CliError(message, ExitCode.usage, hint);
   }
 
   client(baseUrl: URL, token: string | undefined, timeoutMs?: number): CairnApi {

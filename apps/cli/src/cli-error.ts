@@ -37,3 +37,9 @@ export class CliError extends Error {
     this.name = 'CliError';
   }
 }
+
+/**
+ * A failure the command has already reported in its own output (`cairn doctor`'s table or
+ * JSON): only its exit code remains, so nothing more is printed and stdout stays one document.
+ */
+export class ReportedFailure extends CliError {}

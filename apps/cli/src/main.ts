@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 import { runCli } from './program';
+import { OsKeychain } from './settings/keychain';
 
 /**
  * `cairn`: the command line of Cairn (docs/cli.md). The only place the command reads its
@@ -7,7 +8,18 @@ import { runCli } from './program';
  */
 // eslint-disable-next-line no-restricted-properties -- the client's counterpart of libs/config: one read, passed down
 const env = process.env;
-runCli(process.argv.slice(2), { env, stdin: process.stdin, stdout: process.stdout, stderr: process.stderr }).then(
+// `cairn … | head` closes the pipe early: that ends the output, it is not an error.
+process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+  if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+  throw error;
+});
+runCli(process.argv.slice(2), {
+  env,
+  stdin: process.stdin,
+  stdout: process.stdout,
+  stderr: process.stderr,
+  keychain: new OsKeychain(),
+}).then(
   (code) => {
     process.exitCode = code;
   },

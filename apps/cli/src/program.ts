@@ -1,6 +1,6 @@
 import { Command, CommanderError } from 'commander';
 import { CliContext, type CliIo } from './cli-context';
-import { CliError, ExitCode } from './cli-error';
+import { CliError, ExitCode, ReportedFailure } from './cli-error';
 import { registerCommands } from './commands/commands';
 import { type GlobalFlags } from './settings/settings';
 import { CLI_VERSION } from './version';
@@ -55,6 +55,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       // --help and --version end with a CommanderError of exit code 0.
       return error.exitCode === 0 ? ExitCode.ok : ExitCode.usage;
     }
+    if (error instanceof ReportedFailure) return error.exitCode;
     const json = argv.includes('--json');
     const cliError =
       error instanceof CliError

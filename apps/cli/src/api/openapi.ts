@@ -1890,14 +1890,14 @@ export interface components {
              * @default hybrid
              * @enum {string}
              */
-            mode: "hybrid" | "keyword" | "semantic";
+            mode?: "hybrid" | "keyword" | "semantic";
             /** @default 10 */
-            limit: number;
+            limit?: number;
             /**
              * @description Return each signal's rank and score per result
              * @default false
              */
-            explain: boolean;
+            explain?: boolean;
             filters?: {
                 /**
                  * @description Not a memory's scope: project = memories of this project (team ones that started here too), tenant = team memories (every project, and tenant-wide), all (default) = both. Private memories show only to their author and those they are shared with, under any of them
@@ -2075,14 +2075,14 @@ export interface components {
              * @default hybrid
              * @enum {string}
              */
-            mode: "hybrid" | "keyword" | "semantic";
+            mode?: "hybrid" | "keyword" | "semantic";
             /** @default 10 */
-            limit: number;
+            limit?: number;
             /**
              * @description Return each signal's rank and score per result
              * @default false
              */
-            explain: boolean;
+            explain?: boolean;
             filters?: {
                 /**
                  * @description Not a memory's scope: project = memories of this project (team ones that started here too), tenant = team memories (every project, and tenant-wide), all (default) = both. Private memories show only to their author and those they are shared with, under any of them
@@ -2119,7 +2119,7 @@ export interface components {
              * @default fact
              * @enum {string}
              */
-            category: "fact" | "preference" | "decision" | "pattern" | "bug" | "todo" | "person" | "architecture" | "other";
+            category?: "fact" | "preference" | "decision" | "pattern" | "bug" | "todo" | "person" | "architecture" | "other";
             /** @description Short labels for filtering, e.g. ["deploy", "ci"] */
             tags?: string[];
             /** @description Search-expansion terms: synonyms and related words a future question might use */
@@ -2128,9 +2128,9 @@ export interface components {
              * @description 1 (trivia) to 5 (critical)
              * @default 3
              */
-            importance: number;
+            importance?: number;
             /** @default 0.8 */
-            confidence: number;
+            confidence?: number;
             source?: {
                 /** @description File path the fact comes from, relative to the repository root */
                 path: string;
@@ -2142,7 +2142,7 @@ export interface components {
              * @description Pinned memories are exempt from decay and pruning
              * @default false
              */
-            pinned: boolean;
+            pinned?: boolean;
             /**
              * @description Who sees it: private (the author, and whom it is shared with), project, team (every project; only orchestrators and admins store it directly). Absent: project, or private for agents when the tenant's agentDefaultScope says so. tenant: a team memory without a project
              * @enum {string}
@@ -2152,7 +2152,7 @@ export interface components {
              * @description Ids of older memories this one replaces
              * @default []
              */
-            supersedes: string[];
+            supersedes?: string[];
             /**
              * Format: date-time
              * @description When the fact happened or was said (default: when it is stored). Dated questions ("last Saturday") use it
@@ -2162,7 +2162,7 @@ export interface components {
              * @description Encrypt the whole content: reads show [SECRET:sensitive:<id>], secret_get returns it
              * @default false
              */
-            sensitive: boolean;
+            sensitive?: boolean;
         };
         WriteResultDto_Output: {
             memory: {
@@ -2384,22 +2384,22 @@ export interface components {
              * @description Decay memories not read or written for this many days
              * @default 30
              */
-            olderThanDays: number;
+            olderThanDays?: number;
             /**
              * @description confidence = max(floor, confidence × factor)
              * @default 0.95
              */
-            factor: number;
+            factor?: number;
             /**
              * @description Decay never takes confidence below this
              * @default 0.1
              */
-            floor: number;
+            floor?: number;
             /**
              * @description Also maintain tenant-wide memories (needs a token scoped to every project)
              * @default false
              */
-            includeTenantWide: boolean;
+            includeTenantWide?: boolean;
         };
         DecayResultDto_Output: {
             /** @description Memories whose confidence fell */
@@ -2410,27 +2410,27 @@ export interface components {
              * @description Archive memories at or below this confidence
              * @default 0.3
              */
-            maxConfidence: number;
+            maxConfidence?: number;
             /**
              * @description …that were not read or written for this many days
              * @default 90
              */
-            olderThanDays: number;
+            olderThanDays?: number;
             /**
              * @description Only list what would be archived
              * @default false
              */
-            dryRun: boolean;
+            dryRun?: boolean;
             /**
              * @description At most this many per call, least recently used first
              * @default 1000
              */
-            limit: number;
+            limit?: number;
             /**
              * @description Also maintain tenant-wide memories (needs a token scoped to every project)
              * @default false
              */
-            includeTenantWide: boolean;
+            includeTenantWide?: boolean;
         };
         PruneResultDto_Output: {
             /** @description Archived ids (restorable); with dryRun, those that would be */
@@ -2706,7 +2706,7 @@ export interface components {
              * @default read
              * @enum {string}
              */
-            permission: "read" | "write";
+            permission?: "read" | "write";
         } & (unknown | unknown);
         ShareViewDto: {
             /** @constant */
@@ -2761,7 +2761,7 @@ export interface components {
              * @description Cover your memories in every project (needs a token scoped to every project)
              * @default false
              */
-            allProjects: boolean;
+            allProjects?: boolean;
             /**
              * Format: uuid
              * @description Share with this user of the tenant (any of their agents)
@@ -2774,7 +2774,7 @@ export interface components {
              * @default read
              * @enum {string}
              */
-            permission: "read" | "write";
+            permission?: "read" | "write";
         } & (unknown | unknown);
         RuleViewDto: {
             /** @constant */
@@ -2995,7 +2995,7 @@ export interface components {
              * @default internal
              * @enum {string}
              */
-            sourceType: "internal" | "external";
+            sourceType?: "internal" | "external";
             /**
              * @description How long it is kept; defaults to "external" for external sources, else "internal"
              * @enum {string}
@@ -3140,14 +3140,14 @@ export interface components {
              * @default hybrid
              * @enum {string}
              */
-            mode: "hybrid" | "keyword" | "semantic";
+            mode?: "hybrid" | "keyword" | "semantic";
             /** @default 10 */
-            limit: number;
+            limit?: number;
             /**
              * @description Return each result's rank and score per signal
              * @default false
              */
-            explain: boolean;
+            explain?: boolean;
         };
         SearchResultDto_Output: {
             results: {
@@ -3230,14 +3230,14 @@ export interface components {
              * @default hybrid
              * @enum {string}
              */
-            mode: "hybrid" | "keyword" | "semantic";
+            mode?: "hybrid" | "keyword" | "semantic";
             /** @default 10 */
-            limit: number;
+            limit?: number;
             /**
              * @description Return each result's rank and score per signal
              * @default false
              */
-            explain: boolean;
+            explain?: boolean;
             /** @description Only these projects; projects outside the token's scope are never searched */
             projects?: string[];
         };
@@ -3262,7 +3262,7 @@ export interface components {
              * @description 1-2 ephemeral (evicted first), 3 normal, 4-5 critical
              * @default 3
              */
-            importance: number;
+            importance?: number;
         };
         RememberResultDto_Output: {
             entry: {

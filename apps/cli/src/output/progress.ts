@@ -21,3 +21,16 @@ export function startProgress(output: Output, total: number, unit: string): Prog
     stop: () => bar.stop(),
   };
 }
+
+/** A running count for work of unknown size (an export's lines): on a terminal only. */
+export function startCounter(output: Output, unit: string): Progress {
+  if (!output.interactive || output.json) return { advance: () => undefined, stop: () => undefined };
+  const bar = new SingleBar({
+    format: `{value} ${unit}`,
+    stream: process.stderr,
+    hideCursor: true,
+    clearOnComplete: true,
+  });
+  bar.start(Number.MAX_SAFE_INTEGER, 0);
+  return { advance: (by = 1) => bar.increment(by), stop: () => bar.stop() };
+}

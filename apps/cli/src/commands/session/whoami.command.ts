@@ -1,6 +1,6 @@
 import { type Command } from 'commander';
-import { ok } from '../api/cairn-client';
-import { type ContextFactory } from '../cli-context';
+import { ok } from '../../api/cairn-client';
+import { type ContextFactory } from '../../cli-context';
 
 /** `cairn whoami`: who the configured token is (tenant, role, agent, projects, expiry) and where each setting came from. */
 export function registerWhoami(program: Command, context: ContextFactory): void {
