@@ -4,6 +4,16 @@ import { CliError, ExitCode } from '../../cli-error';
 
 type Table = Record<string, unknown>;
 
+/** toml-patch gives tables a null prototype; compare documents as plain data. */
+function plain(value: unknown): unknown {
+  if (value instanceof Date) return value.toISOString();
+  if (Array.isArray(value)) return value.map(plain);
+  if (typeof value === 'object' && value !== null) {
+    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, plain(item)]));
+  }
+  return value;
+}
+
 function parseToml(text: string, path: string): Table {
   try {
     return parse(text) as Table;
@@ -48,7 +58,7 @@ export function editToml(
   const previous = (servers as Table | undefined)?.[name];
   if (entry === undefined && previous === undefined) return { text: source, previous };
 
-  const expected: Table = structuredClone(document);
+  const expected = plain(document) as Table;
   const expectedServers = (expected[container] ??= {}) as Table;
   if (entry === undefined) delete expectedServers[name];
   else expectedServers[name] = { ...entry };
@@ -63,7 +73,7 @@ export function editToml(
     let result: string;
     try {
       result = candidate();
-      if (isDeepStrictEqual(parse(result), expected)) return { text: result, previous };
+      if (isDeepStrictEqual(plain(parse(result)), expected)) return { text: result, previous };
     } catch {
       // this way of editing does not fit the file (say, an inline `mcp_servers = {…}`): try the next
     }

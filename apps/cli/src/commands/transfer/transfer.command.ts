@@ -91,13 +91,15 @@ export function registerTransfer(program: Command, context: ContextFactory): voi
       } finally {
         counter.stop();
       }
+      // Line 1 is the format header ({"format":"cairn.memories",…}); each other line is a memory.
+      const memories = Math.max(0, lines - 1);
       if (options.output) {
         ctx.output.result(
-          { project, memories: lines, file: options.output },
+          { project, memories, file: options.output },
           (view) => `Exported ${view.memories} memories of ${view.project} to ${view.file}.`,
         );
       } else {
-        ctx.output.info(`Exported ${lines} memories of ${project}.`);
+        ctx.output.info(`Exported ${memories} memories of ${project}.`);
       }
     });
 
@@ -150,7 +152,8 @@ export function registerTransfer(program: Command, context: ContextFactory): voi
       }
       const api = await ctx.api({ timeoutMs: 600_000 });
       const project = await ctx.project(api);
-      ctx.output.info(`Importing ${lines.length} memories into ${project}…`);
+      const memories = lines.length - (lines[0]?.includes('"format"') ? 1 : 0);
+      ctx.output.info(`Importing ${memories} memories into ${project}…`);
       const result = await ok(
         api.POST('/v1/projects/{project}/memories/import', {
           params: { path: { project }, query: { onConflict: options.onConflict } },
@@ -159,9 +162,9 @@ export function registerTransfer(program: Command, context: ContextFactory): voi
           headers: { 'content-type': 'application/x-ndjson' },
         }),
       );
-      ctx.output.result({ project, lines: lines.length, ...result }, (view) =>
+      ctx.output.result({ project, memories, ...result }, (view) =>
         [
-          `Imported ${view.imported} of ${view.lines} memories into ${view.project}; ${view.unchanged.length} already there; ${view.relations} relations.`,
+          `Imported ${view.imported} of ${view.memories} memories into ${view.project}; ${view.unchanged.length} already there; ${view.relations} relations.`,
           ...(view.conflicts.length
             ? [
                 `Skipped ${view.conflicts.length} conflicting line(s): ${view.conflicts
