@@ -50,7 +50,7 @@ describe('cairn recall, store, remember, forget, briefing, kb index, export, imp
       tags: ['deploy', 'ci'],
       project: member.projects[0],
     });
-    const piped = await cairn(['store', '-', '--project', member.projects[1]!, '--json'], {
+    const piped = await cairn(['store', '-', '--project', member.projects[1], '--json'], {
       input: 'The billing service is written in Go\n',
     });
     expect(piped.code).toBe(0);
@@ -87,16 +87,16 @@ describe('cairn recall, store, remember, forget, briefing, kb index, export, imp
     expect(list.body.items.map((m: any) => m.content)).not.toContain('fact');
   });
 
-  it('leaves refusals to the server: an unknown project is 5, a reader cannot store, another tenant is out of reach', async () => {
+  it('leaves refusals to the server: an unknown project is 5, a reader cannot store (4), a project of another tenant is not found (5, as if it did not exist)', async () => {
     const unknown = await cairn(['store', 'a fact', '--project', 'no-such-project']);
     expect(unknown.code).toBe(5);
-    const reader = await issueToken(world.admin, member.tenant, { role: 'reader', projects: [member.projects[0]!] });
+    const reader = await issueToken(world.admin, member.tenant, { role: 'reader', projects: [member.projects[0]] });
     const refused = await cairn(['store', 'readers cannot write'], { token: reader.token });
     expect(refused.code).toBe(4);
     expect(refused.stderr).toMatch(/error:/);
     const other = await tenantWithToken(world);
-    const foreign = await cairn(['recall', 'anything', '--project', member.projects[0]!], { token: other.token });
-    expect(foreign.code).toBe(4);
+    const foreign = await cairn(['recall', 'anything', '--project', member.projects[0]], { token: other.token });
+    expect(foreign.code).toBe(5);
     const badToken = await cairn(['recall', 'anything'], { token: 'cairn_st_made-up' });
     expect(badToken.code).toBe(4);
     expect(badToken.stderr).toMatch(/cairn login/);
@@ -170,14 +170,14 @@ describe('cairn recall, store, remember, forget, briefing, kb index, export, imp
   });
 
   it('export streams JSON Lines to a file and import restores them into another project; a malformed line writes nothing', async () => {
-    const project = member.projects[1]!;
+    const project = member.projects[1];
     await cairn(['store', 'Export me: the queue is drained nightly', '--project', project]);
     const file = join(home.dir, 'memories.ndjson');
     const exported = await cairn(['export', '--project', project, '-o', file, '--json']);
     expect(exported.code).toBe(0);
     const lines = readFileSync(file, 'utf8').trim().split('\n');
     // Line 1 is the format header.
-    expect(JSON.parse(lines[0]!)).toMatchObject({ format: 'cairn.memories', version: 1 });
+    expect(JSON.parse(lines[0])).toMatchObject({ format: 'cairn.memories', version: 1 });
     expect(exported.json().memories).toBe(lines.length - 1);
     expect(lines.map((l) => JSON.parse(l).content)).toContain('Export me: the queue is drained nightly');
 
@@ -193,7 +193,7 @@ describe('cairn recall, store, remember, forget, briefing, kb index, export, imp
     const repeat = await cairn(['import', file, '--json'], { token: target.token });
     expect(repeat.json()).toMatchObject({ imported: 0 });
 
-    const broken = await cairn(['import', '-', '--project', target.projects[1]!], {
+    const broken = await cairn(['import', '-', '--project', target.projects[1]], {
       token: target.token,
       input: `${lines[0]}\n{not json\n`,
     });

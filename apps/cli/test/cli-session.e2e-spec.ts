@@ -27,7 +27,7 @@ describe('cairn login, whoami, logout, doctor, connect', () => {
   const configFile = () => join(home.configDir, 'config.json');
 
   it('login checks the token first, keeps server, token and project in a 0600 file, and whoami reads it back', async () => {
-    const login = await cairn(['login', '--url', world.apiUrl, '--project', member.projects[1]!, '--json'], {
+    const login = await cairn(['login', '--url', world.apiUrl, '--project', member.projects[1], '--json'], {
       CAIRN_TOKEN: member.token,
     });
     expect(login.code).toBe(0);
