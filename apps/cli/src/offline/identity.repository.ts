@@ -55,7 +55,9 @@ export function serverKey(server: URL): string {
 
 /** A one-way digest of (server, token) for finding the identity offline; the token itself is never stored. */
 export function credentialDigest(server: URL, token: string): string {
-  return createHash('sha256').update(`cairn-offline-cache\0${serverKey(server)}\0${token}`).digest('hex');
+  return createHash('sha256')
+    .update(`cairn-offline-cache\0${serverKey(server)}\0${token}`)
+    .digest('hex');
 }
 
 export class IdentityRepository {
@@ -64,9 +66,7 @@ export class IdentityRepository {
   /** The identity this credential was last seen as, if any. */
   findByCredential(digest: string): StoreIdentity | undefined {
     const row = this.db
-      .prepare(
-        `SELECT i.* FROM credentials c JOIN identities i ON i.id = c.identity_id WHERE c.digest = ?`,
-      )
+      .prepare(`SELECT i.* FROM credentials c JOIN identities i ON i.id = c.identity_id WHERE c.digest = ?`)
       .get(digest) as IdentityRow | undefined;
     return row && toIdentity(row);
   }

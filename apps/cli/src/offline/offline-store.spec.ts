@@ -60,9 +60,9 @@ describe('the offline store', () => {
     await expect(store('tok-b', () => Promise.reject(new Error('ECONNREFUSED')))).rejects.toBeInstanceOf(
       UnknownIdentityError,
     );
-    await expect(
-      openOfflineStore({ cacheDir: join(dir, 'cache'), server, token: 'tok-c' }),
-    ).rejects.toBeInstanceOf(UnknownIdentityError);
+    await expect(openOfflineStore({ cacheDir: join(dir, 'cache'), server, token: 'tok-c' })).rejects.toBeInstanceOf(
+      UnknownIdentityError,
+    );
   });
 
   it('refuses the platform admin token: it has no tenant to key a cache by', async () => {

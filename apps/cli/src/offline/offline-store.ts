@@ -102,6 +102,7 @@ export async function openOfflineStore(options: OpenStoreOptions): Promise<Offli
       }
       if (answer) identity = identities.remember(options.server, digest, answer);
     }
+    if (!identity) throw new UnknownIdentityError();
     return new OfflineStore(
       db,
       identity,

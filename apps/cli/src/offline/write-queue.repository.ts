@@ -73,13 +73,13 @@ export class WriteQueueRepository {
 
   /** Every write held, oldest first; only those of one status when given. */
   list(status?: QueueStatus): QueuedWrite[] {
-    const rows = (
-      status
-        ? this.db
-            .prepare('SELECT * FROM write_queue WHERE identity_id = ? AND status = ? ORDER BY seq')
-            .all(this.identityId, status)
-        : this.db.prepare('SELECT * FROM write_queue WHERE identity_id = ? ORDER BY seq').all(this.identityId)
-    ) as unknown as QueueRow[];
+    const rows = (status
+      ? this.db
+          .prepare('SELECT * FROM write_queue WHERE identity_id = ? AND status = ? ORDER BY seq')
+          .all(this.identityId, status)
+      : this.db
+          .prepare('SELECT * FROM write_queue WHERE identity_id = ? ORDER BY seq')
+          .all(this.identityId)) as unknown as QueueRow[];
     return rows.map(toWrite);
   }
 

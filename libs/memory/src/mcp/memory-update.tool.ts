@@ -33,7 +33,9 @@ export class MemoryUpdateTool implements McpToolHandler<typeof spec.input, typeo
 
   async run(input: z.output<typeof spec.input>, call: ToolCall) {
     const { id, project: _project, ...changes } = input as typeof input & { project?: string };
-    const changed = Object.entries(changes).filter(([key, value]) => key !== 'reason' && value !== undefined);
+    const changed = Object.entries(changes).filter(
+      ([key, value]) => key !== 'reason' && key !== 'expectedVersion' && value !== undefined,
+    );
     if (changed.length === 0) {
       throw new BadRequestError('Give at least one field to change besides reason', undefined, 'nothing_to_change');
     }

@@ -33,9 +33,9 @@ export class SessionEventTool implements McpToolHandler<typeof spec.input, typeo
 
   async run(input: z.output<typeof spec.input>, call: ToolCall) {
     // Named fields only: the service re-validates strictly and the input also carries `project`.
-    const { kind, summary, details } = input;
+    const { kind, summary, details, idempotencyKey } = input;
     const event = toRecordedEventView(
-      await this.events.record(call.project!, call.principal, { kind, summary, details }),
+      await this.events.record(call.project!, call.principal, { kind, summary, details, idempotencyKey }),
     );
     const lines = [`Recorded ${event.kind} event ${event.id} in ${call.project}.`, ...redactedLine(event.redacted)];
     return { structured: event, text: lines.join('\n') };
