@@ -3,7 +3,6 @@ import { defineTool, McpTool, type McpToolHandler, type ToolCall } from '@cairn/
 import { z } from 'zod';
 import { MemoryWriter } from '../memory-writer.service';
 import { deleteResultSchema, memoryIdSchema } from '../contract/memory-tool.schemas';
-import { expectedVersionSchema } from '../contract/memory.dto';
 
 const spec = defineTool({
   name: 'memory_delete',
@@ -15,7 +14,7 @@ const spec = defineTool({
     'Delete a wrong or useless memory (yours; any as an admin). To fix it use memory_update; to replace it keeping',
     'the trail, memory_store with supersedes. Example: {"id": "<memory id>"}',
   ].join(' '),
-  input: z.strictObject({ id: memoryIdSchema, expectedVersion: expectedVersionSchema }),
+  input: z.strictObject({ id: memoryIdSchema }),
   output: deleteResultSchema,
   // Deleting twice changes nothing more (the second call reports "not found").
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true },
@@ -27,7 +26,7 @@ export class MemoryDeleteTool implements McpToolHandler<typeof spec.input, typeo
   constructor(private readonly writer: MemoryWriter) {}
 
   async run(input: z.output<typeof spec.input>, call: ToolCall) {
-    await this.writer.delete(call.project!, call.principal, input.id, input.expectedVersion);
+    await this.writer.delete(call.project!, call.principal, input.id);
     return { structured: { id: input.id, deleted: true as const }, text: `Deleted ${input.id}.` };
   }
 }

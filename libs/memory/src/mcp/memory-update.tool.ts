@@ -20,11 +20,18 @@ const spec = defineTool({
   ].join(' '),
   // The REST body's refinement ("at least one field") is checked in run(): a refined object
   // cannot be extended with the `id` and `project` arguments.
-  input: z.strictObject({ id: memoryIdSchema, ...updateMemorySchema.shape }),
+  // expectedVersion (REST only) guards clients that replay queued writes; the tool list, which
+  // every session pays for, leaves it out.
+  input: z.strictObject({ id: memoryIdSchema, ...omitExpectedVersion(updateMemorySchema.shape) }),
   output: writeResultSchema,
   // Not destructive: the previous version stays in the history.
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false },
 });
+
+function omitExpectedVersion<T extends { expectedVersion: unknown }>(shape: T): Omit<T, 'expectedVersion'> {
+  const { expectedVersion: _expectedVersion, ...rest } = shape;
+  return rest;
+}
 
 @Injectable()
 @McpTool(spec)
@@ -33,9 +40,7 @@ export class MemoryUpdateTool implements McpToolHandler<typeof spec.input, typeo
 
   async run(input: z.output<typeof spec.input>, call: ToolCall) {
     const { id, project: _project, ...changes } = input as typeof input & { project?: string };
-    const changed = Object.entries(changes).filter(
-      ([key, value]) => key !== 'reason' && key !== 'expectedVersion' && value !== undefined,
-    );
+    const changed = Object.entries(changes).filter(([key, value]) => key !== 'reason' && value !== undefined);
     if (changed.length === 0) {
       throw new BadRequestError('Give at least one field to change besides reason', undefined, 'nothing_to_change');
     }

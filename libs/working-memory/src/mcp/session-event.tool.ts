@@ -16,7 +16,8 @@ const spec = defineTool({
     'Log a decision, a notable error or another event to the project timeline other agents see in recall_context;',
     'not every step. Example: {"kind": "decision", "summary": "Keep v1 webhooks until clients migrate"}',
   ].join(' '),
-  input: recordEventSchema,
+  // idempotencyKey (REST only) is for clients that replay queued events; the tool list leaves it out.
+  input: recordEventSchema.omit({ idempotencyKey: true }),
   output: RecordedSessionEventDto.schema,
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false },
 });
@@ -33,9 +34,9 @@ export class SessionEventTool implements McpToolHandler<typeof spec.input, typeo
 
   async run(input: z.output<typeof spec.input>, call: ToolCall) {
     // Named fields only: the service re-validates strictly and the input also carries `project`.
-    const { kind, summary, details, idempotencyKey } = input;
+    const { kind, summary, details } = input;
     const event = toRecordedEventView(
-      await this.events.record(call.project!, call.principal, { kind, summary, details, idempotencyKey }),
+      await this.events.record(call.project!, call.principal, { kind, summary, details }),
     );
     const lines = [`Recorded ${event.kind} event ${event.id} in ${call.project}.`, ...redactedLine(event.redacted)];
     return { structured: event, text: lines.join('\n') };
