@@ -91,7 +91,11 @@ export class OfflineMode implements RelayInterceptor {
     return answer;
   }
 
-  async onUnreachable(request: JSONRPCRequest, reason: string): Promise<JSONRPCResponse | undefined> {
+  onUnreachable(request: JSONRPCRequest, reason: string): Promise<JSONRPCResponse | undefined> {
+    return Promise.resolve(this.answerUnreachable(request, reason));
+  }
+
+  private answerUnreachable(request: JSONRPCRequest, reason: string): JSONRPCResponse | undefined {
     if (!this.offline) this.options.log(`the server is unreachable (${reason}); answering from the local cache`);
     this.offline = true;
     const answer = (result: Record<string, unknown>): JSONRPCResponse => ({ jsonrpc: '2.0', id: request.id, result });
@@ -109,7 +113,7 @@ export class OfflineMode implements RelayInterceptor {
       case 'ping':
         return answer({});
       case 'tools/call':
-        return answer(this.answerToolOffline(request.params as unknown as ToolCallParams, reason) as never);
+        return answer(this.answerToolOffline(request.params as unknown as ToolCallParams, reason));
       default:
         return undefined;
     }

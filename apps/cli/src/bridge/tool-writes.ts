@@ -45,7 +45,7 @@ export function queueableCall(store: OfflineStore, tool: string, args: ToolArgum
     return { ok: false, message: 'Name a project: this token has no default project to queue the write under' };
   const { project: _project, idempotencyKey, ...rest } = args;
   const key = typeof idempotencyKey === 'string' ? idempotencyKey : undefined;
-  const text = (field: string) => (typeof rest[field] === 'string' ? (rest[field] as string) : undefined);
+  const text = (field: string) => (typeof rest[field] === 'string' ? rest[field] : undefined);
   switch (tool) {
     case 'memory_store':
       if (!text('content')?.trim()) return { ok: false, message: 'memory_store needs "content"' };

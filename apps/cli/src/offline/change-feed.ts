@@ -44,7 +44,7 @@ export async function syncChangeFeed(
     const memories: MemoryView[] = [];
     for (const item of data.items) {
       if ('memory' in item) {
-        memories.push(item.memory as unknown as MemoryView);
+        memories.push(item.memory);
       } else {
         store.memories.remove(item.id);
         removed += 1;

@@ -2,7 +2,6 @@ import { ok } from '../api/cairn-client';
 import { type CliContext } from '../cli-context';
 import { CliError, ExitCode } from '../cli-error';
 import { requireToken, requireUrl } from '../settings/settings';
-import { type WhoamiView } from './identity.repository';
 import { openOfflineStore, type OfflineStore } from './offline-store';
 import { DEFAULT_QUEUE_MAX } from './write-queue.repository';
 
@@ -29,10 +28,7 @@ export async function openStoreFor(ctx: CliContext, options: OpenStoreForOptions
     token,
     refresh: options.refresh,
     queueMax: queueMaxOf(ctx.io.env.CAIRN_QUEUE_MAX),
-    whoami: async () =>
-      (await ok(
-        ctx.client(server, token, options.whoamiTimeoutMs ?? 5_000).GET('/v1/whoami'),
-      )) as unknown as WhoamiView,
+    whoami: async () => await ok(ctx.client(server, token, options.whoamiTimeoutMs ?? 5_000).GET('/v1/whoami')),
   });
 }
 

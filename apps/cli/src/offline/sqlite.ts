@@ -14,11 +14,12 @@ let loaded: SqliteModule | undefined;
  */
 export function sqlite(): SqliteModule {
   if (loaded) return loaded;
+  // eslint-disable-next-line @typescript-eslint/unbound-method -- called with process as this, and put back as it was
   const emitWarning = process.emitWarning;
   process.emitWarning = function filtered(this: NodeJS.Process, warning: string | Error, ...rest: unknown[]) {
     if (isSqliteExperimentalWarning(warning, rest)) return;
     return (emitWarning as (...args: unknown[]) => void).call(this, warning, ...rest);
-  } as typeof process.emitWarning;
+  };
   try {
     loaded = process.getBuiltinModule('node:sqlite');
   } finally {

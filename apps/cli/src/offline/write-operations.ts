@@ -59,7 +59,7 @@ export interface QueuedWrite {
 export function describeWrite(operation: WriteOperation): string {
   switch (operation.kind) {
     case 'memory_store':
-      return `store "${clip(String(operation.body.content ?? ''))}"`;
+      return `store "${clip(textOf(operation.body.content))}"`;
     case 'memory_update':
       return `update ${operation.id} (from v${operation.expectedVersion})`;
     case 'memory_delete':
@@ -69,8 +69,12 @@ export function describeWrite(operation: WriteOperation): string {
     case 'forget':
       return `forget "${operation.key}"`;
     case 'session_event':
-      return `event ${String(operation.body.kind)}: "${clip(String(operation.body.summary ?? ''))}"`;
+      return `event ${textOf(operation.body.kind)}: "${clip(textOf(operation.body.summary))}"`;
   }
+}
+
+function textOf(value: unknown): string {
+  return typeof value === 'string' ? value : '';
 }
 
 function clip(text: string, length = 60): string {

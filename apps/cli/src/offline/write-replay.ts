@@ -133,7 +133,7 @@ async function send(api: CairnApi, write: QueuedWrite): Promise<Answer> {
       return answer(
         await api.PATCH('/v1/projects/{project}/memories/{id}', {
           params: { path: { project, id: op.id } },
-          body: { ...op.body, expectedVersion: op.expectedVersion } as unknown as Schemas['UpdateMemoryDto'],
+          body: { ...op.body, expectedVersion: op.expectedVersion },
         }),
       );
     case 'memory_delete':

@@ -1,14 +1,14 @@
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ReadBuffer, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import { type FetchLike, type Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { type GatewayWorld, startGatewayWorld, tenantWithProjects, tokenFor } from '@cairn/gateway-harness';
-import { type Bridge, startBridge } from './relay';
+import { type Bridge, startBridge } from '../src/bridge/relay';
 
 /**
  * The bridge in-process between two PassThrough pipes (what a stdio client would write to
@@ -154,7 +154,7 @@ describe('cairn-mcp-stdio bridge', () => {
 });
 
 /** What `npm run build` makes of main.ts (CI builds before testing; a bare jest run may not). */
-const BUILT_BIN = join(__dirname, '../../../../dist/apps/cli/src/mcp-stdio.js');
+const BUILT_BIN = join(__dirname, '../../../dist/apps/cli/src/mcp-stdio.js');
 
 describe('cairn-mcp-stdio as a process (the built bin)', () => {
   const isolated = mkdtempSync(join(tmpdir(), 'cairn-stdio-'));
@@ -163,7 +163,7 @@ describe('cairn-mcp-stdio as a process (the built bin)', () => {
     new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
       const child = spawn(process.execPath, [BUILT_BIN, ...args], {
         // No config file or cache of the user running the tests.
-        env: { PATH: process.env.PATH ?? '', CAIRN_CONFIG_DIR: isolated, CAIRN_CACHE_DIR: isolated, ...env },
+        env: { PATH: dirname(process.execPath), CAIRN_CONFIG_DIR: isolated, CAIRN_CACHE_DIR: isolated, ...env },
         timeout: 30_000,
       });
       let stdout = '';
