@@ -5,7 +5,9 @@ import { join } from 'node:path';
 import { type WhoamiView } from './identity.repository';
 import { matchExpression, type MemoryView } from './memory-cache.repository';
 import { openOfflineStore, type OfflineStore, UnknownIdentityError } from './offline-store';
+import { CliError, ExitCode } from '../cli-error';
 import { isSqliteExperimentalWarning } from './sqlite';
+import { isUnreachable } from './unreachable';
 import { STORE_FILE } from './store-database';
 import { QueueFullError } from './write-queue.repository';
 
@@ -177,5 +179,18 @@ describe('the offline store', () => {
     ).toBe(true);
     expect(isSqliteExperimentalWarning('Something else', ['ExperimentalWarning'])).toBe(false);
     expect(isSqliteExperimentalWarning('SQLite is…', ['DeprecationWarning'])).toBe(false);
+  });
+});
+
+describe('isUnreachable', () => {
+  it('is true for network errors, timeouts and 502/503/504, false for answers', () => {
+    expect(
+      isUnreachable(new CliError('Cannot reach', ExitCode.unavailable, undefined, { reason: 'ECONNREFUSED' })),
+    ).toBe(true);
+    expect(isUnreachable(new CliError('bad gateway', ExitCode.unavailable, undefined, { status: 503 }))).toBe(true);
+    expect(isUnreachable(new CliError('rate limited', ExitCode.unavailable, undefined, { status: 429 }))).toBe(false);
+    expect(isUnreachable(new CliError('internal', ExitCode.unavailable, undefined, { status: 500 }))).toBe(false);
+    expect(isUnreachable(new CliError('forbidden', ExitCode.refused, undefined, { status: 403 }))).toBe(false);
+    expect(isUnreachable(new Error('other'))).toBe(false);
   });
 });
