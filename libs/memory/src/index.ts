@@ -40,6 +40,7 @@ export {
   tagsSchema,
 } from './contract/memory-fields.schema';
 export {
+  idempotencyKeySchema,
   MemoryDto,
   MemoryParamsDto,
   memorySchema,

@@ -53,6 +53,8 @@ export interface StoreMemoryInput extends MemoryFields {
 
 export interface UpdateMemoryInput extends Partial<MemoryFields> {
   readonly reason?: string;
+  /** Refuse (409 version_conflict) unless the memory is at this version. */
+  readonly expectedVersion?: number;
   readonly supersedes?: readonly string[];
   /** Absent: a sensitive memory stays sensitive. `false` turns it off and then needs new content. */
   readonly sensitive?: boolean;
@@ -194,6 +196,7 @@ export class MemoryWriter {
       // Visible includes shared with the caller: a write share's grantee loads a private memory here.
       const before = orNotFound(await this.memories.findVisible(id, projectScope(project, viewerOf(principal))));
       await assertMayUpdate(principal, before, (memoryId) => this.grants.grantsWrite(memoryId, principal));
+      assertAtVersion(before, input.expectedVersion);
       const sensitive = seal?.sensitive ?? before.sensitive;
       if (
         seal &&
@@ -235,13 +238,18 @@ export class MemoryWriter {
     return { memory, warnings, embedding, redacted: clean.redacted };
   }
 
-  /** Soft delete: the row stays for history and for the change feed's tombstone. */
-  async delete(projectSlug: string, principal: SessionPrincipal, id: string): Promise<void> {
+  /**
+   * Soft delete: the row stays for history and for the change feed's tombstone. With
+   * `expectedVersion`, only if nobody changed the memory since that version.
+   */
+  async delete(projectSlug: string, principal: SessionPrincipal, id: string, expectedVersion?: number): Promise<void> {
     assertProjectAccess(principal, projectSlug);
     await this.tx.run(async () => {
       const project = await this.resolver.resolve(projectSlug);
+      if (expectedVersion !== undefined) await this.memories.findByIdForUpdate(id);
       const memory = orNotFound(await this.memories.findVisible(id, projectScope(project, viewerOf(principal))));
       assertMayDelete(principal, memory);
+      assertAtVersion(memory, expectedVersion);
       await this.memories.softDelete(memory.id);
     });
   }
@@ -311,6 +319,15 @@ export class MemoryWriter {
     ]);
     return queued ? 'queued' : 'deferred';
   }
+}
+
+/** The optimistic-concurrency guard of update and delete: 409 when the memory moved past `expected`. */
+function assertAtVersion(memory: Memory, expected: number | undefined): void {
+  if (expected === undefined || memory.version === expected) return;
+  throw new ConflictError(
+    `the memory is at version ${memory.version}, not ${expected}: it changed since that version was read`,
+    'version_conflict',
+  );
 }
 
 interface RedactableFields {

@@ -2307,6 +2307,8 @@ export interface components {
             sensitive?: boolean;
             /** @description Why it changed; kept in the history */
             reason?: string;
+            /** @description Refuse (409) unless the memory is still at this version */
+            expectedVersion?: number;
         } | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown | unknown;
         ChangesPageDto_Output: {
             items: ({
@@ -3294,6 +3296,8 @@ export interface components {
             details?: {
                 [key: string]: unknown;
             };
+            /** @description Retries with it record once */
+            idempotencyKey?: string;
         };
         RecordedSessionEventDto_Output: {
             /** Format: uuid */
@@ -4829,7 +4833,10 @@ export interface operations {
     };
     MemoriesController_remove: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Refuse (409 version_conflict) unless the memory is still at this version */
+                expectedVersion?: number;
+            };
             header?: never;
             path: {
                 project: string;

@@ -8,6 +8,9 @@ import { registerBriefing } from './memory/briefing.command';
 import { registerRecall } from './memory/recall.command';
 import { registerStore } from './memory/store.command';
 import { registerWorkingMemory } from './memory/working-memory.command';
+import { registerMcp } from './offline/mcp.command';
+import { registerQueue } from './offline/queue.command';
+import { registerSync } from './offline/sync.command';
 import { registerLogin } from './session/login.command';
 import { registerLogout } from './session/logout.command';
 import { registerWhoami } from './session/whoami.command';
@@ -26,5 +29,8 @@ export function registerCommands(program: Command, context: ContextFactory): voi
   registerBriefing(program, context);
   registerKb(program, context);
   registerTransfer(program, context);
+  registerMcp(program, context);
+  registerSync(program, context);
+  registerQueue(program, context);
   registerAdmin(program, context);
 }

@@ -1,13 +1,14 @@
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ReadBuffer, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import { type FetchLike, type Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { type GatewayWorld, startGatewayWorld, tenantWithProjects, tokenFor } from '@cairn/gateway-harness';
-import { type Bridge, startBridge } from './bridge';
+import { type Bridge, startBridge } from '../src/bridge/relay';
 
 /**
  * The bridge in-process between two PassThrough pipes (what a stdio client would write to
@@ -153,13 +154,16 @@ describe('cairn-mcp-stdio bridge', () => {
 });
 
 /** What `npm run build` makes of main.ts (CI builds before testing; a bare jest run may not). */
-const BUILT_BIN = join(__dirname, '../../dist/tools/mcp-stdio/main.js');
+const BUILT_BIN = join(__dirname, '../../../dist/apps/cli/src/mcp-stdio.js');
 
 describe('cairn-mcp-stdio as a process (the built bin)', () => {
+  const isolated = mkdtempSync(join(tmpdir(), 'cairn-stdio-'));
+  afterAll(() => rmSync(isolated, { recursive: true, force: true }));
   const run = (args: string[], env: Record<string, string>, input: string) =>
     new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
       const child = spawn(process.execPath, [BUILT_BIN, ...args], {
-        env: { PATH: process.env.PATH ?? '', ...env },
+        // No config file or cache of the user running the tests.
+        env: { PATH: dirname(process.execPath), CAIRN_CONFIG_DIR: isolated, CAIRN_CACHE_DIR: isolated, ...env },
         timeout: 30_000,
       });
       let stdout = '';
@@ -208,11 +212,21 @@ describe('cairn-mcp-stdio as a process (the built bin)', () => {
     ]);
   });
 
-  maybe('exits 2 with a usage message when the token is missing, writing nothing to stdout', async () => {
-    const result = await run(['--url', 'https://cairn.example.com/mcp'], {}, '');
+  maybe(
+    'exits 3 (not configured) saying how to give a token when it is missing, writing nothing to stdout',
+    async () => {
+      const result = await run(['--url', 'https://cairn.example.com/mcp'], {}, '');
+      expect(result.code).toBe(3);
+      expect(result.stdout).toBe('');
+      expect(result.stderr).toMatch(/No session token configured[\s\S]*CAIRN_TOKEN/);
+    },
+  );
+
+  maybe('exits 2 on an option it does not know, writing nothing to stdout', async () => {
+    const result = await run(['--url', 'https://cairn.example.com/mcp', '--verbose'], { CAIRN_TOKEN: 't' }, '');
     expect(result.code).toBe(2);
     expect(result.stdout).toBe('');
-    expect(result.stderr).toMatch(/Missing token: set CAIRN_TOKEN[\s\S]*Usage: cairn-mcp-stdio/);
+    expect(result.stderr).toMatch(/unknown option '--verbose'/);
   });
 });
 
