@@ -1878,6 +1878,8 @@ export interface components {
              * @default false
              */
             explain: boolean;
+            /** @description Leave out results whose calibrated relevance (0-1) is below this; "default" = the threshold calibrated for the active embedding model (docs/hooks.md). Absent: no threshold, the top results whatever they are */
+            minRelevance?: number | "default";
             filters?: {
                 /**
                  * @description Not a memory's scope: project = memories of this project (team ones that started here too), tenant = team memories (every project, and tenant-wide), all (default) = both. Private memories show only to their author and those they are shared with, under any of them
@@ -1955,7 +1957,10 @@ export interface components {
                     /** @description A vector of the active model exists for the current content */
                     embedded: boolean;
                 };
+                /** @description The fused ranking score: orders this list, means nothing across queries */
                 score: number;
+                /** @description Calibrated relevance 0-1, comparable across queries (absent for a query of dates only) */
+                relevance?: number;
                 explain?: {
                     keyword?: {
                         rank: number;
@@ -1996,6 +2001,13 @@ export interface components {
                         rank: number;
                         /** @description Position in the fused order, before reranking */
                         fusedRank: number;
+                    };
+                    /** @description The absolute signals the calibrated relevance is made of */
+                    relevance?: {
+                        /** @description Share of the query's IDF-weighted terms the result contains, 0-1 */
+                        coverage: number;
+                        /** @description Cosine similarity under the active embedding model; null without a vector */
+                        cosine: number | null;
                     };
                 };
             }[];
@@ -2046,6 +2058,17 @@ export interface components {
                     /** @description How long the search waited for it */
                     ms: number;
                 };
+                /** @description Which relevance threshold applied and how many results it left out; absent for a query of dates only */
+                relevance?: {
+                    /** @description The relevance results had to reach; null when none was asked for */
+                    threshold: number | null;
+                    /** @enum {string} */
+                    source: "request" | "default" | "none";
+                    /** @description The calibration applied: the active embedding model id, or "keyword" when no vector took part */
+                    calibration: string;
+                    /** @description Results left out for falling below the threshold */
+                    dropped: number;
+                };
             };
         };
         RecallAcrossDto: {
@@ -2063,6 +2086,8 @@ export interface components {
              * @default false
              */
             explain: boolean;
+            /** @description Leave out results whose calibrated relevance (0-1) is below this; "default" = the threshold calibrated for the active embedding model (docs/hooks.md). Absent: no threshold, the top results whatever they are */
+            minRelevance?: number | "default";
             filters?: {
                 /**
                  * @description Not a memory's scope: project = memories of this project (team ones that started here too), tenant = team memories (every project, and tenant-wide), all (default) = both. Private memories show only to their author and those they are shared with, under any of them
