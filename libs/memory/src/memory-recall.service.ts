@@ -298,7 +298,9 @@ export class MemoryRecall {
       const memory = memories.get(hit.id);
       if (!memory) return [];
       const scored = candidates.relevance?.byId.get(hit.id);
-      const explain = scored ? { ...hit.explain, relevance: { coverage: scored.coverage, cosine: scored.cosine } } : hit.explain;
+      const explain = scored
+        ? { ...hit.explain, relevance: { coverage: scored.coverage, cosine: scored.cosine } }
+        : hit.explain;
       return [
         {
           memory,

@@ -5,7 +5,7 @@ import { type ScoredRelevance } from './contract/relevance';
 import { type QueryVector } from './hybrid-search.service';
 import { queryEntities } from './query-entities';
 import { type RankingParams } from './ranking.repository';
-import { type RelevanceCalibration, relevanceCalibration, relevanceOf } from './relevance';
+import { isCalibrated, type RelevanceCalibration, relevanceCalibration, relevanceOf } from './relevance';
 import { RelevanceRepository } from './relevance.repository';
 
 /** Query terms the coverage weighs, as many as the keyword ranker scores. */
@@ -37,8 +37,10 @@ export class RelevanceScoring {
   ) {}
 
   async score(corpus: Corpus, params: RankingParams, request: RelevanceRequest): Promise<RelevanceScores> {
-    const vector = request.queryVector?.query === request.query ? request.queryVector.vector : undefined;
     const model = this.embedder.model;
+    // An uncalibrated model's cosine would be read on an unknown scale: relevance is then term coverage alone.
+    const vector =
+      request.queryVector?.query === request.query && isCalibrated(model) ? request.queryVector.vector : undefined;
     const signals = await this.repository.signals(corpus, params, {
       query: request.query,
       entities: queryEntities(request.query),
