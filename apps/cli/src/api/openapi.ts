@@ -3374,6 +3374,12 @@ export interface components {
             timezone?: string;
             /** @description Upper bound for the briefing, in estimated tokens (default BRIEFING_TOKEN_BUDGET) */
             budgetTokens?: number;
+            /**
+             * @description The `text` rendering: markdown (sections with headings and timestamps), or compact (what recall_context shows an agent: ages instead of timestamps, one line per item; what Claude Code's SessionStart hook injects)
+             * @default markdown
+             * @enum {string}
+             */
+            format: "markdown" | "compact";
         };
         BriefingDto_Output: {
             project: string;
