@@ -1,5 +1,7 @@
 #!/usr/bin/env node
-import { runCli } from './program';
+import { enableCompileCache } from 'node:module';
+import { join } from 'node:path';
+import { cliPaths } from './settings/paths';
 
 /**
  * `cairn`: the command line of Cairn (docs/cli.md). The only place the command reads its
@@ -7,7 +9,17 @@ import { runCli } from './program';
  */
 // eslint-disable-next-line no-restricted-properties -- the client's counterpart of libs/config: one read, passed down
 const env = process.env;
-runCli(process.argv.slice(2), { env, stdin: process.stdin, stdout: process.stdout, stderr: process.stderr }).then(
+const argv = process.argv.slice(2);
+const io = { env, stdin: process.stdin, stdout: process.stdout, stderr: process.stderr };
+// V8's compiled code kept between runs (Node 22.1+): a hook starts on every prompt, and most of
+// its start-up is compiling the same modules again.
+enableCompileCache?.(join(cliPaths(env).cacheDir, 'node-compile-cache'));
+// `cairn hook …` loads only the hooks' modules, not the command tree (docs/hooks.md, start-up).
+const run =
+  argv[0] === 'hook'
+    ? import('./hooks/hook-command').then(({ runHook }) => runHook(argv.slice(1), io))
+    : import('./program').then(({ runCli }) => runCli(argv, io));
+run.then(
   (code) => {
     process.exitCode = code;
   },

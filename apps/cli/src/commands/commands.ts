@@ -1,5 +1,6 @@
 import { type Command } from 'commander';
 import { type ContextFactory } from '../cli-context';
+import { registerHook } from '../hooks/hook.command';
 import { registerLogin } from './login.command';
 import { registerWhoami } from './whoami.command';
 
@@ -7,4 +8,5 @@ import { registerWhoami } from './whoami.command';
 export function registerCommands(program: Command, context: ContextFactory): void {
   registerLogin(program, context);
   registerWhoami(program, context);
+  registerHook(program, context);
 }
