@@ -1,9 +1,9 @@
 import { readFile } from 'node:fs/promises';
-import { type CairnApi, createCairnClient } from '../api/cairn-client';
 import { type ConfigFile } from '../settings/config-file';
 import { type CliPaths, cliPaths, type Environment } from '../settings/paths';
 import { requireToken, requireUrl, resolveSettings } from '../settings/settings';
 import { CLI_VERSION } from '../version';
+import { HookHttp } from './hook-http';
 import { type HookEventName, isRecord } from './hook-input';
 import { chooseProject, findRepositorySettings, type ProjectChoice, type RepositorySettings } from './hook-project';
 
@@ -23,7 +23,8 @@ export interface HookIo {
  * (`performance.now()` counts from there), so its budgets include Node's own start-up.
  */
 export class HookContext {
-  private readonly clients = new Map<number, CairnApi>();
+  /** The REST client (node:http, not fetch: see hook-http.ts); each call takes its own deadline. */
+  readonly http: HookHttp;
 
   constructor(
     readonly event: HookEventName,
@@ -33,22 +34,8 @@ export class HookContext {
     private readonly token: string,
     readonly project: ProjectChoice,
     readonly cwd: string,
-  ) {}
-
-  /** A REST client whose every request gives up after `timeoutMs`. */
-  api(timeoutMs: number): CairnApi {
-    const deadline = Math.max(1, Math.round(timeoutMs));
-    let client = this.clients.get(deadline);
-    if (!client) {
-      client = createCairnClient({
-        baseUrl: this.server,
-        token: this.token,
-        timeoutMs: deadline,
-        userAgent: `cairn-hook/${CLI_VERSION} (${this.event})`,
-      });
-      this.clients.set(deadline, client);
-    }
-    return client;
+  ) {
+    this.http = new HookHttp(server, token, `cairn-hook/${CLI_VERSION} (${event})`);
   }
 
   /** Identifies the token for files kept per identity, without keeping the token. */

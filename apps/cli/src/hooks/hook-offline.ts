@@ -90,7 +90,7 @@ export async function replayQueuedWrites(ctx: HookContext, deadline: number, lim
       continue;
     }
     try {
-      await sendWrite(ctx.api(left), entry.project, entry.write);
+      await sendWrite(ctx.http, entry.project, entry.write, left);
       await rm(claimed, { force: true });
       sent += 1;
       kept -= 1;

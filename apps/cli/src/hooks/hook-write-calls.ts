@@ -1,5 +1,5 @@
-import { type CairnApi, ok } from '../api/cairn-client';
 import { CliError, ExitCode } from '../cli-error';
+import { type HookHttp } from './hook-http';
 
 export type SessionEventKind = 'file_written' | 'error' | 'decision' | 'session_start' | 'session_end' | 'custom';
 
@@ -30,24 +30,29 @@ export type HookWrite =
   | { readonly kind: 'extract'; readonly body: { readonly transcript: string; readonly occurredAt?: string } };
 
 /** One write as its REST call; the answer's body, or a CliError. */
-export async function sendWrite(api: CairnApi, project: string, write: HookWrite): Promise<unknown> {
-  const path = { params: { path: { project } } };
+export async function sendWrite(
+  http: HookHttp,
+  project: string,
+  write: HookWrite,
+  timeoutMs: number,
+): Promise<unknown> {
   switch (write.kind) {
     case 'session_event':
-      return ok(api.POST('/v1/projects/{project}/events', { ...path, body: write.body }));
+      return http.send('post', '/v1/projects/{project}/events', { project }, write.body, timeoutMs);
     case 'remember':
-      return ok(
-        api.PUT('/v1/projects/{project}/working-memory/{key}', {
-          params: { path: { project, key: write.key } },
-          body: { value: write.value, importance: write.importance },
-        }),
+      return http.send(
+        'put',
+        '/v1/projects/{project}/working-memory/{key}',
+        { project, key: write.key },
+        { value: write.value, importance: write.importance },
+        timeoutMs,
       );
     case 'session_summary':
-      return ok(api.POST('/v1/projects/{project}/session/summary', { ...path, body: { text: write.text } }));
+      return http.send('post', '/v1/projects/{project}/session/summary', { project }, { text: write.text }, timeoutMs);
     case 'kb_document':
-      return ok(api.POST('/v1/projects/{project}/kb/documents', { ...path, body: write.body }));
+      return http.send('post', '/v1/projects/{project}/kb/documents', { project }, write.body, timeoutMs);
     case 'extract':
-      return ok(api.POST('/v1/projects/{project}/extract', { ...path, body: write.body }));
+      return http.send('post', '/v1/projects/{project}/extract', { project }, write.body, timeoutMs);
   }
 }
 

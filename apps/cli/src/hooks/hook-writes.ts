@@ -15,7 +15,7 @@ export type WriteOutcome =
  */
 export async function sendOrQueue(ctx: HookContext, write: HookWrite, timeoutMs: number): Promise<WriteOutcome> {
   try {
-    return { status: 'sent', answer: await sendWrite(ctx.api(timeoutMs), ctx.project.slug, write) };
+    return { status: 'sent', answer: await sendWrite(ctx.http, ctx.project.slug, write, timeoutMs) };
   } catch (error) {
     const reason = reasonOf(error);
     if (!worthQueueing(error)) return { status: 'failed', reason };

@@ -1,4 +1,3 @@
-import { ok } from '../api/cairn-client';
 import { type HookContext } from './hook-context';
 import { type HookOutput, type InputOf } from './hook-input';
 import { lastBriefing, queuedWriteCount, replayQueuedWrites, saveBriefing } from './hook-offline';
@@ -61,11 +60,12 @@ export async function sessionStart(ctx: HookContext, input: InputOf<'SessionStar
 
 async function fetchBriefing(ctx: HookContext): Promise<{ text?: string; online: boolean }> {
   try {
-    const briefing = await ok(
-      ctx.api(ctx.remainingMs(SESSION_START_BUDGET_MS)).POST('/v1/projects/{project}/context', {
-        params: { path: { project: ctx.project.slug } },
-        body: { format: 'compact', timezone: localTimeZone() },
-      }),
+    const briefing = await ctx.http.send(
+      'post',
+      '/v1/projects/{project}/context',
+      { project: ctx.project.slug },
+      { format: 'compact', timezone: localTimeZone() },
+      ctx.remainingMs(SESSION_START_BUDGET_MS),
     );
     await saveBriefing(ctx, briefing.text);
     return { text: briefing.text, online: true };

@@ -1,4 +1,3 @@
-import { ok } from '../api/cairn-client';
 import { type HookContext } from './hook-context';
 import { type HookOutput, type InputOf } from './hook-input';
 import { hookStateFile, readState, writeState } from './hook-state';
@@ -43,13 +42,13 @@ export async function userPromptSubmit(
   const budget = recallBudget(ctx);
   const left = ctx.remainingMs(budget);
   if (left < 20) return undefined;
-  const api = ctx.api(left);
   const recall = async (text: string) => {
-    const answer = await ok(
-      api.POST('/v1/projects/{project}/memories/search', {
-        params: { path: { project: ctx.project.slug } },
-        body: { query: text, mode: 'hybrid', explain: false, limit: MAX_INJECTED, minRelevance: 'default' },
-      }),
+    const answer = await ctx.http.send(
+      'post',
+      '/v1/projects/{project}/memories/search',
+      { project: ctx.project.slug },
+      { query: text, mode: 'hybrid', explain: false, limit: MAX_INJECTED, minRelevance: 'default' },
+      left,
     );
     return answer.results.map((hit): RecalledMemory => ({
       id: hit.memory.id,
