@@ -1,13 +1,6 @@
 import { autoLearn } from './auto-learn.hook';
-import { HookContext, type HookIo, HookSkipped, kebab, resolveHookContext } from './hook-context';
-import {
-  eventFromArgument,
-  HOOK_EVENTS,
-  type HookEventName,
-  type HookInput,
-  type HookOutput,
-  parseHookInput,
-} from './hook-input';
+import { type HookContext, type HookIo, HookSkipped, kebab, resolveHookContext } from './hook-context';
+import { eventFromArgument, HOOK_EVENTS, type HookInput, type HookOutput, parseHookInput } from './hook-input';
 import { postToolUse, postToolUseFailure } from './post-tool-use.hook';
 import { preCompact } from './pre-compact.hook';
 import { sessionStart } from './session-start.hook';
@@ -22,19 +15,24 @@ Run by the Claude Code plugin (clients/claude-code); docs/hooks.md says what eac
 Every hook exits 0: when Cairn is away, slow or not configured, the session goes on and one
 line on stderr says why. Turn hooks off with CAIRN_HOOKS=off or CAIRN_HOOKS_DISABLE=<events>.`;
 
-type Handler = (ctx: HookContext, input: HookInput) => Promise<HookOutput | undefined>;
-
-const HANDLERS: Record<HookEventName, Handler> = {
-  SessionStart: (ctx, input) => sessionStart(ctx, input as Extract<HookInput, { hook_event_name: 'SessionStart' }>),
-  UserPromptSubmit: (ctx, input) =>
-    userPromptSubmit(ctx, input as Extract<HookInput, { hook_event_name: 'UserPromptSubmit' }>),
-  PostToolUse: (ctx, input) => postToolUse(ctx, input as Extract<HookInput, { hook_event_name: 'PostToolUse' }>),
-  PostToolUseFailure: (ctx, input) =>
-    postToolUseFailure(ctx, input as Extract<HookInput, { hook_event_name: 'PostToolUseFailure' }>),
-  PreCompact: (ctx, input) => preCompact(ctx, input as Extract<HookInput, { hook_event_name: 'PreCompact' }>),
-  Stop: (ctx, input) => autoLearn(ctx, input as Extract<HookInput, { hook_event_name: 'Stop' }>),
-  SessionEnd: (ctx, input) => autoLearn(ctx, input as Extract<HookInput, { hook_event_name: 'SessionEnd' }>),
-};
+/** The event's hook, by the input's own event name (parseHookInput checked it is the one asked for). */
+function handle(ctx: HookContext, input: HookInput): Promise<HookOutput | undefined> {
+  switch (input.hook_event_name) {
+    case 'SessionStart':
+      return sessionStart(ctx, input);
+    case 'UserPromptSubmit':
+      return userPromptSubmit(ctx, input);
+    case 'PostToolUse':
+      return postToolUse(ctx, input);
+    case 'PostToolUseFailure':
+      return postToolUseFailure(ctx, input);
+    case 'PreCompact':
+      return preCompact(ctx, input);
+    case 'Stop':
+    case 'SessionEnd':
+      return autoLearn(ctx, input);
+  }
+}
 
 /**
  * `cairn hook <event>`: one Claude Code hook. Reads the event's JSON on stdin, does its work
@@ -66,7 +64,7 @@ export async function runHook(argv: readonly string[], io: HookIo): Promise<numb
   }
   try {
     const ctx = await resolveHookContext(event, io, input.cwd);
-    const output = await HANDLERS[event](ctx, input);
+    const output = await handle(ctx, input);
     if (output) io.stdout.write(`${JSON.stringify(output)}\n`);
   } catch (error) {
     if (error instanceof HookSkipped) {
@@ -83,7 +81,7 @@ async function readInput(stdin: NodeJS.ReadableStream): Promise<string | undefin
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of stdin) {
-    const buffer = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer);
+    const buffer = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
     size += buffer.length;
     if (size <= MAX_INPUT_BYTES) chunks.push(buffer);
   }

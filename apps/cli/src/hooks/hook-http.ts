@@ -32,7 +32,7 @@ export class HookHttp {
   ) {}
 
   /** One call: its answer's JSON, or a CliError (the server's error, or why it could not be reached in `timeoutMs`). */
-  async send<P extends keyof paths & string, M extends Method>(
+  async send<P extends keyof paths, M extends Method>(
     method: M,
     path: P,
     params: PathParams<P>,
