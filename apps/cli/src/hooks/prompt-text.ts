@@ -28,13 +28,15 @@ export function promptQuery(prompt: string): string | undefined {
 /** File paths a prompt names: `src/a/b.ts`, `@src/b.ts` (Claude Code's mention), `Footer.tsx`, `./x.py`. */
 export function namedFiles(prompt: string): string[] {
   const found = new Set<string>();
-  for (const match of prompt.matchAll(
-    /(?:^|[\s(`'"])@?((?:\.{0,2}\/)?(?:[\w.-]+\/)*[\w-][\w.-]*\.[A-Za-z][\w]{0,9})(?=$|[\s)`'",:;!?])/g,
-  )) {
+  const candidates = prompt.matchAll(
+    /(?:^|[\s(`'"])@?((?:\.{0,2}\/)?(?:[\w.-]+\/)*[\w-][\w.-]*\.[A-Za-z]\w{0,9})(?=$|[\s)`'",:;!?]|\.(?:\s|$))/g,
+  );
+  for (const match of candidates) {
     const path = (match[1] ?? '').replace(/^\.\//, '');
-    // A sentence's last word with a dot ("done.") or a version ("v1.2") is not a file.
-    if (!/[A-Za-z]/.test(path.split('.').pop() ?? '') || /^v?\d+(\.\d+)+$/.test(path)) continue;
-    if (!path.includes('/') && !/\.[A-Za-z]{1,6}$/.test(path)) continue;
+    const name = path.split('/').pop() ?? path;
+    // A version ("v1.2"), an abbreviation ("e.g") or a word with a dot is not a file.
+    if (/^v?\d+(\.\d+)+$/.test(path)) continue;
+    if (!path.includes('/') && (!/\.[A-Za-z]{1,6}$/.test(name) || name.replace(/\.[^.]*$/, '').length < 2)) continue;
     found.add(path);
     if (found.size === 5) break;
   }
