@@ -113,7 +113,7 @@ export function formatRelevanceRun(result: RelevanceEvalResult): string {
     `Relevance threshold on ${set.file}: ${set.projects} projects, ${set.memories} memories, ${set.prompts} prompts ` +
     `(each general prompt asked in every project); embedder ${result.embedder}\n` +
     `calibration ${calibration.basis}: relevance = 1 - (1 - coverage)(1 - ${calibration.cosineWeight} x cosine), ` +
-    `default threshold ${calibration.threshold}\n`;
+    `default threshold ${calibration.threshold}`;
   const columns =
     ''.padEnd(22) +
     ['precision', 'recall', 'F0.5', 'silent*', 'served†'].map((c) => c.padStart(8)).join('') +
