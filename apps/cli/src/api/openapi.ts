@@ -1878,7 +1878,7 @@ export interface components {
              * @default false
              */
             explain: boolean;
-            /** @description Leave out results whose calibrated relevance (0-1) is below this; "default" = the threshold calibrated for the active embedding model (docs/hooks.md). Absent: no threshold, the top results whatever they are */
+            /** @description Drop results below this calibrated relevance (0-1); "default": the active model's threshold */
             minRelevance?: number | "default";
             filters?: {
                 /**
@@ -2086,7 +2086,7 @@ export interface components {
              * @default false
              */
             explain: boolean;
-            /** @description Leave out results whose calibrated relevance (0-1) is below this; "default" = the threshold calibrated for the active embedding model (docs/hooks.md). Absent: no threshold, the top results whatever they are */
+            /** @description Drop results below this calibrated relevance (0-1); "default": the active model's threshold */
             minRelevance?: number | "default";
             filters?: {
                 /**

@@ -29,10 +29,7 @@ export interface RelevanceReport {
 /** A relevance threshold in a search request: a number, or the calibrated default of the active model. */
 export const minRelevanceSchema = z
   .union([z.number().min(0).max(1), z.literal('default')])
-  .describe(
-    'Leave out results whose calibrated relevance (0-1) is below this; "default" = the threshold calibrated ' +
-      'for the active embedding model (docs/hooks.md). Absent: no threshold, the top results whatever they are',
-  );
+  .describe('Drop results below this calibrated relevance (0-1); "default": the active model\'s threshold');
 
 export const relevanceExplainSchema = z.object({
   coverage: z.number().describe("Share of the query's IDF-weighted terms the result contains, 0-1"),
