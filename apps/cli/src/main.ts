@@ -17,7 +17,7 @@ enableCompileCache?.(join(cliPaths(env).cacheDir, 'node-compile-cache'));
 // `cairn hook …` loads only the hooks' modules, not the command tree (docs/hooks.md, start-up).
 const run =
   argv[0] === 'hook'
-    ? import('./hooks/hook-command').then(({ runHook }) => runHook(argv.slice(1), io))
+    ? import('./hooks/run-hook').then(({ runHook }) => runHook(argv.slice(1), io))
     : import('./program').then(({ runCli }) => runCli(argv, io));
 run.then(
   (code) => {

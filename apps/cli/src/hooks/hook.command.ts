@@ -1,6 +1,6 @@
 import { type Command } from 'commander';
 import { type ContextFactory } from '../cli-context';
-import { HOOK_USAGE } from './hook-command';
+import { HOOK_USAGE } from './run-hook';
 
 /**
  * `cairn hook <event>` in the command tree, for `cairn --help` (and for `runCli` callers).
@@ -13,7 +13,7 @@ export function registerHook(program: Command, context: ContextFactory): void {
     .description('run one Claude Code hook: reads its input on stdin (used by the Claude Code plugin)')
     .addHelpText('after', `\n${HOOK_USAGE}`)
     .action(async (event: string, _options: unknown, command: Command) => {
-      const { runHook } = await import('./hook-command');
+      const { runHook } = await import('./run-hook');
       const { io } = context(command);
       const code = await runHook([event], { env: io.env, stdin: io.stdin, stdout: io.stdout, stderr: io.stderr });
       if (code !== 0) process.exitCode = code;
