@@ -6,6 +6,9 @@ import {
   type QueryVector,
   type Reranked,
   Reranking,
+  type RelevanceReport,
+  type RelevanceScores,
+  RelevanceScoring,
   type SearchMode,
   type SearchReport,
   vectorSearchSettings,
@@ -26,6 +29,7 @@ import { viewerOf } from './memory-access';
 import { type Memory } from './contract/memory.types';
 import { MemoriesRepository } from './memories.repository';
 import { memoryRerankText } from './memory-content';
+import { applyRelevance, type MinRelevance } from './recall-relevance';
 import { rankByTime, type RecallExplanation } from './temporal-ranking';
 
 export interface RecallInput {
@@ -38,17 +42,21 @@ export interface RecallInput {
   readonly asOf?: ReferenceTime;
   /** Count this as use of the results (access count, confidence; written within a second). Default true; false for a peek. */
   readonly recordAccess?: boolean;
+  /** Leave out results below this calibrated relevance ('default': the active model's calibrated threshold). */
+  readonly minRelevance?: MinRelevance;
 }
 
 export interface RecallHit {
   readonly memory: Memory;
   readonly score: number;
-  readonly explain?: RecallExplanation;
+  /** Calibrated 0–1, comparable across queries; absent for a query of dates only. */
+  readonly relevance?: number;
+  readonly explain?: RecallExplanation & { readonly relevance?: { coverage: number; cosine: number | null } };
 }
 
 export interface RecallResult {
   readonly results: RecallHit[];
-  readonly report: SearchReport & { readonly temporal?: TemporalReport };
+  readonly report: SearchReport & { readonly temporal?: TemporalReport; readonly relevance?: RelevanceReport };
 }
 
 /** A question's dates, and the text the rankers get (none when it names nothing but dates). */
@@ -63,6 +71,8 @@ interface Candidates {
   readonly hits: readonly RankedHit[];
   readonly report: RecallResult['report'];
   readonly memories: ReadonlyMap<string, Memory>;
+  /** Each candidate's calibrated relevance; none when only dates ranked them. */
+  readonly relevance?: RelevanceScores;
 }
 
 interface RankedHit {
@@ -91,6 +101,7 @@ export class MemoryRecall {
     private readonly access: AccessRecorder,
     private readonly tenant: TenantContext,
     private readonly reranking: Reranking,
+    private readonly relevance: RelevanceScoring,
   ) {}
 
   /** As `viewer` sees the project: others' private memories never rank (memoryScopeSql). */
@@ -107,7 +118,7 @@ export class MemoryRecall {
         includeTenantWide: which !== 'project',
         viewer,
       };
-      return this.rankWithin(scope, input, temporal, queryVector, depth);
+      return this.scored(scope, input, await this.rankWithin(scope, input, temporal, queryVector, depth), queryVector);
     }, vectorSearchSettings(depth));
     // So is the reranker's, after it.
     return this.finish(candidates, input);
@@ -130,7 +141,8 @@ export class MemoryRecall {
         includeTenantWide: true,
         viewer: viewerOf(principal),
       };
-      return { candidates: await this.rankWithin(scope, input, temporal, queryVector, depth), chosen };
+      const ranked = await this.rankWithin(scope, input, temporal, queryVector, depth);
+      return { candidates: await this.scored(scope, input, ranked, queryVector), chosen };
     }, vectorSearchSettings(depth));
     return { ...(await this.finish(candidates, input)), projects: chosen };
   }
@@ -209,6 +221,20 @@ export class MemoryRecall {
     };
   }
 
+  /** The candidates with their calibrated relevance, read in the ranking's transaction over the same filter. */
+  private async scored(
+    scope: MemoryScope,
+    input: RecallInput,
+    candidates: Candidates,
+    queryVector: QueryVector | undefined,
+  ): Promise<Candidates> {
+    if (candidates.query === undefined) return candidates;
+    const { corpus, params } = this.memories.rankingCorpus({ ...input.filter, scope });
+    const ids = candidates.hits.map((hit) => hit.id);
+    const relevance = await this.relevance.score(corpus, params, { query: candidates.query, queryVector, ids });
+    return { ...candidates, relevance };
+  }
+
   private rankText(
     filter: MemoryFilter,
     query: string,
@@ -258,18 +284,31 @@ export class MemoryRecall {
             const memory = memories.get(hit.id);
             return memory && memoryRerankText(memory.content, memory.keywords);
           });
-    const page = reranked.ranked.slice(0, input.limit);
+    const relevant = applyRelevance(reranked.ranked, candidates.relevance, input.minRelevance);
+    const page = relevant.kept.slice(0, input.limit);
     const report: RecallResult['report'] = {
       ...candidates.report,
       notes: [...candidates.report.notes, ...reranked.notes],
       ...(reranked.report && { rerank: reranked.report }),
+      ...(relevant.report && { relevance: relevant.report }),
     };
     const ids = page.map((hit) => hit.id);
     if (input.recordAccess !== false) this.access.record(this.tenant.require('MemoryRecall'), ids);
-    const results = page.flatMap((hit) => {
+    const results = page.flatMap((hit): RecallHit[] => {
       const memory = memories.get(hit.id);
       if (!memory) return [];
-      return [{ memory, score: hit.score, ...(input.explain ? { explain: hit.explain } : {}) }];
+      const scored = candidates.relevance?.byId.get(hit.id);
+      const explain = scored
+        ? { ...hit.explain, relevance: { coverage: scored.coverage, cosine: scored.cosine } }
+        : hit.explain;
+      return [
+        {
+          memory,
+          score: hit.score,
+          ...(scored && { relevance: scored.relevance }),
+          ...(input.explain ? { explain } : {}),
+        },
+      ];
     });
     return { results, report };
   }

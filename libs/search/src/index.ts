@@ -1,5 +1,13 @@
 export { type Corpus } from './contract/corpus';
 export { normaliseQuery, QUERY_MAX_CHARS, searchQuerySchema } from './contract/query-text';
+export {
+  minRelevanceSchema,
+  relevanceExplainSchema,
+  type RelevanceReport,
+  relevanceReportSchema,
+  type RelevanceSignals,
+  type ScoredRelevance,
+} from './contract/relevance';
 export { rerankExplainSchema, rerankReportSchema } from './contract/rerank.schema';
 export {
   type RerankDocument,
@@ -27,6 +35,8 @@ export { QueryEmbeddings } from './query-embeddings.service';
 export { queryEntities } from './query-entities';
 export { type Rerankable } from './rerank-order';
 export { type Reranked, Reranking } from './reranking.service';
+export { type RelevanceCalibration, relevanceCalibration, relevanceOf } from './relevance';
+export { type RelevanceRequest, RelevanceScoring, type RelevanceScores } from './relevance-scoring.service';
 export { candidatesPerList, vectorSearchSettings } from './ranking-sizes';
 // The ranker builders, for diagnostics that EXPLAIN the exact statement HybridSearch runs (bench/search).
 export { BM25, ENTITY_WEIGHT, keywordCtes, lexemeQuerySql, termFrequencySql } from './keyword-ranking.sql';

@@ -5,6 +5,8 @@ import { createReranker } from './http-reranker';
 import { HybridSearch } from './hybrid-search.service';
 import { QueryEmbeddings } from './query-embeddings.service';
 import { RankingRepository } from './ranking.repository';
+import { RelevanceRepository } from './relevance.repository';
+import { RelevanceScoring } from './relevance-scoring.service';
 import { Reranking } from './reranking.service';
 import { TermStatistics } from './term-statistics.service';
 import { TermStatisticsRepository } from './term-statistics.repository';
@@ -17,11 +19,13 @@ import { VectorScanChoice } from './vector-scan-choice.service';
     QueryEmbeddings,
     VectorScanChoice,
     RankingRepository,
+    RelevanceRepository,
+    RelevanceScoring,
     TermStatistics,
     TermStatisticsRepository,
     Reranking,
     { provide: RERANKER, useFactory: createReranker, inject: [CAIRN_CONFIG] },
   ],
-  exports: [HybridSearch, TermStatistics, Reranking],
+  exports: [HybridSearch, TermStatistics, Reranking, RelevanceScoring],
 })
 export class SearchModule {}

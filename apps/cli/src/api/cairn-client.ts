@@ -1,6 +1,9 @@
 import createClient, { type Client } from 'openapi-fetch';
-import { CliError, ExitCode } from '../cli-error';
+import { errorFromResponse, unreachable } from './api-errors';
 import { type paths } from './openapi';
+
+// Where the errors are made: kept in their own module so the hooks use them without openapi-fetch.
+export { type ErrorAnswer, errorFromResponse, unreachable } from './api-errors';
 
 /** The typed REST client: every path, body and answer checked against the committed OpenAPI document. */
 export type CairnApi = Client<paths>;
@@ -45,43 +48,6 @@ export function createCairnClient(options: ClientOptions): CairnApi {
   });
 }
 
-/** The body every Cairn error answer carries (libs/server error-body.ts). */
-interface ErrorBody {
-  error?: { code?: string; message?: string; details?: unknown };
-  correlationId?: string;
-}
-
-/** Turns an error answer into a `CliError` with the exit code its status means and the server's own message. */
-export function errorFromResponse(response: Response, body: unknown): CliError {
-  const { error, correlationId } = (typeof body === 'object' && body !== null ? body : {}) as ErrorBody;
-  const status = response.status;
-  const message = error?.message ?? `HTTP ${status} ${response.statusText}`.trim();
-  const details = {
-    status,
-    code: error?.code ?? null,
-    correlationId: correlationId ?? response.headers.get('x-request-id'),
-    ...(error?.details === undefined ? {} : { details: error.details }),
-  };
-  if (status === 401) {
-    return new CliError(
-      message,
-      ExitCode.refused,
-      'The token is missing, expired or revoked: run `cairn login --token …` with a valid one.',
-      details,
-    );
-  }
-  if (status === 403) {
-    return new CliError(message, ExitCode.refused, "The token's role or project scope does not allow this.", details);
-  }
-  if (status === 404) return new CliError(message, ExitCode.notFound, undefined, details);
-  if (status === 429 || status >= 500) {
-    const retryAfter = response.headers.get('retry-after');
-    const hint = retryAfter ? `Retry in ${retryAfter} s.` : status === 429 ? 'Rate limited; retry later.' : undefined;
-    return new CliError(message, ExitCode.unavailable, hint, { ...details, retryAfter });
-  }
-  return new CliError(message, ExitCode.rejected, undefined, details);
-}
-
 /**
  * The data of a successful openapi-fetch answer, or the `CliError` of a failed one:
  * `const memory = await ok(api.GET(...))`.
@@ -90,17 +56,4 @@ export async function ok<T>(call: Promise<{ data?: T; error?: unknown; response:
   const { data, error, response } = await call;
   if (!response.ok) throw errorFromResponse(response, error);
   return data as T;
-}
-
-function unreachable(baseUrl: URL, error: unknown, timeoutMs: number): CliError {
-  const cause: (Error & { code?: string }) | undefined =
-    error instanceof Error ? ((error.cause as Error | undefined) ?? error) : undefined;
-  const timedOut = error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError');
-  const reason = timedOut ? `no answer within ${timeoutMs} ms` : (cause?.message ?? String(error));
-  return new CliError(
-    `Cannot reach ${baseUrl.origin}: ${reason}`,
-    ExitCode.unavailable,
-    'Check the URL (`cairn doctor`), that the server is running, and your network or proxy.',
-    { reason, code: cause?.code ?? null },
-  );
 }

@@ -1898,6 +1898,8 @@ export interface components {
              * @default false
              */
             explain?: boolean;
+            /** @description Drop results below this calibrated relevance (0-1); "default": the active model's threshold */
+            minRelevance?: number | "default";
             filters?: {
                 /**
                  * @description Not a memory's scope: project = memories of this project (team ones that started here too), tenant = team memories (every project, and tenant-wide), all (default) = both. Private memories show only to their author and those they are shared with, under any of them
@@ -1975,7 +1977,10 @@ export interface components {
                     /** @description A vector of the active model exists for the current content */
                     embedded: boolean;
                 };
+                /** @description The fused ranking score: orders this list, means nothing across queries */
                 score: number;
+                /** @description Calibrated relevance 0-1, comparable across queries (absent for a query of dates only) */
+                relevance?: number;
                 explain?: {
                     keyword?: {
                         rank: number;
@@ -2016,6 +2021,13 @@ export interface components {
                         rank: number;
                         /** @description Position in the fused order, before reranking */
                         fusedRank: number;
+                    };
+                    /** @description The absolute signals the calibrated relevance is made of */
+                    relevance?: {
+                        /** @description Share of the query's IDF-weighted terms the result contains, 0-1 */
+                        coverage: number;
+                        /** @description Cosine similarity under the active embedding model; null without a vector */
+                        cosine: number | null;
                     };
                 };
             }[];
@@ -2066,6 +2078,17 @@ export interface components {
                     /** @description How long the search waited for it */
                     ms: number;
                 };
+                /** @description Which relevance threshold applied and how many results it left out; absent for a query of dates only */
+                relevance?: {
+                    /** @description The relevance results had to reach; null when none was asked for */
+                    threshold: number | null;
+                    /** @enum {string} */
+                    source: "request" | "default" | "none";
+                    /** @description The calibration applied: the active embedding model id, or "keyword" when no vector took part */
+                    calibration: string;
+                    /** @description Results left out for falling below the threshold */
+                    dropped: number;
+                };
             };
         };
         RecallAcrossDto: {
@@ -2083,6 +2106,8 @@ export interface components {
              * @default false
              */
             explain?: boolean;
+            /** @description Drop results below this calibrated relevance (0-1); "default": the active model's threshold */
+            minRelevance?: number | "default";
             filters?: {
                 /**
                  * @description Not a memory's scope: project = memories of this project (team ones that started here too), tenant = team memories (every project, and tenant-wide), all (default) = both. Private memories show only to their author and those they are shared with, under any of them
@@ -3373,6 +3398,12 @@ export interface components {
             timezone?: string;
             /** @description Upper bound for the briefing, in estimated tokens (default BRIEFING_TOKEN_BUDGET) */
             budgetTokens?: number;
+            /**
+             * @description The `text` rendering: markdown (sections with headings and timestamps), or compact (what recall_context shows an agent: ages instead of timestamps, one line per item; what Claude Code's SessionStart hook injects)
+             * @default markdown
+             * @enum {string}
+             */
+            format?: "markdown" | "compact";
         };
         BriefingDto_Output: {
             project: string;

@@ -15,6 +15,7 @@ import { registerLogin } from './session/login.command';
 import { registerLogout } from './session/logout.command';
 import { registerWhoami } from './session/whoami.command';
 import { registerTransfer } from './transfer/transfer.command';
+import { registerHook } from '../hooks/hook.command';
 
 /** Every command of `cairn`, in the order `cairn --help` lists them. */
 export function registerCommands(program: Command, context: ContextFactory): void {
@@ -33,4 +34,5 @@ export function registerCommands(program: Command, context: ContextFactory): voi
   registerSync(program, context);
   registerQueue(program, context);
   registerAdmin(program, context);
+  registerHook(program, context);
 }

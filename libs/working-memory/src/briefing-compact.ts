@@ -1,5 +1,5 @@
-import { channelLines, reviewOutcomeText } from '../briefing-text';
-import { type Briefing, type WorkingMemoryItem } from '../contract/briefing.types';
+import { channelLines, reviewOutcomeText } from './briefing-text';
+import { type Briefing, type WorkingMemoryItem } from './contract/briefing.types';
 
 /** Longest value or content one line shows; the structured copy carries the rest. */
 const ITEM_CHARS = 240;
