@@ -1,7 +1,7 @@
 import { homedir } from 'node:os';
 import { isAbsolute, join } from 'node:path';
 
-/** The environment variables the command reads; main.ts passes `process.env` in, tests pass their own. */
+/** The environment variables the command reads; main.ts passes the process environment in, tests pass their own. */
 export type Environment = Readonly<Record<string, string | undefined>>;
 
 /**
