@@ -23,7 +23,7 @@ export interface RestAnswer {
   readonly status: number;
   /** The JSON body (the answer's data, or its error body); undefined when there was none. */
   readonly body: unknown;
-  header(name: string): string | null;
+  readonly header: (name: string) => string | null;
 }
 
 /**
@@ -41,7 +41,11 @@ export function restCall<P extends RestPath, M extends RestMethod>(
   method: M,
   path: P,
   params: PathParams<P>,
-  init: { readonly body?: BodyOf<P, M>; readonly query?: QueryOf<P, M>; readonly headers?: Record<string, string> } = {},
+  init: {
+    readonly body?: BodyOf<P, M>;
+    readonly query?: QueryOf<P, M>;
+    readonly headers?: Record<string, string>;
+  } = {},
 ): RestCall {
   return { method, path, params, ...init };
 }
@@ -55,7 +59,7 @@ export function apiTransport(api: CairnApi): RestTransport {
       const { response, data, error } = await api.request(call.method, call.path as never, init as never);
       return {
         status: response.status,
-        body: response.ok ? (data as unknown) : (error as unknown),
+        body: response.ok ? data : error,
         header: (name) => response.headers.get(name),
       };
     },
