@@ -133,18 +133,22 @@ export class OfflineMode implements RelayInterceptor {
 
   /** Replays the queue once at a time; logs what it did. Undefined when nothing was pending. */
   replay(options: ReplayOptions = {}): Promise<ReplayReport | undefined> {
-    this.replaying ??= (async () => {
-      try {
-        if (this.store.queue.counts().pending === 0) return undefined;
-        const report = await replayQueue(this.store, apiTransport(this.api), options);
-        this.logReplay(report);
-        if (!report.stopped) this.markOnline();
-        return report;
-      } finally {
-        this.replaying = undefined;
-      }
+    if (this.replaying) return this.replaying;
+    // Checked before the replay starts, not inside it: an async function with nothing to await
+    // runs to its end at once, and its `finally` would clear the field before it was set.
+    if (this.store.queue.counts().pending === 0) return Promise.resolve(undefined);
+    const running = (async () => {
+      const report = await replayQueue(this.store, apiTransport(this.api), options);
+      this.logReplay(report);
+      if (!report.stopped) this.markOnline();
+      return report;
     })();
-    return this.replaying;
+    this.replaying = running;
+    const done = () => {
+      if (this.replaying === running) this.replaying = undefined;
+    };
+    running.then(done, done);
+    return running;
   }
 
   /** Replay, then the change feed of every project used: at start and on the timer. Never throws. */

@@ -48,8 +48,8 @@ export async function sendOrQueue(ctx: HookContext, write: HookWrite, timeoutMs:
   // A token seen before opens the store with no request; a new one has nothing queued yet.
   const known = await ctx.store();
   if ('store' in known && known.store.queue.counts().pending > 0) {
-    const behind = await replayFirst(ctx, known.store, started + timeoutMs * REPLAY_SHARE);
-    if (behind) return enqueue(known, toSend, behind);
+    const before = await replayFirst(ctx, known.store, started + timeoutMs * REPLAY_SHARE);
+    if (before.pending > 0) return enqueue(known, toSend, before.why);
   }
   try {
     return { status: 'sent', answer: await ctx.http.call(restCallOf(toSend), deadline - performance.now()) };
@@ -62,25 +62,28 @@ export async function sendOrQueue(ctx: HookContext, write: HookWrite, timeoutMs:
   }
 }
 
+/** The queue after a replay: writes still pending, and why (`busy`: another process is replaying them now). */
+export interface QueueLeft {
+  readonly pending: number;
+  readonly why: string;
+  readonly busy: boolean;
+}
+
 /**
  * Replays what is queued (until `deadline`, a performance.now() time, or the first write that
- * must wait); says on stderr what was held. Undefined when nothing is left before this write,
- * else why this write must queue behind the rest.
+ * must wait) through the hooks' node:http client; says on stderr what was held.
  */
-export async function replayFirst(
-  ctx: HookContext,
-  store: OfflineStore,
-  deadline: number,
-): Promise<string | undefined> {
+export async function replayFirst(ctx: HookContext, store: OfflineStore, deadline: number): Promise<QueueLeft> {
   let report: ReplayReport;
   try {
     report = await replayQueue(store, ctx.http, { deadline });
   } catch (error) {
-    return `the queued writes could not be replayed: ${reasonOf(error)}`;
+    const pending = store.queue.counts().pending;
+    return { pending, why: `the queued writes could not be replayed: ${reasonOf(error)}`, busy: false };
   }
   warnHeld(ctx, report);
-  if (report.pending === 0) return undefined;
-  return `behind ${report.pending} queued write(s)${report.stopped ? ` (${report.stopped.reason})` : ''}`;
+  const why = `behind ${report.pending} queued write(s)${report.stopped ? ` (${report.stopped.reason})` : ''}`;
+  return { pending: report.pending, why, busy: report.stopped?.busy === true };
 }
 
 /** One stderr line when a replay held writes as conflicts or rejections (they wait in `cairn queue`). */

@@ -37,8 +37,9 @@ export async function sessionStart(ctx: HookContext, input: InputOf<'SessionStar
     // The queued writes are older than this session's event: they go first.
     const access = await ctx.store();
     if ('store' in access && access.store.queue.counts().pending > 0) {
-      const behind = await replayFirst(ctx, access.store, REPLAY_DEADLINE_MS);
-      if (behind) ctx.warn(`queued writes still wait for the server: ${behind}`);
+      const left = await replayFirst(ctx, access.store, REPLAY_DEADLINE_MS);
+      // Another process (the bridge starting beside this session) replaying them is no news.
+      if (left.pending > 0 && !left.busy) ctx.warn(`queued writes still wait for the server: ${left.why}`);
     }
     if (input.source === 'startup') {
       const event = await sendOrQueue(
