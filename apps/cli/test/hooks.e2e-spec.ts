@@ -408,6 +408,17 @@ describe('Claude Code hooks against a real server', () => {
           'extract',
         ]);
         expect(queue.writes.every((write) => write.status === 'pending')).toBe(true);
+        // At the queue's cap a write is refused, and said; nothing held is lost.
+        const capped = await laptop.run(
+          'post-tool-use-failure',
+          laptop.input('post-tool-use-failure', { session_id: 'down-1' }),
+          { CAIRN_QUEUE_MAX: '5' },
+        );
+        expect(capped).toMatchObject({ code: 0, stdout: '' });
+        expect(capped.stderr).toMatch(
+          /event not recorded: .*could not be queued: the offline write queue holds 5 writes, its cap: this write was NOT queued/,
+        );
+        expect(JSON.parse((await laptop.cairn(['queue', '--json'])).stdout).writes).toHaveLength(5);
         expect(readdirSync(laptop.cacheDir)).toContain('offline.sqlite');
         expect(readdirSync(laptop.cacheDir)).not.toContain('hooks');
 
