@@ -47,7 +47,7 @@ export async function sendOrQueue(ctx: HookContext, write: HookWrite, timeoutMs:
   };
   // A token seen before opens the store with no request; a new one has nothing queued yet.
   const known = await ctx.store();
-  if ('store' in known && known.store.queue.counts().pending > 0) {
+  if ('store' in known && pendingIn(known.store) > 0) {
     const before = await replayFirst(ctx, known.store, started + timeoutMs * REPLAY_SHARE);
     if (before.pending > 0) return enqueue(known, toSend, before.why);
   }
@@ -78,8 +78,11 @@ export async function replayFirst(ctx: HookContext, store: OfflineStore, deadlin
   try {
     report = await replayQueue(store, ctx.http, { deadline });
   } catch (error) {
-    const pending = store.queue.counts().pending;
-    return { pending, why: `the queued writes could not be replayed: ${reasonOf(error)}`, busy: false };
+    return {
+      pending: pendingIn(store),
+      why: `the queued writes could not be replayed: ${reasonOf(error)}`,
+      busy: false,
+    };
   }
   warnHeld(ctx, report);
   const why = `behind ${report.pending} queued write(s)${report.stopped ? ` (${report.stopped.reason})` : ''}`;
@@ -95,6 +98,15 @@ export function warnHeld(ctx: HookContext, report: ReplayReport): void {
     `${held.length} queued write(s) held, not sent: #${first.seq} ${first.description}: ${first.outcome}, ${first.reason ?? ''}` +
       `${held.length > 1 ? ' …' : ''} (see \`cairn queue\`)`,
   );
+}
+
+/** Writes waiting in the queue; 0 when the file cannot be read (the write is then sent, and queued only if it can be). */
+export function pendingIn(store: OfflineStore): number {
+  try {
+    return store.queue.counts().pending;
+  } catch {
+    return 0;
+  }
 }
 
 function enqueue(access: StoreAccess, write: WriteToSend, reason: string): WriteOutcome {

@@ -2,7 +2,7 @@ import { type HookContext } from './hook-context';
 import { reasonOf } from './hook-errors';
 import { type HookOutput, type InputOf } from './hook-input';
 import { hookStateFile, pruneState, readState } from './hook-state';
-import { replayFirst, sendOrQueue } from './hook-writes';
+import { pendingIn, replayFirst, sendOrQueue } from './hook-writes';
 import { type CompactionSnapshot } from './pre-compact.hook';
 
 /** How long a session's start may wait for its briefing (Claude Code waits for the hook; the user sees it). */
@@ -36,7 +36,7 @@ export async function sessionStart(ctx: HookContext, input: InputOf<'SessionStar
   if (briefing.online) {
     // The queued writes are older than this session's event: they go first.
     const access = await ctx.store();
-    if ('store' in access && access.store.queue.counts().pending > 0) {
+    if ('store' in access && pendingIn(access.store) > 0) {
       const left = await replayFirst(ctx, access.store, REPLAY_DEADLINE_MS);
       // Another process (the bridge starting beside this session) replaying them is no news.
       if (left.pending > 0 && !left.busy) ctx.warn(`queued writes still wait for the server: ${left.why}`);
@@ -84,16 +84,25 @@ async function fetchBriefing(ctx: HookContext): Promise<{ text?: string; online:
   // without the text and the review outcomes), so either serves the other's offline.
   const { text, reviewOutcomes: _toldInText, ...structured } = answer;
   const access = await ctx.store({ timeoutMs: Math.max(200, ctx.remainingMs(SESSION_START_BUDGET_MS)) });
-  if ('store' in access) access.store.saved.saveBriefing(project, { text, structured });
-  else ctx.warn(`the briefing is not kept for offline use: ${access.problem}`);
+  try {
+    if (!('store' in access)) throw new Error(access.problem);
+    access.store.saved.saveBriefing(project, { text, structured });
+  } catch (error) {
+    ctx.warn(`the briefing is not kept for offline use: ${reasonOf(error)}`);
+  }
   return { text, online: true };
 }
 
 /** The last briefing saved for this project (by a session start or the bridge), marked as not current. */
 async function savedBriefing(ctx: HookContext, reason: string): Promise<{ text?: string; online: boolean }> {
   const access = await ctx.store();
-  const saved = 'store' in access ? access.store.saved.briefing(ctx.project.slug) : undefined;
-  const pending = 'store' in access ? access.store.queue.counts().pending : 0;
+  let saved;
+  try {
+    saved = 'store' in access ? access.store.saved.briefing(ctx.project.slug) : undefined;
+  } catch (error) {
+    ctx.warn(`the saved briefing cannot be read: ${reasonOf(error)}`);
+  }
+  const pending = 'store' in access ? pendingIn(access.store) : 0;
   const waiting = pending > 0 ? `; ${pending} writes queued` : '';
   ctx.warn(`no briefing from the server (${reason})${saved ? ', using the last one saved' : ''}${waiting}`);
   if (!saved) return { online: false };
