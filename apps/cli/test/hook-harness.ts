@@ -52,9 +52,13 @@ export class HookMachine {
 
   /** Runs `cairn hook <event>` with `input` on stdin, as Claude Code does. */
   run(event: string, input: unknown, extra: Record<string, string | undefined> = {}): Promise<HookRun> {
+    return this.spawn(['hook', event], typeof input === 'string' ? input : JSON.stringify(input), extra);
+  }
+
+  private spawn(args: readonly string[], stdin: string, extra: Record<string, string | undefined>): Promise<HookRun> {
     const started = performance.now();
     return new Promise((done, fail) => {
-      const child = spawn(process.execPath, [CLI_MAIN, 'hook', event], { cwd: this.repo, env: this.env(extra) });
+      const child = spawn(process.execPath, [CLI_MAIN, ...args], { cwd: this.repo, env: this.env(extra) });
       const out: Buffer[] = [];
       const err: Buffer[] = [];
       child.stdout.on('data', (chunk: Buffer) => out.push(chunk));
@@ -70,8 +74,13 @@ export class HookMachine {
         }
         done({ code, stdout, stderr: Buffer.concat(err).toString('utf8'), output, ms: performance.now() - started });
       });
-      child.stdin.end(typeof input === 'string' ? input : JSON.stringify(input));
+      child.stdin.end(stdin);
     });
+  }
+
+  /** Runs another `cairn` command (`queue --json`, `sync`) as this machine's user, with the same settings as the hooks. */
+  cairn(args: readonly string[], extra: Record<string, string | undefined> = {}): Promise<HookRun> {
+    return this.spawn(args, '', extra);
   }
 
   /** A recorded hook input (apps/cli/test/fixtures/hook-inputs), with this machine's paths and the given fields. */
@@ -123,11 +132,14 @@ export function userLine(text: string): object {
 /**
  * A TCP relay in front of the api: `stop()` takes the server away from the hooks (connections
  * refused, as when it is down) without stopping the api the test reads its state from;
- * `resume()` brings it back on the same address.
+ * `resume()` brings it back on the same address. A request matching `deafTo` reaches the api
+ * but its answer (and any later one on that connection) never comes back: a write that lands
+ * and whose answer is lost.
  */
 export class TcpRelay {
   private server?: Server;
   private readonly sockets = new Set<Socket>();
+  deafTo?: RegExp;
 
   private constructor(
     private readonly target: URL,
@@ -155,7 +167,16 @@ export class TcpRelay {
           upstream.destroy();
         });
       }
-      socket.pipe(upstream).pipe(socket);
+      let deaf = false;
+      socket.on('data', (chunk: Buffer) => {
+        deaf ||= this.deafTo?.test(chunk.toString('latin1')) ?? false;
+        upstream.write(chunk);
+      });
+      socket.on('end', () => upstream.end());
+      upstream.on('data', (chunk: Buffer) => {
+        if (!deaf) socket.write(chunk);
+      });
+      upstream.on('end', () => socket.end());
     });
     await new Promise<void>((ready, fail) => {
       server.once('error', fail);

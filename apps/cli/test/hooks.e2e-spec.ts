@@ -1,6 +1,6 @@
 import { readdirSync } from 'node:fs';
+import { issueToken } from '@cairn/testing';
 import { type AddressInfo, createServer } from 'node:net';
-import { join } from 'node:path';
 import { type Pipeline, pollUntil, startPipeline } from '../../api/test/summaries-harness';
 import { assistantLine, HookMachine, TcpRelay, userLine } from './hook-harness';
 
@@ -340,14 +340,15 @@ describe('Claude Code hooks against a real server', () => {
   });
 
   describe('failing open', () => {
-    it('lets the prompt through with one line on stderr when the server is down, and queues writes until it is back', async () => {
+    it('lets the prompt through when the server is down, queues every write in the offline store, and replays each once at the next SessionStart', async () => {
       const relay = await TcpRelay.start(url);
       const laptop = new HookMachine({ url: relay.url, token: p.w.agent.token!, project: project() });
+      const summaries = async () =>
+        ((await get('/kb/documents?limit=200')).body.items as { source: string }[]).filter((doc) =>
+          doc.source.startsWith('session-summary:'),
+        ).length;
       try {
-        const write = laptop.input('post-tool-use-write', {
-          session_id: 'down-1',
-          tool_input: { file_path: `${laptop.repo}/src/billing/ledger.ts`, content: 'export {};\n' },
-        });
+        const summariesBefore = await summaries();
         expect(await laptop.run('session-start', laptop.input('session-start'))).toMatchObject({ code: 0, stderr: '' });
         await relay.stop();
 
@@ -360,11 +361,66 @@ describe('Claude Code hooks against a real server', () => {
           /^cairn user-prompt-submit: no recall: Cannot reach http:\/\/127\.0\.0\.1:\d+: .+\n$/,
         );
 
-        const written = await laptop.run('post-tool-use', write);
+        // Every kind of write a hook makes, made while the server is away.
+        const written = await laptop.run(
+          'post-tool-use',
+          laptop.input('post-tool-use-write', {
+            session_id: 'down-1',
+            tool_input: { file_path: `${laptop.repo}/src/billing/ledger.ts`, content: 'export {};\n' },
+          }),
+        );
         expect(written).toMatchObject({ code: 0, stdout: '' });
         expect(written.stderr).toMatch(/^cairn post-tool-use: event queued: Cannot reach .+\n$/);
-        const queue = join(laptop.cacheDir, 'hooks', 'queue');
-        expect(readdirSync(queue).filter((name) => name.endsWith('.json'))).toHaveLength(1);
+        const output = Array.from({ length: 600 }, (_, i) => `ledger check ${i}: balanced`).join('\n');
+        const captured = await laptop.run(
+          'post-tool-use',
+          laptop.input('post-tool-use-bash', {
+            session_id: 'down-1',
+            tool_input: { command: 'npm run ledger:check' },
+            tool_response: { stdout: output, stderr: '', interrupted: false, isImage: false },
+          }),
+        );
+        // Queued, so the agent gets the output whole (a pointer needs the document's id).
+        expect(captured).toMatchObject({ code: 0, stdout: '' });
+        // Behind the event queued before it: writes keep their order.
+        expect(captured.stderr).toMatch(
+          /Bash output queued, left as it was: behind 1 queued write\(s\) \(Cannot reach/,
+        );
+        const chatter = Array.from({ length: 12 }, (_, i) => [
+          userLine(`Walk the ledger path ${i}.`),
+          assistantLine(`Walked ledger path ${i}: every entry balances and the cursor resumes after a crash.`),
+        ]).flat();
+        laptop.writeTranscript([...chatter, userLine('We decided to reconcile the ledger every night at 02:00 UTC.')]);
+        const compacted = await laptop.run('pre-compact', laptop.input('pre-compact', { session_id: 'down-1' }));
+        expect(compacted.stderr).toMatch(/working memory queued: .+\n.*session summary queued: /);
+        const stopped = await laptop.run('stop', laptop.input('stop', { session_id: 'down-1' }));
+        expect(stopped.stderr).toMatch(/conversation queued for learning: behind 4 queued write\(s\) \(Cannot reach/);
+
+        // The writes wait in the one offline store: `cairn queue` lists them, in order.
+        const listed = await laptop.cairn(['queue', '--json']);
+        expect(listed.code).toBe(0);
+        const queue = JSON.parse(listed.stdout) as { writes: { operation: { kind: string }; status: string }[] };
+        expect(queue.writes.map((write) => write.operation.kind)).toEqual([
+          'session_event',
+          'kb_document',
+          'remember',
+          'session_summary',
+          'extract',
+        ]);
+        expect(queue.writes.every((write) => write.status === 'pending')).toBe(true);
+        // At the queue's cap a write is refused, and said; nothing held is lost.
+        const capped = await laptop.run(
+          'post-tool-use-failure',
+          laptop.input('post-tool-use-failure', { session_id: 'down-1' }),
+          { CAIRN_QUEUE_MAX: '5' },
+        );
+        expect(capped).toMatchObject({ code: 0, stdout: '' });
+        expect(capped.stderr).toMatch(
+          /event not recorded: .*could not be queued: the offline write queue holds 5 writes, its cap: this write was NOT queued/,
+        );
+        expect(JSON.parse((await laptop.cairn(['queue', '--json'])).stdout).writes).toHaveLength(5);
+        expect(readdirSync(laptop.cacheDir)).toContain('offline.sqlite');
+        expect(readdirSync(laptop.cacheDir)).not.toContain('hooks');
 
         // The briefing the last session start saved stands in, marked as such.
         const start = await laptop.run('session-start', laptop.input('session-start', { session_id: 'down-1' }));
@@ -374,7 +430,7 @@ describe('Claude Code hooks against a real server', () => {
         expect(start.output?.hookSpecificOutput.additionalContext).toContain(
           'current-focus (4): Refunds for the billing API',
         );
-        expect(start.stderr).toMatch(/using the last one saved; 1 writes queued\n$/);
+        expect(start.stderr).toMatch(/using the last one saved; 5 writes queued\n$/);
         expect((await events()).some((event) => event.summary === 'Wrote src/billing/ledger.ts')).toBe(false);
 
         // Back: the next session start replays the queue, in order, once.
@@ -384,29 +440,116 @@ describe('Claude Code hooks against a real server', () => {
           laptop.input('session-start', { session_id: 'down-2', source: 'resume' }),
         );
         expect(back).toMatchObject({ code: 0, stderr: '' });
-        expect(readdirSync(queue).filter((name) => name.endsWith('.json'))).toHaveLength(0);
+        expect(JSON.parse((await laptop.cairn(['queue', '--json'])).stdout).writes).toEqual([]);
+        // Again: nothing is sent twice.
+        expect(await laptop.run('session-start', laptop.input('session-start', { source: 'resume' }))).toMatchObject({
+          code: 0,
+          stderr: '',
+        });
+
         expect((await events()).filter((event) => event.summary === 'Wrote src/billing/ledger.ts')).toHaveLength(1);
+        const documents = (await get('/kb/documents?limit=200')).body.items as { source: string }[];
+        expect(documents.filter((doc) => doc.source === 'bash:npm run ledger:check')).toHaveLength(1);
+        const memory = (await p.w.agent.get(`/v1/projects/${project()}/working-memory`)).body.items as {
+          key: string;
+          value: string;
+        }[];
+        expect(memory.find((entry) => entry.key === 'claude-code-compaction')?.value).toContain(
+          'We decided to reconcile the ledger every night at 02:00 UTC.',
+        );
+        const summary = memory.find((entry) => entry.key === 'last_session_summary')?.value ?? '';
+        expect(summary).toContain('We decided to reconcile the ledger every night at 02:00 UTC.');
+        expect(await summaries()).toBe(summariesBefore + 1);
+        const learned = await pollUntil(p.w.member, `/v1/projects/${project()}/proposals?limit=200`, (r) =>
+          (r.body.items as { content: string }[]).some((item) => item.content.includes('reconcile the ledger')),
+        );
+        expect(
+          (learned.body.items as { content: string }[]).filter((item) => item.content.includes('reconcile the ledger')),
+        ).toHaveLength(1);
       } finally {
         await relay.stop();
         laptop.remove();
       }
-    });
+    }, 60_000);
 
-    it('lets the session go on when the token is refused, and queues what it would have written', async () => {
-      const refused = { CAIRN_TOKEN: 'cairn_st_revoked0000000000000000000000000000000000' };
+    it('stores a write once when its first answer was lost: the same idempotency key is queued and replayed', async () => {
+      const relay = await TcpRelay.start(url);
+      const laptop = new HookMachine({ url: relay.url, token: p.w.agent.token!, project: project() });
+      try {
+        expect(await laptop.run('session-start', laptop.input('session-start'))).toMatchObject({ code: 0, stderr: '' });
+        const archived = async () =>
+          ((await get('/kb/documents?limit=200')).body.items as { source: string; id: string }[]).filter(
+            (doc) => doc.source.startsWith('session-summary:') && doc.source.includes(':key:cairn-hook-'),
+          );
+        laptop.writeTranscript([userLine('Note for after the compaction: the lost-answer summary, exactly once.')]);
+        const earlier = await archived();
+        relay.deafTo = /^POST \S*\/session\/summary /;
+        // The summary reaches the api; its answer never comes back: past the budget, it is queued.
+        const compacted = await laptop.run('pre-compact', laptop.input('pre-compact', { session_id: 'lost-1' }));
+        expect(compacted.stderr).toMatch(/^cairn pre-compact: session summary queued: Cannot reach .*no answer within/);
+        // The summary did land: the api finished it after the hook stopped waiting.
+        await pollUntil(p.w.agent, `/v1/projects/${project()}/working-memory`, (r) =>
+          (r.body.items as { key: string; value: string }[]).some(
+            (entry) => entry.key === 'last_session_summary' && entry.value.includes('lost-answer summary'),
+          ),
+        );
+        const landed = await archived();
+        expect(landed).toHaveLength(earlier.length + 1);
+        relay.deafTo = undefined;
+        const back = await laptop.run('session-start', laptop.input('session-start', { source: 'resume' }));
+        expect(back).toMatchObject({ code: 0, stderr: '' });
+        expect(JSON.parse((await laptop.cairn(['queue', '--json'])).stdout).writes).toEqual([]);
+        // The repeat found the first copy (and renewed its retention): still one archived summary.
+        expect((await archived()).map((doc) => doc.id)).toEqual(landed.map((doc) => doc.id));
+      } finally {
+        await relay.stop();
+        laptop.remove();
+      }
+    }, 60_000);
+
+    it('queues what a refused token would have written once the token was known, and says when it cannot', async () => {
+      const issued = await issueToken(p.api.admin, p.w.tenant.slug, {
+        role: 'agent',
+        projects: [project()],
+        agentId: 'revoked-laptop',
+      });
+      const known = { CAIRN_TOKEN: issued.token };
+      expect(await machine.run('session-start', machine.input('session-start'), known)).toMatchObject({
+        code: 0,
+        stderr: '',
+      });
+      expect((await p.api.admin.delete(`/v1/tenants/${p.w.tenant.slug}/tokens/${issued.id}`)).status).toBe(204);
+      // Revocation reaches every api instance's token cache by a notice: wait until it is refused.
+      await pollUntil(p.api.client.as(issued.token), `/v1/whoami`, (r) => r.status === 401);
       const prompt = await machine.run(
         'user-prompt-submit',
         machine.input('user-prompt-submit', { session_id: 'tok-1' }),
-        refused,
+        known,
       );
       expect(prompt).toMatchObject({ code: 0, stdout: '' });
       expect(prompt.stderr).toMatch(/\(401\)\n$/);
       const failed = await machine.run(
         'post-tool-use-failure',
         machine.input('post-tool-use-failure', { session_id: 'tok-1' }),
-        refused,
+        known,
       );
-      expect(failed.stderr).toMatch(/event queued: .*\(401\)/);
+      expect(failed.stderr).toMatch(/event queued: .*\(401\)\n$/);
+      const queued = JSON.parse((await machine.cairn(['queue', '--json'], known)).stdout);
+      expect(queued.writes).toEqual([
+        expect.objectContaining({ status: 'pending', operation: expect.objectContaining({ kind: 'session_event' }) }),
+      ]);
+
+      // A token never seen online cannot be told apart from another's: its write is not queued, and that is said.
+      const never = { CAIRN_TOKEN: 'cairn_st_revoked0000000000000000000000000000000000' };
+      const unknown = await machine.run(
+        'post-tool-use-failure',
+        machine.input('post-tool-use-failure', { session_id: 'tok-2' }),
+        never,
+      );
+      expect(unknown).toMatchObject({ code: 0, stdout: '' });
+      expect(unknown.stderr).toMatch(
+        /event not recorded: .*\(401\); and it could not be queued: this token has not been used with the server before/,
+      );
     });
 
     it('says once what is missing when nothing is configured, stays quiet when turned off, and survives bad input', async () => {

@@ -22,14 +22,17 @@ export class SessionSummaryService {
 
   async summarize(projectSlug: string, principal: SessionPrincipal, input: SummarizeInput): Promise<SummaryResult> {
     assertProjectAccess(principal, projectSlug);
-    const { text } = parseInput(summarizeSchema, input);
+    const { text, idempotencyKey } = parseInput(summarizeSchema, input);
     const agentKey = agentKeyOf(principal);
     const at = new Date().toISOString();
     // Archived first, in its own transaction, so its embedding job is enqueued after its
     // rows commit; should the working-memory write then fail, the summary is still kept.
     const archived = await this.knowledge.index(projectSlug, principal, {
       // A source of its own per summary: a shared source would make each summary replace the last.
-      source: `session-summary:${agentKey}:${at}`,
+      // With a key, the source is named by it: a retry (a client replaying a queued summary
+      // whose first answer was lost) is the same text of the same source, which the knowledge
+      // base keeps once and answers with the first copy.
+      source: `session-summary:${agentKey}:${idempotencyKey ? `key:${idempotencyKey}` : at}`,
       title: `Session summary ${at.slice(0, 10)} (${agentKey})`,
       text,
       sourceType: 'internal',

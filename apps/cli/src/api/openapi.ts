@@ -3362,6 +3362,8 @@ export interface components {
         SummarizeSessionDto: {
             /** @description What this session did, decided and left open */
             text: string;
+            /** @description Retries with it archive once: the summary is kept under a source named by the key */
+            idempotencyKey?: string;
         };
         SessionSummaryResultDto_Output: {
             /** @description The knowledge-base document archiving the summary (retention tier "summary") */

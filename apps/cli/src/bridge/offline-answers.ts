@@ -95,16 +95,19 @@ export function cachedBriefing(store: OfflineStore, project: string, reason: str
   };
 }
 
-/** The answer to a write the bridge queued: plainly not stored yet, with its place in the queue. */
-export function queuedAnswer(write: QueuedWrite, pending: number, reason: string): CallToolResult {
+/**
+ * The answer to a write the bridge queued: plainly not stored yet, with its place in the queue
+ * and `because` (the server unreachable, or earlier writes another process is replaying).
+ */
+export function queuedAnswer(write: QueuedWrite, pending: number, because: string): CallToolResult {
   return {
     content: [
       {
         type: 'text',
         text:
           `[offline] QUEUED, NOT STORED YET: ${describeWrite(write.operation)} in ${write.project} is write #${write.seq} ` +
-          `of the local queue (${pending} pending) because the server is unreachable (${reason}). It will be sent, ` +
-          'in order, when the server is back; do not repeat this call. `cairn queue` lists the queue.',
+          `of the local queue (${pending} pending) because ${because}. It will be sent in order, after the writes ` +
+          'queued before it; do not repeat this call. `cairn queue` lists the queue.',
       },
     ],
     structuredContent: {

@@ -8,7 +8,8 @@ import { type CairnApi } from '../api/cairn-client';
 import { syncChangeFeed } from '../offline/change-feed';
 import { type MemoryView } from '../offline/memory-cache.repository';
 import { type OfflineStore } from '../offline/offline-store';
-import { replayQueue, type ReplayReport } from '../offline/write-replay';
+import { apiTransport } from '../offline/rest-call';
+import { replayQueue, type ReplayOptions, type ReplayReport } from '../offline/write-replay';
 import { QueueFullError } from '../offline/write-queue.repository';
 import { cachedBriefing, cachedRecall, queuedAnswer, toolError, widenToolList } from './offline-answers';
 import { type RelayInterceptor } from './relay';
@@ -17,6 +18,12 @@ import { queueableCall, QUEUEABLE_TOOLS, type ToolArguments, withIdempotencyKey 
 export interface OfflineModeOptions {
   readonly log: (line: string) => void;
 }
+
+/**
+ * How long a write waits for another process (a hook, `cairn sync`, another bridge) replaying
+ * the queue before it queues behind their writes: the others' writes go first either way.
+ */
+const REPLAY_WAIT_MS = 10_000;
 
 interface ToolCallParams {
   name: string;
@@ -54,12 +61,17 @@ export class OfflineMode implements RelayInterceptor {
     const project = this.store.projectOf(typeof args.project === 'string' ? args.project : undefined);
     if (project) this.projects.add(project);
     if (!QUEUEABLE_TOOLS.has(params.name)) return request;
-    const prepared = { ...request, params: { ...request.params, arguments: withIdempotencyKey(params.name, args) } };
+    const keyed = withIdempotencyKey(params.name, args);
+    const prepared = { ...request, params: { ...request.params, arguments: keyed } };
     // Writes keep their order: the ones queued earlier go first, or this one queues behind them.
     if (this.store.queue.counts().pending > 0) {
-      const report = await this.replay();
-      if (report?.stopped?.unavailable && this.store.queue.counts().pending > 0) {
-        return (await this.onUnreachable(prepared, report.stopped.reason))!;
+      const report = await this.replay({ waitForLockMs: REPLAY_WAIT_MS });
+      if (report?.stopped && this.store.queue.counts().pending > 0) {
+        if (report.stopped.unavailable) return (await this.onUnreachable(prepared, report.stopped.reason))!;
+        if (report.stopped.busy) {
+          const answer = this.queueWrite(params.name, keyed, report.stopped.reason);
+          return { jsonrpc: '2.0', id: request.id, result: answer };
+        }
       }
     }
     return prepared;
@@ -120,19 +132,23 @@ export class OfflineMode implements RelayInterceptor {
   }
 
   /** Replays the queue once at a time; logs what it did. Undefined when nothing was pending. */
-  replay(): Promise<ReplayReport | undefined> {
-    this.replaying ??= (async () => {
-      try {
-        if (this.store.queue.counts().pending === 0) return undefined;
-        const report = await replayQueue(this.store, this.api);
-        this.logReplay(report);
-        if (!report.stopped) this.markOnline();
-        return report;
-      } finally {
-        this.replaying = undefined;
-      }
+  replay(options: ReplayOptions = {}): Promise<ReplayReport | undefined> {
+    if (this.replaying) return this.replaying;
+    // Checked before the replay starts, not inside it: an async function with nothing to await
+    // runs to its end at once, and its `finally` would clear the field before it was set.
+    if (this.store.queue.counts().pending === 0) return Promise.resolve(undefined);
+    const running = (async () => {
+      const report = await replayQueue(this.store, apiTransport(this.api), options);
+      this.logReplay(report);
+      if (!report.stopped) this.markOnline();
+      return report;
     })();
-    return this.replaying;
+    this.replaying = running;
+    const done = () => {
+      if (this.replaying === running) this.replaying = undefined;
+    };
+    running.then(done, done);
+    return running;
   }
 
   /** Replay, then the change feed of every project used: at start and on the timer. Never throws. */
@@ -168,23 +184,28 @@ export class OfflineMode implements RelayInterceptor {
       );
     }
     if (QUEUEABLE_TOOLS.has(call.name)) {
-      const queueable = queueableCall(this.store, call.name, args);
-      if (!queueable.ok) return toolError(`[offline] ${queueable.message}`);
-      try {
-        const write = this.store.queue.enqueue(queueable.project, queueable.operation, {
-          idempotencyKey: queueable.idempotencyKey,
-          max: this.store.queueMax,
-        });
-        return queuedAnswer(write, this.store.queue.counts().pending, reason);
-      } catch (error) {
-        if (error instanceof QueueFullError) return toolError(`[offline] ${error.message}`);
-        throw error;
-      }
+      return this.queueWrite(call.name, args, `the server is unreachable (${reason})`);
     }
     return toolError(
       `[offline] The server is unreachable (${reason}); ${call.name} needs it. ` +
         'Offline, memory_recall and recall_context answer from the local cache and writes are queued.',
     );
+  }
+
+  /** Queues a write tool's call and answers it as queued, or says why it cannot be (the cap, a blind update). */
+  private queueWrite(tool: string, args: ToolArguments, because: string): CallToolResult {
+    const queueable = queueableCall(this.store, tool, args);
+    if (!queueable.ok) return toolError(`[offline] ${queueable.message}`);
+    try {
+      const write = this.store.queue.enqueue(queueable.project, queueable.operation, {
+        idempotencyKey: queueable.idempotencyKey,
+        max: this.store.queueMax,
+      });
+      return queuedAnswer(write, this.store.queue.counts().pending, because);
+    } catch (error) {
+      if (error instanceof QueueFullError) return toolError(`[offline] ${error.message}`);
+      throw error;
+    }
   }
 
   /** Keeps what an answer tells about memories and briefings. */

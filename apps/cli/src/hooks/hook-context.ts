@@ -1,8 +1,12 @@
 import { readFile } from 'node:fs/promises';
+import { type WhoamiView } from '../offline/identity.repository';
+import { openOfflineStore, type OfflineStore } from '../offline/offline-store';
+import { queueMaxOf } from '../offline/write-queue.repository';
 import { type ConfigFile } from '../settings/config-file';
 import { type CliPaths, cliPaths, type Environment } from '../settings/paths';
 import { requireToken, requireUrl, resolveSettings } from '../settings/settings';
 import { CLI_VERSION } from '../version';
+import { reasonOf } from './hook-errors';
 import { HookHttp } from './hook-http';
 import { type HookEventName, isRecord } from './hook-input';
 import { chooseProject, findRepositorySettings, type ProjectChoice, type RepositorySettings } from './hook-project';
@@ -17,6 +21,9 @@ export interface HookIo {
   readonly home?: string;
 }
 
+/** The offline store, or why this run cannot use it (said where it matters: a write that could not be queued). */
+export type StoreAccess = { readonly store: OfflineStore } | { readonly problem: string };
+
 /**
  * Everything one hook run works with: where the server is and as whom, which project, where
  * its state lives, and how much of its time is left. A hook starts the clock at process start
@@ -25,6 +32,7 @@ export interface HookIo {
 export class HookContext {
   /** The REST client (node:http, not fetch: see hook-http.ts); each call takes its own deadline. */
   readonly http: HookHttp;
+  private opened?: OfflineStore;
 
   constructor(
     readonly event: HookEventName,
@@ -38,9 +46,37 @@ export class HookContext {
     this.http = new HookHttp(server, token, `cairn-hook/${CLI_VERSION} (${event})`);
   }
 
-  /** Identifies the token for files kept per identity, without keeping the token. */
-  get identity(): string {
-    return identityOf(this.server, this.token);
+  /**
+   * The offline store `cairn mcp` and `cairn sync` use too (apps/cli/src/offline), opened once
+   * per run and closed by the runner: the same file, and the same identity for the same server
+   * and token (a digest of both). For a token seen before, opening is a file open and one
+   * indexed read. A token never seen is identified with `GET /v1/whoami` only when `identify`
+   * gives the time for it; without, the store is not available to it yet.
+   */
+  async store(identify?: { readonly timeoutMs: number }): Promise<StoreAccess> {
+    if (this.opened) return { store: this.opened };
+    try {
+      this.opened = await openOfflineStore({
+        cacheDir: this.paths.cacheDir,
+        server: this.server,
+        token: this.token,
+        queueMax: queueMaxOf(this.io.env.CAIRN_QUEUE_MAX),
+        whoami: identify && (() => this.whoami(identify.timeoutMs)),
+      });
+      return { store: this.opened };
+    } catch (error) {
+      return { problem: reasonOf(error) };
+    }
+  }
+
+  /** Closes the store if this run opened it (before the process exits). */
+  close(): void {
+    this.opened?.close();
+    this.opened = undefined;
+  }
+
+  private async whoami(timeoutMs: number): Promise<WhoamiView> {
+    return await this.http.request('get', '/v1/whoami', {}, undefined, timeoutMs);
   }
 
   /** Milliseconds left of `budgetMs` counted from process start. */
@@ -52,16 +88,6 @@ export class HookContext {
   warn(line: string): void {
     this.io.stderr.write(`cairn ${kebab(this.event)}: ${line.replace(/\s+/g, ' ').slice(0, 400)}\n`);
   }
-}
-
-export function identityOf(server: URL, token: string): string {
-  // FNV-1a 64 over origin and token: a file name, not a secret; the token itself is never written.
-  let hash = 0xcbf29ce484222325n;
-  for (const byte of Buffer.from(`${server.origin}\n${token}`)) {
-    hash ^= BigInt(byte);
-    hash = (hash * 0x100000001b3n) & 0xffffffffffffffffn;
-  }
-  return hash.toString(16).padStart(16, '0');
 }
 
 export function kebab(event: HookEventName): string {

@@ -4,8 +4,7 @@ import { join } from 'node:path';
 import { type HookContext } from './hook-context';
 import { isRecord, type HookOutput, type InputOf } from './hook-input';
 import { fileSafe } from './hook-state';
-import { type HookWrite } from './hook-write-calls';
-import { sendOrQueue } from './hook-writes';
+import { type HookWrite, sendOrQueue } from './hook-writes';
 import {
   CAPTURE_MIN_CHARS,
   capturedOutput,

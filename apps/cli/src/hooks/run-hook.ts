@@ -62,8 +62,9 @@ export async function runHook(argv: readonly string[], io: HookIo): Promise<numb
     warn(input.problem);
     return 0;
   }
+  let ctx: HookContext | undefined;
   try {
-    const ctx = await resolveHookContext(event, io, input.cwd);
+    ctx = await resolveHookContext(event, io, input.cwd);
     const output = await handle(ctx, input);
     if (output) io.stdout.write(`${JSON.stringify(output)}\n`);
   } catch (error) {
@@ -72,6 +73,8 @@ export async function runHook(argv: readonly string[], io: HookIo): Promise<numb
     } else {
       warn(`failed, the session goes on: ${error instanceof Error ? error.message : String(error)}`);
     }
+  } finally {
+    ctx?.close();
   }
   return 0;
 }

@@ -1,7 +1,8 @@
+import { type MemoryView } from '../offline/memory-cache.repository';
 import { type HookContext } from './hook-context';
 import { type HookOutput, type InputOf } from './hook-input';
 import { hookStateFile, readState, writeState } from './hook-state';
-import { reasonOf } from './hook-write-calls';
+import { reasonOf } from './hook-errors';
 import { fileQueries, namedFiles, promptQuery } from './prompt-text';
 import { MAX_INJECTED, selectForInjection } from './recall-selection';
 
@@ -19,6 +20,8 @@ interface RecalledMemory {
   readonly category: string;
   readonly version: number;
   readonly relevance?: number;
+  /** The memory as the server answered it, for the offline cache. */
+  readonly view: MemoryView;
 }
 
 /** Memories of this session already injected, by id, with the version shown (an edited one is shown again). */
@@ -31,7 +34,10 @@ interface ShownState {
  * active model's calibrated threshold (`minRelevance: "default"`); of what passes, the memories
  * close to the best one (selectForInjection), minus those this session was already shown, are
  * injected with their ids. An unrelated prompt passes nothing and injects nothing. Within a hard
- * budget from process start; past it, nothing, silently.
+ * budget from process start; past it, nothing, silently. What the server recalled goes into the
+ * offline cache (so `cairn mcp` can answer memory_recall from it when the server is away); with
+ * the server away this hook injects nothing from that cache: its ranking has no calibrated
+ * relevance to hold back an unrelated memory.
  */
 export async function userPromptSubmit(
   ctx: HookContext,
@@ -43,7 +49,7 @@ export async function userPromptSubmit(
   const left = ctx.remainingMs(budget);
   if (left < 20) return undefined;
   const recall = async (text: string) => {
-    const answer = await ctx.http.send(
+    const answer = await ctx.http.request(
       'post',
       '/v1/projects/{project}/memories/search',
       { project: ctx.project.slug },
@@ -56,6 +62,7 @@ export async function userPromptSubmit(
       category: hit.memory.category,
       version: hit.memory.version,
       relevance: hit.relevance,
+      view: hit.memory,
     }));
   };
   const [byPrompt, ...byFiles] = await Promise.allSettled([
@@ -74,6 +81,7 @@ export async function userPromptSubmit(
     if (!seen || (hit.relevance ?? 0) > (seen.relevance ?? 0)) merged.set(hit.id, hit);
   }
   const ranked = [...merged.values()].sort((a, b) => (b.relevance ?? 0) - (a.relevance ?? 0));
+  await cacheRecalled(ctx, ranked, budget);
   const stateFile = hookStateFile(ctx.paths, 'sessions', `${input.session_id}-shown`);
   const state = await readState<ShownState>(stateFile, { shown: {} });
   const fresh = selectForInjection(ranked).filter((memory) => state.shown[memory.id] !== memory.version);
@@ -84,6 +92,23 @@ export async function userPromptSubmit(
   return {
     hookSpecificOutput: { hookEventName: 'UserPromptSubmit', additionalContext: injectedText(ctx, fresh) },
   };
+}
+
+/** Puts the recalled memories into the offline cache, if the budget leaves the time (a few ms for a known token). */
+async function cacheRecalled(ctx: HookContext, recalled: readonly RecalledMemory[], budget: number): Promise<void> {
+  const left = ctx.remainingMs(budget);
+  if (recalled.length === 0 || left < 20) return;
+  const access = await ctx.store({ timeoutMs: left });
+  if (!('store' in access)) return; // a token never seen, with no time left to identify it: the next hook will
+  try {
+    access.store.memories.put(
+      ctx.project.slug,
+      recalled.map((memory) => memory.view),
+      'recall',
+    );
+  } catch (error) {
+    ctx.warn(`recalled memories not cached for offline use: ${reasonOf(error)}`);
+  }
 }
 
 function injectedText(ctx: HookContext, memories: readonly RecalledMemory[]): string {

@@ -1,4 +1,5 @@
-import { type CairnApi, errorFromResponse } from '../api/cairn-client';
+import { errorFromResponse } from '../api/api-errors';
+import { type CairnApi } from '../api/cairn-client';
 import { type MemoryView } from './memory-cache.repository';
 import { type OfflineStore } from './offline-store';
 

@@ -1,5 +1,6 @@
 import { credentialDigest, IdentityRepository, type StoreIdentity, type WhoamiView } from './identity.repository';
 import { DEFAULT_MEMORIES_PER_PROJECT, MemoryCacheRepository } from './memory-cache.repository';
+import { ReplayLockRepository } from './replay-lock.repository';
 import { SavedAnswersRepository } from './saved-answers.repository';
 import { type DatabaseSync } from './sqlite';
 import { openStoreDatabase } from './store-database';
@@ -47,6 +48,7 @@ export class OfflineStore {
   readonly memories: MemoryCacheRepository;
   readonly saved: SavedAnswersRepository;
   readonly queue: WriteQueueRepository;
+  readonly replayLock: ReplayLockRepository;
   private readonly identities: IdentityRepository;
 
   constructor(
@@ -59,6 +61,7 @@ export class OfflineStore {
     this.memories = new MemoryCacheRepository(db, currentIdentity.id, memoriesPerProject);
     this.saved = new SavedAnswersRepository(db, currentIdentity.id);
     this.queue = new WriteQueueRepository(db, currentIdentity.id);
+    this.replayLock = new ReplayLockRepository(db, currentIdentity.id);
   }
 
   get identity(): StoreIdentity {

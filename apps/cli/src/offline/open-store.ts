@@ -1,9 +1,8 @@
-import { ok } from '../api/cairn-client';
+import { errorFromResponse } from '../api/api-errors';
 import { type CliContext } from '../cli-context';
-import { CliError, ExitCode } from '../cli-error';
 import { requireToken, requireUrl } from '../settings/settings';
 import { openOfflineStore, type OfflineStore } from './offline-store';
-import { DEFAULT_QUEUE_MAX } from './write-queue.repository';
+import { queueMaxOf } from './write-queue.repository';
 
 export interface OpenStoreForOptions {
   /** Ask the server who the token is even when the cache knows it (the bridge at start). */
@@ -28,19 +27,12 @@ export async function openStoreFor(ctx: CliContext, options: OpenStoreForOptions
     token,
     refresh: options.refresh,
     queueMax: queueMaxOf(ctx.io.env.CAIRN_QUEUE_MAX),
-    whoami: async () => await ok(ctx.client(server, token, options.whoamiTimeoutMs ?? 5_000).GET('/v1/whoami')),
+    whoami: async () => {
+      const { data, error, response } = await ctx
+        .client(server, token, options.whoamiTimeoutMs ?? 5_000)
+        .GET('/v1/whoami');
+      if (!response.ok || !data) throw errorFromResponse(response, error);
+      return data;
+    },
   });
-}
-
-/** CAIRN_QUEUE_MAX: how many writes the queue holds before refusing new ones (default 500). */
-export function queueMaxOf(raw: string | undefined): number {
-  if (raw === undefined || raw.trim() === '') return DEFAULT_QUEUE_MAX;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < 1 || value > 100_000) {
-    throw new CliError(
-      `CAIRN_QUEUE_MAX must be a whole number from 1 to 100000, not ${raw.slice(0, 40)}`,
-      ExitCode.usage,
-    );
-  }
-  return value;
 }

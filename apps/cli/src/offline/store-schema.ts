@@ -102,6 +102,14 @@ const STEPS: readonly string[] = [
   );
   CREATE INDEX write_queue_by_status ON write_queue (identity_id, status, seq);
   `,
+  // 2: the replay lease (replay-lock.repository.ts), once the hooks replay the queue too.
+  `
+  CREATE TABLE replay_locks (
+    identity_id INTEGER PRIMARY KEY REFERENCES identities (id) ON DELETE CASCADE,
+    holder TEXT NOT NULL,
+    expires_at INTEGER NOT NULL
+  );
+  `,
 ];
 
 export const STORE_SCHEMA_VERSION = STEPS.length;

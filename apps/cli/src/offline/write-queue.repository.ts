@@ -1,10 +1,24 @@
 import { randomUUID } from 'node:crypto';
+import { CliError, ExitCode } from '../cli-error';
 import { type DatabaseSync } from './sqlite';
 import { inTransaction } from './store-database';
 import { type QueuedWrite, type QueueStatus, type WriteOperation } from './write-operations';
 
 /** Writes held per identity before new ones are refused (pending, conflicting and rejected alike). */
 export const DEFAULT_QUEUE_MAX = 500;
+
+/** CAIRN_QUEUE_MAX: how many writes the queue holds before refusing new ones (default 500). */
+export function queueMaxOf(raw: string | undefined): number {
+  if (raw === undefined || raw.trim() === '') return DEFAULT_QUEUE_MAX;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 1 || value > 100_000) {
+    throw new CliError(
+      `CAIRN_QUEUE_MAX must be a whole number from 1 to 100000, not ${raw.slice(0, 40)}`,
+      ExitCode.usage,
+    );
+  }
+  return value;
+}
 
 /** The queue is at its cap: the write was not queued and the caller must say so. */
 export class QueueFullError extends Error {

@@ -1,11 +1,10 @@
-import { type CairnApi } from '../api/cairn-client';
-import { type components } from '../api/openapi';
+import { randomUUID } from 'node:crypto';
 import { CliError } from '../cli-error';
 import { type MemoryView } from './memory-cache.repository';
 import { type OfflineStore } from './offline-store';
+import { type RestAnswer, type RestTransport } from './rest-call';
+import { memoryCall, restCallOf } from './write-calls';
 import { describeWrite, type QueuedWrite, type WriteOperation } from './write-operations';
-
-type Schemas = components['schemas'];
 
 /** What became of one queued write in a replay. */
 export interface ReplayedWrite {
@@ -14,7 +13,8 @@ export interface ReplayedWrite {
   readonly description: string;
   /**
    * stored: the server applied it; already_applied: its effect was there (a repeat under its
-   * idempotency key, a forget of a key already gone); conflict / rejected: held in the queue.
+   * idempotency key, a capture or a conversation the server already had, a forget of a key
+   * already gone); conflict / rejected: held in the queue.
    */
   readonly outcome: 'stored' | 'already_applied' | 'conflict' | 'rejected';
   readonly reason?: string;
@@ -26,54 +26,99 @@ export interface ReplayReport {
   readonly writes: ReplayedWrite[];
   /** Writes still pending after the replay. */
   readonly pending: number;
-  /** Why the replay stopped before the end of the queue: the server away, rate limiting, a refused token. */
-  readonly stopped?: { readonly reason: string; readonly unavailable: boolean };
+  /**
+   * Why the replay stopped before the end of the queue: the server away or rate limiting
+   * (`unavailable`), a refused token, the caller's time (`deadline`), or another process
+   * replaying this queue now (`busy`: it goes on with the writes, in order).
+   */
+  readonly stopped?: { readonly reason: string; readonly unavailable: boolean; readonly busy?: boolean };
 }
 
-interface Answer {
-  readonly status: number;
-  readonly body: unknown;
-  readonly headers?: Headers;
+export interface ReplayOptions {
+  /** A `performance.now()` time: no call starts after it (a hook's budget). None: until the queue is done. */
+  readonly deadline?: number;
+  /** How long to wait while another process replays this queue (ms; default 0: do not wait). */
+  readonly waitForLockMs?: number;
 }
+
+/** A call started with less time than this would likely lose its answer: left for the next replay. */
+const MIN_CALL_MS = 500;
+/** The replay lease, renewed before each write: longer than any one call (the REST client's 30 s). */
+const LOCK_TTL_MS = 120_000;
+const LOCK_POLL_MS = 100;
 
 /**
  * Replays the identity's pending writes, oldest first, one at a time, so the server sees them
- * in the order they were made. Each answer decides: applied → out of the queue (its memory into
- * the cache); 409 → held as a conflict, never retried over the newer state; 400/403/404/413/422
- * → held as rejected with the server's reason; unreachable, 5xx, 429 or 401 → the replay stops
- * and the write stays pending where it is (later ones wait behind it).
+ * in the order they were made, holding the identity's replay lease so no other process replays
+ * them meanwhile (replay-lock.repository.ts). Each answer decides: applied → out of the queue
+ * (its memory into the cache); 409 → held as a conflict, never retried over the newer state;
+ * 400/403/404/413/422 → held as rejected with the server's reason; unreachable, 5xx, 429 or 401
+ * → the replay stops and the write stays pending where it is (later ones wait behind it).
  */
-export async function replayQueue(store: OfflineStore, api: CairnApi): Promise<ReplayReport> {
+export async function replayQueue(
+  store: OfflineStore,
+  transport: RestTransport,
+  options: ReplayOptions = {},
+): Promise<ReplayReport> {
+  const holder = `${process.pid}:${randomUUID()}`;
+  if (!(await acquire(store, holder, options))) {
+    const stopped = { reason: 'another cairn process is replaying this queue now', unavailable: false, busy: true };
+    return { writes: [], pending: store.queue.counts().pending, stopped };
+  }
   const writes: ReplayedWrite[] = [];
   let stopped: ReplayReport['stopped'];
-  for (let write = store.queue.nextPending(); write; write = store.queue.nextPending()) {
-    let answer: Answer;
-    try {
-      answer = await send(api, write);
-    } catch (error) {
-      const reason = error instanceof Error ? error.message : String(error);
-      store.queue.recordAttempt(write.seq, reason);
-      stopped = { reason, unavailable: error instanceof CliError };
-      if (!(error instanceof CliError)) throw error;
-      break;
+  try {
+    for (let write = store.queue.nextPending(); write; write = store.queue.nextPending()) {
+      const timeoutMs = options.deadline === undefined ? undefined : options.deadline - performance.now();
+      if (timeoutMs !== undefined && timeoutMs < MIN_CALL_MS) {
+        stopped = { reason: 'the time for replaying ran out', unavailable: false };
+        break;
+      }
+      store.replayLock.acquire(holder, LOCK_TTL_MS);
+      let answer: RestAnswer;
+      try {
+        answer = await transport.send(restCallOf(write), timeoutMs);
+      } catch (error) {
+        const reason = error instanceof Error ? error.message : String(error);
+        store.queue.recordAttempt(write.seq, reason);
+        stopped = { reason, unavailable: error instanceof CliError };
+        if (!(error instanceof CliError)) throw error;
+        break;
+      }
+      const outcome = await settle(store, transport, write, answer, options.deadline);
+      if (outcome === 'retry') {
+        const reason = `HTTP ${answer.status}: ${errorOf(answer.body).message}`;
+        store.queue.recordAttempt(write.seq, reason);
+        stopped = { reason, unavailable: answer.status !== 401 };
+        break;
+      }
+      writes.push(outcome);
     }
-    const outcome = await settle(store, api, write, answer);
-    if (outcome === 'retry') {
-      const reason = `HTTP ${answer.status}: ${errorOf(answer.body).message}`;
-      store.queue.recordAttempt(write.seq, reason);
-      stopped = { reason, unavailable: answer.status !== 401 };
-      break;
-    }
-    writes.push(outcome);
+  } finally {
+    store.replayLock.release(holder);
   }
   return { writes, pending: store.queue.counts().pending, stopped };
 }
 
+/** Takes the replay lease, waiting up to `waitForLockMs` (and never past the deadline) for another holder. */
+async function acquire(store: OfflineStore, holder: string, options: ReplayOptions): Promise<boolean> {
+  const waitUntil = Math.min(
+    performance.now() + (options.waitForLockMs ?? 0),
+    options.deadline === undefined ? Infinity : options.deadline - MIN_CALL_MS,
+  );
+  for (;;) {
+    if (store.replayLock.acquire(holder, LOCK_TTL_MS)) return true;
+    if (performance.now() + LOCK_POLL_MS > waitUntil) return false;
+    await new Promise((resume) => setTimeout(resume, LOCK_POLL_MS));
+  }
+}
+
 async function settle(
   store: OfflineStore,
-  api: CairnApi,
+  transport: RestTransport,
   write: QueuedWrite,
-  answer: Answer,
+  answer: RestAnswer,
+  deadline: number | undefined,
 ): Promise<ReplayedWrite | 'retry'> {
   const base = { seq: write.seq, project: write.project, description: describeWrite(write.operation) };
   const { status } = answer;
@@ -82,8 +127,7 @@ async function settle(
     const memory = (answer.body as { memory?: MemoryView } | undefined)?.memory;
     applyToCache(store, write, memory);
     store.queue.complete(write.seq);
-    const replayed = answer.headers?.get('idempotency-replayed') === 'true';
-    return { ...base, outcome: replayed ? 'already_applied' : 'stored', ...(memory ? { memory } : {}) };
+    return { ...base, outcome: wasThere(answer) ? 'already_applied' : 'stored', ...(memory ? { memory } : {}) };
   }
   if (status === 401 || status === 429 || status >= 500 || error.code === 'idempotency_key_busy') return 'retry';
   const detail = { status, code: error.code ?? null, message: error.message, correlationId: error.correlationId };
@@ -95,9 +139,13 @@ async function settle(
   }
   if (status === 409) {
     // An update whose first attempt did commit (its answer lost) meets its own new version.
-    if (write.operation.kind === 'memory_update' && (await alreadyUpdated(api, write.project, write.operation))) {
-      store.queue.complete(write.seq);
-      return { ...base, outcome: 'already_applied', reason: 'the memory already has these values' };
+    if (write.operation.kind === 'memory_update') {
+      const landed = await alreadyUpdated(transport, write.project, write.operation, deadline);
+      if (landed === undefined) return 'retry'; // the server went away before it could say
+      if (landed) {
+        store.queue.complete(write.seq);
+        return { ...base, outcome: 'already_applied', reason: 'the memory already has these values' };
+      }
     }
     store.queue.hold(write.seq, 'conflict', error.message, detail);
     return { ...base, outcome: 'conflict', reason: error.message };
@@ -106,74 +154,42 @@ async function settle(
   return { ...base, outcome: 'rejected', reason: error.message };
 }
 
+/**
+ * The server said it already had this write: a repeat under its idempotency key, the same
+ * text of a knowledge-base source (`duplicate`), the same conversation sent for extraction (`reused`).
+ */
+function wasThere(answer: RestAnswer): boolean {
+  if (answer.header('idempotency-replayed') === 'true') return true;
+  const body = (typeof answer.body === 'object' && answer.body !== null ? answer.body : {}) as Record<string, unknown>;
+  return body.duplicate === true || body.reused === true;
+}
+
 function applyToCache(store: OfflineStore, write: QueuedWrite, memory: MemoryView | undefined): void {
   if (memory) store.memories.put(write.project, [memory], 'write');
   if (write.operation.kind === 'memory_delete') store.memories.remove(write.operation.id);
 }
 
-/** The REST call of each kind of write, with what makes its repeat safe (write-operations.ts). */
-async function send(api: CairnApi, write: QueuedWrite): Promise<Answer> {
-  const project = write.project;
-  const op: WriteOperation = write.operation;
-  const answer = ({ response, data, error }: { response: Response; data?: unknown; error?: unknown }): Answer => ({
-    status: response.status,
-    body: response.ok ? data : error,
-    headers: response.headers,
-  });
-  switch (op.kind) {
-    case 'memory_store':
-      return answer(
-        await api.POST('/v1/projects/{project}/memories', {
-          params: { path: { project } },
-          headers: { 'Idempotency-Key': write.idempotencyKey },
-          body: op.body as unknown as Schemas['StoreMemoryDto'],
-        }),
-      );
-    case 'memory_update':
-      return answer(
-        await api.PATCH('/v1/projects/{project}/memories/{id}', {
-          params: { path: { project, id: op.id } },
-          body: { ...op.body, expectedVersion: op.expectedVersion },
-        }),
-      );
-    case 'memory_delete':
-      return answer(
-        await api.DELETE('/v1/projects/{project}/memories/{id}', {
-          params: { path: { project, id: op.id }, query: { expectedVersion: op.expectedVersion } },
-        }),
-      );
-    case 'remember':
-      return answer(
-        await api.PUT('/v1/projects/{project}/working-memory/{key}', {
-          params: { path: { project, key: op.key } },
-          body: { value: op.value, ...(op.importance === undefined ? {} : { importance: op.importance }) } as never,
-        }),
-      );
-    case 'forget':
-      return answer(
-        await api.DELETE('/v1/projects/{project}/working-memory/{key}', { params: { path: { project, key: op.key } } }),
-      );
-    case 'session_event':
-      return answer(
-        await api.POST('/v1/projects/{project}/events', {
-          params: { path: { project } },
-          body: { ...op.body, idempotencyKey: write.idempotencyKey } as unknown as Schemas['RecordSessionEventDto'],
-        }),
-      );
-  }
-}
-
-/** True when the memory already holds every value the update sets (so applying it again changes nothing). */
+/**
+ * True when the memory already holds every value the update sets (so applying it again changes
+ * nothing); undefined when the server could not be asked.
+ */
 async function alreadyUpdated(
-  api: CairnApi,
+  transport: RestTransport,
   project: string,
   op: Extract<WriteOperation, { kind: 'memory_update' }>,
-): Promise<boolean> {
-  const { data, response } = await api.GET('/v1/projects/{project}/memories/{id}', {
-    params: { path: { project, id: op.id } },
-  });
-  if (!response.ok || !data) return false;
-  const current = data as unknown as Record<string, unknown>;
+  deadline: number | undefined,
+): Promise<boolean | undefined> {
+  const timeoutMs = deadline === undefined ? undefined : Math.max(1, deadline - performance.now());
+  let answer: RestAnswer;
+  try {
+    answer = await transport.send(memoryCall(project, op.id), timeoutMs);
+  } catch (error) {
+    if (error instanceof CliError) return undefined;
+    throw error;
+  }
+  if (answer.status === 401 || answer.status === 429 || answer.status >= 500) return undefined;
+  if (answer.status !== 200 || typeof answer.body !== 'object' || answer.body === null) return false;
+  const current = answer.body as Record<string, unknown>;
   return Object.entries(op.body).every(
     ([field, value]) => field === 'reason' || JSON.stringify(current[field]) === JSON.stringify(value),
   );

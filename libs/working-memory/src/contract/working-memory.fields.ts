@@ -66,6 +66,9 @@ export type RecordEventInput = z.input<typeof recordEventSchema>;
 
 export const summarizeSchema = z.strictObject({
   text: text(SUMMARY_MAX_CHARS).describe('What this session did, decided and left open'),
+  idempotencyKey: idempotencyKeySchema
+    .optional()
+    .describe('Retries with it archive once: the summary is kept under a source named by the key'),
 });
 export type SummarizeInput = z.input<typeof summarizeSchema>;
 

@@ -3,7 +3,10 @@ import { type ContextFactory } from '../../cli-context';
 import { CliError, ExitCode } from '../../cli-error';
 import { syncChangeFeed, type FeedSyncReport } from '../../offline/change-feed';
 import { openStoreFor } from '../../offline/open-store';
+import { apiTransport } from '../../offline/rest-call';
 import { replayQueue } from '../../offline/write-replay';
+
+const SYNC_LOCK_WAIT_MS = 30_000;
 
 /**
  * `cairn sync`: replays the offline write queue in order, then brings the cache of the project
@@ -19,7 +22,8 @@ export function registerSync(program: Command, context: ContextFactory): void {
       const store = await openStoreFor(ctx, { refresh: true });
       try {
         const api = await ctx.api();
-        const replay = await replayQueue(store, api);
+        // Another process replaying now (the bridge, a hook) is waited for: its writes go first.
+        const replay = await replayQueue(store, apiTransport(api), { waitForLockMs: SYNC_LOCK_WAIT_MS });
         const projects = [ctx.flags.project ?? store.identity.defaultProject].filter((p): p is string => Boolean(p));
         const feeds: FeedSyncReport[] = [];
         if (!replay.stopped) for (const project of projects) feeds.push(await syncChangeFeed(store, api, project));
@@ -39,6 +43,13 @@ export function registerSync(program: Command, context: ContextFactory): void {
           }
           return lines.join('\n');
         });
+        if (replay.stopped?.busy) {
+          throw new CliError(
+            `Replay not started: ${replay.stopped.reason}`,
+            ExitCode.unavailable,
+            'It sends the queued writes in order; run `cairn sync` again once it is done.',
+          );
+        }
         if (replay.stopped) {
           throw new CliError(
             `Replay stopped: ${replay.stopped.reason}`,
