@@ -18,6 +18,8 @@ export default tseslint.config(
       '.tools/**',
       'tools/lint/*.cjs',
       '.dependency-cruiser.cjs',
+      // Generated from the OpenAPI document by `npm run cli:openapi`.
+      'apps/cli/src/api/openapi.ts',
     ],
   },
   eslint.configs.recommended,

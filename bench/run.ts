@@ -11,6 +11,7 @@ import { type BenchEnvironment, prepareEnvironment } from './lib/environment';
 import { gitCommit, machineInfo, renderTable, repositoryRoot, type ResultRow, writeResults } from './lib/report';
 import { benchBroadcast } from './broadcast-throughput';
 import { benchGateway } from './gateway/gateway-benchmark';
+import { benchHooks } from './hooks/hooks-benchmark';
 import { benchPipeline } from './pipeline/pipeline-benchmark';
 import { benchDuplicates } from './search/duplicates-benchmark';
 import { benchScopes } from './search/scopes-benchmark';
@@ -173,6 +174,19 @@ async function main(options: BenchOptions, cleanups: CleanupStack): Promise<void
         cpuProfile: options.gatewayProfile,
         tools: options.gatewayTools,
         compareRoot: options.gatewayCompare,
+        log,
+      }),
+    );
+  }
+
+  if (selected('hooks')) {
+    await runOne('hooks', () =>
+      benchHooks({
+        databaseUrl: environment.databaseUrl,
+        redisUrl: environment.redisUrl,
+        root,
+        memories: options.hooksMemories,
+        runs: options.hooksRuns,
         log,
       }),
     );

@@ -11,6 +11,9 @@
  *   --provider hash|local    the embedder (EMBEDDING_PROVIDER) for the run, default the
  *                            environment's EMBEDDING_PROVIDER or hash; local needs the model files
  *                            that `npm run models` fetches
+ *   --relevance              instead: recall's calibrated relevance threshold on the labelled set
+ *                            (bench/hooks/relevance-set.json) with --provider's embedder: precision,
+ *                            recall and the curve around the default threshold (docs/hooks.md)
  *   --secrets                instead: secret detection on the labelled corpus
  *                            (test/fixtures/secrets/corpus.jsonl): precision, recall and false
  *                            positives overall and per type, and what a scan costs; no database
@@ -19,7 +22,7 @@ import 'reflect-metadata';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { SEARCH_MODES, type SearchMode } from '@cairn/search';
-import { defaultSecretRules, GITLEAKS_RULES, SecretScanner } from '@cairn/secrets';
+import { defaultSecretRules, GITLEAKS_RULES, SecretScanner } from '@cairn/secret-detection';
 import { startApiApp } from '../lib/app';
 import { prepareEnvironment } from '../lib/environment';
 import { gitCommit, machineInfo, repositoryRoot } from '../lib/report';
@@ -28,6 +31,7 @@ import { evaluate } from './evaluate';
 import { defaultEvalData, missingEvalData } from './eval-data';
 import { type EvalQuestion, loadLongMemEval } from './longmemeval';
 import { type Haystack, HAYSTACKS } from './metrics';
+import { formatRelevanceRun, runRelevanceEval } from '../hooks/relevance-run';
 import { formatRun } from './print';
 import { defaultProvider, type Provider, PROVIDERS, providerEnv } from './provider';
 import { loadSecretsCorpus, SECRETS_CORPUS_FILE } from './secrets-corpus';
@@ -48,11 +52,13 @@ interface EvalArgs {
   dump?: string;
   /** Evaluate secret detection instead of retrieval (secrets-eval.ts). */
   secrets: boolean;
+  /** Calibrate and measure recall's relevance threshold on the labelled set instead (bench/hooks). */
+  relevance: boolean;
 }
 
 const USAGE =
   'use --data PATH, --modes hybrid,keyword,semantic, --questions N, --provider hash|local, ' +
-  '--haystack pooled|per-question, --keep, --dump FILE, --secrets';
+  '--haystack pooled|per-question, --keep, --dump FILE, --secrets, --relevance';
 
 function oneOf<T extends string>(flag: string, value: string, allowed: readonly T[]): T {
   if (!(allowed as readonly string[]).includes(value)) throw new Error(`${flag} takes ${allowed.join(' or ')}`);
@@ -70,12 +76,14 @@ function parseArgs(argv: readonly string[], root: string): EvalArgs {
     haystack: 'pooled',
     keep: false,
     secrets: false,
+    relevance: false,
   };
   for (let i = 0; i < argv.length; i += 1) {
     const [flag, inline] = (argv[i] ?? '').split('=', 2);
-    if (flag === '--keep' || flag === '--secrets') {
+    if (flag === '--keep' || flag === '--secrets' || flag === '--relevance') {
       if (flag === '--keep') args.keep = true;
-      else args.secrets = true;
+      else if (flag === '--secrets') args.secrets = true;
+      else args.relevance = true;
       continue;
     }
     const value = inline ?? argv[++i] ?? '';
@@ -128,11 +136,38 @@ function secretsEval(root: string): void {
   process.stdout.write(`\nresults: ${file} (also bench/results/eval-secrets-latest.json)\n`);
 }
 
+/** `--relevance`: recall's relevance threshold on the labelled set (bench/hooks), with the chosen provider. */
+async function relevanceEval(root: string, args: EvalArgs): Promise<void> {
+  const env = await providerEnv(args.provider, root);
+  const cleanups: (() => Promise<void>)[] = [];
+  try {
+    const environment = await prepareEnvironment(log, (cleanup) => cleanups.push(cleanup));
+    const bench = await startApiApp(environment.databaseUrl, environment.redisUrl, env);
+    cleanups.push(() => bench.app.close());
+    const result = await runRelevanceEval(bench, root, { dump: args.dump, log });
+    process.stdout.write(`\n${formatRelevanceRun(result)}`);
+    const timestamp = new Date().toISOString();
+    const file = writeEvalResults(
+      root,
+      timestamp,
+      { timestamp, commit: gitCommit(root), machine: machineInfo(), provider: args.provider, ...result },
+      `eval-relevance-${args.provider}`,
+    );
+    process.stdout.write(`results: ${file} (also bench/results/eval-relevance-${args.provider}-latest.json)\n`);
+  } finally {
+    for (const cleanup of cleanups.reverse()) await cleanup().catch((error: Error) => log(`cleanup: ${error.message}`));
+  }
+}
+
 async function main(): Promise<void> {
   const root = repositoryRoot(__dirname);
   const args = parseArgs(process.argv.slice(2), root);
   if (args.secrets) {
     secretsEval(root);
+    return;
+  }
+  if (args.relevance) {
+    await relevanceEval(root, args);
     return;
   }
   if (!existsSync(args.data)) throw missingEvalData(args.data);

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { defaultSecretRules, SecretScanner } from '@cairn/secrets';
+import { defaultSecretRules, SecretScanner } from '@cairn/secret-detection';
 import { loadSecretsCorpus, SECRETS_CORPUS_FILE } from './secrets-corpus';
 import { buildSecretsCorpus, corpusText } from './secrets-corpus-build';
 import { evaluateSecrets, type SecretsEvalRun } from './secrets-eval';

@@ -1,5 +1,5 @@
 import { performance } from 'node:perf_hooks';
-import { type SecretFinding, type SecretScanner } from '@cairn/secrets';
+import { type SecretFinding, type SecretScanner } from '@cairn/secret-detection';
 import { type SecretsCorpusItem } from './secrets-corpus';
 
 /**

@@ -32,6 +32,10 @@ export interface BenchOptions {
   readonly gatewayTools: readonly GatewayTool[];
   /** Root of another built checkout whose gateway is measured beside this one (before/after). */
   readonly gatewayCompare?: string;
+  /** Memories in the hooks benchmark's project. */
+  readonly hooksMemories: number;
+  /** Measured runs of the UserPromptSubmit hook. */
+  readonly hooksRuns: number;
 }
 
 export const GATEWAY_TOOLS = ['recall', 'store'] as const;
@@ -46,6 +50,7 @@ export const BENCH_NAMES = [
   'pipeline',
   'gateway',
   'broadcast',
+  'hooks',
 ] as const;
 export const SEARCH_PROVIDERS = ['hash', 'local'] as const;
 export type SearchProvider = (typeof SEARCH_PROVIDERS)[number];
@@ -55,7 +60,7 @@ export const USAGE = `usage: npm run bench -- [--tenants N] [--seconds S] [--war
                         [--only LIST] [--sizes LIST] [--search-providers LIST] [--pipeline-items N]
                         [--pipeline-latency MS] [--pipeline-slots N] [--pipeline-concurrency LIST]
                         [--gateway-concurrency LIST] [--gateway-memories N] [--gateway-profile]
-                        [--gateway-tools LIST] [--gateway-compare DIR]
+                        [--gateway-tools LIST] [--gateway-compare DIR] [--hooks-memories N] [--hooks-runs N]
   --tenants N       tenants to provision, and baseline schemas to create (default 100)
   --seconds S       measured seconds per throughput phase (default 3)
   --warmup S        unmeasured warm-up seconds per throughput phase (default 0.5)
@@ -65,7 +70,9 @@ export const USAGE = `usage: npm run bench -- [--tenants N] [--seconds S] [--war
                     coordination channel; --seconds and --warmup apply, the concurrency is 16),
                     scopes (recall with scope filtering in a 50-project, 20-author tenant beside
                     the same recall without scopes, at the largest --sizes size, at concurrency
-                    1 and --concurrency) (default: all)
+                    1 and --concurrency), hooks (the Claude Code UserPromptSubmit hook's wall time,
+                    process start included, beside a bare node start and the recall in-process)
+                    (default: all)
   --sizes LIST      search and duplicates corpus sizes, and the largest one the scopes
                     benchmark's (default 10000,100000); --sizes 10000 skips the 100k size,
                     whose seeding and measurement take several minutes
@@ -87,7 +94,10 @@ export const USAGE = `usage: npm run bench -- [--tenants N] [--seconds S] [--war
                                alone gives a shorter run and a profile of that tool only)
   --gateway-compare DIR        also run the gateway built in another checkout (DIR/dist, e.g. a
                                worktree of the commit before a change, built, with node_modules)
-                               in the same interleaved slices: before/after on the same noise`;
+                               in the same interleaved slices: before/after on the same noise
+  --hooks-memories N           memories in the hooks benchmark's project (default 10000)
+  --hooks-runs N               measured hook runs (default 60; each beside a bare node start and
+                               the same recall in-process)`;
 
 export class UsageError extends Error {}
 
@@ -106,6 +116,8 @@ const DEFAULTS: BenchOptions = {
   gatewayMemories: 10_000,
   gatewayProfile: false,
   gatewayTools: GATEWAY_TOOLS,
+  hooksMemories: 10_000,
+  hooksRuns: 60,
 };
 
 type NumericOption =
@@ -116,7 +128,9 @@ type NumericOption =
   | 'pipelineItems'
   | 'pipelineLatencyMs'
   | 'pipelineSlots'
-  | 'gatewayMemories';
+  | 'gatewayMemories'
+  | 'hooksMemories'
+  | 'hooksRuns';
 
 const FLAGS: Record<string, { key: NumericOption; integer: boolean; min: number; max: number }> = {
   '--tenants': { key: 'tenants', integer: true, min: 1, max: 100_000 },
@@ -127,6 +141,8 @@ const FLAGS: Record<string, { key: NumericOption; integer: boolean; min: number;
   '--pipeline-latency': { key: 'pipelineLatencyMs', integer: true, min: 0, max: 10_000 },
   '--pipeline-slots': { key: 'pipelineSlots', integer: true, min: 0, max: 1_024 },
   '--gateway-memories': { key: 'gatewayMemories', integer: true, min: 100, max: 1_000_000 },
+  '--hooks-memories': { key: 'hooksMemories', integer: true, min: 100, max: 1_000_000 },
+  '--hooks-runs': { key: 'hooksRuns', integer: true, min: 5, max: 10_000 },
 };
 
 const LIST_FLAGS = new Set([

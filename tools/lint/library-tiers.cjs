@@ -34,7 +34,9 @@ const TIERS = {
     embeddings: 'the embedder, embedding targets, backfills and vector indexes',
     providers: 'HTTP clients for Ollama, OpenAI-compatible and rerank servers',
     generation: 'generation requests, prompting and model calls with their caps',
-    secrets: 'secret detection and redaction that every write path calls, sealed originals, data-key rotation',
+    'secret-detection':
+      "gitleaks' rules, the scanner and placeholder redaction, pure (no Nest): shared by the server and the cairn command",
+    secrets: 'the redaction every write path calls, sealed originals, data-key rotation',
     encryption: 'envelope encryption under per-tenant data keys and the master key',
     'safe-fetch': 'fetching a URL from outside without reaching inside',
     temporal: 'dates in questions read against a reference time',

@@ -1,5 +1,5 @@
 /**
- * Writes libs/secrets/src/gitleaks-rules.generated.json from gitleaks' default configuration
+ * Writes libs/secret-detection/src/gitleaks-rules.generated.json from gitleaks' default configuration
  * (config/gitleaks.toml of the Go module github.com/zricethezav/gitleaks/v8, MIT licence), so
  * Cairn's secret rules are a maintained rule set carried over faithfully, not a list of ours.
  *
@@ -18,7 +18,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { format, resolveConfig } from 'prettier';
 import { parse } from 'smol-toml';
-import { type GeneratedAllowlist, type GeneratedRule, type GeneratedRuleSet } from '@cairn/secrets';
+import { type GeneratedAllowlist, type GeneratedRule, type GeneratedRuleSet } from '@cairn/secret-detection';
 import { re2ToJs } from './re2-to-js';
 
 const MODULE = 'github.com/zricethezav/gitleaks/v8';
@@ -38,7 +38,7 @@ const PROSE_SUFFIX = String.raw`(?:[\x60'"\s;]|\\[nr]|$|[.,:!?)\]](?:[\x60'"\s]|
  * shape), so the rule set is not compiled, linted or type-checked as 4,000 lines of TypeScript.
  * tsc copies it to dist beside the loader (`resolveJsonModule`), so the built apps find it.
  */
-const OUTPUT = join('libs', 'secrets', 'src', 'gitleaks-rules.generated.json');
+const OUTPUT = join('libs', 'secret-detection', 'src', 'gitleaks-rules.generated.json');
 
 interface TomlAllowlist {
   description?: string;

@@ -15,6 +15,7 @@ import { MemoryReviewHttpModule } from '@cairn/memory-review';
 import { MemoryChangesHttpModule, MemoryTransferHttpModule } from '@cairn/memory-sync';
 import { ProjectsHttpModule } from '@cairn/projects';
 import { SecretsHttpModule } from '@cairn/secrets';
+import { StatusHttpModule } from '@cairn/status';
 import { SummariesHttpModule } from '@cairn/summaries';
 import { TenancyHttpModule } from '@cairn/tenancy';
 import { WorkingMemoryHttpModule } from '@cairn/working-memory';
@@ -45,6 +46,7 @@ export class ApiModule {
         ExtractionHttpModule,
         SecretsHttpModule,
         CoordinationHttpModule,
+        StatusHttpModule,
       ],
     };
   }

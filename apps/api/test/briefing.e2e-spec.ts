@@ -275,6 +275,8 @@ describe('session briefing', () => {
       { budgetTokens: '500' },
       { budgetTokens: null },
       { since: '2026-01-01' },
+      { format: 'html' },
+      { format: null },
       [],
       'null',
       '{"timezone":',
@@ -287,5 +289,21 @@ describe('session briefing', () => {
     }
     const timezone = await context(client, project, { timezone: 'Mars/Olympus_Mons' });
     expect(timezone.body.error.message).toContain('timezone');
+  });
+
+  it('renders the compact text recall_context shows an agent when asked for it', async () => {
+    const project = await newProject();
+    const { client } = await agent(project);
+    await remember(client, project, 'deploy', 'Deploys go through make deploy-staging', 4);
+    const markdown = await context(client, project);
+    const compact = await context(client, project, { format: 'compact' });
+    expect(compact.status).toBe(200);
+    expect(markdown.body.text).toMatch(/^# Briefing: project /);
+    expect(compact.body.text).toMatch(new RegExp(`^Briefing ${project}, `));
+    expect(compact.body.text).toContain('Deploys go through make deploy-staging');
+    // Ages, not timestamps: the compact form spends less of the agent's context.
+    expect(compact.body.text).not.toMatch(/\d{4}-\d{2}-\d{2}T\d{2}:/);
+    expect(compact.body.text.length).toBeLessThan(markdown.body.text.length);
+    expect(Object.keys(compact.body).sort()).toEqual(Object.keys(markdown.body).sort());
   });
 });

@@ -280,6 +280,32 @@ describe('working memory, session events and summaries', () => {
       );
       expect(ids).toEqual(expect.arrayContaining([response.body.document.id, second.body.document.id]));
     });
+
+    it('archives a summary once however often it is sent with the same idempotency key', async () => {
+      const client = await agent();
+      const text = 'Replayed summary: the refund consumer is idempotent now; next: drop the legacy table.';
+      const send = (key: string) =>
+        client.post(`/v1/projects/${projectA}/session/summary`, { text, idempotencyKey: key });
+      const first = await send('hook-replay-1');
+      expect(first.status).toBe(201);
+      // A client whose first answer was lost sends it again, maybe twice at once.
+      const repeats = await Promise.all([send('hook-replay-1'), send('hook-replay-1')]);
+      for (const repeat of repeats) {
+        expect(repeat.status).toBe(201);
+        expect(repeat.body.document.id).toBe(first.body.document.id);
+      }
+      const other = await send('hook-replay-2');
+      expect(other.body.document.id).not.toBe(first.body.document.id);
+      const archived = (await client.get(`/v1/projects/${projectA}/kb/documents?limit=200`)).body.items.filter(
+        (document: { source: string }) => document.source.includes(':key:hook-replay-'),
+      );
+      expect(archived).toHaveLength(2);
+      expect((await client.get(wm())).body.items).toContainEqual(
+        expect.objectContaining({ key: 'last_session_summary', value: text }),
+      );
+      const bad = await client.post(`/v1/projects/${projectA}/session/summary`, { text, idempotencyKey: 'has space' });
+      expect(bad.status).toBe(400);
+    });
   });
 
   describe('permissions and scope', () => {

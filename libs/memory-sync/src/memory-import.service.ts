@@ -5,7 +5,8 @@ import { CAIRN_CONFIG, type CairnConfig } from '@cairn/config';
 import { JobQueue } from '@cairn/jobs';
 import { type ProjectRef, ProjectResolver } from '@cairn/projects';
 import { TermStatistics } from '@cairn/search';
-import { type SealedSecret, SecretBackup, SecretRedaction, type SecretTypeCount } from '@cairn/secrets';
+import { type SecretTypeCount } from '@cairn/secret-detection';
+import { type SealedSecret, SecretBackup, SecretRedaction } from '@cairn/secrets';
 import { TenantContext, TenantTransaction } from '@cairn/tenancy';
 import {
   assertMayWriteScope,

@@ -85,6 +85,7 @@ export {
   tagsSchema,
 } from './contract/memory-fields.schema';
 export {
+  idempotencyKeySchema,
   MemoryDto,
   MemoryParamsDto,
   memorySchema,

@@ -65,6 +65,15 @@ export async function assertMayUpdate(
   );
 }
 
+/** The optimistic-concurrency guard of update and delete: 409 when the memory moved past `expected`. */
+export function assertAtVersion(memory: Memory, expected: number | undefined): void {
+  if (expected === undefined || memory.version === expected) return;
+  throw new ConflictError(
+    `the memory is at version ${memory.version}, not ${expected}: it changed since that version was read`,
+    'version_conflict',
+  );
+}
+
 /** Deleting is narrower than changing: the author, or a tenant admin (never a share's grantee). */
 export function assertMayDelete(principal: SessionPrincipal, memory: Memory): void {
   if (isAuthor(principal, memory) || principal.role === 'admin') return;

@@ -7,6 +7,8 @@ import {
   type QueryVector,
   type Reranked,
   Reranking,
+  type RelevanceReport,
+  type RelevanceScores,
   type SearchMode,
   type SearchReport,
   vectorSearchSettings,
@@ -21,6 +23,7 @@ import { viewerOf } from './memory-access';
 import { type Memory } from './contract/memory.types';
 import { MemoriesRepository } from './memories.repository';
 import { memoryRerankText } from './memory-content';
+import { applyRelevance, type MinRelevance } from './recall-relevance';
 import { rankByTime, type RecallExplanation } from './temporal-ranking';
 
 export interface RecallInput {
@@ -33,17 +36,21 @@ export interface RecallInput {
   readonly asOf?: ReferenceTime;
   /** Count this as use of the results (access count, confidence; written within a second). Default true; false for a peek. */
   readonly recordAccess?: boolean;
+  /** Leave out results below this calibrated relevance ('default': the active model's calibrated threshold). */
+  readonly minRelevance?: MinRelevance;
 }
 
 export interface RecallHit {
   readonly memory: Memory;
   readonly score: number;
-  readonly explain?: RecallExplanation;
+  /** Calibrated 0–1, comparable across queries; absent for a query of dates only. */
+  readonly relevance?: number;
+  readonly explain?: RecallExplanation & { readonly relevance?: { coverage: number; cosine: number | null } };
 }
 
 export interface RecallResult {
   readonly results: RecallHit[];
-  readonly report: SearchReport & { readonly temporal?: TemporalReport };
+  readonly report: SearchReport & { readonly temporal?: TemporalReport; readonly relevance?: RelevanceReport };
 }
 
 /** A question's dates, and the text the rankers get (none when it names nothing but dates). */
@@ -58,6 +65,8 @@ interface Candidates {
   readonly hits: readonly RankedHit[];
   readonly report: RecallResult['report'];
   readonly memories: ReadonlyMap<string, Memory>;
+  /** Each candidate's calibrated relevance; none when only dates ranked them. */
+  readonly relevance?: RelevanceScores;
 }
 
 interface RankedHit {
@@ -152,8 +161,9 @@ export class MemoryRecall {
   /**
    * One call into search: a plain question is ranked as text; one with dates (or an ordering
    * cue) goes to HybridSearch.rankDated, which places an anchor, filters or boosts by the range
-   * and relaxes a filter that finds nothing, all within that call. What the dates then do to the
-   * order (rankByTime) and what the report says are recall's.
+   * and relaxes a filter that finds nothing, all within that call, which also scores each
+   * candidate's calibrated relevance. What the dates then do to the order (rankByTime), the
+   * relevance threshold and what the report says are recall's.
    */
   private async rankWithin(
     scope: MemoryScope,
@@ -163,11 +173,11 @@ export class MemoryRecall {
     depth: number,
   ): Promise<Candidates> {
     const corpus = this.memories.rankable({ ...input.filter, scope });
-    const request = { mode: input.mode, limit: depth, queryVector };
+    const request = { mode: input.mode, limit: depth, queryVector, relevance: true };
     if (!temporal.when && !temporal.order) {
-      const { ranked, report } = await this.search.rank(corpus, { ...request, query: input.query });
+      const { ranked, report, relevance } = await this.search.rank(corpus, { ...request, query: input.query });
       const memories = new Map((await this.memories.findManyById(ranked.map((hit) => hit.id))).map((m) => [m.id, m]));
-      return { query: input.query, hits: ranked, report, memories };
+      return { query: input.query, hits: ranked, report, memories, relevance };
     }
     const outcome = await this.search.rankDated(corpus, {
       ...request,
@@ -191,6 +201,7 @@ export class MemoryRecall {
       hits,
       report: { ...report, temporal: temporalReport(temporal, when, datedNotes(temporal, outcome)) },
       memories: byId,
+      relevance: outcome.relevance,
     };
   }
 
@@ -207,18 +218,31 @@ export class MemoryRecall {
             const memory = memories.get(hit.id);
             return memory && memoryRerankText(memory.content, memory.keywords);
           });
-    const page = reranked.ranked.slice(0, input.limit);
+    const relevant = applyRelevance(reranked.ranked, candidates.relevance, input.minRelevance);
+    const page = relevant.kept.slice(0, input.limit);
     const report: RecallResult['report'] = {
       ...candidates.report,
       notes: [...candidates.report.notes, ...reranked.notes],
       ...(reranked.report && { rerank: reranked.report }),
+      ...(relevant.report && { relevance: relevant.report }),
     };
     const ids = page.map((hit) => hit.id);
     if (input.recordAccess !== false) this.access.record(this.tenant.require('MemoryRecall'), ids);
-    const results = page.flatMap((hit) => {
+    const results = page.flatMap((hit): RecallHit[] => {
       const memory = memories.get(hit.id);
       if (!memory) return [];
-      return [{ memory, score: hit.score, ...(input.explain ? { explain: hit.explain } : {}) }];
+      const scored = candidates.relevance?.byId.get(hit.id);
+      const explain = scored
+        ? { ...hit.explain, relevance: { coverage: scored.coverage, cosine: scored.cosine } }
+        : hit.explain;
+      return [
+        {
+          memory,
+          score: hit.score,
+          ...(scored && { relevance: scored.relevance }),
+          ...(input.explain ? { explain } : {}),
+        },
+      ];
     });
     return { results, report };
   }

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { assertProjectAccess, type SessionPrincipal } from '@cairn/access';
-import { type SealedSecret, SecretRedaction, type SecretTypeCount } from '@cairn/secrets';
+import { type SecretTypeCount } from '@cairn/secret-detection';
+import { type SealedSecret, SecretRedaction } from '@cairn/secrets';
 import { ContentLimit } from './content-limit.service';
 import { type StoreMemoryInput } from './contract/memory-write.types';
 import { storeIntent, type StoreIntent } from './memory-store-intent';

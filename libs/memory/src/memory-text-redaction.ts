@@ -1,4 +1,5 @@
-import { type SealedSecret, type SecretRedaction, type SecretTypeCount } from '@cairn/secrets';
+import { type SecretTypeCount } from '@cairn/secret-detection';
+import { type SealedSecret, type SecretRedaction } from '@cairn/secrets';
 import { type MemoryFields } from './contract/memory.types';
 
 /** The stored texts of a memory write: what a store or an update names of them. */

@@ -8,7 +8,7 @@ import { type Memory } from './contract/memory.types';
 import { type UpdateMemoryInput, type WriteResult } from './contract/memory-write.types';
 import { ContentLimit } from './content-limit.service';
 import { ContradictionsService } from './contradictions.service';
-import { assertMayUpdate, orNotFound, projectScope, viewerOf } from './memory-access';
+import { assertAtVersion, assertMayUpdate, orNotFound, projectScope, viewerOf } from './memory-access';
 import { memoryContentHash } from './memory-content';
 import { MemoryEmbeddingJobs } from './memory-embedding-jobs.service';
 import { MemoryShareGrantsRepository } from './memory-share-grants.repository';
@@ -59,6 +59,7 @@ export class MemoryUpdate {
       // Visible includes shared with the caller: a write share's grantee loads a private memory here.
       const before = orNotFound(await this.memories.findVisible(id, projectScope(project, viewerOf(principal))));
       await assertMayUpdate(principal, before, (memoryId) => this.grants.grantsWrite(memoryId, principal));
+      assertAtVersion(before, input.expectedVersion);
       const sensitive = seal?.sensitive ?? before.sensitive;
       if (
         seal &&

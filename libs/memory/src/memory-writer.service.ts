@@ -4,7 +4,7 @@ import { ProjectResolver } from '@cairn/projects';
 import { TenantTransaction } from '@cairn/tenancy';
 import { type StoreMemoryInput, type UpdateMemoryInput, type WriteResult } from './contract/memory-write.types';
 import { SYSTEM_VIEWER } from './contract/memory-viewer';
-import { assertMayDelete, orNotFound, projectScope, viewerOf } from './memory-access';
+import { assertAtVersion, assertMayDelete, orNotFound, projectScope, viewerOf } from './memory-access';
 import { MemoryStore } from './memory-store.service';
 import { MemorySupersession } from './memory-supersession.service';
 import { MemoryUpdate } from './memory-update.service';
@@ -46,13 +46,18 @@ export class MemoryWriter {
     return this.updating.update(projectSlug, principal, id, input);
   }
 
-  /** Soft delete: the row stays for history and for the change feed's tombstone. */
-  async delete(projectSlug: string, principal: SessionPrincipal, id: string): Promise<void> {
+  /**
+   * Soft delete: the row stays for history and for the change feed's tombstone. With
+   * `expectedVersion`, only if nobody changed the memory since that version.
+   */
+  async delete(projectSlug: string, principal: SessionPrincipal, id: string, expectedVersion?: number): Promise<void> {
     assertProjectAccess(principal, projectSlug);
     await this.tx.run(async () => {
       const project = await this.resolver.resolve(projectSlug);
+      if (expectedVersion !== undefined) await this.memories.findByIdForUpdate(id);
       const memory = orNotFound(await this.memories.findVisible(id, projectScope(project, viewerOf(principal))));
       assertMayDelete(principal, memory);
+      assertAtVersion(memory, expectedVersion);
       await this.memories.softDelete(memory.id);
     });
   }

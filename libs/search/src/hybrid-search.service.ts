@@ -11,6 +11,7 @@ import {
 import { type Candidate, type SearchMode, type SignalName } from './contract/search.types';
 import { DatedRanking } from './dated-ranking.service';
 import { RankingRepository, type RenderedStatement } from './ranking.repository';
+import { RelevanceScoring } from './relevance-scoring.service';
 import { type RankingPlan } from './ranking.types';
 import { TextRanking } from './text-ranking.service';
 
@@ -28,6 +29,7 @@ export class HybridSearch {
     private readonly text: TextRanking,
     private readonly dated: DatedRanking,
     private readonly ranking: RankingRepository,
+    private readonly relevance: RelevanceScoring,
   ) {}
 
   get model() {
@@ -43,14 +45,37 @@ export class HybridSearch {
     return this.text.embedQuery(query, mode);
   }
 
-  /** The corpus's rows ranked for a text: keyword and/or semantic, fused, with boosts. */
-  rank(corpus: CorpusQuery, request: RankRequest): Promise<RankOutcome> {
-    return this.text.rank(corpus, request);
+  /**
+   * The corpus's rows ranked for a text: keyword and/or semantic, fused, with boosts; with
+   * `relevance: true`, each ranked row's calibrated relevance too.
+   */
+  async rank(corpus: CorpusQuery, request: RankRequest): Promise<RankOutcome> {
+    const outcome = await this.text.rank(corpus, request);
+    if (!request.relevance) return outcome;
+    const ids = outcome.ranked.map((hit) => hit.id);
+    const relevance = await this.relevance.score(corpus, {
+      query: request.query,
+      queryVector: request.queryVector,
+      ids,
+    });
+    return { ...outcome, relevance };
   }
 
-  /** A question with dates over a corpus with a time column: see DatedRanking. */
-  rankDated(corpus: CorpusQuery, request: DatedRankRequest): Promise<DatedOutcome> {
-    return this.dated.rank(corpus, request);
+  /**
+   * A question with dates over a corpus with a time column: see DatedRanking. With
+   * `relevance: true` and text to judge by, the relevance of every row it found (text-ranked
+   * or dated) against that text.
+   */
+  async rankDated(corpus: CorpusQuery, request: DatedRankRequest): Promise<DatedOutcome> {
+    const outcome = await this.dated.rank(corpus, request);
+    if (!request.relevance || request.query === undefined || !outcome.text) return outcome;
+    const ids = [...new Set([...outcome.text.ranked.map((hit) => hit.id), ...outcome.dated])];
+    const relevance = await this.relevance.score(corpus, {
+      query: request.query,
+      queryVector: request.queryVector,
+      ids,
+    });
+    return { ...outcome, relevance };
   }
 
   /** Each ranker's own candidates for `plan`, before fusion: for fusion studies (bench/eval/fusion-study). */

@@ -8,6 +8,16 @@ export {
   type RankRequest,
 } from './contract/rank-request';
 export { normaliseQuery, QUERY_MAX_CHARS, searchQuerySchema } from './contract/query-text';
+export {
+  minRelevanceSchema,
+  relevanceExplainSchema,
+  type RelevanceCalibration,
+  type RelevanceReport,
+  relevanceReportSchema,
+  type RelevanceScores,
+  type RelevanceSignals,
+  type ScoredRelevance,
+} from './contract/relevance';
 export { rerankExplainSchema, rerankReportSchema } from './contract/rerank.schema';
 export {
   type RerankDocument,
@@ -39,6 +49,7 @@ export { QueryEmbeddings } from './query-embeddings.service';
 export { queryEntities } from './query-entities';
 export { type Rerankable } from './rerank-order';
 export { type Reranked, Reranking } from './reranking.service';
+export { relevanceCalibration, relevanceOf } from './relevance';
 export { candidatesPerList, vectorSearchSettings } from './ranking-sizes';
 // The keyword ranker's constants, for the evaluation's own BM25 (bench/eval) and its tests.
 export { BM25, ENTITY_WEIGHT } from './keyword-ranking.sql';

@@ -6,6 +6,8 @@ import { DatedRanking } from './dated-ranking.service';
 import { HybridSearch } from './hybrid-search.service';
 import { QueryEmbeddings } from './query-embeddings.service';
 import { RankingRepository } from './ranking.repository';
+import { RelevanceRepository } from './relevance.repository';
+import { RelevanceScoring } from './relevance-scoring.service';
 import { Reranking } from './reranking.service';
 import { TermStatistics } from './term-statistics.service';
 import { TermStatisticsRepository } from './term-statistics.repository';
@@ -21,6 +23,8 @@ import { VectorScanChoice } from './vector-scan-choice.service';
     QueryEmbeddings,
     VectorScanChoice,
     RankingRepository,
+    RelevanceRepository,
+    RelevanceScoring,
     TermStatistics,
     TermStatisticsRepository,
     Reranking,

@@ -1,14 +1,4 @@
 export {
-  type GeneratedAllowlist,
-  type GeneratedRule,
-  type GeneratedRuleSet,
-  type RedactionResult,
-  type SecretFinding,
-  SECRET_TIERS,
-  type SecretTier,
-  type SecretTypeCount,
-} from './contract/secret.types';
-export {
   DEFAULT_SECRETS_MODE,
   type RedactedFields,
   type RedactedTexts,
@@ -27,17 +17,6 @@ export {
   type ExportSecrets,
 } from './contract/secret-backup.types';
 export { SecretBackup } from './secret-backup.service';
-export { defaultSecretRules } from './default-rules';
-export { GITLEAKS_RULES } from './gitleaks-rule-set';
-export { PLACEHOLDER_PATTERN, redactSecrets, type SecretIdFor } from './redaction';
-export { type ScanRule, type SecretSpan } from './scan-rule';
-export {
-  SCAN_OVERLAP_CHARS,
-  SCAN_WINDOW_CHARS,
-  SECRET_RULES,
-  type SecretScan,
-  SecretScanner,
-} from './secret-scanner.service';
 export { SecretRedaction, SENSITIVE_TYPE } from './secret-redaction.service';
 export { SecretVault } from './secret-vault.service';
 export { SecretsModule } from './secrets.module';

@@ -16,9 +16,13 @@ import {
   type SecretWriteContext,
   type TextFields,
 } from './contract/secret-redaction.types';
-import { type SecretFinding, type SecretTypeCount } from './contract/secret.types';
-import { PLACEHOLDER_PATTERN, redactSecrets } from './redaction';
-import { SecretScanner } from './secret-scanner.service';
+import {
+  PLACEHOLDER_PATTERN,
+  redactSecrets,
+  type SecretFinding,
+  SecretScanner,
+  type SecretTypeCount,
+} from '@cairn/secret-detection';
 import { SecretsRepository } from './secrets.repository';
 
 const modeValue = z.object({ mode: z.enum(SECRETS_MODES) });

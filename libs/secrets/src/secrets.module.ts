@@ -2,11 +2,10 @@ import { Module } from '@nestjs/common';
 import { TenantAuditLogModule } from '@cairn/audit';
 import { EncryptionModule } from '@cairn/encryption';
 import { ProjectsModule } from '@cairn/projects';
+import { defaultSecretRules, SecretScanner } from '@cairn/secret-detection';
 import { DataKeyRotation } from './data-key-rotation.service';
-import { defaultSecretRules } from './default-rules';
 import { SecretBackup } from './secret-backup.service';
 import { SecretRedaction } from './secret-redaction.service';
-import { SECRET_RULES, SecretScanner } from './secret-scanner.service';
 import { SecretVault } from './secret-vault.service';
 import { SecretsRepository } from './secrets.repository';
 
@@ -20,8 +19,8 @@ import { SecretsRepository } from './secrets.repository';
 @Module({
   imports: [EncryptionModule, ProjectsModule, TenantAuditLogModule],
   providers: [
-    { provide: SECRET_RULES, useFactory: defaultSecretRules },
-    SecretScanner,
+    // The detector is a plain engine (libs/secret-detection, shared with the `cairn` command): rules compiled once per app.
+    { provide: SecretScanner, useFactory: () => new SecretScanner(defaultSecretRules()) },
     SecretsRepository,
     SecretRedaction,
     SecretVault,

@@ -7,7 +7,12 @@
 -- parameters: $1 uuid, $2 uuid, $3 text, $4 text, $5 text, $6 jsonb
 INSERT INTO session_events (id, project_id, agent_key, kind, summary, details, created_at)
 VALUES ($1, $2, $3, $4, $5, $6::jsonb, date_trunc('milliseconds', clock_timestamp()))
+ON CONFLICT (id) DO NOTHING
 RETURNING id, kind, summary, details, agent_key AS agent, created_at AS "createdAt";
+
+-- SessionEventsRepository.findById
+-- parameters: $1 uuid, $2 uuid
+SELECT id, kind, summary, details, agent_key AS agent, created_at AS "createdAt" FROM session_events WHERE project_id = $1 AND id = $2;
 
 -- SessionEventsRepository.recent
 -- parameters: $1 uuid, $2 timestamp with time zone, $3 text, $4 bigint

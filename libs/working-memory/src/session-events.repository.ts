@@ -35,10 +35,12 @@ export class SessionEventsRepository {
       },
     ],
   })
-  async insert(event: NewSessionEvent): Promise<SessionEvent> {
+  async insert(event: NewSessionEvent): Promise<SessionEvent | undefined> {
+    // ON CONFLICT: a keyed event's id may have been inserted by a concurrent repeat (undefined then).
     const rows = await this.db.query<SessionEvent>(
       `INSERT INTO session_events (id, project_id, agent_key, kind, summary, details, created_at)
        VALUES ($1, $2, $3, $4, $5, $6::jsonb, date_trunc('milliseconds', clock_timestamp()))
+       ON CONFLICT (id) DO NOTHING
        RETURNING ${COLUMNS}`,
       [
         event.id,
@@ -48,6 +50,15 @@ export class SessionEventsRepository {
         event.summary,
         event.details === null ? null : JSON.stringify(event.details),
       ],
+    );
+    return rows[0];
+  }
+
+  @SqlSnapshot({ params: [EX.projectId, EX.eventId] })
+  async findById(projectId: string, id: string): Promise<SessionEvent | undefined> {
+    const rows = await this.db.query<SessionEvent>(
+      `SELECT ${COLUMNS} FROM session_events WHERE project_id = $1 AND id = $2`,
+      [projectId, id],
     );
     return rows[0];
   }

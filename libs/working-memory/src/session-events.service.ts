@@ -1,6 +1,7 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { agentKeyOf, assertProjectAccess, authorOf, type SessionPrincipal } from '@cairn/access';
+import { ConflictError } from '@cairn/common';
 import { ProjectResolver } from '@cairn/projects';
 import { SecretRedaction } from '@cairn/secrets';
 import { TenantTransaction } from '@cairn/tenancy';
@@ -35,9 +36,15 @@ export class SessionEventsService {
     collectStrings(details, strings);
     const clean = await this.secrets.redact([event.summary, ...strings]);
     const [summary, ...cleanStrings] = clean.texts;
-    const id = randomUUID();
+    const agentKey = agentKeyOf(principal);
     return this.tx.run(async () => {
       const project = await this.projects.resolve(projectSlug);
+      // With a key, the id derives from it: a repeat finds the event the first call recorded.
+      const id = event.idempotencyKey ? keyedEventId(project.id, agentKey, event.idempotencyKey) : randomUUID();
+      if (event.idempotencyKey) {
+        const earlier = await this.events.findById(project.id, id);
+        if (earlier) return { ...assertSameEvent(earlier, event.kind, summary), redacted: [] };
+      }
       await this.secrets.keep(clean.sealed, {
         projectId: project.id,
         sourceTable: 'session_events',
@@ -47,11 +54,14 @@ export class SessionEventsService {
       const stored = await this.events.insert({
         id,
         projectId: project.id,
-        agentKey: agentKeyOf(principal),
+        agentKey,
         kind: event.kind,
         summary,
         details: replaceStrings(details, cleanStrings[Symbol.iterator]()) as typeof details,
       });
+      // A concurrent repeat inserted it first: this transaction rolls back its secrets and says so.
+      if (!stored)
+        throw new ConflictError('the idempotency key is being used by another request; retry', 'idempotency_key_busy');
       return { ...stored, redacted: clean.redacted };
     });
   }
@@ -69,6 +79,25 @@ export class SessionEventsService {
       return this.events.recent(project.id, { ...options, limit });
     });
   }
+}
+
+/**
+ * The event id an idempotency key stands for, per project and agent: a UUID-shaped digest, so
+ * the primary key itself makes a repeat find the first event, with no table of keys to expire.
+ */
+function keyedEventId(projectId: string, agentKey: string, key: string): string {
+  const hex = createHash('sha256').update(`session-event\0${projectId}\0${agentKey}\0${key}`).digest('hex');
+  // Version 8 (custom) and the RFC 9562 variant, so it is a well-formed UUID.
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-8${hex.slice(13, 16)}-${((parseInt(hex[16], 16) & 0x3) | 0x8).toString(16)}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+}
+
+/** A repeat under a key must be the same event; another one is the client reusing a key. */
+function assertSameEvent(earlier: SessionEvent, kind: EventKind, summary: string): SessionEvent {
+  if (earlier.kind === kind && earlier.summary === summary) return earlier;
+  throw new ConflictError(
+    'this idempotency key was already used for a different event; use a new key for a new event',
+    'idempotency_key_reused',
+  );
 }
 
 /** Every string in a JSON value, depth first (object values in key order, then array items). */

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { agentKeyOf, assertProjectAccess, type SessionPrincipal } from '@cairn/access';
 import { KnowledgeService } from '@cairn/knowledge';
@@ -22,14 +23,17 @@ export class SessionSummaryService {
 
   async summarize(projectSlug: string, principal: SessionPrincipal, input: SummarizeInput): Promise<SummaryResult> {
     assertProjectAccess(principal, projectSlug);
-    const { text } = parseInput(summarizeSchema, input);
+    const { text, idempotencyKey } = parseInput(summarizeSchema, input);
     const agentKey = agentKeyOf(principal);
     const at = new Date().toISOString();
     // Archived first, in its own transaction, so its embedding job is enqueued after its
     // rows commit; should the working-memory write then fail, the summary is still kept.
     const archived = await this.knowledge.index(projectSlug, principal, {
       // A source of its own per summary: a shared source would make each summary replace the last.
-      source: `session-summary:${agentKey}:${at}`,
+      // With a key, the source is named by it: a retry (a client replaying a queued summary
+      // whose first answer was lost) is the same text of the same source, which the knowledge
+      // base keeps once and answers with the first copy.
+      source: `session-summary:${agentKey}:${idempotencyKey ? `key:${keyDigest(idempotencyKey)}` : at}`,
       title: `Session summary ${at.slice(0, 10)} (${agentKey})`,
       text,
       sourceType: 'internal',
@@ -51,4 +55,12 @@ function clipForWorkingMemory(text: string, documentId: string): string {
   if (text.length <= WM_VALUE_MAX_CHARS) return text;
   const pointer = ` … [clipped; full summary in knowledge-base document ${documentId}]`;
   return text.slice(0, WM_VALUE_MAX_CHARS - pointer.length).trimEnd() + pointer;
+}
+
+/**
+ * How an idempotency key names its summary's source: a digest, as every stored idempotency key is
+ * (DESIGN §8): a client may put anything in a key, and the source is stored and shown.
+ */
+function keyDigest(key: string): string {
+  return createHash('sha256').update(key, 'utf8').digest('hex').slice(0, 32);
 }

@@ -1,5 +1,13 @@
 import { agentIdSchema, pastInstantSchema, slugSchema } from '@cairn/common';
-import { rerankExplainSchema, rerankReportSchema, SEARCH_MODES, searchQuerySchema } from '@cairn/search';
+import {
+  minRelevanceSchema,
+  relevanceExplainSchema,
+  relevanceReportSchema,
+  rerankExplainSchema,
+  rerankReportSchema,
+  SEARCH_MODES,
+  searchQuerySchema,
+} from '@cairn/search';
 import { referenceTimeOf } from '@cairn/temporal';
 import { createZodDto } from 'nestjs-zod';
 import { z } from 'zod';
@@ -68,6 +76,7 @@ export const recallSchema = z.strictObject({
   mode: z.enum(SEARCH_MODES).default('hybrid'),
   limit: z.number().int().min(1).max(50).default(10),
   explain: z.boolean().default(false).describe("Return each signal's rank and score per result"),
+  minRelevance: minRelevanceSchema.optional(),
   filters: searchFiltersSchema.default({}),
   asOf: pastInstantSchema
     .transform(referenceTimeOf)
@@ -120,6 +129,7 @@ export const explanationSchema = z.object({
     .describe('With dates in the query: what they did to this result'),
   final: z.number(),
   rerank: rerankExplainSchema.optional().describe('With a reranker configured: its score and the positions it moved'),
+  relevance: relevanceExplainSchema.optional().describe('The absolute signals the calibrated relevance is made of'),
 });
 
 export const temporalReportSchema = z.object({
@@ -149,10 +159,25 @@ export const searchReportSchema = z.object({
   embeddingModel: z.string().nullable(),
   temporal: temporalReportSchema.optional().describe('Dates found in the query and how they were applied'),
   rerank: rerankReportSchema.optional().describe('With a reranker configured: its model and whether its order applied'),
+  relevance: relevanceReportSchema
+    .optional()
+    .describe('Which relevance threshold applied and how many results it left out; absent for a query of dates only'),
 });
 
 export const recallResultSchema = z.object({
-  results: z.array(z.object({ memory: memorySchema, score: z.number(), explain: explanationSchema.optional() })),
+  results: z.array(
+    z.object({
+      memory: memorySchema,
+      score: z.number().describe('The fused ranking score: orders this list, means nothing across queries'),
+      relevance: z
+        .number()
+        .min(0)
+        .max(1)
+        .optional()
+        .describe('Calibrated relevance 0-1, comparable across queries (absent for a query of dates only)'),
+      explain: explanationSchema.optional(),
+    }),
+  ),
   report: searchReportSchema,
 });
 export class RecallResultDto extends createZodDto(recallResultSchema) {}

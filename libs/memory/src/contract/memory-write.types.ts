@@ -1,4 +1,4 @@
-import { type SecretTypeCount } from '@cairn/secrets';
+import { type SecretTypeCount } from '@cairn/secret-detection';
 import { type ContradictionWarning, type Memory, type MemoryFields, type MemoryScopeLevel } from './memory.types';
 
 export interface StoreMemoryInput extends MemoryFields {
@@ -18,6 +18,8 @@ export interface StoreMemoryInput extends MemoryFields {
 
 export interface UpdateMemoryInput extends Partial<MemoryFields> {
   readonly reason?: string;
+  /** Refuse (409 version_conflict) unless the memory is at this version. */
+  readonly expectedVersion?: number;
   readonly supersedes?: readonly string[];
   /** Absent: a sensitive memory stays sensitive. `false` turns it off and then needs new content. */
   readonly sensitive?: boolean;

@@ -57,6 +57,30 @@ export const idempotencyKeySchema = z
   // A refinement, not .regex(): the tool list (its size budget) need not spell the pattern out.
   .refine((key) => /^[\x21-\x7e]+$/.test(key), 'printable ASCII without spaces');
 
+/**
+ * Optimistic concurrency for a change made from an older read (an offline client's queued
+ * write): the server refuses with 409 version_conflict when the memory is at another version,
+ * so the change never lands on top of one its writer has not seen.
+ */
+export const expectedVersionSchema = z
+  .number()
+  .int()
+  .min(1)
+  .optional()
+  .describe('Refuse (409) unless the memory is still at this version');
+
+/** `DELETE …/memories/:id?expectedVersion=`: the same guard for a delete. */
+export class DeleteMemoryQueryDto extends createZodDto(
+  z.strictObject({
+    expectedVersion: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .optional()
+      .describe('Refuse (409 version_conflict) unless the memory is still at this version'),
+  }),
+) {}
+
 const UPDATABLE_MEMORY_FIELDS = [
   'content',
   'category',
@@ -88,9 +112,13 @@ export const updateMemorySchema = z
       .optional()
       .describe('Absent: unchanged. false on a sensitive memory needs new content (it is never decrypted back)'),
     reason: visibleTextSchema(500).trim().optional().describe('Why it changed; kept in the history'),
+    expectedVersion: expectedVersionSchema,
   })
-  .refine((body) => Object.keys(body).some((key) => key !== 'reason'), 'give at least one field to change')
-  // The refinement, stated in the document: some field other than `reason`.
+  .refine(
+    (body) => Object.keys(body).some((key) => key !== 'reason' && key !== 'expectedVersion'),
+    'give at least one field to change',
+  )
+  // The refinement, stated in the document: some field other than `reason` and `expectedVersion`.
   .meta({ anyOf: UPDATABLE_MEMORY_FIELDS.map((field) => ({ required: [field] })) });
 export class UpdateMemoryDto extends createZodDto(updateMemorySchema) {}
 

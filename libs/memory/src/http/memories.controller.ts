@@ -9,6 +9,7 @@ import { viewerOf } from '../memory-access';
 import { MemoryWriter, type WriteResult } from '../memory-writer.service';
 import { ListMemoriesQueryDto, MemoryPageDto, toListFilter } from '../contract/memory-query.dto';
 import {
+  DeleteMemoryQueryDto,
   MemoryDto,
   MemoryParamsDto,
   ProjectParamDto,
@@ -103,7 +104,11 @@ export class MemoriesController {
   @HttpCode(204)
   @RequirePermission('memory.write')
   @ApiOperation({ summary: 'Soft-delete a memory (its author or an admin; never a share grantee)' })
-  async remove(@Param() params: MemoryParamsDto, @CurrentPrincipal() principal: SessionPrincipal): Promise<void> {
-    await this.writer.delete(params.project, principal, params.id);
+  async remove(
+    @Param() params: MemoryParamsDto,
+    @Query() query: DeleteMemoryQueryDto,
+    @CurrentPrincipal() principal: SessionPrincipal,
+  ): Promise<void> {
+    await this.writer.delete(params.project, principal, params.id, query.expectedVersion);
   }
 }

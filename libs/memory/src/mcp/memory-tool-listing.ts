@@ -58,6 +58,8 @@ toolListing.add(memorySchema.shape.occurredAt, { description: '' });
 toolListing.add(searchFiltersSchema.shape.scope, { description: 'Default: all' });
 toolListing.add(searchFiltersSchema.shape.stale, { description: 'true: only stale; false: hide them' });
 toolListing.add(recallSchema.shape.query, { description: '' });
+// A number or "default" as one line: the union's structure would cost the default toolsets' budget.
+toolListing.add(recallSchema.shape.minRelevance, { description: '', summary: '0-1, or "default"' });
 toolListing.add(recallSchema.shape.explain, { description: '' });
 // memory_update takes memory_store's fields, which memory_store's listing explains.
 toolListing.add(updateMemorySchema.shape.source, { summary: 'As in memory_store; null removes it' });

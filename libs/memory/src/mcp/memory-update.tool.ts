@@ -20,11 +20,18 @@ const spec = defineTool({
   ].join(' '),
   // The REST body's refinement ("at least one field") is checked in run(): a refined object
   // cannot be extended with the `id` and `project` arguments.
-  input: z.strictObject({ id: memoryIdSchema, ...updateMemorySchema.shape }),
+  // expectedVersion (REST only) guards clients that replay queued writes; the tool list, which
+  // every session pays for, leaves it out.
+  input: z.strictObject({ id: memoryIdSchema, ...omitExpectedVersion(updateMemorySchema.shape) }),
   output: writeResultSchema,
   // Not destructive: the previous version stays in the history.
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false },
 });
+
+function omitExpectedVersion<T extends { expectedVersion: unknown }>(shape: T): Omit<T, 'expectedVersion'> {
+  const { expectedVersion: _expectedVersion, ...rest } = shape;
+  return rest;
+}
 
 @Injectable()
 @McpTool(spec)

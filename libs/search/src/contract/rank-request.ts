@@ -1,4 +1,5 @@
 import { type ResolvedWhen } from '@cairn/temporal';
+import { type RelevanceScores } from './relevance';
 import { type RankedId, type SearchMode, type SearchReport } from './search.types';
 
 /** A query embedded ahead of ranking: its vector, or why there is none. */
@@ -22,11 +23,18 @@ export interface RankRequest {
    * transaction (DESIGN §11.3: no model call holds a connection). Without it, `rank` embeds.
    */
   readonly queryVector?: QueryVector;
+  /**
+   * Also score each ranked row's calibrated relevance (RelevanceScoring), in the same call and
+   * transaction: what a relevance threshold is applied to.
+   */
+  readonly relevance?: boolean;
 }
 
 export interface RankOutcome {
   readonly ranked: RankedId[];
   readonly report: SearchReport;
+  /** With `relevance: true` and text to judge by: each ranked row's calibrated relevance. */
+  readonly relevance?: RelevanceScores;
 }
 
 /** A question with dates, for a corpus with a time column. */
@@ -59,4 +67,6 @@ export interface DatedOutcome {
   readonly anchor?: { readonly id: string; readonly occurredAt: Date } | null;
   /** The range filtered out everything, so it was applied as a boost instead. */
   readonly relaxed: boolean;
+  /** With `relevance: true` and text to judge by: the relevance of the text-ranked and the dated rows. */
+  readonly relevance?: RelevanceScores;
 }

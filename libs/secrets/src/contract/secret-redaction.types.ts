@@ -1,4 +1,4 @@
-import { type SecretTypeCount } from './secret.types';
+import { type SecretTypeCount } from '@cairn/secret-detection';
 
 /** What a tenant does with a secret found in text it is about to store (tenant setting `secrets`). */
 export const SECRETS_MODES = ['redact', 'reject', 'allow'] as const;

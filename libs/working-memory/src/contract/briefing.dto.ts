@@ -4,7 +4,18 @@ import { z } from 'zod';
 import { BRIEFING_SECTIONS } from './briefing.types';
 import { contextOptionsSchema } from './working-memory.fields';
 
-export class BriefingRequestDto extends createZodDto(contextOptionsSchema) {}
+/** REST's briefing request: the recall_context options, and which text rendering to return. */
+export const briefingRequestSchema = contextOptionsSchema.extend({
+  format: z
+    .enum(['markdown', 'compact'])
+    .default('markdown')
+    .describe(
+      'The `text` rendering: markdown (sections with headings and timestamps), or compact (what ' +
+        "recall_context shows an agent: ages instead of timestamps, one line per item; what Claude Code's " +
+        'SessionStart hook injects)',
+    ),
+});
+export class BriefingRequestDto extends createZodDto(briefingRequestSchema) {}
 
 const itemSchema = z.object({
   key: z.string(),

@@ -1,4 +1,5 @@
 import { BadRequestError, displayText, stripControlCharacters, visibleTextSchema } from '@cairn/common';
+import { idempotencyKeySchema } from '@cairn/memory';
 import { z } from 'zod';
 import { EVENT_KINDS } from './working-memory.types';
 
@@ -59,11 +60,15 @@ export const recordEventSchema = z.strictObject({
   kind: z.enum(EVENT_KINDS),
   summary: displayText(EVENT_SUMMARY_MAX_CHARS).describe('One line: what happened'),
   details: eventDetailsSchema.optional().describe('Structured extras (file path, error code…), ≤ 8 KB'),
+  idempotencyKey: idempotencyKeySchema.optional().describe('Retries with it record once'),
 });
 export type RecordEventInput = z.input<typeof recordEventSchema>;
 
 export const summarizeSchema = z.strictObject({
   text: text(SUMMARY_MAX_CHARS).describe('What this session did, decided and left open'),
+  idempotencyKey: idempotencyKeySchema
+    .optional()
+    .describe('Retries with it archive once: the summary is kept under a source named by the key'),
 });
 export type SummarizeInput = z.input<typeof summarizeSchema>;
 

@@ -2,6 +2,7 @@ import { Body, Controller, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal, RequirePermission, type SessionPrincipal } from '@cairn/access';
 import { ZodResponse } from 'nestjs-zod';
+import { compactBriefing } from '../briefing-compact';
 import { BriefingService } from '../briefing.service';
 import { BriefingDto, BriefingRequestDto } from '../contract/briefing.dto';
 import { ProjectParamDto } from '../contract/working-memory.dto';
@@ -22,11 +23,13 @@ export class BriefingController {
       'within a token budget, most important first. Records the visit.',
   })
   @ZodResponse({ status: 200, type: BriefingDto })
-  context(
+  async context(
     @Param() params: ProjectParamDto,
     @Body() body: BriefingRequestDto,
     @CurrentPrincipal() principal: SessionPrincipal,
   ) {
-    return this.briefings.context(params.project, principal, body);
+    const { format, ...options } = body;
+    const briefing = await this.briefings.context(params.project, principal, options);
+    return format === 'compact' ? { ...briefing, text: compactBriefing(briefing) } : briefing;
   }
 }

@@ -4,7 +4,7 @@ import { BadRequestError, slugSchema } from '@cairn/common';
 import { McpResource, type McpResourceHandler, type ResourceContents } from '@cairn/mcp';
 import { ProjectsService } from '@cairn/projects';
 import { BriefingService } from '../briefing.service';
-import { compactBriefing } from './briefing-compact';
+import { compactBriefing } from '../briefing-compact';
 
 /** resources/list advertises at most this many briefings; a `*` token may see many projects. */
 const LISTED_MAX = 50;

@@ -4,7 +4,7 @@ import { type z } from 'zod';
 import { BriefingService } from '../briefing.service';
 import { BriefingDto } from '../contract/briefing.dto';
 import { contextOptionsSchema } from '../contract/working-memory.fields';
-import { compactBriefing } from './briefing-compact';
+import { compactBriefing } from '../briefing-compact';
 
 // What the tool list says of the REST schema's arguments (listing only: the REST API keeps its own).
 toolListing.add(contextOptionsSchema.shape.timezone, { description: 'IANA time zone (default UTC)' });

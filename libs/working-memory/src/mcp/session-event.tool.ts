@@ -16,7 +16,8 @@ const spec = defineTool({
     'Log a decision, a notable error or another event to the project timeline other agents see in recall_context;',
     'not every step. Example: {"kind": "decision", "summary": "Keep v1 webhooks until clients migrate"}',
   ].join(' '),
-  input: recordEventSchema,
+  // idempotencyKey (REST only) is for clients that replay queued events; the tool list leaves it out.
+  input: recordEventSchema.omit({ idempotencyKey: true }),
   output: RecordedSessionEventDto.schema,
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false },
 });

@@ -1,0 +1,32 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { expectCommittedFile } from '@cairn/testing';
+
+const ROOT = resolve(__dirname, '../../../..');
+
+describe('the CLI REST types', () => {
+  it('are generated from the committed OpenAPI document (npm run cli:openapi regenerates them)', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cairn-openapi-'));
+    try {
+      const out = join(dir, 'openapi.ts');
+      execFileSync(
+        process.execPath,
+        [
+          join(ROOT, 'node_modules/openapi-typescript/bin/cli.js'),
+          join(ROOT, 'apps/api/contract/openapi.json'),
+          // Fields with a default are optional in a request (the server fills them in).
+          '--default-non-nullable',
+          'false',
+          '-o',
+          out,
+        ],
+        { stdio: 'pipe' },
+      );
+      expectCommittedFile(join(ROOT, 'apps/cli/src/api/openapi.ts'), readFileSync(out, 'utf8'));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

@@ -1,0 +1,36 @@
+import { SingleBar } from 'cli-progress';
+import { type Output } from './output';
+
+/** Progress of long work (indexing, import, export): a bar on a terminal, nothing in pipes and hooks. */
+export interface Progress {
+  advance(by?: number, label?: string): void;
+  stop(): void;
+}
+
+export function startProgress(output: Output, total: number, unit: string): Progress {
+  if (!output.interactive || output.json || total <= 0) return { advance: () => undefined, stop: () => undefined };
+  const bar = new SingleBar({
+    format: `{bar} {value}/{total} ${unit} {label}`,
+    stream: process.stderr,
+    hideCursor: true,
+    clearOnComplete: true,
+  });
+  bar.start(total, 0, { label: '' });
+  return {
+    advance: (by = 1, label = '') => bar.increment(by, { label: label.slice(-50) }),
+    stop: () => bar.stop(),
+  };
+}
+
+/** A running count for work of unknown size (an export's lines): on a terminal only. */
+export function startCounter(output: Output, unit: string): Progress {
+  if (!output.interactive || output.json) return { advance: () => undefined, stop: () => undefined };
+  const bar = new SingleBar({
+    format: `{value} ${unit}`,
+    stream: process.stderr,
+    hideCursor: true,
+    clearOnComplete: true,
+  });
+  bar.start(Number.MAX_SAFE_INTEGER, 0);
+  return { advance: (by = 1) => bar.increment(by), stop: () => bar.stop() };
+}
