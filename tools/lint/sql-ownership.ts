@@ -57,11 +57,21 @@ export function migratedTables(root: string): { control: string[]; tenant: strin
   };
 }
 
-/** Production sources: libraries and apps, without tests and migrations (which create every table). */
+/**
+ * The apps that are clients, not the server: they never reach the server's database (DESIGN
+ * §12), and the tables their own local stores name (the `cairn` command's SQLite cache) are not
+ * the server's.
+ */
+const CLIENT_APPS = new Set(['cli']);
+
+/** Production sources: libraries and the server's apps, without tests and migrations (which create every table). */
 export function productionFiles(root: string): string[] {
   return [
     ...sourceFiles(join(root, 'libs')).filter((file) => /[\\/]libs[\\/][^\\/]+[\\/]src[\\/]/.test(file)),
-    ...sourceFiles(join(root, 'apps')).filter((file) => /[\\/]apps[\\/][^\\/]+[\\/]src[\\/]/.test(file)),
+    ...sourceFiles(join(root, 'apps')).filter((file) => {
+      const app = /[\\/]apps[\\/]([^\\/]+)[\\/]src[\\/]/.exec(file)?.[1];
+      return app !== undefined && !CLIENT_APPS.has(app);
+    }),
   ].filter((file) => !/\.(e2e-)?spec\.ts$/.test(file) && !/[\\/]migrations[\\/]/.test(file));
 }
 

@@ -479,7 +479,7 @@ describe('Claude Code hooks against a real server', () => {
         expect(await laptop.run('session-start', laptop.input('session-start'))).toMatchObject({ code: 0, stderr: '' });
         const archived = async () =>
           ((await get('/kb/documents?limit=200')).body.items as { source: string; id: string }[]).filter(
-            (doc) => doc.source.startsWith('session-summary:') && /:key:[0-9a-f]{32}$/.test(doc.source),
+            (doc) => doc.source.startsWith('session-summary:') && /:[0-9a-f]{32}$/.test(doc.source),
           );
         laptop.writeTranscript([userLine('Note for after the compaction: the lost-answer summary, exactly once.')]);
         const earlier = await archived();

