@@ -23,6 +23,7 @@ module.exports = {
     '^@cairn/process-harness$': '<rootDir>/apps/api/test/process-harness',
     '^@cairn/gateway-harness$': '<rootDir>/apps/mcp-gateway/test/gateway-harness',
     '^@cairn/mcp-gateway-app$': '<rootDir>/apps/mcp-gateway/src/mcp-gateway.module',
+    '^@cairn/cli-recall-selection$': '<rootDir>/apps/cli/src/hooks/recall-selection',
     '^@cairn/(.*)$': '<rootDir>/libs/$1/src',
   },
   globalSetup: '<rootDir>/test/global-setup.ts',

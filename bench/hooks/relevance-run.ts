@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { EMBEDDER, type Embedder } from '@cairn/embeddings';
 import { type RelevanceCalibration, relevanceCalibration } from '@cairn/search';
-import { selectForInjection } from '../../apps/cli/src/hooks/recall-selection';
+import { selectForInjection } from '@cairn/cli-recall-selection';
 import { type BenchApp } from '../lib/app';
 import { observeRelevance } from './relevance-eval';
 import {
