@@ -21,7 +21,12 @@ export class Browser {
     private readonly name = COOKIE,
   ) {}
 
-  request(method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, body?: unknown, headers: Record<string, string> = {}) {
+  request(
+    method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
+    url: string,
+    body?: unknown,
+    headers: Record<string, string> = {},
+  ) {
     return this.client.request(method, url, body, {
       cookie: `${this.name}=${this.cookie}`,
       ...(this.csrf ? { 'x-csrf-token': this.csrf } : {}),
@@ -59,7 +64,7 @@ export async function signIn(
 export async function passwordLink(admin: TestClient, tenant: string, userId: string): Promise<string> {
   const response = await admin.post(`/v1/tenants/${tenant}/users/${userId}/password-link`);
   if (response.status !== 201) throw new Error(`password link: ${response.status} ${JSON.stringify(response.body)}`);
-  return String(response.body.url).split('#token=')[1] as string;
+  return String(response.body.url).split('#token=')[1];
 }
 
 /** A tenant and a user of `role` with a password set through a link. */

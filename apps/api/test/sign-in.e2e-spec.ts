@@ -30,7 +30,9 @@ describe('sign-in and browser sessions', () => {
     );
     expect(login.status).toBe(200);
     const setCookie = String(login.headers['set-cookie']);
-    expect(setCookie).toMatch(/^__Host-cairn_session=[A-Za-z0-9_-]{43}; Max-Age=43200; Path=\/; HttpOnly; SameSite=Lax; Secure$/);
+    expect(setCookie).toMatch(
+      /^__Host-cairn_session=[A-Za-z0-9_-]{43}; Max-Age=43200; Path=\/; HttpOnly; SameSite=Lax; Secure$/,
+    );
     expect(login.body).toMatchObject({
       kind: 'tenant',
       via: 'browser',
@@ -74,24 +76,46 @@ describe('sign-in and browser sessions', () => {
   it('throttles failures per account, then per address, with Retry-After', async () => {
     const { tenant, user } = await personWithPassword(api.admin, api.client, 'member');
     for (let i = 0; i < 5; i += 1) {
-      const wrong = await api.client.request('POST', '/v1/session/login', { tenant, email: user.email, password: 'nope' }, fromNewAddress());
+      const wrong = await api.client.request(
+        'POST',
+        '/v1/session/login',
+        { tenant, email: user.email, password: 'nope' },
+        fromNewAddress(),
+      );
       expect(wrong.status).toBe(401);
     }
     // Even the right password, from yet another address: the account's count is spent.
-    const blocked = await api.client.request('POST', '/v1/session/login', { tenant, email: user.email, password: PASSWORD }, fromNewAddress());
+    const blocked = await api.client.request(
+      'POST',
+      '/v1/session/login',
+      { tenant, email: user.email, password: PASSWORD },
+      fromNewAddress(),
+    );
     expect(blocked.status).toBe(429);
     expect(Number(blocked.headers['retry-after'])).toBeGreaterThan(0);
 
     const ip = fromNewAddress();
     for (let i = 0; i < 30; i += 1) {
-      const wrong = await api.client.request('POST', '/v1/session/login', { tenant, email: `x${i}@example.com`, password: 'nope' }, ip);
+      const wrong = await api.client.request(
+        'POST',
+        '/v1/session/login',
+        { tenant, email: `x${i}@example.com`, password: 'nope' },
+        ip,
+      );
       expect(wrong.status).toBe(401);
     }
     const other = await personWithPassword(api.admin, api.client, 'member', tenant);
-    const fromThere = await api.client.request('POST', '/v1/session/login', { tenant, email: other.user.email, password: PASSWORD }, ip);
+    const fromThere = await api.client.request(
+      'POST',
+      '/v1/session/login',
+      { tenant, email: other.user.email, password: PASSWORD },
+      ip,
+    );
     expect(fromThere.status).toBe(429);
     expect(fromThere.body.error.details).toMatchObject({ scope: 'address' });
-    await expect(signIn(api.client, { tenant, email: other.user.email }, fromNewAddress())).resolves.toBeInstanceOf(Browser);
+    await expect(signIn(api.client, { tenant, email: other.user.email }, fromNewAddress())).resolves.toBeInstanceOf(
+      Browser,
+    );
   });
 
   it('enrols, requires, refuses and disables a second factor', async () => {
@@ -101,9 +125,16 @@ describe('sign-in and browser sessions', () => {
     expect(enrol.status).toBe(200);
     expect(enrol.body.otpauthUrl).toMatch(/^otpauth:\/\/totp\/Cairn:/);
     expect((await browser.post('/v1/session/totp/confirm', { code: '12345' })).status).toBe(400);
-    expect((await browser.post('/v1/session/totp/confirm', { code: totpCode(enrol.body.secret, -1) })).status).toBe(204);
+    expect((await browser.post('/v1/session/totp/confirm', { code: totpCode(enrol.body.secret, -1) })).status).toBe(
+      204,
+    );
 
-    const noCode = await api.client.request('POST', '/v1/session/login', { tenant, email: user.email, password: PASSWORD }, fromNewAddress());
+    const noCode = await api.client.request(
+      'POST',
+      '/v1/session/login',
+      { tenant, email: user.email, password: PASSWORD },
+      fromNewAddress(),
+    );
     expect({ status: noCode.status, code: noCode.body.error.code }).toEqual({ status: 401, code: 'totp_required' });
     const wrongCode = await api.client.request(
       'POST',
@@ -112,8 +143,15 @@ describe('sign-in and browser sessions', () => {
       fromNewAddress(),
     );
     // That code was spent confirming the enrolment.
-    expect({ status: wrongCode.status, code: wrongCode.body.error.code }).toEqual({ status: 401, code: 'totp_invalid' });
-    const withCode = await signIn(api.client, { tenant, email: user.email, totp: totpCode(enrol.body.secret) }, fromNewAddress());
+    expect({ status: wrongCode.status, code: wrongCode.body.error.code }).toEqual({
+      status: 401,
+      code: 'totp_invalid',
+    });
+    const withCode = await signIn(
+      api.client,
+      { tenant, email: user.email, totp: totpCode(enrol.body.secret) },
+      fromNewAddress(),
+    );
     expect((await withCode.delete('/v1/session/totp', { code: '000000' })).status).toBe(400);
     expect((await withCode.delete('/v1/session/totp', { code: totpCode(enrol.body.secret, 1) })).status).toBe(204);
     await expect(signIn(api.client, { tenant, email: user.email }, fromNewAddress())).resolves.toBeInstanceOf(Browser);
@@ -127,7 +165,10 @@ describe('sign-in and browser sessions', () => {
     const admin = await browser.get(`/v1/tenants/${tenant}/users`);
     expect({ status: admin.status, code: admin.body.error.code }).toEqual({ status: 403, code: 'insufficient_role' });
     const elsewhere = await browser.get(`/v1/tenants/${other.slug}/projects`);
-    expect({ status: elsewhere.status, code: elsewhere.body.error.code }).toEqual({ status: 403, code: 'wrong_tenant' });
+    expect({ status: elsewhere.status, code: elsewhere.body.error.code }).toEqual({
+      status: 403,
+      code: 'wrong_tenant',
+    });
     expect((await browser.get('/v1/tenants')).status).toBe(403);
   });
 
@@ -137,16 +178,35 @@ describe('sign-in and browser sessions', () => {
     const adminBrowser = await signIn(api.client, { tenant, email: user.email }, fromNewAddress());
     const link = await adminBrowser.post(`/v1/tenants/${tenant}/users/${member.id}/password-link`);
     expect(link.status).toBe(201);
-    const set = await api.client.post('/v1/session/password', { token: link.body.url.split('#token=')[1], password: PASSWORD });
+    const set = await api.client.post('/v1/session/password', {
+      token: link.body.url.split('#token=')[1],
+      password: PASSWORD,
+    });
     expect(set.status).toBe(204);
     const memberBrowser = await signIn(api.client, { tenant, email: member.email }, fromNewAddress());
     // A member may not issue tokens at all (tenant.tokens.manage is an admin's): role caps hold.
-    const denied = await memberBrowser.post(`/v1/tenants/${tenant}/tokens`, { userId: member.id, role: 'admin', projects: '*' });
+    const denied = await memberBrowser.post(`/v1/tenants/${tenant}/tokens`, {
+      userId: member.id,
+      role: 'admin',
+      projects: '*',
+    });
     expect(denied.status).toBe(403);
     // The admin's minted token may not exceed the member's role, and works as a bearer token.
-    const tooHigh = await adminBrowser.post(`/v1/tenants/${tenant}/tokens`, { userId: member.id, role: 'admin', projects: '*' });
-    expect({ status: tooHigh.status, code: tooHigh.body.error.code }).toEqual({ status: 400, code: 'role_exceeds_user' });
-    const minted = await adminBrowser.post(`/v1/tenants/${tenant}/tokens`, { userId: member.id, role: 'member', projects: '*', agentId: 'claude-code' });
+    const tooHigh = await adminBrowser.post(`/v1/tenants/${tenant}/tokens`, {
+      userId: member.id,
+      role: 'admin',
+      projects: '*',
+    });
+    expect({ status: tooHigh.status, code: tooHigh.body.error.code }).toEqual({
+      status: 400,
+      code: 'role_exceeds_user',
+    });
+    const minted = await adminBrowser.post(`/v1/tenants/${tenant}/tokens`, {
+      userId: member.id,
+      role: 'member',
+      projects: '*',
+      agentId: 'claude-code',
+    });
     expect(minted.status).toBe(201);
     const whoami = await api.client.as(minted.body.token).get('/v1/whoami');
     expect(whoami.body).toMatchObject({ kind: 'session', role: 'member', agentId: 'claude-code' });
@@ -158,18 +218,27 @@ describe('sign-in and browser sessions', () => {
     const body = { slug: uniqueSlug('p'), name: 'Project' };
     const without = await browser.withoutCsrf().post(`/v1/tenants/${tenant}/projects`, body);
     expect({ status: without.status, code: without.body.error.code }).toEqual({ status: 403, code: 'csrf_failed' });
-    const wrong = await browser.request('POST', `/v1/tenants/${tenant}/projects`, body, { 'x-csrf-token': 'x'.repeat(43) });
+    const wrong = await browser.request('POST', `/v1/tenants/${tenant}/projects`, body, {
+      'x-csrf-token': 'x'.repeat(43),
+    });
     expect(wrong.status).toBe(403);
     expect((await browser.post(`/v1/tenants/${tenant}/projects`, body)).status).toBe(201);
 
     const reader = await createUser(api.admin, tenant, 'reader');
     const token = await issueToken(api.admin, tenant, { role: 'reader', projects: '*', userId: reader.id });
-    const both = await browser.withoutCsrf().request('GET', '/v1/session', undefined, { authorization: `Bearer ${token.token}` });
+    const both = await browser
+      .withoutCsrf()
+      .request('GET', '/v1/session', undefined, { authorization: `Bearer ${token.token}` });
     expect(both.body).toMatchObject({ via: 'token', role: 'reader' });
     expect(both.body.csrfToken).toBeUndefined();
     const bearerWrite = await browser
       .withoutCsrf()
-      .request('POST', `/v1/tenants/${tenant}/projects`, { slug: uniqueSlug('p'), name: 'P' }, { authorization: `Bearer ${token.token}` });
+      .request(
+        'POST',
+        `/v1/tenants/${tenant}/projects`,
+        { slug: uniqueSlug('p'), name: 'P' },
+        { authorization: `Bearer ${token.token}` },
+      );
     expect(bearerWrite.body.error.code).toBe('insufficient_role');
   });
 
@@ -205,7 +274,9 @@ describe('sign-in and browser sessions', () => {
     const list = await first.get('/v1/session/list');
     expect(list.body.items).toHaveLength(3);
     expect(list.body.items.filter((item: { current: boolean }) => item.current)).toHaveLength(1);
-    const thirdId = (await third.get('/v1/session/list')).body.items.find((item: { current: boolean }) => item.current).id;
+    const thirdId = (await third.get('/v1/session/list')).body.items.find(
+      (item: { current: boolean }) => item.current,
+    ).id;
     expect((await first.delete(`/v1/session/list/${thirdId}`)).status).toBe(204);
     expect((await first.delete(`/v1/session/list/${thirdId}`)).status).toBe(404);
     expect((await third.get('/v1/session')).status).toBe(401);
@@ -222,7 +293,9 @@ describe('sign-in and browser sessions', () => {
     const stale = await api.client.post('/v1/session/password', { token: older, password: PASSWORD });
     expect({ status: stale.status, code: stale.body.error.code }).toEqual({ status: 400, code: 'link_invalid' });
     expect((await api.client.post('/v1/session/password', { token: newer, password: PASSWORD })).status).toBe(204);
-    expect((await api.client.post('/v1/session/password', { token: newer, password: 'another long password' })).status).toBe(400);
+    expect(
+      (await api.client.post('/v1/session/password', { token: newer, password: 'another long password' })).status,
+    ).toBe(400);
     const short = await api.client.post('/v1/session/password', { token: newer, password: 'short' });
     expect({ status: short.status, code: short.body.error.code }).toEqual({ status: 400, code: 'validation_failed' });
   });
@@ -233,7 +306,12 @@ describe('sign-in and browser sessions', () => {
     expect((await api.admin.patch(`/v1/tenants/${tenant}/users/${user.id}`, { disabled: true })).status).toBe(200);
     const live = await browser.get('/v1/session');
     expect({ status: live.status, code: live.body.error.code }).toEqual({ status: 401, code: 'user_disabled' });
-    const again = await api.client.request('POST', '/v1/session/login', { tenant, email: user.email, password: PASSWORD }, fromNewAddress());
+    const again = await api.client.request(
+      'POST',
+      '/v1/session/login',
+      { tenant, email: user.email, password: PASSWORD },
+      fromNewAddress(),
+    );
     expect({ status: again.status, code: again.body.error.code }).toEqual({ status: 403, code: 'account_disabled' });
   });
 
@@ -247,7 +325,10 @@ describe('sign-in and browser sessions', () => {
     const bootstrap = new Browser(api.client, cookieSet(started) as string, started.body.csrfToken);
     expect((await bootstrap.get('/v1/session')).status).toBe(200);
     const restricted = await bootstrap.get('/v1/tenants');
-    expect({ status: restricted.status, code: restricted.body.error.code }).toEqual({ status: 403, code: 'account_required' });
+    expect({ status: restricted.status, code: restricted.body.error.code }).toEqual({
+      status: 403,
+      code: 'account_required',
+    });
 
     const email = `${uniqueSlug('ops')}@example.com`;
     const created = await bootstrap.post('/v1/platform/accounts', { email, name: 'Ops', password: PASSWORD });
@@ -257,14 +338,22 @@ describe('sign-in and browser sessions', () => {
 
     const operator = await signIn(api.client, { email }, fromNewAddress());
     const view = await operator.get('/v1/session');
-    expect(view.body).toMatchObject({ kind: 'platform', role: 'platform', mustCreateAccount: false, account: { email } });
+    expect(view.body).toMatchObject({
+      kind: 'platform',
+      role: 'platform',
+      mustCreateAccount: false,
+      account: { email },
+    });
     const slug = uniqueSlug('ops');
     expect((await operator.post('/v1/tenants', { slug, name: 'Made by ops' })).status).toBe(201);
     expect((await operator.get('/v1/tenants')).status).toBe(200);
     const audit = await api.admin.get('/v1/audit?limit=50');
     expect(JSON.stringify(audit.body)).toContain(`platform-account:${created.body.account.id}`);
     const duplicate = await api.admin.post('/v1/platform/accounts', { email, name: 'Again', password: PASSWORD });
-    expect({ status: duplicate.status, code: duplicate.body.error.code }).toEqual({ status: 409, code: 'account_exists' });
+    expect({ status: duplicate.status, code: duplicate.body.error.code }).toEqual({
+      status: 409,
+      code: 'account_exists',
+    });
   });
 
   it('answers malformed and oversized bodies with clear 400s', async () => {
@@ -287,23 +376,35 @@ describe('sign-in and browser sessions', () => {
         code: 'validation_failed',
       });
     }
-    const notJson = await api.client.request('POST', '/v1/session/login', 'email=a', { 'content-type': 'application/x-www-form-urlencoded' });
+    const notJson = await api.client.request('POST', '/v1/session/login', 'email=a', {
+      'content-type': 'application/x-www-form-urlencoded',
+    });
     expect(notJson.status).toBe(415);
   });
 
   it('does not take a cookie from a request that is not a browser session (unknown cookie)', async () => {
     const forged = new Browser(api.client, 'A'.repeat(43), 'whatever');
     const response = await forged.get('/v1/session');
-    expect({ status: response.status, code: response.body.error.code }).toEqual({ status: 401, code: 'session_expired' });
+    expect({ status: response.status, code: response.body.error.code }).toEqual({
+      status: 401,
+      code: 'session_expired',
+    });
     const noCookie = await api.client.get('/v1/session');
-    expect({ status: noCookie.status, code: noCookie.body.error.code }).toEqual({ status: 401, code: 'unauthenticated' });
+    expect({ status: noCookie.status, code: noCookie.body.error.code }).toEqual({
+      status: 401,
+      code: 'unauthenticated',
+    });
   });
 });
 
 describe('browser session timeouts', () => {
   let api: ApiHarness;
   beforeAll(async () => {
-    api = await startApi({ SESSION_IDLE_TIMEOUT_SECONDS: '1', SESSION_ABSOLUTE_TIMEOUT_SECONDS: '3', SESSION_COOKIE_SECURE: 'false' });
+    api = await startApi({
+      SESSION_IDLE_TIMEOUT_SECONDS: '1',
+      SESSION_ABSOLUTE_TIMEOUT_SECONDS: '3',
+      SESSION_COOKIE_SECURE: 'false',
+    });
   });
   afterAll(() => api.close());
   const sleep = (ms: number) => new Promise((wake) => setTimeout(wake, ms));
@@ -311,7 +412,9 @@ describe('browser session timeouts', () => {
   it('names the cookie without __Host- and Secure when SESSION_COOKIE_SECURE=false', async () => {
     const { tenant, user } = await personWithPassword(api.admin, api.client, 'member');
     const login = await api.client.post('/v1/session/login', { tenant, email: user.email, password: PASSWORD });
-    expect(String(login.headers['set-cookie'])).toMatch(/^cairn_session=[^;]+; Max-Age=3; Path=\/; HttpOnly; SameSite=Lax$/);
+    expect(String(login.headers['set-cookie'])).toMatch(
+      /^cairn_session=[^;]+; Max-Age=3; Path=\/; HttpOnly; SameSite=Lax$/,
+    );
   });
 
   it('ends a session left idle past the idle timeout', async () => {

@@ -130,7 +130,11 @@ export const ROLE_PERMISSIONS: Record<Role, readonly Permission[]> = {
 };
 
 /** Session-scoped permissions the platform admin also holds (it has no tenant of its own). */
-export const PLATFORM_SESSION_PERMISSIONS: readonly Permission[] = ['auth.introspect', 'auth.whoami', 'account.session'];
+export const PLATFORM_SESSION_PERMISSIONS: readonly Permission[] = [
+  'auth.introspect',
+  'auth.whoami',
+  'account.session',
+];
 
 export function roleGrants(role: Role, permission: Permission): boolean {
   return ROLE_PERMISSIONS[role].includes(permission);

@@ -55,7 +55,8 @@ export type Principal = PlatformPrincipal | SessionPrincipal;
 /** Stable audit/log identity of a principal; never the secret. */
 export function actorOf(principal: Principal | undefined): string {
   if (!principal) return 'anonymous';
-  if (principal.kind === 'platform') return principal.accountId ? `platform-account:${principal.accountId}` : 'platform-admin';
+  if (principal.kind === 'platform')
+    return principal.accountId ? `platform-account:${principal.accountId}` : 'platform-admin';
   return principal.userId ? `user:${principal.userId}/token:${principal.tokenId}` : `token:${principal.tokenId}`;
 }
 

@@ -85,18 +85,15 @@ export class AccountsRepository {
 
   @SqlSnapshot({ params: [EX.newId] })
   async findById(id: string): Promise<Account | undefined> {
-    const rows = await this.dataSource.query<AccountRow[]>(`SELECT ${COLUMNS} FROM cairn.accounts WHERE id = $1`, [
-      id,
-    ]);
+    const rows = await this.dataSource.query<AccountRow[]>(`SELECT ${COLUMNS} FROM cairn.accounts WHERE id = $1`, [id]);
     return toAccount(rows[0]);
   }
 
   @SqlSnapshot({ params: [EX.userId] })
   async findByUserId(userId: string): Promise<Account | undefined> {
-    const rows = await this.dataSource.query<AccountRow[]>(
-      `SELECT ${COLUMNS} FROM cairn.accounts WHERE user_id = $1`,
-      [userId],
-    );
+    const rows = await this.dataSource.query<AccountRow[]>(`SELECT ${COLUMNS} FROM cairn.accounts WHERE user_id = $1`, [
+      userId,
+    ]);
     return toAccount(rows[0]);
   }
 

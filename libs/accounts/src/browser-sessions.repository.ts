@@ -113,7 +113,7 @@ export class BrowserSessionsRepository {
         session.ip,
       ],
     );
-    return toSession(rows[0] as Row);
+    return toSession(rows[0]);
   }
 
   @SqlSnapshot({ params: [SESSION_ID] })

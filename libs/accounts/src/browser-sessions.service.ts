@@ -1,7 +1,13 @@
 import { createHmac, hkdfSync, randomBytes, timingSafeEqual } from 'node:crypto';
 import { Inject, Injectable, Logger, type OnModuleInit } from '@nestjs/common';
 import { type BrowserSessionRef, type Principal } from '@cairn/access';
-import { type BrowserAuthentication, type BrowserSessionAuthenticator, BrowserSessionGate, TokensService, TokenVerifier } from '@cairn/auth';
+import {
+  type BrowserAuthentication,
+  type BrowserSessionAuthenticator,
+  BrowserSessionGate,
+  TokensService,
+  TokenVerifier,
+} from '@cairn/auth';
 import { CairnError } from '@cairn/common';
 import { CAIRN_CONFIG, type CairnConfig } from '@cairn/config';
 import { type TenantRef } from '@cairn/tenancy';
@@ -92,7 +98,11 @@ export class BrowserSessions implements BrowserSessionAuthenticator, OnModuleIni
       ip: client.ip.slice(0, 64),
     });
     const principal = await this.principalOf(stored);
-    return { session: toRef(stored, stored.now), principal, setCookie: sessionCookie(this.config, cookieValue, absoluteTimeoutSeconds) };
+    return {
+      session: toRef(stored, stored.now),
+      principal,
+      setCookie: sessionCookie(this.config, cookieValue, absoluteTimeoutSeconds),
+    };
   }
 
   /** The access guard's half: the cookie's session, live, as a principal; a 401 that clears the cookie otherwise. */
@@ -212,7 +222,8 @@ function toRef(session: StoredBrowserSession, lastSeen: Date): BrowserSessionRef
     kind: session.kind,
     mustCreateAccount: session.mustCreateAccount,
     expiresAt: session.expiresAt,
-    idleExpiresAt: new Date(Math.min(lastSeen.getTime() + session.idleTimeoutSeconds * 1000, session.expiresAt.getTime())),
+    idleExpiresAt: new Date(
+      Math.min(lastSeen.getTime() + session.idleTimeoutSeconds * 1000, session.expiresAt.getTime()),
+    ),
   };
 }
-

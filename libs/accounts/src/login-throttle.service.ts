@@ -37,10 +37,9 @@ export class LoginThrottle {
       this.perIp.get(ip),
     ]);
     const { accountAttempts, ipAttempts } = this.config.accounts;
-    const blocked = [
-      exhausted(account, accountAttempts, 'account'),
-      exhausted(address, ipAttempts, 'address'),
-    ].find((refusal) => refusal !== undefined);
+    const blocked = [exhausted(account, accountAttempts, 'account'), exhausted(address, ipAttempts, 'address')].find(
+      (refusal) => refusal !== undefined,
+    );
     if (blocked) {
       throw new RateLimitedError(
         `Too many failed sign-ins for this ${blocked.scope}; retry in ${blocked.retryAfter} s`,

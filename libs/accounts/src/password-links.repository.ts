@@ -10,7 +10,9 @@ export class PasswordLinksRepository {
 
   /** A new link for the account; every older unused one is voided in the same statement. */
   @SqlSnapshot({
-    params: [{ id: EX.newId, accountId: EX.newId, tokenHash: Buffer.alloc(32, 7), createdBy: 'admin', expiresAt: EX.future }],
+    params: [
+      { id: EX.newId, accountId: EX.newId, tokenHash: Buffer.alloc(32, 7), createdBy: 'admin', expiresAt: EX.future },
+    ],
   })
   async replace(link: {
     id: string;

@@ -35,14 +35,25 @@ export class PasswordLinks {
     const account = await this.accounts.ensureForUser(randomUUID(), tenant.id, user.id);
     const secret = randomBytes(32).toString('base64url');
     const expiresAt = new Date(Date.now() + LINK_LIFETIME_MS);
-    await this.links.replace({ id: randomUUID(), accountId: account.id, tokenHash: hashOf(secret), createdBy: issuedBy, expiresAt });
+    await this.links.replace({
+      id: randomUUID(),
+      accountId: account.id,
+      tokenHash: hashOf(secret),
+      createdBy: issuedBy,
+      expiresAt,
+    });
     return { url: `/console/reset-password#token=${secret}`, expiresAt };
   }
 
   /** Sets the password the link was made for; every browser session of the account ends. */
   async use(secret: string, password: string): Promise<void> {
     const accountId = LINK_SECRET.test(secret) ? await this.links.consume(hashOf(secret)) : undefined;
-    if (!accountId) throw new BadRequestError('This link is not valid: it was used, replaced or has expired', undefined, 'link_invalid');
+    if (!accountId)
+      throw new BadRequestError(
+        'This link is not valid: it was used, replaced or has expired',
+        undefined,
+        'link_invalid',
+      );
     await this.accounts.setPassword(accountId, await this.passwords.hash(password));
     await this.sessions.endAllOfAccount(accountId);
   }

@@ -56,7 +56,8 @@ export class SessionViews {
   /** The signed-in account behind a browser session; 403 for a bearer token or the bootstrap session. */
   async accountOf(session: BrowserSessionRef | undefined): Promise<Account> {
     const account = session?.accountId ? await this.accounts.findById(session.accountId) : undefined;
-    if (!account) throw new ForbiddenError('This needs a browser session of a signed-in account', 'browser_session_required');
+    if (!account)
+      throw new ForbiddenError('This needs a browser session of a signed-in account', 'browser_session_required');
     return account;
   }
 }

@@ -55,7 +55,8 @@ export class SignIn {
     // Told only to someone who knows the password: it reveals nothing to a guesser.
     if (disabled) throw new ForbiddenError('This account is disabled', 'account_disabled');
     if (account.totpSecret) {
-      if (input.totp === undefined) throw new CairnError(401, 'totp_required', 'Enter the code from your authenticator app');
+      if (input.totp === undefined)
+        throw new CairnError(401, 'totp_required', 'Enter the code from your authenticator app');
       if (!(await this.totp.verify(account, input.totp))) {
         await this.throttle.recordFailure(accountKey, client.ip);
         throw new CairnError(401, 'totp_invalid', 'The code is wrong or was used already');
@@ -98,5 +99,4 @@ export class SignIn {
     if (!user || !account) return undefined;
     return { account, tenant, userId: user.id, disabled: user.disabledAt !== null || account.disabledAt !== null };
   }
-
 }

@@ -24,16 +24,21 @@ export class TotpFactor {
   /** A fresh secret, pending until a code from it is confirmed; shown once, to be scanned. */
   async enrol(account: Account, label: string): Promise<{ secret: string; otpauthUrl: string }> {
     const tenantId = this.tenantOf(account);
-    if (account.totpSecret) throw new ConflictError('A second factor is already enabled; disable it first', 'totp_enabled');
+    if (account.totpSecret)
+      throw new ConflictError('A second factor is already enabled; disable it first', 'totp_enabled');
     const secret = new Secret({ size: 20 });
-    await this.accounts.setPendingTotp(account.id, await this.encryption.encrypt(tenantId, binding(account), secret.base32));
+    await this.accounts.setPendingTotp(
+      account.id,
+      await this.encryption.encrypt(tenantId, binding(account), secret.base32),
+    );
     const totp = new TOTP({ issuer: 'Cairn', label, secret, period: PERIOD });
     return { secret: secret.base32, otpauthUrl: totp.toString() };
   }
 
   async confirm(account: Account, code: string): Promise<void> {
     const tenantId = this.tenantOf(account);
-    if (!account.totpPending) throw new BadRequestError('No enrolment to confirm; start one first', undefined, 'totp_not_pending');
+    if (!account.totpPending)
+      throw new BadRequestError('No enrolment to confirm; start one first', undefined, 'totp_not_pending');
     const step = stepOf(await this.encryption.decryptText(tenantId, binding(account), account.totpPending), code);
     if (step === undefined || !(await this.accounts.enableTotp(account.id, step))) {
       throw new BadRequestError('The code does not match', undefined, 'totp_invalid');
@@ -51,7 +56,8 @@ export class TotpFactor {
   async disable(account: Account, code: string): Promise<void> {
     this.tenantOf(account);
     if (!account.totpSecret) throw new BadRequestError('No second factor is enabled', undefined, 'totp_not_enabled');
-    if (!(await this.verify(account, code))) throw new BadRequestError('The code does not match', undefined, 'totp_invalid');
+    if (!(await this.verify(account, code)))
+      throw new BadRequestError('The code does not match', undefined, 'totp_invalid');
     await this.accounts.disableTotp(account.id);
   }
 

@@ -92,7 +92,6 @@ export class TokensRepository {
     return rows[0] && toStoredToken(rows[0]);
   }
 
-
   /** Records use; the database keeps it to one write per token per minute even across replicas. */
   @SqlSnapshot({ params: [EX.tokenId] })
   async touch(id: string): Promise<void> {

@@ -1,6 +1,13 @@
 import { Body, Controller, Param, Post, Req, Res } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import { actorOf, AllowedBeforeAccount, Audited, CurrentPrincipal, type Principal, RequirePermission } from '@cairn/access';
+import {
+  actorOf,
+  AllowedBeforeAccount,
+  Audited,
+  CurrentPrincipal,
+  type Principal,
+  RequirePermission,
+} from '@cairn/access';
 import { CurrentTenant, type TenantRef } from '@cairn/tenancy';
 import { type FastifyReply, type FastifyRequest } from 'fastify';
 import { ZodResponse } from 'nestjs-zod';

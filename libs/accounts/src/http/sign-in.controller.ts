@@ -2,7 +2,7 @@ import { Body, Controller, Get, HttpCode, Inject, Post, Req, Res } from '@nestjs
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Audited } from '@cairn/access';
 import { CAIRN_CONFIG, type CairnConfig } from '@cairn/config';
-import { Public } from '@cairn/observability';
+import { ChecksCredentials, Public } from '@cairn/observability';
 import { type FastifyReply, type FastifyRequest } from 'fastify';
 import { ZodResponse } from 'nestjs-zod';
 import { type StartedSession } from '../browser-sessions.service';
@@ -35,6 +35,7 @@ export class SignInController {
   @Post('login')
   @HttpCode(200)
   @Public()
+  @ChecksCredentials()
   @Audited('session.login')
   @ApiOperation({
     summary: 'Sign in with email and password (and a TOTP code if enabled); sets the session cookie',
@@ -43,11 +44,7 @@ export class SignInController {
       'totp_required, totp_invalid; 429 with Retry-After after too many failures.',
   })
   @ZodResponse({ status: 200, type: SessionViewDto })
-  async login(
-    @Body() body: LoginDto,
-    @Req() request: FastifyRequest,
-    @Res({ passthrough: true }) reply: FastifyReply,
-  ) {
+  async login(@Body() body: LoginDto, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
     const started = await this.signIn.login(body, clientOf(request));
     // The audit entry names who signed in, in the tenant's own log for a tenant account.
     if (started.tenant) request.tenant = started.tenant;
@@ -57,6 +54,7 @@ export class SignInController {
   @Post('bootstrap')
   @HttpCode(200)
   @Public()
+  @ChecksCredentials()
   @Audited('session.bootstrap')
   @ApiOperation({
     summary: 'Sign in with the platform admin token, only to create the first platform-operator account',
