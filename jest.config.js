@@ -11,8 +11,11 @@ module.exports = {
   transform: {
     '^.+\\.(ts|js)$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.jest.json' }],
   },
-  // Dependencies that ship only ES modules are compiled to CommonJS like our own code.
-  transformIgnorePatterns: ['/node_modules/(?!(content-disposition|@apidevtools/json-schema-ref-parser)/)'],
+  // Dependencies that ship only ES modules are compiled to CommonJS like our own code, and so is
+  // @fastify/cookie, whose `import('cookie')` (ES modules) jest's VM refuses without --experimental-vm-modules.
+  transformIgnorePatterns: [
+    '/node_modules/(?!(content-disposition|@apidevtools/json-schema-ref-parser|@fastify/cookie|cookie)/)',
+  ],
   moduleFileExtensions: ['ts', 'js', 'json'],
   // bench/: the evaluation's own maths (BM25) and its CI subset, which guards retrieval quality.
   testMatch: ['<rootDir>/{apps,libs,tools,bench}/**/*.spec.ts', '<rootDir>/apps/**/test/**/*.e2e-spec.ts'],

@@ -43,6 +43,7 @@ const TIERS = {
     infrastructure: 'the platform and the engines every process runs (jobs, embeddings, search), composed for the apps',
   },
   features: {
+    accounts: 'people: local accounts, second factor, browser sessions and password links',
     memory: 'long-term memories: store, recall, links, contradictions',
     'memory-hygiene': 'decay, prune, duplicates and merge of memories',
     'memory-review': 'the review queue, promotions and decisions',

@@ -1,5 +1,6 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import { InfrastructureModule } from '@cairn/infrastructure';
+import { AccountsHttpModule } from '@cairn/accounts';
 import { AuditHttpModule } from '@cairn/audit';
 import { AuthHttpModule } from '@cairn/auth';
 import { type CairnConfig } from '@cairn/config';
@@ -30,6 +31,7 @@ export class ApiModule {
         InfrastructureModule.forRoot(config, { serving: true }),
         TenancyHttpModule,
         AuthHttpModule,
+        AccountsHttpModule,
         ProjectsHttpModule,
         AuditHttpModule,
         MemoryHttpModule,

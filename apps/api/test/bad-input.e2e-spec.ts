@@ -29,6 +29,26 @@ function endpoints(tenant: string, userId: string) {
       body: { slug: 'valid-project', name: 'P' },
     },
     { name: 'introspect', method: 'POST', url: '/v1/auth/introspect', body: { token: 'cairn_st_x' } },
+    {
+      name: 'sign in',
+      method: 'POST',
+      url: '/v1/session/login',
+      body: { tenant, email: 'a@b.co', password: 'x', totp: '123456' },
+    },
+    { name: 'bootstrap session', method: 'POST', url: '/v1/session/bootstrap', body: { token: 'x' } },
+    {
+      name: 'set password',
+      method: 'POST',
+      url: '/v1/session/password',
+      body: { token: 'x', password: 'a long enough password' },
+    },
+    { name: 'confirm second factor', method: 'POST', url: '/v1/session/totp/confirm', body: { code: '123456' } },
+    {
+      name: 'create platform account',
+      method: 'POST',
+      url: '/v1/platform/accounts',
+      body: { email: 'ops@b.co', name: 'Ops', password: 'a long enough password' },
+    },
   ] as const;
 }
 

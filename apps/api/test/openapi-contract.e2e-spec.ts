@@ -66,7 +66,24 @@ describe('the OpenAPI contract', () => {
         schema: { type: 'integer', minimum: 1 },
       });
     }
-    const authenticated = operations().filter(([path]) => path.startsWith('/v1/'));
+    // The ways in for people without credentials yet (docs/sign-in.md) are public: checked below.
+    const signIn = operations().filter(([, , operation]) => operation.operationId.startsWith('SignInController_'));
+    expect(signIn.map(([path, method]) => `${method} ${path}`).sort()).toEqual([
+      'get /v1/session/providers',
+      'post /v1/session/bootstrap',
+      'post /v1/session/login',
+      'post /v1/session/password',
+    ]);
+    for (const [path, , operation] of signIn) {
+      const documented = Object.keys(operation.responses);
+      // Sign-in and bootstrap refuse credentials (401, 403) and throttle attempts (429).
+      if (path.endsWith('/login') || path.endsWith('/bootstrap')) {
+        expect(documented).toEqual(expect.arrayContaining(['400', '401', '403', '429', '503']));
+      }
+    }
+    const authenticated = operations().filter(
+      ([path, , operation]) => path.startsWith('/v1/') && !operation.operationId.startsWith('SignInController_'),
+    );
     expect(authenticated.length).toBeGreaterThan(40);
     for (const [path, method, operation] of authenticated) {
       const documented = Object.keys(operation.responses);

@@ -1,9 +1,11 @@
 import 'fastify';
-import { type Principal } from './principal';
+import { type BrowserSessionRef, type Principal } from './principal';
 
 declare module 'fastify' {
   interface FastifyRequest {
     /** Set by the access guard once the caller is authenticated. */
     principal?: Principal;
+    /** Set by the access guard when the request authenticated with a browser session cookie. */
+    browserSession?: BrowserSessionRef;
   }
 }

@@ -1,4 +1,12 @@
-export { Audited, AUDIT_ACTION, CurrentPrincipal, RequirePermission, REQUIRED_PERMISSION } from './decorators';
+export {
+  ALLOWED_BEFORE_ACCOUNT,
+  AllowedBeforeAccount,
+  Audited,
+  AUDIT_ACTION,
+  CurrentPrincipal,
+  RequirePermission,
+  REQUIRED_PERMISSION,
+} from './decorators';
 export {
   type Permission,
   PERMISSIONS,
@@ -13,7 +21,9 @@ export {
   agentKeyOf,
   type Author,
   authorOf,
+  type BrowserSessionRef,
   canAccessProject,
+  type CredentialKind,
   type PlatformPrincipal,
   type Principal,
   type SessionPrincipal,

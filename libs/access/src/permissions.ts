@@ -14,6 +14,7 @@ export type PermissionScope = 'platform' | 'tenant' | 'session' | 'project';
 export const PERMISSIONS = {
   'platform.tenants.manage': { scope: 'platform', description: 'Create, list and delete tenants' },
   'platform.audit.read': { scope: 'platform', description: 'Read the platform audit log' },
+  'platform.accounts.manage': { scope: 'platform', description: 'Create platform-operator accounts' },
   'platform.queues.manage': { scope: 'platform', description: 'See every job queue; list and retry failed jobs' },
   'tenant.jobs.manage': { scope: 'tenant', description: "List and retry the tenant's failed background jobs" },
   'tenant.users.manage': { scope: 'tenant', description: "Create, list and update a tenant's users" },
@@ -32,6 +33,10 @@ export const PERMISSIONS = {
   },
   'auth.introspect': { scope: 'session', description: 'Introspect a session token (RFC 7662)' },
   'auth.whoami': { scope: 'session', description: 'Describe the calling principal' },
+  'account.session': {
+    scope: 'session',
+    description: "Read one's own sign-in session; sign out; manage one's own browser sessions and second factor",
+  },
   'memory.read': { scope: 'project', description: 'Read, list, search and export memories' },
   'memory.write': { scope: 'project', description: 'Store memories; update, delete and relate own ones' },
   'memory.maintain': {
@@ -79,6 +84,7 @@ export type Permission = keyof typeof PERMISSIONS;
 const READ: readonly Permission[] = [
   'tenant.projects.read',
   'auth.whoami',
+  'account.session',
   'memory.read',
   'context.read',
   'kb.read',
@@ -124,7 +130,11 @@ export const ROLE_PERMISSIONS: Record<Role, readonly Permission[]> = {
 };
 
 /** Session-scoped permissions the platform admin also holds (it has no tenant of its own). */
-export const PLATFORM_SESSION_PERMISSIONS: readonly Permission[] = ['auth.introspect', 'auth.whoami'];
+export const PLATFORM_SESSION_PERMISSIONS: readonly Permission[] = [
+  'auth.introspect',
+  'auth.whoami',
+  'account.session',
+];
 
 export function roleGrants(role: Role, permission: Permission): boolean {
   return ROLE_PERMISSIONS[role].includes(permission);

@@ -1,9 +1,18 @@
 import { type Role } from './roles';
 import { type Toolset } from './toolsets';
 
-/** The platform operator holding the bootstrap admin token. */
+/** How a principal authenticated: a bearer token, or a browser session cookie (@cairn/accounts). */
+export type CredentialKind = 'token' | 'browser';
+
+/**
+ * A platform operator: the holder of the bootstrap admin token, or a person signed in with a
+ * platform-operator account (`accountId`), so the audit trail tells operators apart.
+ */
 export interface PlatformPrincipal {
   readonly kind: 'platform';
+  readonly accountId?: string;
+  /** Absent: a bearer token. */
+  readonly via?: CredentialKind;
 }
 
 /** The holder of a tenant session token. */
@@ -22,6 +31,23 @@ export interface SessionPrincipal {
   /** MCP toolsets the token enables. */
   readonly toolsets: readonly Toolset[];
   readonly expiresAt: Date;
+  /** Absent: a bearer token. A browser session acts through a token of its own (the same checks apply). */
+  readonly via?: CredentialKind;
+}
+
+/**
+ * The browser session a cookie-authenticated request came with; set by the access guard beside
+ * the principal, for the session routes (sign-out, CSRF token, the session list).
+ */
+export interface BrowserSessionRef {
+  /** Hex SHA-256 of the cookie value: the row's id, never the cookie itself. */
+  readonly id: string;
+  readonly accountId: string | null;
+  readonly kind: 'tenant' | 'platform';
+  /** A bootstrap session: only creating a platform account (and signing out) is allowed. */
+  readonly mustCreateAccount: boolean;
+  readonly expiresAt: Date;
+  readonly idleExpiresAt: Date;
 }
 
 export type Principal = PlatformPrincipal | SessionPrincipal;
@@ -29,7 +55,8 @@ export type Principal = PlatformPrincipal | SessionPrincipal;
 /** Stable audit/log identity of a principal; never the secret. */
 export function actorOf(principal: Principal | undefined): string {
   if (!principal) return 'anonymous';
-  if (principal.kind === 'platform') return 'platform-admin';
+  if (principal.kind === 'platform')
+    return principal.accountId ? `platform-account:${principal.accountId}` : 'platform-admin';
   return principal.userId ? `user:${principal.userId}/token:${principal.tokenId}` : `token:${principal.tokenId}`;
 }
 

@@ -23,6 +23,17 @@ FROM cairn.session_tokens t
 LEFT JOIN cairn.users u ON u.id = t.user_id
 WHERE t.token_hash = $1;
 
+-- TokensRepository.lookupById
+-- prepared statement cairn_token_lookup_by_id_v1
+-- parameters: $1 uuid
+SELECT t.id, t.tenant_id, t.user_id, u.role AS user_role,
+       coalesce(u.disabled_at IS NOT NULL, false) AS user_disabled, t.agent_id, t.role, t.projects,
+       t.toolsets, t.default_project,
+       t.created_at, t.expires_at, t.revoked_at
+FROM cairn.session_tokens t
+LEFT JOIN cairn.users u ON u.id = t.user_id
+WHERE t.id = $1;
+
 -- TokensRepository.touch
 -- parameters: $1 uuid
 UPDATE cairn.session_tokens SET last_used_at = now()

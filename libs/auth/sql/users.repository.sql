@@ -14,6 +14,10 @@ SELECT "UserEntity"."id" AS "UserEntity_id", "UserEntity"."tenant_id" AS "UserEn
 -- parameters: $1 uuid, $2 uuid
 SELECT "UserEntity"."id" AS "UserEntity_id", "UserEntity"."tenant_id" AS "UserEntity_tenant_id", "UserEntity"."email" AS "UserEntity_email", "UserEntity"."name" AS "UserEntity_name", "UserEntity"."role" AS "UserEntity_role", "UserEntity"."disabled_at" AS "UserEntity_disabled_at", "UserEntity"."created_at" AS "UserEntity_created_at", "UserEntity"."updated_at" AS "UserEntity_updated_at" FROM "cairn"."users" "UserEntity" WHERE (("UserEntity"."tenant_id" = $1) AND ("UserEntity"."id" = $2)) LIMIT 1;
 
+-- UsersRepository.findByEmailInTenant
+-- parameters: $1 uuid, $2 text
+SELECT "u"."id" AS "u_id", "u"."tenant_id" AS "u_tenant_id", "u"."email" AS "u_email", "u"."name" AS "u_name", "u"."role" AS "u_role", "u"."disabled_at" AS "u_disabled_at", "u"."created_at" AS "u_created_at", "u"."updated_at" AS "u_updated_at" FROM "cairn"."users" "u" WHERE "u"."tenant_id" = $1 AND lower("u"."email") = lower($2);
+
 -- UsersRepository.listInTenant (first page)
 -- parameters: $1 uuid
 SELECT "u"."id" AS "u_id", "u"."tenant_id" AS "u_tenant_id", "u"."email" AS "u_email", "u"."name" AS "u_name", "u"."role" AS "u_role", "u"."disabled_at" AS "u_disabled_at", "u"."created_at" AS "u_created_at", "u"."updated_at" AS "u_updated_at" FROM "cairn"."users" "u" WHERE "u"."tenant_id" = $1 ORDER BY "u"."created_at" ASC, "u"."id" ASC LIMIT 21;

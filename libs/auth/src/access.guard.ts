@@ -2,6 +2,7 @@ import { type CanActivate, type ExecutionContext, Injectable, Logger } from '@ne
 import { Reflector } from '@nestjs/core';
 import {
   actorOf,
+  ALLOWED_BEFORE_ACCOUNT,
   assertProjectAccess,
   AUDIT_ACTION,
   type Permission,
@@ -17,6 +18,7 @@ import { BadRequestError, CairnError, ForbiddenError, NotFoundError, SLUG_PATTER
 import { PUBLIC_ROUTE } from '@cairn/observability';
 import { type TenantRef, TenantsService, toTenantRef } from '@cairn/tenancy';
 import { type FastifyRequest } from 'fastify';
+import { BrowserSessionGate } from './browser-session-gate.service';
 import { RateLimits } from './rate-limits.service';
 import { TokenVerifier } from './token-verifier.service';
 
@@ -36,6 +38,7 @@ export class AccessGuard implements CanActivate {
     private readonly tenants: TenantsService,
     private readonly audit: AuditTrail,
     private readonly limits: RateLimits,
+    private readonly browserSessions: BrowserSessionGate,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
@@ -49,7 +52,7 @@ export class AccessGuard implements CanActivate {
       throw new ForbiddenError('This route is not available', 'route_not_permitted');
     }
     refuseQueryStringTokens(request);
-    const principal = await this.verifier.authenticate(request.headers.authorization);
+    const principal = await this.authenticate(request, context);
     request.principal = principal;
     // Counted before authorization: a token probing routes it may not use spends its budget too.
     if (principal.kind === 'session') await this.limits.enforce(principal);
@@ -66,6 +69,29 @@ export class AccessGuard implements CanActivate {
         await this.recordDenial(request, action, error);
       throw error;
     }
+  }
+
+  /**
+   * A bearer header when there is one (it wins over a cookie, and needs no CSRF token: a
+   * browser never adds it on its own); else a browser session cookie, when the process serves
+   * browser sessions. A cookie rides along with every request the browser makes, so a request
+   * it authenticates that changes anything must prove it comes from our page (X-CSRF-Token).
+   */
+  private async authenticate(request: FastifyRequest, context: ExecutionContext): Promise<Principal> {
+    const browser = request.headers.authorization ? undefined : this.browserSessions.current;
+    const found = browser ? await browser.authenticate(request) : undefined;
+    if (!browser || !found) return this.verifier.authenticate(request.headers.authorization);
+    request.browserSession = found.session;
+    if (!SAFE_METHODS.has(request.method) && !browser.csrfMatches(found.session, csrfHeader(request))) {
+      throw new ForbiddenError('This request needs the X-CSRF-Token header of the session', 'csrf_failed');
+    }
+    if (found.session.mustCreateAccount && !this.reflector.get<boolean>(ALLOWED_BEFORE_ACCOUNT, context.getHandler())) {
+      throw new ForbiddenError(
+        'Signed in with the bootstrap token: create a platform account first (POST /v1/platform/accounts)',
+        'account_required',
+      );
+    }
+    return found.principal;
   }
 
   private async authorize(
@@ -148,6 +174,13 @@ export class AccessGuard implements CanActivate {
 }
 
 const QUERY_TOKEN_PARAMETERS = ['access_token', 'token', 'api_key'];
+/** Methods that change nothing: a cookie-authenticated request with one needs no CSRF token. */
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+function csrfHeader(request: FastifyRequest): string | undefined {
+  const value = request.headers['x-csrf-token'];
+  return Array.isArray(value) ? undefined : value;
+}
 
 /** Tokens in URLs end up in proxy logs and browser history; refuse them outright. */
 function refuseQueryStringTokens(request: FastifyRequest): void {

@@ -5,6 +5,7 @@ import { ProjectsModule } from '@cairn/projects';
 import { AccessGuard } from './access.guard';
 import { AuthChangeListener } from './auth-change-listener.service';
 import { AuthChangeNoticesRepository } from './auth-change-notices.repository';
+import { BrowserSessionGate } from './browser-session-gate.service';
 import { RateLimits } from './rate-limits.service';
 import { SessionTokenEntity } from './session-token.entity';
 import { TenantAccessRevocation } from './tenant-access-revocation.service';
@@ -24,6 +25,7 @@ import { UsersService } from './users.service';
     { provide: APP_GUARD, useClass: AccessGuard },
     AuthChangeListener,
     AuthChangeNoticesRepository,
+    BrowserSessionGate,
     RateLimits,
     TenantAccessRevocation,
     TokenVerifier,
@@ -33,6 +35,6 @@ import { UsersService } from './users.service';
     UsersRepository,
     UsersService,
   ],
-  exports: [RateLimits, TokenVerifier, TokensService, UsersService],
+  exports: [BrowserSessionGate, RateLimits, TokenVerifier, TokensService, UsersService],
 })
 export class AuthModule {}

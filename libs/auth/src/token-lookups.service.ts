@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { TenantsService } from '@cairn/tenancy';
-import { type TokenLookup, TokensRepository } from './tokens.repository';
+import { type StoredToken, type TokenLookup, TokensRepository } from './tokens.repository';
 
 /**
  * The database's answer about a presented token: the token and its user (auth's tables), then
@@ -15,7 +15,15 @@ export class TokenLookups {
   ) {}
 
   async find(hash: Buffer): Promise<TokenLookup | undefined> {
-    const token = await this.tokens.lookup(hash);
+    return this.withTenant(await this.tokens.lookup(hash));
+  }
+
+  /** By the token's id: a browser session's token (never cached: a session holds no secret to key it by). */
+  async findById(id: string): Promise<TokenLookup | undefined> {
+    return this.withTenant(await this.tokens.lookupById(id));
+  }
+
+  private async withTenant(token: StoredToken | undefined): Promise<TokenLookup | undefined> {
     if (!token) return undefined;
     const tenant = await this.tenants.findLiveById(token.tenantId);
     // A deleted tenant's tokens are refused (and were revoked with it): its names no longer matter.

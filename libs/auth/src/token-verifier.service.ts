@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { type Principal } from '@cairn/access';
+import { type Principal, type SessionPrincipal } from '@cairn/access';
 import { UnauthenticatedError } from '@cairn/common';
 import { CAIRN_CONFIG, type CairnConfig } from '@cairn/config';
 import { AuthChangeListener } from './auth-change-listener.service';
@@ -35,9 +35,26 @@ export class TokenVerifier {
       );
     }
     if (token.startsWith(SESSION_TOKEN_PREFIX)) return this.verifySession(token, challenge);
-    const adminToken = this.config.secrets.adminToken;
-    if (adminToken !== undefined && secretsEqual(token, adminToken)) return { kind: 'platform' };
+    if (this.isPlatformAdminToken(token)) return { kind: 'platform' };
     throw new UnauthenticatedError('invalid_token', 'Token is not recognised', challenge);
+  }
+
+  /** Whether `token` is the platform admin bootstrap token (CAIRN_ADMIN_TOKEN), compared in constant time. */
+  isPlatformAdminToken(token: string): boolean {
+    const adminToken = this.config.secrets.adminToken;
+    return adminToken !== undefined && secretsEqual(token, adminToken);
+  }
+
+  /**
+   * The principal of the token with this id, through the very checks a presented token gets
+   * (revoked, expired, user disabled, tenant gone, role capped by the user's): a browser
+   * session holds its token's id and acts as that token. 401 with the token's reason otherwise.
+   */
+  async verifyTokenId(tokenId: string): Promise<SessionPrincipal> {
+    const evaluation = evaluateToken(await this.lookups.findById(tokenId), new Date());
+    if (!evaluation.active) throw new UnauthenticatedError(evaluation.code, evaluation.message);
+    this.recordUse(evaluation.principal.tokenId);
+    return evaluation.principal;
   }
 
   private async verifySession(token: string, challenge: Record<string, string>): Promise<Principal> {

@@ -4,7 +4,7 @@ import { type Role } from '@cairn/access';
 import { PreparedStatements, SNAPSHOT_EXAMPLE as EX, type SqlRunner, SqlSnapshot } from '@cairn/db';
 import { type DataSource, type Repository } from 'typeorm';
 import { SessionTokenEntity } from './session-token.entity';
-import { TOKEN_LOOKUP } from './tokens.sql';
+import { TOKEN_LOOKUP, TOKEN_LOOKUP_BY_ID } from './tokens.sql';
 
 /** Everything verification needs: the token, its user (TokensRepository.lookup) and its tenant (TokenLookups). */
 export interface TokenLookup {
@@ -82,23 +82,14 @@ export class TokensRepository {
   @SqlSnapshot({ params: [Buffer.alloc(32, 7)] })
   async lookup(hash: Buffer): Promise<StoredToken | undefined> {
     const rows = await this.prepared.query<LookupRow>(TOKEN_LOOKUP.name, TOKEN_LOOKUP.text, [hash]);
-    const row = rows[0];
-    if (!row) return undefined;
-    return {
-      id: row.id,
-      tenantId: row.tenant_id,
-      userId: row.user_id,
-      userRole: row.user_role,
-      userDisabled: row.user_disabled,
-      agentId: row.agent_id,
-      role: row.role,
-      projects: row.projects,
-      toolsets: row.toolsets,
-      defaultProject: row.default_project,
-      createdAt: row.created_at,
-      expiresAt: row.expires_at,
-      revokedAt: row.revoked_at,
-    };
+    return rows[0] && toStoredToken(rows[0]);
+  }
+
+  /** The token with this id and its user: how a browser session reaches the token behind it. */
+  @SqlSnapshot({ params: [EX.tokenId] })
+  async lookupById(id: string): Promise<StoredToken | undefined> {
+    const rows = await this.prepared.query<LookupRow>(TOKEN_LOOKUP_BY_ID.name, TOKEN_LOOKUP_BY_ID.text, [id]);
+    return rows[0] && toStoredToken(rows[0]);
   }
 
   /** Records use; the database keeps it to one write per token per minute even across replicas. */
@@ -151,4 +142,22 @@ export class TokensRepository {
       tenantId,
     ]);
   }
+}
+
+function toStoredToken(row: LookupRow): StoredToken {
+  return {
+    id: row.id,
+    tenantId: row.tenant_id,
+    userId: row.user_id,
+    userRole: row.user_role,
+    userDisabled: row.user_disabled,
+    agentId: row.agent_id,
+    role: row.role,
+    projects: row.projects,
+    toolsets: row.toolsets,
+    defaultProject: row.default_project,
+    createdAt: row.created_at,
+    expiresAt: row.expires_at,
+    revokedAt: row.revoked_at,
+  };
 }

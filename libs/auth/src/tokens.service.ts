@@ -97,6 +97,43 @@ export class TokensService {
     return { token: secret.token, record };
   }
 
+  /**
+   * The token behind a browser session (@cairn/accounts): for the signed-in user, with the user's
+   * current role, every project (a user's role is tenant-wide), expiring with the session. Made
+   * here so a person in the console acts through an ordinary token, under every check tokens get.
+   */
+  async issueForSignIn(
+    tenant: TenantRef,
+    input: { userId: string; expiresAt: Date; label: string; createdBy: string },
+  ): Promise<SessionTokenEntity> {
+    const user = await this.users.findInTenant(tenant.id, input.userId);
+    if (!user || user.disabledAt) throw new BadRequestError('The user is disabled', undefined, 'user_disabled');
+    const secret = generateSessionToken();
+    // The secret is dropped: the session cookie, not this token, is what the browser holds.
+    return this.tokens.insert({
+      id: randomUUID(),
+      tenantId: tenant.id,
+      userId: user.id,
+      agentId: null,
+      role: user.role,
+      projects: ['*'],
+      defaultProject: null,
+      toolsets: null,
+      label: input.label,
+      tokenHash: secret.hash,
+      hint: secret.hint,
+      createdBy: input.createdBy,
+      expiresAt: input.expiresAt,
+    });
+  }
+
+  /** Revokes a token its owner made for itself (a browser session's, at sign-out): no scope check to pass. */
+  async revokeIssued(tenantId: string, id: string): Promise<void> {
+    await this.tokens.revoke(tenantId, id);
+    this.changes.cache.forget({ kind: 'token', id });
+    await this.changes.settle();
+  }
+
   async list(tenant: TenantRef, limit: number, cursor?: string) {
     const rows = await this.tokens.listInTenant(tenant.id, limit, cursor);
     const items = rows.slice(0, limit);

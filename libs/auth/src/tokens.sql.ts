@@ -15,3 +15,12 @@ export const TOKEN_LOOKUP = {
        LEFT JOIN cairn.users u ON u.id = t.user_id
        WHERE t.token_hash = $1`,
 } as const;
+
+/**
+ * The same lookup by the token's id: a browser session (@cairn/accounts) holds its token's id,
+ * never its secret, and is verified through exactly the checks a presented token gets.
+ */
+export const TOKEN_LOOKUP_BY_ID = {
+  name: 'cairn_token_lookup_by_id_v1',
+  text: TOKEN_LOOKUP.text.replace('WHERE t.token_hash = $1', 'WHERE t.id = $1'),
+} as const;

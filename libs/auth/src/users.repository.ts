@@ -32,6 +32,16 @@ export class UsersRepository {
     return this.users.findOneBy({ tenantId, id });
   }
 
+  /** Emails are unique per tenant without regard to case (users_tenant_email). */
+  @SqlSnapshot({ params: [EX.tenantId, EX.email] })
+  findByEmailInTenant(tenantId: string, email: string): Promise<UserEntity | null> {
+    return this.users
+      .createQueryBuilder('u')
+      .where('u.tenant_id = :tenantId', { tenantId })
+      .andWhere('lower(u.email) = lower(:email)', { email })
+      .getOne();
+  }
+
   @SqlSnapshot(
     { name: 'first page', params: [EX.tenantId, 20] },
     { name: 'after a user', params: [EX.tenantId, 20, EX.userId] },

@@ -47,6 +47,11 @@ export class UsersService {
     return user;
   }
 
+  /** The tenant's user with this email (any case), or null: sign-in's lookup. */
+  findByEmail(tenant: TenantRef, email: string): Promise<UserEntity | null> {
+    return this.users.findByEmailInTenant(tenant.id, email);
+  }
+
   async update(
     tenant: TenantRef,
     id: string,

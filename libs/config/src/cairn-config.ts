@@ -112,6 +112,17 @@ export interface CairnConfig {
   };
   /** Token verification: how long a verified token may be answered from memory (0: never). */
   readonly auth: { readonly tokenCacheTtlMs: number };
+  /** People signing in (@cairn/accounts, docs/sign-in.md). */
+  readonly accounts: {
+    readonly localLoginEnabled: boolean;
+    readonly cookieSecure: boolean;
+    readonly idleTimeoutSeconds: number;
+    readonly absoluteTimeoutSeconds: number;
+    /** Failed sign-ins allowed per account and per client address within `attemptWindowSeconds`. */
+    readonly accountAttempts: number;
+    readonly ipAttempts: number;
+    readonly attemptWindowSeconds: number;
+  };
   /** BullMQ key prefix; lets several installations (or test files) share one Redis. */
   readonly queues: { readonly prefix: string };
 }

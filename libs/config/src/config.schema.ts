@@ -8,6 +8,12 @@ const port = (fallback: number) => z.coerce.number().int().min(1).max(65535).def
 export const DEFAULT_MODELS_DIR = '.cairn/models';
 
 const positiveInt = (fallback: number, max: number) => z.coerce.number().int().min(1).max(max).default(fallback);
+/** `true` or `false`, spelled out: a typo must fail start-up rather than read as either. */
+const flag = (fallback: boolean) =>
+  z
+    .enum(['true', 'false'], 'must be true or false')
+    .default(fallback ? 'true' : 'false')
+    .transform((value) => value === 'true');
 
 const postgresUrl = z.string().regex(/^postgres(ql)?:\/\/\S+$/, 'must be a postgres:// or postgresql:// URL');
 const redisUrl = z.string().regex(/^rediss?:\/\/\S+$/, 'must be a redis:// or rediss:// URL');
@@ -122,6 +128,22 @@ export const environmentSchema = z.object({
   BROADCAST_RATE_PER_MINUTE: positiveInt(10, 1_000_000),
   /** How long a replica may answer a token from memory (emptied on every change notice); 0 looks every request up. */
   TOKEN_CACHE_TTL_MS: z.coerce.number().int().min(0).max(300_000).default(0),
+  /** Sign-in with an email and password (@cairn/accounts); false leaves only federated sign-in. */
+  LOCAL_LOGIN_ENABLED: flag(true),
+  /**
+   * The browser session cookie is `__Host-cairn_session` with Secure; false names it
+   * `cairn_session` without Secure, for plain-http use on a trusted machine only.
+   */
+  SESSION_COOKIE_SECURE: flag(true),
+  /** A browser session ends after this long without a request. */
+  SESSION_IDLE_TIMEOUT_SECONDS: positiveInt(1_800, 7 * 86_400),
+  /** A browser session (and the token behind it) ends this long after sign-in, however active. */
+  SESSION_ABSOLUTE_TIMEOUT_SECONDS: positiveInt(43_200, 30 * 86_400),
+  /** Failed sign-ins one account (tenant and email) may have per LOGIN_ATTEMPT_WINDOW_SECONDS. */
+  LOGIN_ACCOUNT_ATTEMPTS: positiveInt(5, 1_000),
+  /** Failed sign-ins one client address may have per LOGIN_ATTEMPT_WINDOW_SECONDS. */
+  LOGIN_IP_ATTEMPTS: positiveInt(30, 100_000),
+  LOGIN_ATTEMPT_WINDOW_SECONDS: positiveInt(900, 86_400),
   QUEUE_PREFIX: z
     .string()
     .regex(/^[a-z][a-z0-9_-]{0,31}$/, 'must be 1-32 lower-case letters, digits, _ or -')

@@ -184,4 +184,20 @@ describe('loadConfig', () => {
       'TOKEN_DEFAULT_TTL_SECONDS',
     );
   });
+  it('reads the sign-in settings, refusing a flag that is neither true nor false', () => {
+    expect(loadConfig('api', valid).accounts).toEqual({
+      localLoginEnabled: true,
+      cookieSecure: true,
+      idleTimeoutSeconds: 1800,
+      absoluteTimeoutSeconds: 43_200,
+      accountAttempts: 5,
+      ipAttempts: 30,
+      attemptWindowSeconds: 900,
+    });
+    expect(loadConfig('api', { ...valid, SESSION_COOKIE_SECURE: 'false' }).accounts.cookieSecure).toBe(false);
+    expect(problemsOf({ ...valid, LOCAL_LOGIN_ENABLED: 'yes' })).toContain('LOCAL_LOGIN_ENABLED');
+    expect(
+      problemsOf({ ...valid, SESSION_IDLE_TIMEOUT_SECONDS: '7200', SESSION_ABSOLUTE_TIMEOUT_SECONDS: '3600' }),
+    ).toContain('SESSION_IDLE_TIMEOUT_SECONDS must not exceed SESSION_ABSOLUTE_TIMEOUT_SECONDS');
+  });
 });

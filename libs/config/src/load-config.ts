@@ -123,6 +123,15 @@ export function loadConfig(app: AppName, env: EnvSource): CairnConfig {
       tenantPerMinute: values.RATE_LIMIT_TENANT_PER_MINUTE,
       broadcastPerMinute: values.BROADCAST_RATE_PER_MINUTE,
     },
+    accounts: {
+      localLoginEnabled: values.LOCAL_LOGIN_ENABLED,
+      cookieSecure: values.SESSION_COOKIE_SECURE,
+      idleTimeoutSeconds: values.SESSION_IDLE_TIMEOUT_SECONDS,
+      absoluteTimeoutSeconds: values.SESSION_ABSOLUTE_TIMEOUT_SECONDS,
+      accountAttempts: values.LOGIN_ACCOUNT_ATTEMPTS,
+      ipAttempts: values.LOGIN_IP_ATTEMPTS,
+      attemptWindowSeconds: values.LOGIN_ATTEMPT_WINDOW_SECONDS,
+    },
     queues: { prefix: values.QUEUE_PREFIX },
   });
 }
@@ -138,6 +147,9 @@ function crossFieldProblems(values: Environment): string[] {
   const problems: string[] = [];
   if (values.TOKEN_DEFAULT_TTL_SECONDS > values.TOKEN_MAX_TTL_SECONDS) {
     problems.push('TOKEN_DEFAULT_TTL_SECONDS must not exceed TOKEN_MAX_TTL_SECONDS');
+  }
+  if (values.SESSION_IDLE_TIMEOUT_SECONDS > values.SESSION_ABSOLUTE_TIMEOUT_SECONDS) {
+    problems.push('SESSION_IDLE_TIMEOUT_SECONDS must not exceed SESSION_ABSOLUTE_TIMEOUT_SECONDS');
   }
   if (values.EMBEDDING_PROVIDER === 'local') {
     // One model runs in the process; its name and size are fixed (LOCAL_MODEL in @cairn/embeddings).

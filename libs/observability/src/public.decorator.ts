@@ -7,3 +7,12 @@ export const PUBLIC_ROUTE = 'cairn:public-route';
  * route must declare a permission; the access guard denies routes that declare neither.
  */
 export const Public = (): MethodDecorator & ClassDecorator => SetMetadata(PUBLIC_ROUTE, true);
+
+export const CHECKS_CREDENTIALS = 'cairn:checks-credentials';
+
+/**
+ * A public route that checks credentials itself (sign-in, bootstrap): it answers 401 and 403
+ * for credentials it refuses and 429 when sign-in attempts are throttled, and the OpenAPI
+ * document says so as it does for authenticated routes.
+ */
+export const ChecksCredentials = (): MethodDecorator => SetMetadata(CHECKS_CREDENTIALS, true);

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { type IncomingMessage } from 'node:http';
+import fastifyCookie from '@fastify/cookie';
 import { type DynamicModule } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
@@ -55,6 +56,9 @@ export async function createHttpApp(
   // Before any route is registered: the 405 check learns every route through onRoute.
   answerMethodNotAllowed(fastify, routerOptions, logger);
   registerBodyParsers(fastify);
+  // Parses the Cookie header (and lets replies set cookies) for browser sessions (@cairn/accounts);
+  // only the api authenticates with a cookie, and only when no Authorization header is sent.
+  await app.register(fastifyCookie as never);
   const metrics = app.get(MetricsService);
 
   const readiness = app.get(ReadinessRegistry);

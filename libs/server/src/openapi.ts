@@ -10,7 +10,7 @@ import {
   type SchemaObject,
 } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
 import { applyConfiguredLimits, type ConfiguredLimits } from '@cairn/common';
-import { PUBLIC_ROUTE } from '@cairn/observability';
+import { CHECKS_CREDENTIALS, PUBLIC_ROUTE } from '@cairn/observability';
 import { cleanupOpenApiDoc } from 'nestjs-zod';
 import { ErrorBodyDto } from './error-body.dto';
 
@@ -42,6 +42,8 @@ const BODY_METHODS = new Set<RequestMethod>([RequestMethod.POST, RequestMethod.P
 interface RouteFacts {
   readonly method: RequestMethod;
   readonly isPublic: boolean;
+  /** A public route that refuses credentials itself (sign-in): 401, 403 and 429 as well. */
+  readonly checksCredentials?: boolean;
   readonly hasPathParams: boolean;
   readonly hasQuery: boolean;
 }
@@ -53,13 +55,13 @@ export function errorStatusesFor(route: RouteFacts): number[] {
   const statuses: number[] = [];
   // Authenticated routes may also refuse a token sent in the query string (400).
   if (takesInput || !route.isPublic) statuses.push(400);
-  if (!route.isPublic) statuses.push(401, 403);
+  if (!route.isPublic || route.checksCredentials) statuses.push(401, 403);
   // Bodies and queries name projects, memories and documents as much as paths do.
   if (takesInput) statuses.push(404);
   if (!route.isPublic && (hasBody || route.method === RequestMethod.DELETE)) statuses.push(409);
   // A DELETE may carry a body as well: Fastify parses it like any other (size and type checked).
   if (hasBody || route.method === RequestMethod.DELETE) statuses.push(413, 415);
-  if (!route.isPublic) statuses.push(429);
+  if (!route.isPublic || route.checksCredentials) statuses.push(429);
   // Every route reads the database (a token lookup at the least) and answers 503 when it is away.
   statuses.push(503);
   return statuses;
@@ -92,6 +94,7 @@ export function documentErrorResponses(app: NestFastifyApplication): Set<string>
           isPublic: Boolean(
             Reflect.getMetadata(PUBLIC_ROUTE, handler) ?? Reflect.getMetadata(PUBLIC_ROUTE, controller),
           ),
+          checksCredentials: Reflect.getMetadata(CHECKS_CREDENTIALS, handler) === true,
           hasPathParams: `${controllerPath}/${handlerPath}`.includes(':'),
           hasQuery: Object.keys(args).some((arg) => arg.startsWith(`${RouteParamtypes.QUERY}:`)),
         });

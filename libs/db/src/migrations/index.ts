@@ -4,6 +4,7 @@ import { tokenToolsets } from './0002-token-toolsets';
 import { tenantDataKeys } from './0003-tenant-data-keys';
 import { authChangeNotices } from './0004-auth-change-notices';
 import { auditOutbox } from './0005-audit-outbox';
+import { accounts } from './0006-accounts';
 
 /** Control-schema migrations in order. Append only; never edit one that has shipped. */
 export const CONTROL_MIGRATIONS: readonly Migration[] = [
@@ -12,4 +13,5 @@ export const CONTROL_MIGRATIONS: readonly Migration[] = [
   tenantDataKeys,
   authChangeNotices,
   auditOutbox,
+  accounts,
 ];

@@ -1,0 +1,13 @@
+import { Module } from '@nestjs/common';
+import { AccountsModule } from '../accounts.module';
+import { AccountsAdminController } from './accounts-admin.controller';
+import { SessionController } from './session.controller';
+import { SignInController } from './sign-in.controller';
+import { TotpController } from './totp.controller';
+
+/** Sign-in, browser sessions and account administration routes; api app only. */
+@Module({
+  imports: [AccountsModule],
+  controllers: [SignInController, SessionController, TotpController, AccountsAdminController],
+})
+export class AccountsHttpModule {}
