@@ -18,6 +18,7 @@ import { SecretsHttpModule } from '@cairn/secrets';
 import { StatusHttpModule } from '@cairn/status';
 import { SummariesHttpModule } from '@cairn/summaries';
 import { TenancyHttpModule } from '@cairn/tenancy';
+import { WebConsoleHttpModule } from '@cairn/web-console';
 import { WorkingMemoryHttpModule } from '@cairn/working-memory';
 
 /** The admin and memory REST API: wiring only, behaviour lives in libs/. */
@@ -47,6 +48,7 @@ export class ApiModule {
         SecretsHttpModule,
         CoordinationHttpModule,
         StatusHttpModule,
+        WebConsoleHttpModule,
       ],
     };
   }

@@ -113,6 +113,7 @@ export function loadConfig(app: AppName, env: EnvSource): CairnConfig {
       fetchDailyBudget: values.KB_FETCH_DAILY_BUDGET,
     },
     audit: { retentionDays: values.AUDIT_RETENTION_DAYS },
+    console: { dir: resolve(values.CONSOLE_DIR) },
     mcp: {
       publicUrl: values.MCP_PUBLIC_URL?.replace(/\/+$/, ''),
       allowedOrigins: parseOrigins(values.MCP_ALLOWED_ORIGINS),
