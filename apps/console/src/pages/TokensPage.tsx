@@ -37,6 +37,7 @@ export function TokensPage() {
   return (
     <>
       <PageHeader title="Tokens" />
+      {issued && <OneTimeReveal issued={issued} onDone={() => setIssued(undefined)} />}
       <IssueTokenForm
         tenant={tenant}
         onIssued={(token) => {
@@ -45,7 +46,6 @@ export function TokensPage() {
           list.reload();
         }}
       />
-      {issued && <OneTimeReveal issued={issued} onDone={() => setIssued(undefined)} />}
       <section aria-labelledby="tokens-heading">
         <h2 id="tokens-heading">Issued tokens</h2>
         <ErrorMessage error={list.error} />
