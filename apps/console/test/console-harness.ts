@@ -57,7 +57,10 @@ export interface ConsoleServer {
 /** The api app on its own migrated database, listening on a free loopback port, serving `consoleDir`. */
 export async function startConsoleServer(consoleDir: string): Promise<ConsoleServer> {
   const database = await createTestDatabase();
-  const config = testConfig(database.url, testRedisUrl(), { CONSOLE_DIR: consoleDir, QUEUE_PREFIX: `c${Date.now()}` });
+  const config: CairnConfig = {
+    ...testConfig(database.url, testRedisUrl(), { QUEUE_PREFIX: `c${Date.now()}` }),
+    console: { dir: consoleDir },
+  };
   const app = await createTestHttpApp(ApiModule.register(config), config);
   await app.listen(0, '127.0.0.1');
   const { port } = app.getHttpServer().address() as AddressInfo;

@@ -6,9 +6,7 @@ import {
   issueToken,
   TEST_ADMIN_TOKEN,
   TestClient,
-  testConfig,
   createTestHttpApp,
-  testRedisUrl,
 } from '@cairn/testing';
 import { ApiModule } from '@cairn/api-app';
 import {
@@ -141,7 +139,7 @@ describe('the web console', () => {
     });
 
     it('answers 503 saying to run npm run build when the console is not built', async () => {
-      const config = testConfig(server.config.database.url, testRedisUrl(), { CONSOLE_DIR: '/nonexistent/console' });
+      const config = { ...server.config, console: { dir: '/nonexistent/console' } };
       const app = await createTestHttpApp(ApiModule.register(config), config);
       try {
         const answer = await new TestClient(app).get('/console/tokens');

@@ -6,7 +6,10 @@ export type AppName = 'api' | 'mcp-gateway' | 'worker' | 'migrate' | 'bench' | '
 const port = (fallback: number) => z.coerce.number().int().min(1).max(65535).default(fallback);
 /** Where the local embedding model lives unless EMBEDDING_MODELS_DIR says otherwise (relative to the working directory). */
 export const DEFAULT_MODELS_DIR = '.cairn/models';
-/** Where `npm run build` puts the web console unless CONSOLE_DIR says otherwise (relative to the working directory). */
+/**
+ * Where `npm run build` puts the web console, relative to the working directory (the repository
+ * root, or /app in the image), served by the api under /console. Not a variable: the build decides it.
+ */
 export const DEFAULT_CONSOLE_DIR = 'dist/console';
 
 const positiveInt = (fallback: number, max: number) => z.coerce.number().int().min(1).max(max).default(fallback);
@@ -66,8 +69,6 @@ export const environmentSchema = z.object({
   EMBEDDING_MAX_IN_FLIGHT: positiveInt(2, 64),
   /** Where `npm run models` puts the local model, and where the `local` provider loads it from. */
   EMBEDDING_MODELS_DIR: z.string().min(1).max(4_096).default(DEFAULT_MODELS_DIR),
-  /** The built web console (`npm run build` writes it), served by the api under /console. */
-  CONSOLE_DIR: z.string().min(1).max(4_096).default(DEFAULT_CONSOLE_DIR),
   /** How long a search waits for its query vector before it runs by keyword alone. */
   QUERY_EMBEDDING_TIMEOUT_MS: positiveInt(2_000, 60_000),
   /** Threads ONNX Runtime uses for one local inference. */
