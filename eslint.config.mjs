@@ -20,6 +20,8 @@ export default tseslint.config(
       '.dependency-cruiser.cjs',
       // Generated from the OpenAPI document by `npm run cli:openapi`.
       'apps/cli/src/api/openapi.ts',
+      // Generated the same way by `npm run console:openapi`.
+      'apps/console/src/api/openapi.ts',
     ],
   },
   eslint.configs.recommended,
@@ -40,6 +42,11 @@ export default tseslint.config(
         { object: 'process', property: 'env', message: 'Read configuration through @cairn/config (DESIGN §11.4).' },
       ],
     },
+  },
+  {
+    // The web console runs in the browser (apps/console/tsconfig.json gives it the DOM types).
+    files: ['apps/console/src/**/*.{ts,tsx}'],
+    languageOptions: { globals: { ...globals.browser } },
   },
   // The library layout (docs/architecture.md): folders, file kinds, database access by repositories only.
   ...cairn.layoutConfigs,

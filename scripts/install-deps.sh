@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Installs the system services Cairn needs for `npm start` / `npm test`:
-# PostgreSQL >= 15 with pgvector >= 0.8, and Redis >= 7. Debian/Ubuntu only.
+# PostgreSQL >= 15 with pgvector >= 0.8, and Redis >= 7; and, for the web console's browser
+# tests, the distribution's chromium (/usr/bin/chromium; the tests never download a browser).
+# Debian/Ubuntu only.
 # Idempotent: anything already present is left alone.
 #
 # Environment knobs (mainly for testing this script):
@@ -70,15 +72,17 @@ if ! command -v apt-get >/dev/null 2>&1; then
 fi
 
 major=$(pg_major)
-need_pg=0 need_vector=0 need_redis=0
+need_pg=0 need_vector=0 need_redis=0 need_chromium=0
 if ((major < MIN_PG_MAJOR)) || [[ ! -x /usr/lib/postgresql/$major/bin/postgres ]]; then need_pg=1; fi
 if [[ ${CAIRN_PGVECTOR_FROM_SOURCE:-0} == 1 ]] || ((need_pg)) || ! pgvector_ok "$major"; then need_vector=1; fi
 if ! command -v redis-server >/dev/null 2>&1; then need_redis=1; fi
+if [[ ! -x /usr/bin/chromium ]]; then need_chromium=1; fi
 
-if ((!need_pg && !need_vector && !need_redis)); then
+if ((!need_pg && !need_vector && !need_redis && !need_chromium)); then
   say "PostgreSQL $major: present ($(/usr/lib/postgresql/"$major"/bin/postgres --version))"
   say "pgvector $(pgvector_version "$major") for PostgreSQL $major: present"
   say "redis-server $(redis_version): present"
+  say "chromium: present"
   exit 0
 fi
 
@@ -90,6 +94,7 @@ if [[ $(id -u) -ne 0 && $dry_run != 1 ]] && ! sudo -n true >/dev/null 2>&1; then
     else missing+=("pgvector >= $MIN_PGVECTOR for PostgreSQL $major (apt: postgresql-$major-pgvector, or built from source)"); fi
   fi
   ((need_redis)) && missing+=("redis-server (apt package: redis-server)")
+  ((need_chromium)) && missing+=("chromium, for the web console's browser tests (apt package: chromium)")
   {
     echo "[install-deps] missing system dependencies:"
     printf '  - %s\n' "${missing[@]}"
@@ -223,4 +228,14 @@ if ((need_redis)); then
   say "redis-server: installed"
 else
   say "redis-server $(redis_version): present"
+fi
+
+# --- Chromium (the web console's browser tests) --------------------------------
+
+if ((need_chromium)); then
+  say "installing Chromium (apt package: chromium)"
+  apt_install chromium
+  say "chromium: installed"
+else
+  say "chromium: present"
 fi

@@ -56,6 +56,7 @@ const TIERS = {
     maintenance: "the scheduled per-tenant runs of the other features' upkeep",
     coordination: 'the broadcast channel between agents',
     status: 'what the service and its search can do right now',
+    'web-console': 'the built web console under /console, with its Content-Security-Policy',
   },
 };
 

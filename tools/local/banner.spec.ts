@@ -22,6 +22,7 @@ describe("npm start's summary", () => {
         `-H 'content-type: application/json' -d '{"slug":"acme","name":"Acme"}'`,
     ]);
     expect(text(lines)).toContain('http://127.0.0.1:9181/mcp');
+    expect(text(lines)).toContain('console      http://localhost:9180/console/');
     expect(text(lines)).not.toMatch(/808\d/);
     expect(text(lines)).not.toContain(':secret@');
   });

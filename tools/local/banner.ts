@@ -31,6 +31,8 @@ export function bannerLines(input: BannerInput): BannerLine[] {
   const api = `http://127.0.0.1:${input.apiPort}`;
   const lines: BannerLine[] = [
     { text: `api          ${api}  (OpenAPI at /docs)` },
+    // localhost, not 127.0.0.1: browsers keep a Secure session cookie on http://localhost only.
+    { text: `console      http://localhost:${input.apiPort}/console/  (the web console; sign in there)` },
     { text: `mcp-gateway  http://127.0.0.1:${input.mcpPort}/mcp` },
     { text: `worker       http://127.0.0.1:${input.workerPort}/readyz` },
     { text: `database     ${redactPassword(input.databaseUrl)}` },

@@ -19,6 +19,7 @@ import { SecretsHttpModule } from '@cairn/secrets';
 import { StatusHttpModule } from '@cairn/status';
 import { SummariesHttpModule } from '@cairn/summaries';
 import { TenancyHttpModule } from '@cairn/tenancy';
+import { WebConsoleHttpModule } from '@cairn/web-console';
 import { WorkingMemoryHttpModule } from '@cairn/working-memory';
 
 /** The admin and memory REST API: wiring only, behaviour lives in libs/. */
@@ -49,6 +50,7 @@ export class ApiModule {
         SecretsHttpModule,
         CoordinationHttpModule,
         StatusHttpModule,
+        WebConsoleHttpModule,
       ],
     };
   }

@@ -93,6 +93,8 @@ export interface CairnConfig {
     /** Fetches one project may make per UTC day, counted across replicas. */
     readonly fetchDailyBudget: number;
   };
+  /** The web console's built files (index.html and hashed assets), absolute. */
+  readonly console: { readonly dir: string };
   readonly audit: {
     /** Days a tenant's audit entries are kept before the maintenance purge prunes them; 0 = forever. */
     readonly retentionDays: number;

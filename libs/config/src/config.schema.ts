@@ -6,6 +6,11 @@ export type AppName = 'api' | 'mcp-gateway' | 'worker' | 'migrate' | 'bench' | '
 const port = (fallback: number) => z.coerce.number().int().min(1).max(65535).default(fallback);
 /** Where the local embedding model lives unless EMBEDDING_MODELS_DIR says otherwise (relative to the working directory). */
 export const DEFAULT_MODELS_DIR = '.cairn/models';
+/**
+ * Where `npm run build` puts the web console, relative to the working directory (the repository
+ * root, or /app in the image), served by the api under /console. Not a variable: the build decides it.
+ */
+export const DEFAULT_CONSOLE_DIR = 'dist/console';
 
 const positiveInt = (fallback: number, max: number) => z.coerce.number().int().min(1).max(max).default(fallback);
 /** `true` or `false`, spelled out: a typo must fail start-up rather than read as either. */

@@ -1,5 +1,12 @@
 import { resolve } from 'node:path';
-import { type AppName, decodeMasterKey, type Environment, environmentSchema, requiredByApp } from './config.schema';
+import {
+  type AppName,
+  DEFAULT_CONSOLE_DIR,
+  decodeMasterKey,
+  type Environment,
+  environmentSchema,
+  requiredByApp,
+} from './config.schema';
 import { type CairnConfig } from './cairn-config';
 
 /** Thrown when configuration is missing or malformed; the message names variables, never values. */
@@ -113,6 +120,7 @@ export function loadConfig(app: AppName, env: EnvSource): CairnConfig {
       fetchDailyBudget: values.KB_FETCH_DAILY_BUDGET,
     },
     audit: { retentionDays: values.AUDIT_RETENTION_DAYS },
+    console: { dir: resolve(DEFAULT_CONSOLE_DIR) },
     mcp: {
       publicUrl: values.MCP_PUBLIC_URL?.replace(/\/+$/, ''),
       allowedOrigins: parseOrigins(values.MCP_ALLOWED_ORIGINS),

@@ -1,0 +1,75 @@
+import { Redirect, Route, Switch } from 'wouter';
+import { ErrorMessage } from './ui/forms';
+import { Loading } from './ui/layout';
+import { useSession } from './session';
+import { Shell } from './pages/Shell';
+import { SignInPage } from './pages/SignInPage';
+import { ResetPasswordPage } from './pages/ResetPasswordPage';
+import { CreatePlatformAccountPage } from './pages/CreatePlatformAccountPage';
+import { TokensPage } from './pages/TokensPage';
+import { ProjectsPage } from './pages/ProjectsPage';
+import { MemoryBrowserPage } from './pages/MemoryBrowserPage';
+import { MemoryPage } from './pages/MemoryPage';
+import { UsersPage } from './pages/UsersPage';
+import { TenantsPage } from './pages/TenantsPage';
+import { MigrationsPage } from './pages/MigrationsPage';
+import { NotFoundPage } from './pages/NotFoundPage';
+
+/** Routes by session: public pages, then the tenant or platform pages of the signed-in role. */
+export function App() {
+  const { session, error } = useSession();
+  return (
+    <Switch>
+      <Route path="/reset-password" component={ResetPasswordPage} />
+      <Route path="/sign-in">{session ? <Redirect to="/" replace /> : <SignInPage />}</Route>
+      <Route>
+        {session === undefined ? (
+          <main className="centered">
+            <Loading what="your session" />
+          </main>
+        ) : session === null ? (
+          error ? (
+            <main className="centered">
+              <ErrorMessage error={error} />
+            </main>
+          ) : (
+            <Redirect to="/sign-in" replace />
+          )
+        ) : session.mustCreateAccount ? (
+          <CreatePlatformAccountPage />
+        ) : (
+          <Shell>{session.kind === 'platform' ? <PlatformRoutes /> : <TenantRoutes />}</Shell>
+        )}
+      </Route>
+    </Switch>
+  );
+}
+
+function TenantRoutes() {
+  return (
+    <Switch>
+      <Route path="/">
+        <Redirect to="/projects" replace />
+      </Route>
+      <Route path="/tokens" component={TokensPage} />
+      <Route path="/projects" component={ProjectsPage} />
+      <Route path="/projects/:project/memories/:id" component={MemoryPage} />
+      <Route path="/projects/:project" component={MemoryBrowserPage} />
+      <Route path="/users" component={UsersPage} />
+      <Route component={NotFoundPage} />
+    </Switch>
+  );
+}
+
+function PlatformRoutes() {
+  return (
+    <Switch>
+      <Route path="/">
+        <Redirect to="/tenants" replace />
+      </Route>
+      <Route path="/tenants" component={TenantsPage} />
+      <Route path="/migrations" component={MigrationsPage} />
+      <Route component={NotFoundPage} />
+    </Switch>
+  );
+}

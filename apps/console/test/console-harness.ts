@@ -1,0 +1,130 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { type AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
+import { type NestFastifyApplication } from '@nestjs/platform-fastify';
+import { ApiModule } from '@cairn/api-app';
+import { type CairnConfig } from '@cairn/config';
+import {
+  createTestDatabase,
+  createTestHttpApp,
+  TEST_ADMIN_TOKEN,
+  TestClient,
+  testConfig,
+  type TestDatabase,
+  testRedisUrl,
+} from '@cairn/testing';
+import { type Browser, chromium, type Page } from 'playwright-core';
+
+export const REPO_ROOT = resolve(__dirname, '../../..');
+/** Debian's chromium (scripts/install-deps.sh installs it); the tests never download a browser. */
+export const CHROMIUM = '/usr/bin/chromium';
+export const VIEWPORT = { width: 1280, height: 720 };
+
+/** `npm run console:build` of the current sources into a directory of its own (dist/ is left alone). */
+export function buildConsole(): { dir: string; remove(): void } {
+  const dir = mkdtempSync(join(tmpdir(), 'cairn-console-'));
+  execFileSync(
+    process.execPath,
+    [
+      join(REPO_ROOT, 'node_modules/vite/bin/vite.js'),
+      'build',
+      '--config',
+      'apps/console/vite.config.mts',
+      '--outDir',
+      dir,
+      '--emptyOutDir',
+      '--logLevel',
+      'warn',
+    ],
+    { cwd: REPO_ROOT, stdio: 'pipe' },
+  );
+  return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+export interface ConsoleServer {
+  readonly app: NestFastifyApplication;
+  readonly config: CairnConfig;
+  readonly database: TestDatabase;
+  /** `http://127.0.0.1:<port>`: the api listening for real, as the browser needs. */
+  readonly origin: string;
+  readonly admin: TestClient;
+  close(): Promise<void>;
+}
+
+/** The api app on its own migrated database, listening on a free loopback port, serving `consoleDir`. */
+export async function startConsoleServer(consoleDir: string): Promise<ConsoleServer> {
+  const database = await createTestDatabase();
+  const config: CairnConfig = {
+    ...testConfig(database.url, testRedisUrl(), { QUEUE_PREFIX: `c${Date.now()}` }),
+    console: { dir: consoleDir },
+  };
+  const app = await createTestHttpApp(ApiModule.register(config), config);
+  await app.listen(0, '127.0.0.1');
+  const { port } = app.getHttpServer().address() as AddressInfo;
+  return {
+    app,
+    config,
+    database,
+    origin: `http://127.0.0.1:${port}`,
+    admin: new TestClient(app).as(TEST_ADMIN_TOKEN),
+    close: async () => {
+      await app.close();
+      await database.drop();
+    },
+  };
+}
+
+export async function launchChromium(): Promise<Browser> {
+  if (!existsSync(CHROMIUM)) {
+    throw new Error(
+      `The console's browser tests drive Debian's chromium at ${CHROMIUM}, which is not installed: ` +
+        'run `sudo scripts/install-deps.sh` (or `apt-get install chromium`). They never download a browser.',
+    );
+  }
+  return chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-dev-shm-usage'] });
+}
+
+/** What a page reported that it should not have: CSP violations, script errors, console errors. */
+export interface PageProblems {
+  readonly csp: string[];
+  readonly errors: string[];
+}
+
+/** Watches a page for CSP violations (the browser's own event and its console report) and uncaught errors. */
+export async function watchProblems(page: Page): Promise<PageProblems> {
+  const problems: PageProblems = { csp: [], errors: [] };
+  await page.exposeBinding('__cspViolation', (_source, text: string) => problems.csp.push(text));
+  // Browser code as text: this file is compiled for Node, without the DOM's types.
+  await page.addInitScript({
+    content:
+      "document.addEventListener('securitypolicyviolation', (e) => window.__cspViolation(e.violatedDirective + ' blocked ' + e.blockedURI));",
+  });
+  page.on('console', (message) => {
+    if (/Content[- ]Security[- ]Policy/i.test(message.text())) problems.csp.push(message.text());
+  });
+  page.on('pageerror', (error) => problems.errors.push(error.message));
+  return problems;
+}
+
+/** axe-core's serious and critical violations on the page as it is now (WCAG 2.x A and AA rules). */
+export async function seriousAxeViolations(page: Page): Promise<string[]> {
+  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+  return results.violations
+    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+    .map(
+      (violation) =>
+        `${violation.id} (${violation.impact}): ${violation.nodes.map((n) => n.target.join(' ')).join('; ')}`,
+    );
+}
+
+/** With CONSOLE_SCREENSHOTS=1, saves the page as docs/console/<name>.png (README links them). */
+export async function screenshot(page: Page, name: string): Promise<void> {
+  // eslint-disable-next-line no-restricted-properties -- a test switch, not service configuration
+  if (process.env.CONSOLE_SCREENSHOTS !== '1') return;
+  const dir = join(REPO_ROOT, 'docs', 'console');
+  mkdirSync(dir, { recursive: true });
+  await page.screenshot({ path: join(dir, `${name}.png`), fullPage: false });
+}
