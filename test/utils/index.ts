@@ -22,3 +22,13 @@ export {
   type LoopbackServer,
   startLoopbackServer,
 } from './loopback-server';
+export {
+  Browser as SessionBrowser,
+  cookieSet,
+  passwordLink,
+  PASSWORD,
+  personWithPassword,
+  SESSION_COOKIE,
+  signIn,
+  totpCode,
+} from './sign-in';

@@ -1,6 +1,17 @@
-import { createTenant, createUser, issueToken, uniqueSlug } from '@cairn/testing';
+import {
+  cookieSet,
+  createTenant,
+  createUser,
+  issueToken,
+  PASSWORD,
+  passwordLink,
+  personWithPassword,
+  SessionBrowser as Browser,
+  signIn,
+  totpCode,
+  uniqueSlug,
+} from '@cairn/testing';
 import { type ApiHarness, startApi } from './api-harness';
-import { Browser, cookieSet, PASSWORD, passwordLink, personWithPassword, signIn, totpCode } from './sign-in-helpers';
 
 /** Local sign-in and browser sessions (docs/sign-in.md) over real HTTP, PostgreSQL and Redis. */
 describe('sign-in and browser sessions', () => {

@@ -10,6 +10,7 @@ import { type CairnConfig } from '@cairn/config';
 import {
   createTestDatabase,
   createTestHttpApp,
+  PASSWORD,
   TEST_ADMIN_TOKEN,
   TestClient,
   testConfig,
@@ -127,4 +128,20 @@ export async function screenshot(page: Page, name: string): Promise<void> {
   const dir = join(REPO_ROOT, 'docs', 'console');
   mkdirSync(dir, { recursive: true });
   await page.screenshot({ path: join(dir, `${name}.png`), fullPage: false });
+}
+
+/**
+ * Signs in through the sign-in page the way a person does (workspace empty for a platform
+ * operator), and waits until the console has left it. The browser keeps the session cookie.
+ */
+export async function signInThroughPage(
+  page: Page,
+  who: { tenant?: string; email: string; password?: string },
+): Promise<void> {
+  await page.getByRole('heading', { name: 'Sign in to Cairn' }).waitFor();
+  await page.getByLabel('Workspace').fill(who.tenant ?? '');
+  await page.getByRole('textbox', { name: 'Email', exact: true }).fill(who.email);
+  await page.getByLabel('Password', { exact: true }).fill(who.password ?? PASSWORD);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('button', { name: 'Sign out' }).waitFor();
 }

@@ -2,11 +2,13 @@ import { type Browser, type BrowserContext, type Page } from 'playwright-core';
 import {
   createProject,
   createTenant,
-  createUser,
-  issueToken,
+  createTestHttpApp,
+  PASSWORD,
+  personWithPassword,
+  signIn,
   TEST_ADMIN_TOKEN,
   TestClient,
-  createTestHttpApp,
+  totpCode,
 } from '@cairn/testing';
 import { ApiModule } from '@cairn/api-app';
 import {
@@ -16,16 +18,17 @@ import {
   type PageProblems,
   screenshot,
   seriousAxeViolations,
+  signInThroughPage,
   startConsoleServer,
   VIEWPORT,
   watchProblems,
 } from './console-harness';
-import { errorBody, type SessionView, stubSessionApi, tenantSession } from './session-stub';
 
 /**
  * The web console in Debian's chromium against a real api (listening on a loopback port, on its
- * own migrated database), serving a build of the current sources. Every page is checked with axe
- * (no serious or critical violation) and for CSP violations.
+ * own migrated database), serving a build of the current sources. People sign in for real (local
+ * accounts, the session cookie, CSRF tokens on every change). Every page is checked with axe (no
+ * serious or critical violation) and for CSP violations.
  */
 jest.setTimeout(120_000);
 
@@ -36,30 +39,36 @@ const CSP =
 describe('the web console', () => {
   let build: ReturnType<typeof buildConsole>;
   let server: ConsoleServer;
+  let client: TestClient;
   let browser: Browser;
   let tenant: string;
   let project: string;
   let adminEmail: string;
-  let adminToken: string;
+  const operatorEmail = 'ops@example.com';
 
   beforeAll(async () => {
     build = buildConsole();
     server = await startConsoleServer(build.dir);
+    client = new TestClient(server.app);
     browser = await launchChromium();
     tenant = (await createTenant(server.admin, 'acme')).slug;
     project = (await createProject(server.admin, tenant, 'web-app')).slug;
-    const admin = await createUser(server.admin, tenant, 'admin', 'alice@example.com');
-    adminEmail = admin.email;
-    adminToken = (await issueToken(server.admin, tenant, { role: 'admin', userId: admin.id })).token;
-    const agent = server.admin.as(adminToken);
+    adminEmail = (await personWithPassword(server.admin, client, 'admin', tenant)).user.email;
+    const admin = await signIn(client, { tenant, email: adminEmail });
     for (const content of [
       'Production runs PostgreSQL 16 with pgvector; the HNSW index uses cosine distance.',
       'Deploys go through the Helm chart; the migration Job runs before the new pods start.',
       'Alice prefers small pull requests with one behaviour change each.',
     ]) {
-      const stored = await agent.post(`/v1/projects/${project}/memories`, { content, category: 'fact', tags: ['ops'] });
+      const stored = await admin.post(`/v1/projects/${project}/memories`, { content, category: 'fact', tags: ['ops'] });
       expect(stored.status).toBe(201);
     }
+    const operator = await server.admin.post('/v1/platform/accounts', {
+      email: operatorEmail,
+      name: 'Ops',
+      password: PASSWORD,
+    });
+    expect(operator.status).toBe(201);
   });
 
   afterAll(async () => {
@@ -69,31 +78,24 @@ describe('the web console', () => {
   });
 
   /** A fresh browser context at 1280×720, watched for CSP violations and script errors. */
-  async function open(
-    path: string,
-    session: {
-      stub?: SessionView | null;
-      token?: string;
-      providers?: { local: boolean; oidc: { id: string; name: string }[] };
-    } = {},
-  ): Promise<{
-    page: Page;
-    context: BrowserContext;
-    problems: PageProblems;
-    stub: Parameters<typeof stubSessionApi>[1];
-  }> {
+  async function open(path: string): Promise<{ page: Page; context: BrowserContext; problems: PageProblems }> {
     const context = await browser.newContext({
       viewport: VIEWPORT,
       permissions: ['clipboard-read', 'clipboard-write'],
     });
-    if (session.token) await context.setExtraHTTPHeaders({ authorization: `Bearer ${session.token}` });
     const page = await context.newPage();
     page.setDefaultTimeout(15_000);
     const problems = await watchProblems(page);
-    const stub = { session: session.stub ?? undefined, providers: session.providers };
-    await stubSessionApi(page, stub);
     await page.goto(`${server.origin}/console${path}`);
-    return { page, context, problems, stub };
+    return { page, context, problems };
+  }
+
+  /** Signed in through the sign-in page as `who`, then at `path`. */
+  async function openSignedIn(path: string, who: { tenant?: string; email: string }) {
+    const opened = await open('/sign-in');
+    await signInThroughPage(opened.page, who);
+    await opened.page.goto(`${server.origin}/console${path}`);
+    return opened;
   }
 
   async function expectAccessible(page: Page, problems: PageProblems): Promise<void> {
@@ -154,46 +156,79 @@ describe('the web console', () => {
   });
 
   describe('signing in', () => {
-    it('shows the sign-in page with the providers, accessible and without CSP violations', async () => {
-      const { page, context, problems } = await open('/', {
-        providers: { local: true, oidc: [{ id: 'corp', name: 'Corp SSO' }] },
-      });
+    it('shows the sign-in page, accessible and without CSP violations, and turns away a stranger', async () => {
+      const { page, context, problems } = await open('/');
       await page.getByRole('heading', { name: 'Sign in to Cairn' }).waitFor();
       expect(page.url()).toBe(`${server.origin}/console/sign-in`);
-      expect(await page.getByRole('link', { name: 'Sign in with Corp SSO' }).getAttribute('href')).toBe(
-        '/v1/session/oidc/corp/start',
-      );
       await page.getByRole('button', { name: /Platform operator/ }).click();
       await page.getByLabel('Bootstrap token', { exact: true }).waitFor();
       await screenshot(page, 'sign-in');
       await expectAccessible(page, problems);
+      // Without a session the API refuses, whatever the browser asks for.
+      const direct = await page.evaluate(`fetch('/v1/tenants/${tenant}/tokens').then((r) => r.status)`);
+      expect(direct).toBe(401);
       await context.close();
     });
 
-    it("shows the API's error on a bad login, then asks for the TOTP code when the account needs one", async () => {
-      const { page, context, problems, stub } = await open('/sign-in');
+    it("signs in with a password, shows the API's error on a bad one, asks for the TOTP code, and signs out", async () => {
+      const person = await personWithPassword(server.admin, client, 'member', tenant);
+      const enrolling = await signIn(client, { tenant, email: person.user.email });
+      const enrol = await enrolling.post('/v1/session/totp');
+      expect(enrol.status).toBe(200);
+      const confirm = await enrolling.post('/v1/session/totp/confirm', { code: totpCode(enrol.body.secret, -1) });
+      expect(confirm.status).toBe(204);
+
+      const { page, context, problems } = await open('/sign-in');
       await page.getByLabel('Workspace').fill(tenant);
-      await page.getByRole('textbox', { name: 'Email', exact: true }).fill(adminEmail);
-      await page.getByLabel('Password', { exact: true }).fill('wrong password');
+      await page.getByRole('textbox', { name: 'Email', exact: true }).fill(person.user.email);
+      await page.getByLabel('Password', { exact: true }).fill('wrong password, surely');
       await page.getByRole('button', { name: 'Sign in' }).click();
-      await page.getByRole('alert').filter({ hasText: 'Wrong email or password' }).waitFor();
-      stub.login = (body) =>
-        body.totp === '123456'
-          ? { status: 200, body: tenantSession(tenant, adminEmail) }
-          : { status: 401, body: errorBody('totp_required', 'Enter your authentication code') };
+      await page.getByRole('alert').filter({ hasText: 'Email or password is wrong' }).waitFor();
+      await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
       await page.getByRole('button', { name: 'Sign in' }).click();
-      await page.getByLabel('Authentication code').fill('123456');
+      await page.getByLabel('Authentication code').fill(totpCode(enrol.body.secret));
       await expectAccessible(page, problems);
-      await context.setExtraHTTPHeaders({ authorization: `Bearer ${adminToken}` });
       await page.getByRole('button', { name: 'Sign in' }).click();
       await page.getByRole('heading', { name: 'Projects' }).waitFor();
+      const cookies = await context.cookies();
+      expect(cookies.map((cookie) => cookie.name)).toEqual(['__Host-cairn_session']);
+      expect(cookies[0]).toMatchObject({ httpOnly: true, secure: true, sameSite: 'Lax' });
+
+      // A change without the CSRF token is refused even with the cookie (what a forged form would send).
+      const forged = await page.evaluate(
+        `fetch('/v1/tenants/${tenant}/tokens', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ role: 'reader', label: 'forged' }) }).then((r) => r.status)`,
+      );
+      expect(forged).toBe(403);
+
+      await page.getByRole('button', { name: 'Sign out' }).click();
+      await page.getByRole('heading', { name: 'Sign in to Cairn' }).waitFor();
+      expect(await page.evaluate(`fetch('/v1/session').then((r) => r.status)`)).toBe(401);
       expect(problems.csp).toEqual([]);
+      await context.close();
+    });
+
+    it('takes the bootstrap token once and has the operator create a real account', async () => {
+      const { page, context, problems } = await open('/sign-in');
+      await page.getByRole('button', { name: /Platform operator/ }).click();
+      await page.getByLabel('Bootstrap token', { exact: true }).fill(TEST_ADMIN_TOKEN);
+      await page.getByRole('button', { name: 'Continue' }).click();
+      await page.getByRole('heading', { name: 'Create your platform account' }).waitFor();
+      await expectAccessible(page, problems);
+      await page.getByLabel('Email').fill('second-ops@example.com');
+      await page.getByLabel('Name').fill('Second Ops');
+      await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
+      await page.getByLabel('Repeat the password').fill(PASSWORD);
+      await page.getByRole('button', { name: /Create/ }).click();
+      await page.getByText('Your account is ready.').waitFor();
+      await page.getByRole('button', { name: 'Go to sign-in' }).click();
+      await signInThroughPage(page, { email: 'second-ops@example.com' });
+      await page.getByRole('heading', { name: 'Tenants', level: 1 }).waitFor();
       await context.close();
     });
   });
 
   describe('signed in as a tenant admin', () => {
-    const asAdmin = (path: string) => open(path, { stub: tenantSession(tenant, adminEmail), token: adminToken });
+    const asAdmin = (path: string) => openSignedIn(path, { tenant, email: adminEmail });
 
     it('issues a token shown once with a copy button, and revokes it after confirmation', async () => {
       const { page, context, problems } = await asAdmin('/tokens');
@@ -259,12 +294,7 @@ describe('the web console', () => {
   });
 
   describe('signed in as a platform operator', () => {
-    const platform: SessionView = {
-      ...tenantSession('x', 'ops@example.com'),
-      kind: 'platform',
-      tenant: undefined,
-    };
-    const asOperator = (path: string) => open(path, { stub: platform, token: TEST_ADMIN_TOKEN });
+    const asOperator = (path: string) => openSignedIn(path, { email: operatorEmail });
 
     it('lists, creates and deletes tenants (typing the id to confirm)', async () => {
       const { page, context, problems } = await asOperator('/');

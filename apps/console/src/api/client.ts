@@ -43,7 +43,7 @@ export async function ok<T>(call: Promise<{ data?: T; error?: unknown; response:
   return answer.data as T;
 }
 
-/** A JSON request outside the generated types (the session routes until they are in the OpenAPI document). */
+/** A JSON request outside the generated types (the probes such as /readyz, which the OpenAPI document leaves out). */
 export async function request<T>(method: string, path: string, body?: unknown): Promise<T> {
   const headers = requestHeaders(method, new Headers({ accept: 'application/json' }));
   if (body !== undefined) headers.set('content-type', 'application/json');

@@ -1,47 +1,30 @@
-import { request } from './client';
+import { api, ok } from './client';
+import { type components } from './openapi';
 
-/**
- * The sign-in API (issue 23, built on the accounts branch): typed by hand from its contract
- * until the committed OpenAPI document has these routes; then `npm run console:openapi` types them.
- */
-export type Role = 'admin' | 'member' | 'orchestrator' | 'agent' | 'reader';
-
-export interface SessionView {
-  readonly kind: 'tenant' | 'platform';
-  readonly via: 'browser' | 'token';
-  readonly account?: { readonly id: string; readonly email: string; readonly name: string };
-  readonly tenant?: { readonly slug: string; readonly name: string };
-  readonly role: Role;
-  readonly mustCreateAccount: boolean;
-  readonly csrfToken?: string;
-  readonly expiresAt: string;
-}
-
-export interface Providers {
-  readonly local: boolean;
-  readonly oidc: readonly { readonly id: string; readonly name: string }[];
-}
-
-export interface LoginRequest {
-  readonly tenant?: string;
-  readonly email: string;
-  readonly password: string;
-  readonly totp?: string;
-}
+/** The sign-in API (docs/sign-in.md), typed from the OpenAPI document like every other call. */
+type Schemas = components['schemas'];
+export type SessionView = Schemas['SessionViewDto_Output'];
+export type Role = SessionView['role'];
+export type Providers = Schemas['ProvidersDto_Output'];
+export type LoginRequest = Schemas['LoginDto'];
+export type TotpEnrolment = Schemas['TotpEnrolmentDto_Output'];
+export type SessionList = Schemas['SessionListDto_Output'];
 
 export const sessionApi = {
-  providers: () => request<Providers>('GET', '/v1/session/providers'),
-  current: () => request<SessionView>('GET', '/v1/session'),
-  login: (body: LoginRequest) => request<SessionView>('POST', '/v1/session/login', body),
-  logout: () => request<void>('POST', '/v1/session/logout'),
-  bootstrap: (token: string) => request<SessionView>('POST', '/v1/session/bootstrap', { token }),
-  createPlatformAccount: (body: { email: string; name: string; password: string }) =>
-    request<unknown>('POST', '/v1/platform/accounts', body),
+  providers: () => ok(api.GET('/v1/session/providers')),
+  current: () => ok(api.GET('/v1/session')),
+  login: (body: LoginRequest) => ok(api.POST('/v1/session/login', { body })),
+  logout: () => ok(api.POST('/v1/session/logout')),
+  logoutEverywhere: () => ok(api.POST('/v1/session/logout-everywhere')),
+  bootstrap: (token: string) => ok(api.POST('/v1/session/bootstrap', { body: { token } })),
+  createPlatformAccount: (body: Schemas['CreatePlatformAccountDto']) => ok(api.POST('/v1/platform/accounts', { body })),
   resetPassword: (token: string, password: string) =>
-    request<void>('POST', '/v1/session/password', { token, password }),
-  startTotp: () => request<{ secret: string; otpauthUrl: string }>('POST', '/v1/session/totp'),
-  confirmTotp: (code: string) => request<unknown>('POST', '/v1/session/totp/confirm', { code }),
-  removeTotp: (code: string) => request<unknown>('DELETE', '/v1/session/totp', { code }),
+    ok(api.POST('/v1/session/password', { body: { token, password } })),
+  startTotp: () => ok(api.POST('/v1/session/totp')),
+  confirmTotp: (code: string) => ok(api.POST('/v1/session/totp/confirm', { body: { code } })),
+  removeTotp: (code: string) => ok(api.DELETE('/v1/session/totp', { body: { code } })),
+  sessions: () => ok(api.GET('/v1/session/list')),
+  endSession: (id: string) => ok(api.DELETE('/v1/session/list/{id}', { params: { path: { id } } })),
 };
 
 /** Where the browser goes to sign in with an OIDC provider (a plain navigation, not a fetch). */

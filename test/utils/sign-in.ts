@@ -1,11 +1,12 @@
-import { createTenant, createUser, type TestClient, type TestResponse, uniqueSlug } from '@cairn/testing';
+import { createTenant, createUser, uniqueSlug } from './factories';
+import { type TestClient, type TestResponse } from './http-client';
 import { Secret, TOTP } from 'otpauth';
 
 export const PASSWORD = 'correct horse battery staple';
-export const COOKIE = '__Host-cairn_session';
+export const SESSION_COOKIE = '__Host-cairn_session';
 
 /** The session cookie's value a response sets ('' when it clears it, undefined when it sets none). */
-export function cookieSet(response: TestResponse, name = COOKIE): string | undefined {
+export function cookieSet(response: TestResponse, name = SESSION_COOKIE): string | undefined {
   const header = response.headers['set-cookie'];
   const values = Array.isArray(header) ? header : header === undefined ? [] : [String(header)];
   const mine = values.find((value) => value.startsWith(`${name}=`));
@@ -18,7 +19,7 @@ export class Browser {
     private readonly client: TestClient,
     readonly cookie: string,
     readonly csrf: string | undefined,
-    private readonly name = COOKIE,
+    private readonly name = SESSION_COOKIE,
   ) {}
 
   request(
@@ -53,7 +54,7 @@ export async function signIn(
   client: TestClient,
   body: { tenant?: string; email: string; password?: string; totp?: string },
   headers: Record<string, string> = {},
-  name = COOKIE,
+  name = SESSION_COOKIE,
 ): Promise<Browser> {
   const response = await client.request('POST', '/v1/session/login', { password: PASSWORD, ...body }, headers);
   if (response.status !== 200) throw new Error(`sign-in: ${response.status} ${JSON.stringify(response.body)}`);
