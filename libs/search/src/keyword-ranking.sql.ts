@@ -65,7 +65,9 @@ export function keywordCtes(corpus: RenderedCorpus, params: Binder, query: strin
   // faster than their statistics (the fold moves every delta into the totals and deletes it), and
   // with the lexemes as one array the planner, trusting statistics taken before a fold, scanned
   // every key of the corpus: all of a fold's dead deltas (760k index entries, 137 ms) or all the
-  // totals. Equality on each lexeme keeps the lookup on the key whatever the statistics say.
+  // totals. Equality on each lexeme keeps the lookup on the key whatever the statistics say; the
+  // deltas' key leads with (corpus, lexeme) so that a cached generic plan, which cannot count the
+  // scopes, still prices the lookup as one descent (tenant migration 0020).
   const counted = (table: string, alias: string) => `CROSS JOIN LATERAL (
       SELECT sum(${alias}.docs)::float8 AS docs, sum(${alias}.tokens)::float8 AS tokens FROM ${table} ${alias}
       WHERE ${alias}.corpus = '${corpus.table}' AND ${alias}.scope = ANY(${scopes}::uuid[]) AND ${alias}.lexeme = l.lexeme

@@ -18,6 +18,7 @@ import { kbDocumentTokenAuthor } from './0016-kb-document-token-author';
 import { teamMemory } from './0017-team-memory';
 import { grantNotices } from './0018-grant-notices';
 import { idempotencyKeyDigests } from './0019-idempotency-key-digests';
+import { termDeltaLookup } from './0020-term-delta-lookup';
 
 /**
  * Tenant-schema migrations in order, run with the tenant's schema first on the search
@@ -43,6 +44,7 @@ export const TENANT_MIGRATION_LIST: readonly Migration[] = [
   teamMemory,
   grantNotices,
   idempotencyKeyDigests,
+  termDeltaLookup,
 ];
 
 /** Injection token so tests can run the migrator over a list with a failing step. */
