@@ -319,6 +319,29 @@ describe('knowledge base over the api', () => {
     expect(chunks[0].n).toBe(0);
   });
 
+  it("reads a document's chunks in order, page by page, for readers too", async () => {
+    const project = (await createProject(api.admin, tenant.slug)).slug;
+    const indexed = await index(agent, project, { source: 'docs/chunked.md', text: prose(['chunkmarker'], 60) });
+    expect(indexed.chunks).toBeGreaterThanOrEqual(3);
+    const url = `${docs(project)}/${indexed.document.id}/chunks`;
+    const whole = await reader.get(`${url}?limit=200`);
+    expect(whole.status).toBe(200);
+    expect(whole.body.document).toMatchObject({ id: indexed.document.id, source: 'docs/chunked.md', untrusted: false });
+    expect(whole.body.items.map((chunk: any) => chunk.ordinal)).toEqual([...Array(indexed.chunks).keys()]);
+    expect(whole.body.nextAfter).toBeNull();
+    expect(whole.body.items.some((chunk: any) => chunk.text.includes('chunkmarker'))).toBe(true);
+    const first = await reader.get(`${url}?limit=2`);
+    expect(first.body.items.map((chunk: any) => chunk.ordinal)).toEqual([0, 1]);
+    expect(first.body.nextAfter).toBe(1);
+    const next = await reader.get(`${url}?limit=2&after=${first.body.nextAfter}`);
+    expect(next.body.items[0]).toEqual(whole.body.items[2]);
+    // Another project's document, or none, is a 404 through this project's path.
+    expect((await reader.get(`${docs(a)}/${indexed.document.id}/chunks`)).status).toBe(404);
+    for (const query of ['after=-1', 'after=x', 'limit=0', 'limit=201', 'other=1']) {
+      expect((await reader.get(`${url}?${query}`)).status).toBe(400);
+    }
+  });
+
   it("never reaches another tenant's knowledge base", async () => {
     const other = await createTenant(api.admin);
     await createProject(api.admin, other.slug, 'shared-kb');
@@ -345,6 +368,7 @@ describe('knowledge base over the api', () => {
       expect.arrayContaining([
         '/v1/projects/{project}/kb/documents',
         '/v1/projects/{project}/kb/documents/{id}',
+        '/v1/projects/{project}/kb/documents/{id}/chunks',
         '/v1/projects/{project}/kb/search',
         '/v1/projects/{project}/kb/purge',
         '/v1/kb/search',

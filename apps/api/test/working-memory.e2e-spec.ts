@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { createProject, createTenant, issueToken, type TenantFixture, type TestClient } from '@cairn/testing';
 import { type ApiHarness, startApi } from './api-harness';
 
@@ -224,6 +224,31 @@ describe('working memory, session events and summaries', () => {
       expect(since.body.items.map((event: { id: string }) => event.id)).toEqual(recorded.slice(3).reverse());
     });
 
+    it('pages back through the events by cursor, every event once', async () => {
+      const client = await agent();
+      for (let i = 0; i < 5; i += 1) {
+        expect(
+          (await client.post(`/v1/projects/${projectA}/events`, { kind: 'custom', summary: `paged ${i}` })).status,
+        ).toBe(201);
+      }
+      const all = await client.get(`/v1/projects/${projectA}/events?limit=200`);
+      expect(all.body.nextCursor).toBeNull();
+      const paged: string[] = [];
+      let cursor: string | null = null;
+      do {
+        const query: string = cursor ? `&cursor=${cursor}` : '';
+        const page = await client.get(`/v1/projects/${projectA}/events?limit=2${query}`);
+        expect(page.status).toBe(200);
+        expect(page.body.items.length).toBeLessThanOrEqual(2);
+        paged.push(...page.body.items.map((event: { id: string }) => event.id));
+        cursor = page.body.nextCursor;
+      } while (cursor);
+      expect(paged).toEqual(all.body.items.map((event: { id: string }) => event.id));
+      // A cursor naming no event of the project ends the listing instead of starting it again.
+      const stale = await client.get(`/v1/projects/${projectA}/events?cursor=${randomUUID()}`);
+      expect(stale.body).toEqual({ items: [], nextCursor: null });
+    });
+
     it('strips control characters from the summary and from every string in details', async () => {
       const client = await agent();
       const response = await client.post(`/v1/projects/${projectA}/events`, {
@@ -438,7 +463,15 @@ describe('working memory, session events and summaries', () => {
       ];
       for (const body of bodies)
         expectValidationError(await client.post(`/v1/projects/${projectA}/events`, body), body);
-      for (const query of ['limit=0', 'limit=201', 'limit=abc', 'since=yesterday', 'kind=bogus', 'unknown=1']) {
+      for (const query of [
+        'limit=0',
+        'limit=201',
+        'limit=abc',
+        'since=yesterday',
+        'kind=bogus',
+        'unknown=1',
+        'cursor=nope',
+      ]) {
         expectValidationError(await client.get(`/v1/projects/${projectA}/events?${query}`), query);
       }
     });

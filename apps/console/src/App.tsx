@@ -10,6 +10,10 @@ import { TokensPage } from './pages/TokensPage';
 import { ProjectsPage } from './pages/ProjectsPage';
 import { MemoryBrowserPage } from './pages/MemoryBrowserPage';
 import { MemoryPage } from './pages/MemoryPage';
+import { ReviewsPage } from './pages/ReviewsPage';
+import { CoordinationPage } from './pages/CoordinationPage';
+import { KnowledgePage } from './pages/KnowledgePage';
+import { TimelinePage } from './pages/TimelinePage';
 import { UsersPage } from './pages/UsersPage';
 import { TenantsPage } from './pages/TenantsPage';
 import { MigrationsPage } from './pages/MigrationsPage';
@@ -54,6 +58,10 @@ function TenantRoutes() {
       <Route path="/tokens" component={TokensPage} />
       <Route path="/projects" component={ProjectsPage} />
       <Route path="/projects/:project/memories/:id" component={MemoryPage} />
+      <Route path="/projects/:project/reviews" component={ReviewsPage} />
+      <Route path="/projects/:project/coordination" component={CoordinationPage} />
+      <Route path="/projects/:project/knowledge" component={KnowledgePage} />
+      <Route path="/projects/:project/timeline" component={TimelinePage} />
       <Route path="/projects/:project" component={MemoryBrowserPage} />
       <Route path="/users" component={UsersPage} />
       <Route component={NotFoundPage} />

@@ -19,6 +19,12 @@ FROM kb_chunks c
 JOIN kb_documents d ON d.id = c.document_id
 WHERE c.id = ANY($1::uuid[]);
 
+-- KbChunksRepository.ofDocument
+-- parameters: $1 uuid, $2 uuid, $3 integer, $4 bigint
+SELECT c.id, c.ordinal, c.content AS text FROM kb_chunks c
+WHERE c.project_id = $1 AND c.document_id = $2 AND c.ordinal > $3
+ORDER BY c.ordinal LIMIT $4;
+
 -- KbChunksRepository.pending
 -- parameters: $1 uuid[], $2 text
 SELECT c.id, c.content AS text, c.content_hash AS "contentHash"

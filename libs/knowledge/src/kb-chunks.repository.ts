@@ -106,6 +106,21 @@ export class KbChunksRepository {
     });
   }
 
+  /** A document's chunks in reading order, those after ordinal `after` (-1: from the first). */
+  @SqlSnapshot({ params: [EX.projectId, EX.documentId, { after: -1, limit: 50 }] })
+  ofDocument(
+    projectId: string,
+    documentId: string,
+    page: { after: number; limit: number },
+  ): Promise<{ id: string; ordinal: number; text: string }[]> {
+    return this.db.query(
+      `SELECT c.id, c.ordinal, c.content AS text FROM kb_chunks c
+       WHERE c.project_id = $1 AND c.document_id = $2 AND c.ordinal > $3
+       ORDER BY c.ordinal LIMIT $4`,
+      [projectId, documentId, page.after, page.limit],
+    );
+  }
+
   /** Of `ids`, chunks of live documents without a vector of `modelId` for their content. */
   @SqlSnapshot({ params: [[EX.chunkId], EX.modelId] })
   pending(ids: readonly string[], modelId: string): Promise<PendingEmbedding[]> {

@@ -6,6 +6,7 @@ import { SecretsModule } from '@cairn/secrets';
 import { SearchModule } from '@cairn/search';
 import { KbChunkEmbeddingTarget } from './kb-chunk-embedding-target.service';
 import { KbChunksRepository } from './kb-chunks.repository';
+import { KbDocumentChunks } from './kb-document-chunks.service';
 import { KbDocumentsRepository } from './kb-documents.repository';
 import { KbFetchBudgetRepository } from './kb-fetch-budget.repository';
 import { KbFetchService } from './kb-fetch.service';
@@ -22,6 +23,7 @@ import { KnowledgeService } from './knowledge.service';
   imports: [ProjectsModule, SearchModule, EmbeddingsModule, EmbeddingTargetsModule, JobsModule, SecretsModule],
   providers: [
     KnowledgeService,
+    KbDocumentChunks,
     KbSearchService,
     KbFetchService,
     KbDocumentsRepository,
@@ -29,6 +31,6 @@ import { KnowledgeService } from './knowledge.service';
     KbFetchBudgetRepository,
     KbChunkEmbeddingTarget,
   ],
-  exports: [KnowledgeService, KbSearchService, KbFetchService],
+  exports: [KnowledgeService, KbDocumentChunks, KbSearchService, KbFetchService],
 })
 export class KnowledgeModule {}

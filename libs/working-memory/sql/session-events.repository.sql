@@ -15,9 +15,11 @@ RETURNING id, kind, summary, details, agent_key AS agent, created_at AS "created
 SELECT id, kind, summary, details, agent_key AS agent, created_at AS "createdAt" FROM session_events WHERE project_id = $1 AND id = $2;
 
 -- SessionEventsRepository.recent
--- parameters: $1 uuid, $2 timestamp with time zone, $3 text, $4 bigint
+-- parameters: $1 uuid, $2 timestamp with time zone, $3 text, $4 bigint, $5 uuid
 SELECT id, kind, summary, details, agent_key AS agent, created_at AS "createdAt" FROM session_events
 WHERE project_id = $1 AND ($2::timestamptz IS NULL OR created_at > $2) AND ($3::text IS NULL OR kind = $3)
+  AND ($5::uuid IS NULL
+       OR (created_at, id) < (SELECT created_at, id FROM session_events WHERE project_id = $1 AND id = $5))
 ORDER BY created_at DESC, id DESC
 LIMIT $4;
 

@@ -63,15 +63,24 @@ export class SessionEventsRepository {
     return rows[0];
   }
 
-  /** Newest first; only events after `since` when given. */
-  @SqlSnapshot({ params: [EX.projectId, { limit: 20, since: EX.date, kind: 'decision' }] })
-  recent(projectId: string, options: { limit: number; since?: Date; kind?: EventKind }): Promise<SessionEvent[]> {
+  /**
+   * Newest first; only events after `since` when given, and only those older than the event
+   * `before` names (a page cursor). An id the project does not have matches nothing, so a stale
+   * cursor ends the listing rather than restarting it.
+   */
+  @SqlSnapshot({ params: [EX.projectId, { limit: 20, since: EX.date, kind: 'decision', before: EX.eventId }] })
+  recent(
+    projectId: string,
+    options: { limit: number; since?: Date; kind?: EventKind; before?: string },
+  ): Promise<SessionEvent[]> {
     return this.db.query<SessionEvent>(
       `SELECT ${COLUMNS} FROM session_events
        WHERE project_id = $1 AND ($2::timestamptz IS NULL OR created_at > $2) AND ($3::text IS NULL OR kind = $3)
+         AND ($5::uuid IS NULL
+              OR (created_at, id) < (SELECT created_at, id FROM session_events WHERE project_id = $1 AND id = $5))
        ORDER BY created_at DESC, id DESC
        LIMIT $4`,
-      [projectId, options.since ?? null, options.kind ?? null, options.limit],
+      [projectId, options.since ?? null, options.kind ?? null, options.limit, options.before ?? null],
     );
   }
 

@@ -72,13 +72,40 @@ export class SessionEventsService {
     principal: SessionPrincipal,
     options: { limit: number; since?: Date; kind?: EventKind },
   ): Promise<SessionEvent[]> {
+    return this.page(projectSlug, principal, options).then((page) => page.items);
+  }
+
+  /**
+   * A page of `recent`: `cursor` is the `nextCursor` of the page before (the id of its oldest
+   * event), so a reader walks back through every event, not only the newest 200.
+   */
+  page(
+    projectSlug: string,
+    principal: SessionPrincipal,
+    options: { limit: number; since?: Date; kind?: EventKind; cursor?: string },
+  ): Promise<SessionEventPage> {
     assertProjectAccess(principal, projectSlug);
     const limit = Math.min(Math.max(1, Math.trunc(options.limit)), EVENTS_MAX_LIMIT);
     return this.tx.run(async () => {
       const project = await this.projects.resolve(projectSlug);
-      return this.events.recent(project.id, { ...options, limit });
+      // One more than asked says whether another page follows, without a count.
+      const rows = await this.events.recent(project.id, {
+        limit: limit + 1,
+        since: options.since,
+        kind: options.kind,
+        before: options.cursor,
+      });
+      const items = rows.slice(0, limit);
+      const last = items[items.length - 1];
+      return { items, nextCursor: rows.length > limit && last ? last.id : null };
     });
   }
+}
+
+export interface SessionEventPage {
+  readonly items: SessionEvent[];
+  /** Pass as `cursor` for the next (older) page; null when this page reached the oldest event. */
+  readonly nextCursor: string | null;
 }
 
 /**

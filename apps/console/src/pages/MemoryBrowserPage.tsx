@@ -1,12 +1,14 @@
 import { type FormEvent, useState } from 'react';
-import { Form, Label, Radio, RadioGroup } from 'react-aria-components';
+import { Form, Label, Radio, RadioGroup, Switch } from 'react-aria-components';
 import { useParams } from 'wouter';
 import { api, ok } from '../api/client';
 import { type components } from '../api/openapi';
 import { useCursorPages, useLoad } from '../ui/data';
 import { ErrorMessage, Field, Notice, PlainButton, PrimaryButton, SelectField } from '../ui/forms';
-import { Loading, PageHeader, Pager } from '../ui/layout';
+import { ExplainTable } from '../ui/explain';
+import { Loading, Pager } from '../ui/layout';
 import { MemoryItem } from '../ui/memory';
+import { ProjectHeader } from '../ui/project-nav';
 
 type Mode = 'hybrid' | 'keyword' | 'semantic';
 type Scope = 'project' | 'tenant' | 'all';
@@ -61,6 +63,8 @@ export function MemoryBrowserPage() {
   const [draft, setDraft] = useState<Filters>(EMPTY);
   const [applied, setApplied] = useState<Filters>(EMPTY);
   const [limit, setLimit] = useState(SEARCH_STEP);
+  // Applies at once (no need to search again): the API explains when asked, at no extra query.
+  const [explain, setExplain] = useState(false);
   const pages = useCursorPages();
   const set =
     <K extends keyof Filters>(key: K) =>
@@ -78,6 +82,7 @@ export function MemoryBrowserPage() {
             query: f.query.trim(),
             mode: f.mode,
             limit,
+            explain: explain || undefined,
             filters: {
               scope: f.scope,
               categories: f.category === 'any' ? undefined : [f.category],
@@ -109,7 +114,7 @@ export function MemoryBrowserPage() {
       }),
     );
     return { kind: 'list' as const, page };
-  }, [project, applied, limit, pages.cursor]);
+  }, [project, applied, limit, pages.cursor, searching && explain]);
 
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -120,7 +125,7 @@ export function MemoryBrowserPage() {
 
   return (
     <>
-      <PageHeader title={`Memories of ${project}`} />
+      <ProjectHeader project={project} title={`Memories of ${project}`} />
       <Form onSubmit={submit} className="card form search-form" role="search" aria-label="Search memories">
         <div className="search-row">
           <Field
@@ -143,6 +148,11 @@ export function MemoryBrowserPage() {
           <Radio value="keyword">Keyword</Radio>
           <Radio value="semantic">Semantic</Radio>
         </RadioGroup>
+        <Switch className="switch" isSelected={explain} onChange={setExplain}>
+          <span className="switch-indicator" aria-hidden="true" />
+          Explain ranking
+          <span className="field-description">(search results: each signal's rank, score and contribution)</span>
+        </Switch>
         <div className="form-grid">
           <SelectField
             id="filter-scope"
@@ -199,8 +209,10 @@ export function MemoryBrowserPage() {
               </Notice>
             )}
             <ol className="memory-list">
-              {results.data.found.results.map((r) => (
-                <MemoryItem key={r.memory.id} project={project} memory={r.memory} score={r.score} />
+              {results.data.found.results.map((r, index) => (
+                <MemoryItem key={r.memory.id} project={project} memory={r.memory} score={r.score}>
+                  {r.explain && <ExplainTable explain={r.explain} label={`Why result ${index + 1} ranked here`} />}
+                </MemoryItem>
               ))}
             </ol>
             {results.data.found.results.length === 0 && <p>No memory matches.</p>}

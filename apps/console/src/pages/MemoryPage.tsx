@@ -4,6 +4,7 @@ import { useLoad } from '../ui/data';
 import { ErrorMessage } from '../ui/forms';
 import { formatDate, Loading, PageHeader } from '../ui/layout';
 import { type Memory } from '../ui/memory';
+import { PromoteForm } from '../ui/promote';
 
 /** One memory: content, provenance, embedding status, versions, relations and shares. */
 export function MemoryPage() {
@@ -33,6 +34,7 @@ export function MemoryPage() {
       <ErrorMessage error={memory.error} />
       {memory.loading && !memory.data && <Loading what="the memory" />}
       {memory.data && <MemoryDetails memory={memory.data} />}
+      {memory.data && <PromoteForm project={project} memory={memory.data} />}
 
       <section aria-labelledby="versions-heading" className="card">
         <h2 id="versions-heading">Versions</h2>

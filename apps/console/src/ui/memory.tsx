@@ -1,10 +1,22 @@
+import { type ReactNode } from 'react';
 import { Link } from 'wouter';
 import { type components } from '../api/openapi';
 
 export type Memory = components['schemas']['MemoryDto_Output'];
 
 /** One memory in a result list: its content and what matters to judge it at a glance. */
-export function MemoryItem({ project, memory, score }: { project: string; memory: Memory; score?: number }) {
+export function MemoryItem({
+  project,
+  memory,
+  score,
+  children,
+}: {
+  project: string;
+  memory: Memory;
+  score?: number;
+  /** Shown under the memory (a search result's ranking explanation). */
+  children?: ReactNode;
+}) {
   const preview = memory.content.length > 280 ? `${memory.content.slice(0, 280)}…` : memory.content;
   return (
     <li className="memory-item">
@@ -23,6 +35,7 @@ export function MemoryItem({ project, memory, score }: { project: string; memory
         {score !== undefined && <span>score {score.toFixed(3)}</span>}
         <span>by {memory.author.agentId ?? memory.author.userId ?? 'unknown'}</span>
       </div>
+      {children}
     </li>
   );
 }

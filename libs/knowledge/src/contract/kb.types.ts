@@ -96,6 +96,14 @@ export interface DocumentPage {
   readonly nextCursor: string | null;
 }
 
+/** A page of one document's chunks, in reading order. */
+export interface DocumentChunkPage {
+  readonly document: KbDocument & { readonly project: string };
+  readonly items: { readonly id: string; readonly ordinal: number; readonly text: string }[];
+  /** Pass as `after` for the next page; null when this page holds the last chunk. */
+  readonly nextAfter: number | null;
+}
+
 export interface PurgeResult {
   /** Expired documents deleted, per retention tier. */
   readonly documents: Record<RetentionTier, number>;

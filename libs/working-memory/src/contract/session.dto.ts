@@ -12,6 +12,10 @@ export class SessionEventsQueryDto extends createZodDto(
     limit: z.coerce.number().int().min(1).max(EVENTS_MAX_LIMIT).default(50),
     since: z.iso.datetime({ offset: true }).optional().describe('Only events recorded after this instant'),
     kind: z.enum(EVENT_KINDS).optional(),
+    cursor: z
+      .uuid('must be a cursor returned by a previous page')
+      .optional()
+      .describe('The nextCursor of the previous page: only events older than it'),
   }),
 ) {}
 
@@ -28,7 +32,10 @@ export class SessionEventDto extends createZodDto(eventSchema) {}
 export const recordedEventSchema = eventSchema.extend({ redacted: redactedSchema });
 export class RecordedSessionEventDto extends createZodDto(recordedEventSchema) {}
 export class SessionEventListDto extends createZodDto(
-  z.object({ items: z.array(eventSchema).describe('Newest first, every agent of the project') }),
+  z.object({
+    items: z.array(eventSchema).describe('Newest first, every agent of the project'),
+    nextCursor: z.string().nullable().describe('Pass as `cursor` for older events; null at the oldest'),
+  }),
 ) {}
 
 export function toEventView(event: SessionEvent): z.infer<typeof eventSchema> {

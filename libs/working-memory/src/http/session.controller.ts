@@ -38,7 +38,10 @@ export class SessionController {
 
   @Get('events')
   @RequirePermission('context.read')
-  @ApiOperation({ summary: "The project's session events, newest first" })
+  @ApiOperation({
+    summary: "The project's session events, newest first",
+    description: 'Paged by `cursor`: pass the `nextCursor` of a page to get the events before it.',
+  })
   @ZodResponse({ status: 200, type: SessionEventListDto })
   async recent(
     @Param() params: ProjectParamDto,
@@ -46,8 +49,8 @@ export class SessionController {
     @CurrentPrincipal() principal: SessionPrincipal,
   ) {
     const since = query.since === undefined ? undefined : new Date(query.since);
-    const events = await this.events.recent(params.project, principal, { ...query, since });
-    return { items: events.map(toEventView) };
+    const page = await this.events.page(params.project, principal, { ...query, since });
+    return { items: page.items.map(toEventView), nextCursor: page.nextCursor };
   }
 
   @Post('session/summary')
