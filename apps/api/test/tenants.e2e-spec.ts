@@ -84,7 +84,20 @@ describe('platform tenant administration', () => {
     expect((await api.client.as(token).get('/v1/whoami')).status).toBe(200);
 
     const deleted = await api.admin.delete(`/v1/tenants/${tenant.slug}`);
-    expect(deleted.status).toBe(204);
+    expect(deleted.status).toBe(200);
+    // The purge report: every table of the schema with the rows it held, and what was revoked.
+    expect(deleted.body).toMatchObject({
+      tenant: { id: tenant.id, slug: tenant.slug },
+      schema: { name: tenant.schema, dropped: true },
+      access: { tokensRevoked: 1, usersDisabled: expect.any(Number) },
+    });
+    const tables = Object.fromEntries(
+      deleted.body.schema.tables.map((entry: { table: string; rows: number }) => [entry.table, entry.rows]),
+    );
+    expect(tables).toMatchObject({ projects: 1, memories: 0, audit_log: expect.any(Number) });
+    expect(deleted.body.schema.rows).toBe(
+      Object.values(tables).reduce((sum, rows) => (sum as number) + (rows as number), 0),
+    );
     expect(await schemaExists(tenant.schema)).toBe(false);
     expect((await api.admin.get(`/v1/tenants/${tenant.slug}`)).status).toBe(404);
     const afterwards = await api.client.as(token).get('/v1/whoami');
@@ -130,7 +143,7 @@ describe('platform tenant administration', () => {
         expect.objectContaining({
           action: 'tenant.delete',
           outcome: 'success',
-          status: 204,
+          status: 200,
           target: `/v1/tenants/${slug}`,
         }),
       ]),

@@ -44,6 +44,14 @@ BEGIN;
 -- parameters: $1 uuid
 UPDATE cairn.tenants SET deleted_at = now() WHERE id = $1;
 
+-- parameters: $1 name
+SELECT c.relname AS table,
+      (xpath('/row/n/text()', query_to_xml(format('SELECT count(*) AS n FROM %I.%I', n.nspname, c.relname),
+        false, true, '')))[1]::text AS rows
+ FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+WHERE n.nspname = $1 AND c.relkind IN ('r', 'p') AND NOT c.relispartition
+ORDER BY c.relname;
+
 DROP SCHEMA IF EXISTS "t_example" CASCADE;
 
 COMMIT;

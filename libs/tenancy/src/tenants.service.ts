@@ -3,7 +3,7 @@ import { Injectable } from '@nestjs/common';
 import { ConflictError, NotFoundError } from '@cairn/common';
 import { type TenantEntity } from './tenant.entity';
 import { type LiveTenant, schemaNameFor, type TenantRef } from './tenant-ref';
-import { DuplicateSlugError, type TenantPage, TenantsRepository } from './tenants.repository';
+import { DuplicateSlugError, type TenantPage, type TenantPurge, TenantsRepository } from './tenants.repository';
 
 /** Tenant lifecycle: provisioning a migrated schema, lookup, and deletion. */
 @Injectable()
@@ -49,10 +49,10 @@ export class TenantsService {
     return this.tenants.findManyById(ids);
   }
 
-  async delete(slug: string): Promise<TenantEntity> {
+  /** Deletes a live tenant; answers it with what the deletion purged. */
+  async delete(slug: string): Promise<{ tenant: TenantEntity; purge: TenantPurge }> {
     const tenant = await this.getBySlug(slug);
-    await this.tenants.softDelete(tenant);
-    return tenant;
+    return { tenant, purge: await this.tenants.softDelete(tenant) };
   }
 }
 

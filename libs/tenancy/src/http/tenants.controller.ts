@@ -9,7 +9,9 @@ import {
   SlugParamDto,
   TenantDto,
   TenantPageDto,
+  TenantPurgeDto,
   toTenantDto,
+  toTenantPurgeDto,
 } from '../contract/tenant.dto';
 
 @ApiTags('platform: tenants')
@@ -44,11 +46,17 @@ export class TenantsController {
   }
 
   @Delete(':slug')
-  @HttpCode(204)
+  @HttpCode(200)
   @RequirePermission('platform.tenants.manage')
   @Audited('tenant.delete')
-  @ApiOperation({ summary: 'Delete a tenant: drops its schema, revokes its tokens, disables its users' })
-  async remove(@Param() params: SlugParamDto): Promise<void> {
-    await this.tenants.delete(params.slug);
+  @ApiOperation({
+    summary: 'Delete a tenant: drops its schema, revokes its tokens, disables its users',
+    description:
+      'Answers the purge report: the rows of every table dropped with the schema, the tokens and users revoked.',
+  })
+  @ZodResponse({ status: 200, type: TenantPurgeDto })
+  async remove(@Param() params: SlugParamDto) {
+    const { tenant, purge } = await this.tenants.delete(params.slug);
+    return toTenantPurgeDto(tenant, purge);
   }
 }
