@@ -33,7 +33,10 @@ export interface paths {
         get: operations["TenantsController_get"];
         put?: never;
         post?: never;
-        /** Delete a tenant: drops its schema, revokes its tokens, disables its users */
+        /**
+         * Delete a tenant: drops its schema, revokes its tokens, disables its users
+         * @description Answers the purge report: the rows of every table dropped with the schema, the tokens and users revoked.
+         */
         delete: operations["TenantsController_remove"];
         options?: never;
         head?: never;
@@ -403,7 +406,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Platform audit log, newest first (platform admin) */
+        /** Platform audit log, newest first (platform admin); by actor, action, outcome, time */
         get: operations["AuditController_platform"];
         put?: never;
         post?: never;
@@ -964,6 +967,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/admin/queues/{queue}/jobs/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Remove one failed job for good (its error is gone with it) */
+        delete: operations["QueueAdminController_remove"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/admin/jobs/failed/retry": {
         parameters: {
             query?: never;
@@ -1010,6 +1030,23 @@ export interface paths {
         /** Retry one of the tenant's failed jobs */
         post: operations["QueueAdminController_tenantRetry"];
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tenants/{slug}/queues/{queue}/jobs/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Remove one of the tenant's failed jobs for good */
+        delete: operations["QueueAdminController_tenantRemove"];
         options?: never;
         head?: never;
         patch?: never;
@@ -1625,6 +1662,30 @@ export interface components {
                 createdAt: string;
             }[];
             nextCursor: string | null;
+        };
+        TenantPurgeDto_Output: {
+            tenant: {
+                /** Format: uuid */
+                id: string;
+                slug: string;
+                name: string;
+            };
+            schema: {
+                name: string;
+                /** @constant */
+                dropped: true;
+                /** @description Every table of the tenant's schema with the rows it held when it was dropped */
+                tables: {
+                    table: string;
+                    rows: number;
+                }[];
+                /** @description All the rows dropped with the schema */
+                rows: number;
+            };
+            /** @description What was revoked with the tenant in the same transaction: tokensRevoked, usersDisabled */
+            access: {
+                [key: string]: number;
+            };
         };
         IntrospectRequestDto: {
             token: string;
@@ -3339,6 +3400,8 @@ export interface components {
                 attemptsMade: number;
                 failedAt: string | null;
             }[];
+            /** @description Pass as `cursor` for the next page; null after the last */
+            nextCursor: string | null;
         };
         RetryAllDto: {
             /** @enum {string} */
@@ -4506,11 +4569,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            204: {
+            200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["TenantPurgeDto_Output"];
+                };
             };
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
@@ -5223,6 +5288,15 @@ export interface operations {
             query?: {
                 limit?: number;
                 before?: string;
+                /** @description Entries of this actor (`platform-admin`, `token:<id>`, …); `user:<id>` matches all of its tokens */
+                actor?: string;
+                /** @description Entries of this action; ending with a dot (`mcp.`), of every action under it */
+                action?: string;
+                outcome?: "success" | "denied" | "failure";
+                /** @description Entries at or after this instant */
+                from?: string;
+                /** @description Entries before this instant */
+                to?: string;
             };
             header?: never;
             path?: never;
@@ -5251,6 +5325,15 @@ export interface operations {
             query?: {
                 limit?: number;
                 before?: string;
+                /** @description Entries of this actor (`platform-admin`, `token:<id>`, …); `user:<id>` matches all of its tokens */
+                actor?: string;
+                /** @description Entries of this action; ending with a dot (`mcp.`), of every action under it */
+                action?: string;
+                outcome?: "success" | "denied" | "failure";
+                /** @description Entries at or after this instant */
+                from?: string;
+                /** @description Entries before this instant */
+                to?: string;
             };
             header?: never;
             path: {
@@ -6313,6 +6396,7 @@ export interface operations {
                 queue?: "embeddings" | "summaries" | "knowledge" | "extraction" | "maintenance";
                 tenant?: string;
                 limit?: number;
+                cursor?: string;
             };
             header?: never;
             path?: never;
@@ -6337,6 +6421,35 @@ export interface operations {
         };
     };
     QueueAdminController_retry: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                queue: "embeddings" | "summaries" | "knowledge" | "extraction" | "maintenance";
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            429: components["responses"]["Error429"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    QueueAdminController_remove: {
         parameters: {
             query?: never;
             header?: never;
@@ -6402,6 +6515,7 @@ export interface operations {
             query?: {
                 queue?: "embeddings" | "summaries" | "knowledge" | "extraction" | "maintenance";
                 limit?: number;
+                cursor?: string;
             };
             header?: never;
             path: {
@@ -6428,6 +6542,36 @@ export interface operations {
         };
     };
     QueueAdminController_tenantRetry: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                slug: string;
+                queue: "embeddings" | "summaries" | "knowledge" | "extraction" | "maintenance";
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            429: components["responses"]["Error429"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    QueueAdminController_tenantRemove: {
         parameters: {
             query?: never;
             header?: never;
