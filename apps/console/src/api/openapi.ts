@@ -1871,6 +1871,8 @@ export interface components {
                 id: string;
                 email: string;
                 name: string;
+                /** @description Whether the account signs in with a TOTP code too (tenant accounts only; docs/sign-in.md) */
+                secondFactor: boolean;
             };
             tenant?: {
                 slug: string;
