@@ -1,10 +1,12 @@
 import { type FormEvent, useState } from 'react';
 import { Form } from 'react-aria-components';
+import { Link } from 'wouter';
 import { api, ok } from '../api/client';
 import { type components } from '../api/openapi';
 import { useCursorPages, useLoad } from '../ui/data';
 import { DangerButton, ErrorMessage, Field, Notice, PlainButton, PrimaryButton } from '../ui/forms';
 import { formatDate, Loading, ModalDialog, PageHeader, Pager } from '../ui/layout';
+import { type Purge, PurgeReport } from '../ui/purge';
 
 type Tenant = components['schemas']['TenantDto_Output'];
 const PAGE_SIZE = 50;
@@ -16,12 +18,12 @@ export function TenantsPage() {
     () => ok(api.GET('/v1/tenants', { params: { query: { limit: PAGE_SIZE, cursor: pages.cursor } } })),
     [pages.cursor],
   );
-  const [report, setReport] = useState<string | undefined>(undefined);
+  const [report, setReport] = useState<Purge | undefined>(undefined);
   return (
     <>
       <PageHeader title="Tenants" />
       <CreateTenantForm onCreated={list.reload} />
-      {report && <Notice>{report}</Notice>}
+      {report && <PurgeReport purge={report} onDone={() => setReport(undefined)} />}
       <section aria-labelledby="tenants-heading">
         <h2 id="tenants-heading">All tenants</h2>
         <ErrorMessage error={list.error} />
@@ -47,7 +49,9 @@ export function TenantsPage() {
               )}
               {list.data.items.map((tenant) => (
                 <tr key={tenant.id}>
-                  <td>{tenant.name}</td>
+                  <td>
+                    <Link href={`/tenants/${tenant.slug}`}>{tenant.name}</Link>
+                  </td>
                   <td>
                     <code>{tenant.slug}</code>
                   </td>
@@ -56,8 +60,8 @@ export function TenantsPage() {
                   <td>
                     <DeleteTenant
                       tenant={tenant}
-                      onDeleted={(text) => {
-                        setReport(text);
+                      onDeleted={(purge) => {
+                        setReport(purge);
                         list.reload();
                       }}
                     />
@@ -117,7 +121,7 @@ function CreateTenantForm({ onCreated }: { onCreated: () => void }) {
   );
 }
 
-function DeleteTenant({ tenant, onDeleted }: { tenant: Tenant; onDeleted: (report: string) => void }) {
+function DeleteTenant({ tenant, onDeleted }: { tenant: Tenant; onDeleted: (purge: Purge) => void }) {
   const [typed, setTyped] = useState('');
   const [error, setError] = useState<unknown>(undefined);
   return (
@@ -135,9 +139,9 @@ function DeleteTenant({ tenant, onDeleted }: { tenant: Tenant; onDeleted: (repor
               isDisabled={typed !== tenant.slug}
               onPress={() => {
                 ok(api.DELETE('/v1/tenants/{slug}', { params: { path: { slug: tenant.slug } } }))
-                  .then((answer: unknown) => {
+                  .then((purge) => {
                     close();
-                    onDeleted(purgeReport(tenant.slug, answer));
+                    onDeleted(purge);
                   })
                   .catch(setError);
               }}
@@ -150,15 +154,4 @@ function DeleteTenant({ tenant, onDeleted }: { tenant: Tenant; onDeleted: (repor
       )}
     </ModalDialog>
   );
-}
-
-/** What the API says it purged (when it answers a report), else that the tenant is gone. */
-function purgeReport(slug: string, answer: unknown): string {
-  if (answer && typeof answer === 'object') {
-    const parts = Object.entries(answer as Record<string, unknown>)
-      .filter(([, value]) => typeof value === 'number' || typeof value === 'string')
-      .map(([key, value]) => `${key}: ${String(value)}`);
-    if (parts.length > 0) return `Tenant ${slug} deleted. Purged: ${parts.join(', ')}.`;
-  }
-  return `Tenant ${slug} deleted with all its data.`;
 }
