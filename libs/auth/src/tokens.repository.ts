@@ -14,6 +14,7 @@ export interface TokenLookup {
   readonly tenantName: string;
   readonly tenantSchema: string;
   readonly tenantDeleted: boolean;
+  readonly tenantSuspended: boolean;
   readonly userId: string | null;
   readonly userRole: Role | null;
   readonly userDisabled: boolean;
@@ -28,7 +29,10 @@ export interface TokenLookup {
 }
 
 /** A token and its user as the control schema's token table has them; the tenant is looked up apart. */
-export type StoredToken = Omit<TokenLookup, 'tenantSlug' | 'tenantName' | 'tenantSchema' | 'tenantDeleted'>;
+export type StoredToken = Omit<
+  TokenLookup,
+  'tenantSlug' | 'tenantName' | 'tenantSchema' | 'tenantDeleted' | 'tenantSuspended'
+>;
 
 interface LookupRow {
   id: string;

@@ -70,6 +70,21 @@ export class TenantsRepository {
     return this.live().andWhere('t.id = :id', { id }).getOne();
   }
 
+  /**
+   * Suspends a live tenant (keeping the first moment it was suspended) or resumes it; the tenant
+   * as it is now, or null when it is not live. The change notice (control migration 0007) makes
+   * every replica drop its cached answers about the tenant's tokens at commit.
+   */
+  @SqlSnapshot({ params: [EX.tenantId, true] })
+  async setSuspended(id: string, suspended: boolean): Promise<TenantEntity | null> {
+    await this.dataSource.query(
+      `UPDATE cairn.tenants SET suspended_at = CASE WHEN $2::boolean THEN coalesce(suspended_at, now()) END
+        WHERE id = $1 AND deleted_at IS NULL`,
+      [id, suspended],
+    );
+    return this.findLiveById(id);
+  }
+
   /** The tenants among `ids`, deleted ones included. */
   @SqlSnapshot({ params: [[EX.tenantId, EX.newTenantId]] })
   findManyById(ids: readonly string[]): Promise<TenantEntity[]> {

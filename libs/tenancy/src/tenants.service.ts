@@ -49,6 +49,17 @@ export class TenantsService {
     return this.tenants.findManyById(ids);
   }
 
+  /**
+   * Suspends (or resumes) a live tenant: while suspended its tokens and sessions are refused
+   * with 403 tenant_suspended (TokenVerifier, sign-in); its data, tokens and users stay as they are.
+   */
+  async setSuspended(slug: string, suspended: boolean): Promise<TenantEntity> {
+    const tenant = await this.getBySlug(slug);
+    const updated = await this.tenants.setSuspended(tenant.id, suspended);
+    if (!updated) throw new NotFoundError(`Tenant "${slug}"`);
+    return updated;
+  }
+
   /** Deletes a live tenant; answers it with what the deletion purged. */
   async delete(slug: string): Promise<{ tenant: TenantEntity; purge: TenantPurge }> {
     const tenant = await this.getBySlug(slug);

@@ -24,6 +24,10 @@ export const tenantSchema = z.object({
   schema: z.string(),
   schemaVersion: z.number().int(),
   createdAt: z.iso.datetime(),
+  suspendedAt: z.iso
+    .datetime()
+    .nullable()
+    .describe('Since when its tokens and sessions are refused (403 tenant_suspended); null: active'),
 });
 export class TenantDto extends createZodDto(tenantSchema) {}
 
@@ -54,6 +58,7 @@ export interface TenantRecord {
   readonly schemaName: string;
   readonly schemaVersion: number;
   readonly createdAt: Date;
+  readonly suspendedAt: Date | null;
 }
 
 export function toTenantDto(tenant: TenantRecord): z.infer<typeof tenantSchema> {
@@ -64,6 +69,7 @@ export function toTenantDto(tenant: TenantRecord): z.infer<typeof tenantSchema> 
     schema: tenant.schemaName,
     schemaVersion: tenant.schemaVersion,
     createdAt: tenant.createdAt.toISOString(),
+    suspendedAt: tenant.suspendedAt?.toISOString() ?? null,
   };
 }
 

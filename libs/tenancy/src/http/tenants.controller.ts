@@ -45,6 +45,29 @@ export class TenantsController {
     return toTenantDto(await this.tenants.getBySlug(params.slug));
   }
 
+  @Post(':slug/suspend')
+  @HttpCode(200)
+  @RequirePermission('platform.tenants.manage')
+  @Audited('tenant.suspend')
+  @ApiOperation({
+    summary: 'Suspend a tenant: its tokens and sessions are refused (403 tenant_suspended) until it is resumed',
+    description: 'Nothing is deleted or revoked; suspending a suspended tenant changes nothing.',
+  })
+  @ZodResponse({ status: 200, type: TenantDto })
+  async suspend(@Param() params: SlugParamDto) {
+    return toTenantDto(await this.tenants.setSuspended(params.slug, true));
+  }
+
+  @Post(':slug/resume')
+  @HttpCode(200)
+  @RequirePermission('platform.tenants.manage')
+  @Audited('tenant.resume')
+  @ApiOperation({ summary: 'Resume a suspended tenant: its tokens and sessions work again at once' })
+  @ZodResponse({ status: 200, type: TenantDto })
+  async resume(@Param() params: SlugParamDto) {
+    return toTenantDto(await this.tenants.setSuspended(params.slug, false));
+  }
+
   @Delete(':slug')
   @HttpCode(200)
   @RequirePermission('platform.tenants.manage')
