@@ -357,11 +357,25 @@ describe('the console: operations, audit, settings and account', () => {
       await context.close();
     });
 
-    it('deletes a tenant and shows the purge report', async () => {
+    it('suspends and resumes a tenant (its tokens refused meanwhile), then deletes it and shows the purge report', async () => {
       const doomed = await createTenant(server.admin, 'doomed-ops');
       await createProject(server.admin, doomed.slug, 'gone');
-      await issueToken(server.admin, doomed.slug, { role: 'admin' });
+      const agent = client.as((await issueToken(server.admin, doomed.slug, { role: 'admin' })).token);
       const { page, context, problems } = await asOperator('/tenants');
+      const row = page.getByRole('row').filter({ hasText: 'doomed-ops' });
+      await page.getByRole('button', { name: 'Suspend doomed-ops' }).click();
+      await expectAccessible(page, problems);
+      await page.getByRole('dialog').getByRole('button', { name: 'Suspend tenant' }).click();
+      await row.getByRole('cell', { name: /^suspended since/ }).waitFor();
+      const refused = await agent.get('/v1/whoami');
+      expect({ status: refused.status, code: refused.body.error.code }).toEqual({
+        status: 403,
+        code: 'tenant_suspended',
+      });
+      await page.getByRole('button', { name: 'Resume doomed-ops' }).click();
+      await row.getByRole('cell', { name: 'active', exact: true }).waitFor();
+      expect((await agent.get('/v1/whoami')).status).toBe(200);
+
       await page.getByRole('button', { name: 'Delete doomed-ops' }).click();
       await page.getByRole('dialog').getByLabel('Type doomed-ops to confirm').fill('doomed-ops');
       await page.getByRole('dialog').getByRole('button', { name: 'Delete tenant' }).click();

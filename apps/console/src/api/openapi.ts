@@ -43,6 +43,43 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/tenants/{slug}/suspend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Suspend a tenant: its tokens and sessions are refused (403 tenant_suspended) until it is resumed
+         * @description Nothing is deleted or revoked; suspending a suspended tenant changes nothing.
+         */
+        post: operations["TenantsController_suspend"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tenants/{slug}/resume": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Resume a suspended tenant: its tokens and sessions work again at once */
+        post: operations["TenantsController_resume"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/auth/introspect": {
         parameters: {
             query?: never;
@@ -1635,6 +1672,8 @@ export interface components {
             schemaVersion: number;
             /** Format: date-time */
             createdAt: string;
+            /** @description Since when its tokens and sessions are refused (403 tenant_suspended); null: active */
+            suspendedAt: string | null;
         };
         ErrorBodyDto: {
             error: {
@@ -1660,6 +1699,8 @@ export interface components {
                 schemaVersion: number;
                 /** Format: date-time */
                 createdAt: string;
+                /** @description Since when its tokens and sessions are refused (403 tenant_suspended); null: active */
+                suspendedAt: string | null;
             }[];
             nextCursor: string | null;
         };
@@ -4577,6 +4618,66 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["TenantPurgeDto_Output"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            429: components["responses"]["Error429"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    TenantsController_suspend: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TenantDto_Output"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            429: components["responses"]["Error429"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    TenantsController_resume: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TenantDto_Output"];
                 };
             };
             400: components["responses"]["Error400"];

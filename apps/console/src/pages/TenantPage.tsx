@@ -35,6 +35,8 @@ export function TenantPage() {
               </dd>
               <dt>Created</dt>
               <dd>{formatDate(tenant.data.createdAt)}</dd>
+              <dt>State</dt>
+              <dd>{tenant.data.suspendedAt ? `suspended since ${formatDate(tenant.data.suspendedAt)}` : 'active'}</dd>
             </dl>
           </div>
           {can('tenant.settings.manage') && <TenantSettingsForm tenant={slug} />}

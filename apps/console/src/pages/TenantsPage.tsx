@@ -7,11 +7,12 @@ import { useCursorPages, useLoad } from '../ui/data';
 import { DangerButton, ErrorMessage, Field, Notice, PlainButton, PrimaryButton } from '../ui/forms';
 import { formatDate, Loading, ModalDialog, PageHeader, Pager } from '../ui/layout';
 import { type Purge, PurgeReport } from '../ui/purge';
+import { SuspendOrResume } from '../ui/suspension';
 
 type Tenant = components['schemas']['TenantDto_Output'];
 const PAGE_SIZE = 50;
 
-/** Platform: the tenants, page by page; create one; delete one after typing its id (showing what was purged). */
+/** Platform: the tenants, page by page; create one; suspend or resume one; delete one after typing its id (showing what was purged). */
 export function TenantsPage() {
   const pages = useCursorPages();
   const list = useLoad(
@@ -35,6 +36,7 @@ export function TenantsPage() {
                 <th scope="col">Name</th>
                 <th scope="col">Id</th>
                 <th scope="col">Schema version</th>
+                <th scope="col">State</th>
                 <th scope="col">Created</th>
                 <th scope="col">
                   <span className="visually-hidden">Actions</span>
@@ -44,7 +46,7 @@ export function TenantsPage() {
             <tbody>
               {list.data.items.length === 0 && (
                 <tr>
-                  <td colSpan={5}>No tenants yet.</td>
+                  <td colSpan={6}>No tenants yet.</td>
                 </tr>
               )}
               {list.data.items.map((tenant) => (
@@ -56,15 +58,19 @@ export function TenantsPage() {
                     <code>{tenant.slug}</code>
                   </td>
                   <td>{tenant.schemaVersion}</td>
+                  <td>{tenant.suspendedAt ? `suspended since ${formatDate(tenant.suspendedAt)}` : 'active'}</td>
                   <td>{formatDate(tenant.createdAt)}</td>
                   <td>
-                    <DeleteTenant
-                      tenant={tenant}
-                      onDeleted={(purge) => {
-                        setReport(purge);
-                        list.reload();
-                      }}
-                    />
+                    <div className="row-actions">
+                      <SuspendOrResume tenant={tenant} onChanged={list.reload} />
+                      <DeleteTenant
+                        tenant={tenant}
+                        onDeleted={(purge) => {
+                          setReport(purge);
+                          list.reload();
+                        }}
+                      />
+                    </div>
                   </td>
                 </tr>
               ))}
