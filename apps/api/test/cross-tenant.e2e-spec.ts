@@ -116,6 +116,8 @@ describe('tenant isolation through the admin API', () => {
         ['POST', '/v1/tenants'],
         ['GET', `/v1/tenants/${a.slug}`],
         ['DELETE', `/v1/tenants/${b.slug}`],
+        ['POST', `/v1/tenants/${a.slug}/suspend`],
+        ['POST', `/v1/tenants/${b.slug}/resume`],
         ['GET', '/v1/audit'],
       ] as const) {
         const response = await client.request(

@@ -87,12 +87,65 @@ describe('queue administration', () => {
     expect((await api.admin.get('/v1/admin/jobs/failed')).body.items).toEqual([]);
   });
 
+  it("pages failed jobs and removes one for good, never another tenant's", async () => {
+    const jobs = api.app.get(JobQueue);
+    const queue = jobs.queue('embeddings');
+    const ids = [`gone-1-${a.id}`, `gone-2-${a.id}`, `kept-${b.id}`];
+    // The jobs retried above wait in the queue; this worker would fail them again.
+    await queue.drain();
+    failer = new Worker('embeddings', () => Promise.reject(new UnrecoverableError('still no')), {
+      connection: { url: testRedisUrl() } as never,
+      prefix: api.config.queues.prefix,
+    });
+    for (const [index, jobId] of ids.entries()) {
+      const tenantId = index < 2 ? a.id : b.id;
+      await jobs.enqueue('embeddings', 'embed', { tenantId, target: 'memory', ids: [randomUUID()] }, { jobId });
+    }
+    for (let i = 0; i < 200 && (await queue.getFailedCount()) < 3; i += 1) {
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+    await failer.close();
+
+    const first = await api.admin.get('/v1/admin/jobs/failed?limit=2');
+    expect(first.body.items).toHaveLength(2);
+    expect(first.body.nextCursor).toBe('2');
+    const second = await api.admin.get(`/v1/admin/jobs/failed?limit=2&cursor=${first.body.nextCursor}`);
+    expect(second.body.items).toHaveLength(1);
+    expect(second.body.nextCursor).toBeNull();
+    const seen = [...first.body.items, ...second.body.items].map((j: { id: string }) => j.id);
+    expect(seen.sort()).toEqual([...ids].sort());
+    const own = await aAdmin.get(`/v1/tenants/${a.slug}/jobs/failed?limit=1`);
+    expect(own.body).toMatchObject({ items: [{ tenantId: a.id }], nextCursor: '1' });
+
+    expect((await aAdmin.delete(`/v1/tenants/${a.slug}/queues/embeddings/jobs/${ids[2]}`)).status).toBe(404);
+    expect(await (await queue.getJob(ids[2]))!.isFailed()).toBe(true);
+    expect((await aAdmin.delete(`/v1/tenants/${b.slug}/queues/embeddings/jobs/${ids[2]}`)).status).toBe(403);
+    expect((await aAdmin.delete(`/v1/tenants/${a.slug}/queues/embeddings/jobs/${ids[0]}`)).status).toBe(204);
+    expect(await queue.getJob(ids[0])).toBeUndefined();
+    expect((await aAdmin.delete(`/v1/tenants/${a.slug}/queues/embeddings/jobs/${ids[0]}`)).status).toBe(404);
+    expect((await aAdmin.delete(`/v1/admin/queues/embeddings/jobs/${ids[1]}`)).status).toBe(403);
+
+    // A job that is not failed (waiting here) is never removed: that would drop live work.
+    await aAdmin.post(`/v1/tenants/${a.slug}/queues/embeddings/jobs/${ids[1]}/retry`);
+    expect((await aAdmin.delete(`/v1/tenants/${a.slug}/queues/embeddings/jobs/${ids[1]}`)).status).toBe(404);
+    expect(await (await queue.getJob(ids[1]))!.isWaiting()).toBe(true);
+
+    expect((await api.admin.delete(`/v1/admin/queues/embeddings/jobs/${ids[2]}`)).status).toBe(204);
+    expect((await api.admin.get('/v1/admin/jobs/failed')).body).toEqual({ items: [], nextCursor: null });
+    const audit = await api.admin.get(`/v1/tenants/${a.slug}/audit?limit=20`);
+    expect(audit.body.items).toEqual(
+      expect.arrayContaining([expect.objectContaining({ action: 'job.remove', outcome: 'success', status: 204 })]),
+    );
+  });
+
   it('rejects bad input cleanly', async () => {
     for (const url of [
       '/v1/admin/jobs/failed?queue=nope',
       '/v1/admin/jobs/failed?tenant=acme',
       '/v1/admin/jobs/failed?limit=0',
       '/v1/admin/jobs/failed?x=1',
+      '/v1/admin/jobs/failed?cursor=-1',
+      '/v1/admin/jobs/failed?cursor=abc',
     ]) {
       const response = await api.admin.get(url);
       expect(response.status).toBe(400);
@@ -100,6 +153,9 @@ describe('queue administration', () => {
     }
     expect((await api.admin.post('/v1/admin/queues/nope/jobs/x/retry')).status).toBe(400);
     expect((await api.admin.post('/v1/admin/queues/embeddings/jobs/no-such-job/retry')).status).toBe(404);
+    expect((await api.admin.delete('/v1/admin/queues/nope/jobs/x')).status).toBe(400);
+    expect((await api.admin.delete('/v1/admin/queues/embeddings/jobs/a%20b')).status).toBe(400);
+    expect((await api.admin.delete('/v1/admin/queues/embeddings/jobs/no-such-job')).status).toBe(404);
     expect((await api.admin.post('/v1/admin/jobs/failed/retry', { queue: 'embeddings', extra: 1 })).status).toBe(400);
   });
 });

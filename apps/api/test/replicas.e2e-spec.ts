@@ -61,6 +61,18 @@ describe('revocation across replicas', () => {
     expect((await onA.get('/v1/whoami')).body.error.code).toBe('user_disabled');
   });
 
+  it('a tenant suspended on one replica is refused on the other, and back when resumed', async () => {
+    const tenant = await createTenant(adminA);
+    const { token } = await issueToken(adminA, tenant.slug, { role: 'reader' });
+    const onA = adminA.as(token);
+    expect((await onA.get('/v1/whoami')).status).toBe(200);
+    expect((await adminB.post(`/v1/tenants/${tenant.slug}/suspend`)).status).toBe(200);
+    expect(await answers(() => onA.get('/v1/whoami'), 403)).toBe(403);
+    expect((await onA.get('/v1/whoami')).body.error.code).toBe('tenant_suspended');
+    expect((await adminB.post(`/v1/tenants/${tenant.slug}/resume`)).status).toBe(200);
+    expect(await answers(() => onA.get('/v1/whoami'), 200)).toBe(200);
+  });
+
   it('a tenant deleted on one replica is gone on the other', async () => {
     const tenant = await createTenant(adminA);
     const { token } = await issueToken(adminA, tenant.slug, { role: 'admin' });

@@ -47,7 +47,7 @@ describe('sign-in and browser sessions', () => {
     expect(login.body).toMatchObject({
       kind: 'tenant',
       via: 'browser',
-      account: { email: user.email, name: 'Test User' },
+      account: { email: user.email, name: 'Test User', secondFactor: false },
       tenant: { slug: tenant },
       role: 'member',
       mustCreateAccount: false,
@@ -139,6 +139,7 @@ describe('sign-in and browser sessions', () => {
     expect((await browser.post('/v1/session/totp/confirm', { code: totpCode(enrol.body.secret, -1) })).status).toBe(
       204,
     );
+    expect((await browser.get('/v1/session')).body.account.secondFactor).toBe(true);
 
     const noCode = await api.client.request(
       'POST',
@@ -165,6 +166,7 @@ describe('sign-in and browser sessions', () => {
     );
     expect((await withCode.delete('/v1/session/totp', { code: '000000' })).status).toBe(400);
     expect((await withCode.delete('/v1/session/totp', { code: totpCode(enrol.body.secret, 1) })).status).toBe(204);
+    expect((await withCode.get('/v1/session')).body.account.secondFactor).toBe(false);
     await expect(signIn(api.client, { tenant, email: user.email }, fromNewAddress())).resolves.toBeInstanceOf(Browser);
   });
 

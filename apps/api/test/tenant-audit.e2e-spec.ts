@@ -160,6 +160,58 @@ describe("a tenant's audit log", () => {
     expect(next.items[0]?.hash).toBe(first.items[2]?.prevHash);
   });
 
+  it('narrows the log by actor (a user matches all its tokens), action, outcome and time', async () => {
+    const log = api.app.get(TenantAuditLog);
+    const fresh = await createTenant(api.admin);
+    const base = { target: 'p', status: null, requestId: null };
+    const lastWeek = new Date(Date.now() - 7 * 86_400_000);
+    await log.appendMany(fresh.schema, [
+      { ...base, actor: 'user:u1/token:t1', action: 'mcp.memory_store', outcome: 'success', at: lastWeek },
+      { ...base, actor: 'user:u1/token:t2', action: 'mcp.memory_recall', outcome: 'denied' },
+      { ...base, actor: 'user:u10/token:t3', action: 'token.issue', outcome: 'success' },
+      { ...base, actor: 'platform-admin', action: 'token.issue', outcome: 'failure' },
+    ]);
+    const list = async (query: string) => {
+      const response = await api.admin.get<{ items: { actor: string; action: string }[] }>(
+        `/v1/tenants/${fresh.slug}/audit?${query}`,
+      );
+      expect({ query, status: response.status }).toEqual({ query, status: 200 });
+      return response.body.items.map((entry) => `${entry.actor} ${entry.action}`);
+    };
+    expect(await list('actor=user:u1')).toEqual([
+      'user:u1/token:t2 mcp.memory_recall',
+      'user:u1/token:t1 mcp.memory_store',
+    ]);
+    expect(await list('actor=user:u1/token:t1')).toEqual(['user:u1/token:t1 mcp.memory_store']);
+    expect(await list('action=token.issue&outcome=failure')).toEqual(['platform-admin token.issue']);
+    expect(await list('action=mcp.')).toHaveLength(2);
+    expect(await list('action=mcp')).toEqual([]);
+    const yesterday = new Date(Date.now() - 86_400_000).toISOString();
+    expect(await list(`actor=user:u1&from=${yesterday}`)).toEqual(['user:u1/token:t2 mcp.memory_recall']);
+    expect(await list(`actor=user:u1&to=${encodeURIComponent(yesterday)}`)).toEqual([
+      'user:u1/token:t1 mcp.memory_store',
+    ]);
+    for (const query of [
+      'actor=a%20b',
+      'action=x%25',
+      'outcome=maybe',
+      'from=yesterday',
+      `from=${yesterday}&to=${yesterday}`,
+    ]) {
+      const response = await api.admin.get(`/v1/tenants/${fresh.slug}/audit?${query}`);
+      expect({ query, status: response.status }).toEqual({ query, status: 400 });
+    }
+    // The platform log takes the same filters.
+    const platform = await api.admin.get<{ items: { action: string }[] }>('/v1/audit?action=tenant.create&limit=500');
+    expect(platform.status).toBe(200);
+    expect(platform.body.items.length).toBeGreaterThan(0);
+    expect(platform.body.items.every((entry) => entry.action === 'tenant.create')).toBe(true);
+    const none = await api.admin.get<{ items: unknown[] }>(
+      `/v1/audit?from=${new Date(Date.now() + 60_000).toISOString()}`,
+    );
+    expect(none.body.items).toEqual([]);
+  });
+
   it('prunes entries past retention and still verifies, from the last pruned entry', async () => {
     const log = api.app.get(TenantAuditLog);
     const fresh = await createTenant(api.admin);

@@ -1,4 +1,12 @@
-import { createProject, createTenant, issueToken, uniqueSlug } from '@cairn/testing';
+import {
+  createProject,
+  createTenant,
+  issueToken,
+  PASSWORD,
+  personWithPassword,
+  signIn,
+  uniqueSlug,
+} from '@cairn/testing';
 import { TENANT_MIGRATION_LIST } from '@cairn/tenancy';
 import { DataSource } from 'typeorm';
 import { type ApiHarness, startApi } from './api-harness';
@@ -28,6 +36,7 @@ describe('platform tenant administration', () => {
       schema: expect.stringMatching(/^t_[0-9a-z]+$/),
       schemaVersion: TENANT_MIGRATION_LIST.length,
       createdAt: expect.any(String),
+      suspendedAt: null,
     });
     expect(await schemaExists(response.body.schema)).toBe(true);
     expect((await api.admin.get(`/v1/tenants/${slug}`)).body).toEqual(response.body);
@@ -84,7 +93,20 @@ describe('platform tenant administration', () => {
     expect((await api.client.as(token).get('/v1/whoami')).status).toBe(200);
 
     const deleted = await api.admin.delete(`/v1/tenants/${tenant.slug}`);
-    expect(deleted.status).toBe(204);
+    expect(deleted.status).toBe(200);
+    // The purge report: every table of the schema with the rows it held, and what was revoked.
+    expect(deleted.body).toMatchObject({
+      tenant: { id: tenant.id, slug: tenant.slug },
+      schema: { name: tenant.schema, dropped: true },
+      access: { tokensRevoked: 1, usersDisabled: expect.any(Number) },
+    });
+    const tables = Object.fromEntries(
+      deleted.body.schema.tables.map((entry: { table: string; rows: number }) => [entry.table, entry.rows]),
+    );
+    expect(tables).toMatchObject({ projects: 1, memories: 0, audit_log: expect.any(Number) });
+    expect(deleted.body.schema.rows).toBe(
+      Object.values(tables).reduce((sum, rows) => (sum as number) + (rows as number), 0),
+    );
     expect(await schemaExists(tenant.schema)).toBe(false);
     expect((await api.admin.get(`/v1/tenants/${tenant.slug}`)).status).toBe(404);
     const afterwards = await api.client.as(token).get('/v1/whoami');
@@ -99,6 +121,49 @@ describe('platform tenant administration', () => {
     const recreated = await api.admin.post('/v1/tenants', { slug: tenant.slug, name: 'Second life' });
     expect(recreated.status).toBe(201);
     expect(recreated.body.id).not.toBe(tenant.id);
+  });
+
+  it('suspends a tenant: its tokens, sessions and sign-ins are refused with 403 until it is resumed', async () => {
+    const tenant = await createTenant(api.admin);
+    const { token } = await issueToken(api.admin, tenant.slug, { role: 'admin' });
+    const agent = api.client.as(token);
+    const person = await personWithPassword(api.admin, api.client, 'member', tenant.slug);
+    const browser = await signIn(api.client, { tenant: tenant.slug, email: person.user.email });
+    expect((await agent.get('/v1/whoami')).status).toBe(200);
+
+    const suspended = await api.admin.post(`/v1/tenants/${tenant.slug}/suspend`);
+    expect(suspended.status).toBe(200);
+    expect(suspended.body).toMatchObject({ slug: tenant.slug, suspendedAt: expect.any(String) });
+    for (const refused of [await agent.get('/v1/whoami'), await browser.get('/v1/session')]) {
+      expect({ status: refused.status, code: refused.body.error.code }).toEqual({
+        status: 403,
+        code: 'tenant_suspended',
+      });
+    }
+    const login = await api.client.post('/v1/session/login', {
+      tenant: tenant.slug,
+      email: person.user.email,
+      password: PASSWORD,
+    });
+    expect({ status: login.status, code: login.body.error.code }).toEqual({ status: 403, code: 'tenant_suspended' });
+    expect((await api.admin.post('/v1/auth/introspect', { token })).body).toEqual({ active: false });
+    // Suspending again keeps the first moment; the platform still reads and manages the tenant.
+    const again = await api.admin.post(`/v1/tenants/${tenant.slug}/suspend`);
+    expect(again.body.suspendedAt).toBe(suspended.body.suspendedAt);
+    expect((await api.admin.get(`/v1/tenants/${tenant.slug}/audit/verify`)).body.valid).toBe(true);
+    const listed = await api.admin.get('/v1/tenants?limit=500');
+    expect(listed.body.items.find((t: { slug: string }) => t.slug === tenant.slug).suspendedAt).toBe(
+      suspended.body.suspendedAt,
+    );
+
+    const resumed = await api.admin.post(`/v1/tenants/${tenant.slug}/resume`);
+    expect(resumed.body).toMatchObject({ slug: tenant.slug, suspendedAt: null });
+    expect((await agent.get('/v1/whoami')).status).toBe(200);
+    expect((await browser.get('/v1/session')).status).toBe(200);
+    const audit = await api.admin.get('/v1/audit?action=tenant.suspend&limit=10');
+    expect(audit.body.items[0]).toMatchObject({ target: `/v1/tenants/${tenant.slug}/suspend`, outcome: 'success' });
+    expect((await api.admin.post('/v1/tenants/no-such-tenant/suspend')).status).toBe(404);
+    expect((await agent.post(`/v1/tenants/${tenant.slug}/suspend`)).status).toBe(403);
   });
 
   it('records every admin action in the platform audit log', async () => {
@@ -130,7 +195,7 @@ describe('platform tenant administration', () => {
         expect.objectContaining({
           action: 'tenant.delete',
           outcome: 'success',
-          status: 204,
+          status: 200,
           target: `/v1/tenants/${slug}`,
         }),
       ]),

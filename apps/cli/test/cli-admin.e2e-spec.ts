@@ -89,7 +89,11 @@ describe('cairn admin', () => {
     expect((await cairn(['admin', 'users', 'update', userId, '--tenant', slug])).code).toBe(2);
 
     expect((await cairn(['admin', 'tenants', 'delete', slug])).code).toBe(2);
-    expect((await cairn(['admin', 'tenants', 'delete', slug, '--yes'])).code).toBe(0);
+    const deleted = await cairn(['admin', 'tenants', 'delete', slug, '--yes']);
+    expect(deleted.code).toBe(0);
+    expect(deleted.stdout).toMatch(
+      /^Deleted tenant .* dropped with \d+ rows in \d+ tables; \d+ tokens revoked, \d+ users disabled\./m,
+    );
     expect((await cairn(['admin', 'tenants', 'get', slug])).code).toBe(5);
   });
 
@@ -108,7 +112,10 @@ describe('cairn admin', () => {
     expect(verify.json().entries).toBeGreaterThan(0);
     const audit = await cairn(['admin', 'audit', 'list', '--json'], admin);
     expect(audit.json().items.map((e: any) => e.action)).toContain('project.create');
-    expect((await cairn(['admin', 'queues', 'failed', '--json'], admin)).json()).toEqual({ items: [] });
+    expect((await cairn(['admin', 'queues', 'failed', '--json'], admin)).json()).toEqual({
+      items: [],
+      nextCursor: null,
+    });
 
     const foreign = await cairn(['admin', 'projects', 'list', '--tenant', other.slug], admin);
     expect(foreign.code).toBe(4);

@@ -18,6 +18,11 @@ import { UsersPage } from './pages/UsersPage';
 import { TenantsPage } from './pages/TenantsPage';
 import { MigrationsPage } from './pages/MigrationsPage';
 import { NotFoundPage } from './pages/NotFoundPage';
+import { OperationsPage } from './pages/OperationsPage';
+import { AuditPage } from './pages/AuditPage';
+import { SettingsPage } from './pages/SettingsPage';
+import { AccountPage } from './pages/AccountPage';
+import { TenantPage } from './pages/TenantPage';
 
 /** Routes by session: public pages, then the tenant or platform pages of the signed-in role. */
 export function App() {
@@ -64,6 +69,10 @@ function TenantRoutes() {
       <Route path="/projects/:project/timeline" component={TimelinePage} />
       <Route path="/projects/:project" component={MemoryBrowserPage} />
       <Route path="/users" component={UsersPage} />
+      <Route path="/operations" component={OperationsPage} />
+      <Route path="/audit" component={AuditPage} />
+      <Route path="/settings" component={SettingsPage} />
+      <Route path="/account" component={AccountPage} />
       <Route component={NotFoundPage} />
     </Switch>
   );
@@ -77,6 +86,10 @@ function PlatformRoutes() {
       </Route>
       <Route path="/tenants" component={TenantsPage} />
       <Route path="/migrations" component={MigrationsPage} />
+      <Route path="/tenants/:slug" component={TenantPage} />
+      <Route path="/operations" component={OperationsPage} />
+      <Route path="/audit" component={AuditPage} />
+      <Route path="/account" component={AccountPage} />
       <Route component={NotFoundPage} />
     </Switch>
   );

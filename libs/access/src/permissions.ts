@@ -15,8 +15,11 @@ export const PERMISSIONS = {
   'platform.tenants.manage': { scope: 'platform', description: 'Create, list and delete tenants' },
   'platform.audit.read': { scope: 'platform', description: 'Read the platform audit log' },
   'platform.accounts.manage': { scope: 'platform', description: 'Create platform-operator accounts' },
-  'platform.queues.manage': { scope: 'platform', description: 'See every job queue; list and retry failed jobs' },
-  'tenant.jobs.manage': { scope: 'tenant', description: "List and retry the tenant's failed background jobs" },
+  'platform.queues.manage': {
+    scope: 'platform',
+    description: 'See every job queue; list, retry and remove failed jobs',
+  },
+  'tenant.jobs.manage': { scope: 'tenant', description: "List, retry and remove the tenant's failed background jobs" },
   'tenant.users.manage': { scope: 'tenant', description: "Create, list and update a tenant's users" },
   'tenant.tokens.manage': {
     scope: 'tenant',

@@ -118,6 +118,8 @@ export class BrowserSessions implements BrowserSessionAuthenticator, OnModuleIni
       principal = await this.principalOf(stored);
     } catch (error) {
       // The token behind it was revoked, the user disabled, the tenant deleted: the session is over.
+      // A suspended tenant (403 tenant_suspended) is not: the session works again once it is resumed.
+      if (error instanceof CairnError && error.status === 403) throw error;
       await this.sessions.revoke(stored.id);
       if (error instanceof CairnError && error.status === 401) throw this.ended(error.code, error.message);
       throw error;
@@ -165,7 +167,9 @@ export class BrowserSessions implements BrowserSessionAuthenticator, OnModuleIni
       try {
         if (session.tokenId) await this.verifier.verifyTokenId(session.tokenId);
         live.push(session);
-      } catch {
+      } catch (error) {
+        // As in authenticate(): only a credential that is over ends its session.
+        if (error instanceof CairnError && error.status === 403) continue;
         await this.sessions.revoke(session.id);
       }
     }

@@ -29,7 +29,9 @@ export class SessionViews {
       const account = principal.accountId ? await this.accounts.findById(principal.accountId) : undefined;
       return {
         kind: 'platform',
-        ...(account ? { account: { id: account.id, email: account.email ?? '', name: account.name ?? '' } } : {}),
+        ...(account
+          ? { account: { id: account.id, email: account.email ?? '', name: account.name ?? '', secondFactor: false } }
+          : {}),
         role: 'platform',
         permissions: ['*'],
         ...(browser ?? { via: 'token', mustCreateAccount: false, expiresAt: null }),
@@ -40,8 +42,17 @@ export class SessionViews {
     }
     let account: SessionView['account'];
     if (session?.accountId && principal.userId) {
-      const user = await this.users.get(principal.tenant, principal.userId);
-      account = { id: session.accountId, email: user.email, name: user.name };
+      const [user, stored] = await Promise.all([
+        this.users.get(principal.tenant, principal.userId),
+        this.accounts.findById(session.accountId),
+      ]);
+      // The console's account page shows whether to offer turning the second factor on or off.
+      account = {
+        id: session.accountId,
+        email: user.email,
+        name: user.name,
+        secondFactor: Boolean(stored?.totpSecret),
+      };
     }
     return {
       kind: 'tenant',

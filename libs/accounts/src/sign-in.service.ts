@@ -51,9 +51,10 @@ export class SignIn {
       await this.throttle.recordFailure(accountKey, client.ip);
       throw refused();
     }
-    const { account, tenant, userId, disabled } = found;
+    const { account, tenant, userId, disabled, suspended } = found;
     // Told only to someone who knows the password: it reveals nothing to a guesser.
     if (disabled) throw new ForbiddenError('This account is disabled', 'account_disabled');
+    if (suspended) throw new ForbiddenError('This workspace is suspended; ask the operator', 'tenant_suspended');
     if (account.totpSecret) {
       if (input.totp === undefined)
         throw new CairnError(401, 'totp_required', 'Enter the code from your authenticator app');
@@ -86,10 +87,12 @@ export class SignIn {
   private async find(
     slug: string | undefined,
     email: string,
-  ): Promise<{ account: Account; tenant?: LiveTenant; userId?: string; disabled: boolean } | undefined> {
+  ): Promise<
+    { account: Account; tenant?: LiveTenant; userId?: string; disabled: boolean; suspended: boolean } | undefined
+  > {
     if (slug === undefined) {
       const account = await this.accounts.findPlatformByEmail(email);
-      return account && { account, disabled: account.disabledAt !== null };
+      return account && { account, disabled: account.disabledAt !== null, suspended: false };
     }
     const entity = await this.tenants.findBySlug(slug);
     if (!entity) return undefined;
@@ -97,6 +100,12 @@ export class SignIn {
     const user = await this.users.findByEmail(tenant, email);
     const account = user ? await this.accounts.findByUserId(user.id) : undefined;
     if (!user || !account) return undefined;
-    return { account, tenant, userId: user.id, disabled: user.disabledAt !== null || account.disabledAt !== null };
+    return {
+      account,
+      tenant,
+      userId: user.id,
+      disabled: user.disabledAt !== null || account.disabledAt !== null,
+      suspended: entity.suspendedAt !== null,
+    };
   }
 }

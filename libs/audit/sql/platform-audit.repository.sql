@@ -16,8 +16,10 @@ FROM jsonb_to_recordset($1::jsonb) AS e(actor text, tenant_id uuid, action text,
                                          status integer, request_id text, details jsonb);
 
 -- PlatformAuditRepository.list
--- parameters: $1 uuid, $2 bigint, $3 bigint
+-- parameters: $1 uuid, $2 bigint, $3 bigint, $4 text, $5 text, $6 text, $7 timestamp with time zone,
+--   $8 timestamp with time zone
 SELECT a.id::text AS id, at, actor, tenant_id, action, target, outcome, status, request_id, details
 FROM cairn.platform_audit a
 WHERE ($1::uuid IS NULL OR tenant_id = $1::uuid) AND ($2::bigint IS NULL OR a.id < $2::bigint)
+  AND ($4::text IS NULL OR a.actor = $4::text OR starts_with(a.actor, $4::text || '/')) AND ($5::text IS NULL OR a.action = $5::text OR (right($5::text, 1) = '.' AND starts_with(a.action, $5::text))) AND ($6::text IS NULL OR a.outcome = $6::text) AND ($7::timestamptz IS NULL OR a.at >= $7::timestamptz) AND ($8::timestamptz IS NULL OR a.at < $8::timestamptz)
 ORDER BY a.id DESC LIMIT $3;

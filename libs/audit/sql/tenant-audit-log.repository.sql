@@ -60,9 +60,10 @@ ORDER BY r.n;
 COMMIT;
 
 -- TenantAuditLog.list
--- parameters: $1 bigint, $2 bigint
+-- parameters: $1 bigint, $2 bigint, $3 text, $4 text, $5 text, $6 timestamp with time zone,
+--   $7 timestamp with time zone
 SELECT a.id::text AS id, at, actor, action, target, outcome, status, request_id, details, prev_hash, hash FROM "t_example".audit_log a
-WHERE ($1::bigint IS NULL OR a.id < $1::bigint) ORDER BY a.id DESC LIMIT $2;
+WHERE ($1::bigint IS NULL OR a.id < $1::bigint) AND ($3::text IS NULL OR a.actor = $3::text OR starts_with(a.actor, $3::text || '/')) AND ($4::text IS NULL OR a.action = $4::text OR (right($4::text, 1) = '.' AND starts_with(a.action, $4::text))) AND ($5::text IS NULL OR a.outcome = $5::text) AND ($6::timestamptz IS NULL OR a.at >= $6::timestamptz) AND ($7::timestamptz IS NULL OR a.at < $7::timestamptz) ORDER BY a.id DESC LIMIT $2;
 
 -- TenantAuditLog.verify
 SELECT through_id::text AS through_id, hash, entries_pruned FROM "t_example".audit_log_checkpoint;

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { type AuditFilter } from './audit-filter';
 import { type PlatformAuditRow, PlatformAuditRepository } from './platform-audit.repository';
 import { type ChainVerification, TenantAuditLog, type TenantAuditRow } from './tenant-audit-log.repository';
 
@@ -10,13 +11,13 @@ export class AuditLogService {
     private readonly tenants: TenantAuditLog,
   ) {}
 
-  /** Platform audit, newest first; `beforeId` pages backwards. */
-  platformEntries(filter: { tenantId?: string; limit: number; beforeId?: string }): Promise<PlatformAuditRow[]> {
+  /** Platform audit, newest first; `beforeId` pages backwards, the rest of the filter narrows it. */
+  platformEntries(filter: AuditFilter & { tenantId?: string }): Promise<PlatformAuditRow[]> {
     return this.platform.list(filter);
   }
 
-  /** A tenant's chained audit log, newest first; `beforeId` pages backwards. */
-  tenantEntries(schema: string, filter: { limit: number; beforeId?: string }): Promise<TenantAuditRow[]> {
+  /** A tenant's chained audit log, newest first; `beforeId` pages backwards, the rest of the filter narrows it. */
+  tenantEntries(schema: string, filter: AuditFilter): Promise<TenantAuditRow[]> {
     return this.tenants.list(schema, filter);
   }
 

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { SNAPSHOT_EXAMPLE as EX, SqlSnapshot } from '@cairn/db';
 import { type DataSource } from 'typeorm';
+import { type AuditFilter, auditFilterParams, auditFilterSql } from './audit-filter';
 
 export type AuditOutcome = 'success' | 'denied' | 'failure';
 
@@ -112,16 +113,19 @@ export class PlatformAuditRepository {
     );
   }
 
-  /** Newest first; `beforeId` pages backwards. */
-  @SqlSnapshot({ params: [{ tenantId: EX.tenantId, limit: 50, beforeId: '42' }] })
-  async list(filter: { tenantId?: string; limit: number; beforeId?: string }): Promise<PlatformAuditRow[]> {
+  /** Newest first; `beforeId` pages backwards; the other fields of the filter narrow it. */
+  @SqlSnapshot({
+    params: [{ tenantId: EX.tenantId, limit: 50, beforeId: '42', action: 'tenant.delete', from: EX.date }],
+  })
+  async list(filter: AuditFilter & { tenantId?: string }): Promise<PlatformAuditRow[]> {
     const rows = await this.dataSource.query<Row[]>(
       // Ordered by the column, not the text output of the same name ('9' sorts after '10').
       `SELECT a.id::text AS id, at, actor, tenant_id, action, target, outcome, status, request_id, details
        FROM cairn.platform_audit a
        WHERE ($1::uuid IS NULL OR tenant_id = $1::uuid) AND ($2::bigint IS NULL OR a.id < $2::bigint)
+         AND ${auditFilterSql(4)}
        ORDER BY a.id DESC LIMIT $3`,
-      [filter.tenantId ?? null, filter.beforeId ?? null, filter.limit],
+      [filter.tenantId ?? null, filter.beforeId ?? null, filter.limit, ...auditFilterParams(filter)],
     );
     return rows.map((row) => ({
       id: row.id,

@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { SNAPSHOT_EXAMPLE as EX, SqlSnapshot } from '@cairn/db';
 import { quotedSchema, schemaNameFor } from '@cairn/tenancy';
 import { type DataSource, type EntityManager } from 'typeorm';
+import { type AuditFilter, auditFilterParams, auditFilterSql } from './audit-filter';
 import { AUDIT_OUTBOX_SQL } from './audit-outbox.sql';
 import { chainHash, type ChainedAuditFields, chainLinkProblem, GENESIS_HASH, storedDetails } from './audit-chain';
 import { type AuditOutcome, type PlatformAuditEntry } from './platform-audit.repository';
@@ -200,13 +201,15 @@ export class TenantAuditLog {
     await manager.query(sql.insert, [JSON.stringify(rows)]);
   }
 
-  /** Newest first; `beforeId` pages backwards. */
-  @SqlSnapshot({ params: [schemaNameFor(EX.tenantId), { limit: 50, beforeId: '42' }] })
-  async list(schema: string, filter: { limit: number; beforeId?: string }): Promise<TenantAuditRow[]> {
+  /** Newest first; `beforeId` pages backwards; the other fields of the filter narrow it. */
+  @SqlSnapshot({
+    params: [schemaNameFor(EX.tenantId), { limit: 50, beforeId: '42', actor: 'platform-admin', outcome: 'denied' }],
+  })
+  async list(schema: string, filter: AuditFilter): Promise<TenantAuditRow[]> {
     const rows = await this.dataSource.query<Row[]>(
       `SELECT ${COLUMNS} FROM ${quotedSchema(schema)}.audit_log a
-       WHERE ($1::bigint IS NULL OR a.id < $1::bigint) ORDER BY a.id DESC LIMIT $2`,
-      [filter.beforeId ?? null, filter.limit],
+       WHERE ($1::bigint IS NULL OR a.id < $1::bigint) AND ${auditFilterSql(3)} ORDER BY a.id DESC LIMIT $2`,
+      [filter.beforeId ?? null, filter.limit, ...auditFilterParams(filter)],
     );
     return rows.map(toAuditRow);
   }

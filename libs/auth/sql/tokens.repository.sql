@@ -57,4 +57,5 @@ UPDATE cairn.session_tokens SET revoked_at = now() WHERE tenant_id = $1 AND id =
 
 -- TokensRepository.revokeAllOfTenant
 -- parameters: $1 uuid
-UPDATE cairn.session_tokens SET revoked_at = now() WHERE tenant_id = $1 AND revoked_at IS NULL;
+WITH revoked AS (UPDATE cairn.session_tokens SET revoked_at = now() WHERE tenant_id = $1 AND revoked_at IS NULL
+RETURNING 1) SELECT count(*)::int AS n FROM revoked;

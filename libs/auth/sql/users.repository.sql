@@ -35,4 +35,5 @@ SELECT "UserEntity"."id" AS "UserEntity_id", "UserEntity"."tenant_id" AS "UserEn
 
 -- UsersRepository.disableAllOfTenant
 -- parameters: $1 uuid
-UPDATE cairn.users SET disabled_at = now() WHERE tenant_id = $1 AND disabled_at IS NULL;
+WITH disabled AS (UPDATE cairn.users SET disabled_at = now() WHERE tenant_id = $1 AND disabled_at IS NULL
+RETURNING 1) SELECT count(*)::int AS n FROM disabled;

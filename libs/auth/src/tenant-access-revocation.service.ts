@@ -5,7 +5,8 @@ import { UsersRepository } from './users.repository';
 
 /**
  * A tenant's deletion (@cairn/tenancy) revokes every token and disables every user of the
- * tenant in the same transaction: tokens and users are auth's, so auth registers the step.
+ * tenant in the same transaction: tokens and users are auth's, so auth registers the step. Browser
+ * sessions act through tokens of their own (docs/sign-in.md), so they end with them.
  */
 @Injectable()
 export class TenantAccessRevocation implements OnModuleInit {
@@ -16,9 +17,9 @@ export class TenantAccessRevocation implements OnModuleInit {
   ) {}
 
   onModuleInit(): void {
-    this.steps.register('auth', async (tenantId, sql) => {
-      await this.tokens.revokeAllOfTenant(tenantId, sql);
-      await this.users.disableAllOfTenant(tenantId, sql);
-    });
+    this.steps.register('auth', async (tenantId, sql) => ({
+      tokensRevoked: await this.tokens.revokeAllOfTenant(tenantId, sql),
+      usersDisabled: await this.users.disableAllOfTenant(tenantId, sql),
+    }));
   }
 }

@@ -9,6 +9,7 @@ function lookup(overrides: Partial<TokenLookup> = {}): TokenLookup {
     tenantName: 'Acme',
     tenantSchema: 't_acme',
     tenantDeleted: false,
+    tenantSuspended: false,
     userId: '00000000-0000-4000-8000-0000000000bb',
     userRole: 'member',
     userDisabled: false,

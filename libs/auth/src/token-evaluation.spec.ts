@@ -10,6 +10,7 @@ const base: TokenLookup = {
   tenantName: 'Acme',
   tenantSchema: 't_abc',
   tenantDeleted: false,
+  tenantSuspended: false,
   toolsets: null,
   defaultProject: null,
   userId: null,
@@ -35,6 +36,7 @@ describe('evaluateToken', () => {
     ['expired', { expiresAt: new Date('2026-06-01T11:59:59Z') }, 'token_expired'],
     ['expiring this instant', { expiresAt: now }, 'token_expired'],
     ['of a disabled user', { userId: 'u', userRole: 'member', userDisabled: true }, 'user_disabled'],
+    ['of a suspended tenant', { tenantSuspended: true }, 'tenant_suspended'],
   ])('refuses a token %s', (_name, change, code) => {
     expect(evaluateToken({ ...base, ...change }, now)).toMatchObject({ active: false, code });
   });

@@ -4,7 +4,12 @@ import { type TokenLookup } from './tokens.repository';
 
 export type TokenEvaluation =
   | { readonly active: true; readonly principal: SessionPrincipal }
-  | { readonly active: false; readonly code: UnauthenticatedCode; readonly message: string };
+  | {
+      readonly active: false;
+      /** `tenant_suspended` is a 403 (the token is fine, its tenant is on hold); the others are 401s. */
+      readonly code: UnauthenticatedCode | 'tenant_suspended';
+      readonly message: string;
+    };
 
 /**
  * A token never grants more than its user currently may: after a demotion the token
@@ -31,6 +36,9 @@ export function evaluateToken(lookup: TokenLookup | undefined, now: Date): Token
   }
   if (lookup.userDisabled) {
     return { active: false, code: 'user_disabled', message: "The token's user is disabled" };
+  }
+  if (lookup.tenantSuspended) {
+    return { active: false, code: 'tenant_suspended', message: 'This tenant is suspended; ask the operator' };
   }
   const projects = lookup.projects.includes('*') ? '*' : lookup.projects;
   return {

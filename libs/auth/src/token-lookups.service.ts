@@ -33,6 +33,7 @@ export class TokenLookups {
       tenantName: tenant?.name ?? '',
       tenantSchema: tenant?.schemaName ?? '',
       tenantDeleted: tenant === null,
+      tenantSuspended: tenant?.suspendedAt != null,
     };
   }
 }

@@ -1,9 +1,9 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { type Principal, type SessionPrincipal } from '@cairn/access';
-import { UnauthenticatedError } from '@cairn/common';
+import { type CairnError, ForbiddenError, UnauthenticatedError } from '@cairn/common';
 import { CAIRN_CONFIG, type CairnConfig } from '@cairn/config';
 import { AuthChangeListener } from './auth-change-listener.service';
-import { evaluateToken } from './token-evaluation';
+import { evaluateToken, type TokenEvaluation } from './token-evaluation';
 import { hashToken, isWellFormedSessionToken, SESSION_TOKEN_PREFIX, secretsEqual } from './token-format';
 import { TokenLookups } from './token-lookups.service';
 import { type TokenLookup, TokensRepository } from './tokens.repository';
@@ -52,7 +52,7 @@ export class TokenVerifier {
    */
   async verifyTokenId(tokenId: string): Promise<SessionPrincipal> {
     const evaluation = evaluateToken(await this.lookups.findById(tokenId), new Date());
-    if (!evaluation.active) throw new UnauthenticatedError(evaluation.code, evaluation.message);
+    if (!evaluation.active) throw refusal(evaluation);
     this.recordUse(evaluation.principal.tokenId);
     return evaluation.principal;
   }
@@ -62,7 +62,7 @@ export class TokenVerifier {
       throw new UnauthenticatedError('invalid_token', 'Malformed session token', challenge);
     }
     const evaluation = evaluateToken(await this.lookup(hashToken(token)), new Date());
-    if (!evaluation.active) throw new UnauthenticatedError(evaluation.code, evaluation.message, challenge);
+    if (!evaluation.active) throw refusal(evaluation, challenge);
     this.recordUse(evaluation.principal.tokenId);
     return evaluation.principal;
   }
@@ -103,4 +103,13 @@ function bearerToken(header: string | undefined): string | undefined {
   if (!header) return undefined;
   const match = /^Bearer[ ]+([\x21-\x7e]{1,1024})[ ]*$/i.exec(header);
   return match?.[1];
+}
+
+/** The error of a refused token: 403 for a suspended tenant (the credential itself is good), else a 401 challenge. */
+function refusal(
+  evaluation: Extract<TokenEvaluation, { active: false }>,
+  challenge: Record<string, string> = {},
+): CairnError {
+  if (evaluation.code === 'tenant_suspended') return new ForbiddenError(evaluation.message, evaluation.code);
+  return new UnauthenticatedError(evaluation.code, evaluation.message, challenge);
 }

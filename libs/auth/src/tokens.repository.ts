@@ -14,6 +14,7 @@ export interface TokenLookup {
   readonly tenantName: string;
   readonly tenantSchema: string;
   readonly tenantDeleted: boolean;
+  readonly tenantSuspended: boolean;
   readonly userId: string | null;
   readonly userRole: Role | null;
   readonly userDisabled: boolean;
@@ -28,7 +29,10 @@ export interface TokenLookup {
 }
 
 /** A token and its user as the control schema's token table has them; the tenant is looked up apart. */
-export type StoredToken = Omit<TokenLookup, 'tenantSlug' | 'tenantName' | 'tenantSchema' | 'tenantDeleted'>;
+export type StoredToken = Omit<
+  TokenLookup,
+  'tenantSlug' | 'tenantName' | 'tenantSchema' | 'tenantDeleted' | 'tenantSuspended'
+>;
 
 interface LookupRow {
   id: string;
@@ -135,12 +139,15 @@ export class TokensRepository {
     );
   }
 
-  /** Every live token of the tenant revoked, on `sql` (the transaction deleting the tenant). */
+  /** Every live token of the tenant revoked, on `sql` (the transaction deleting the tenant); how many. */
   @SqlSnapshot({ params: [EX.tenantId, EX.sqlRunner] })
-  async revokeAllOfTenant(tenantId: string, sql: SqlRunner): Promise<void> {
-    await sql(`UPDATE cairn.session_tokens SET revoked_at = now() WHERE tenant_id = $1 AND revoked_at IS NULL`, [
-      tenantId,
-    ]);
+  async revokeAllOfTenant(tenantId: string, sql: SqlRunner): Promise<number> {
+    const rows = (await sql(
+      `WITH revoked AS (UPDATE cairn.session_tokens SET revoked_at = now() WHERE tenant_id = $1 AND revoked_at IS NULL
+       RETURNING 1) SELECT count(*)::int AS n FROM revoked`,
+      [tenantId],
+    )) as { n: number }[];
+    return rows[0]?.n ?? 0;
   }
 }
 

@@ -76,9 +76,14 @@ export class UsersRepository {
     return this.users.findOneBy({ tenantId, id });
   }
 
-  /** Every enabled user of the tenant disabled, on `sql` (the transaction deleting the tenant). */
+  /** Every enabled user of the tenant disabled, on `sql` (the transaction deleting the tenant); how many. */
   @SqlSnapshot({ params: [EX.tenantId, EX.sqlRunner] })
-  async disableAllOfTenant(tenantId: string, sql: SqlRunner): Promise<void> {
-    await sql(`UPDATE cairn.users SET disabled_at = now() WHERE tenant_id = $1 AND disabled_at IS NULL`, [tenantId]);
+  async disableAllOfTenant(tenantId: string, sql: SqlRunner): Promise<number> {
+    const rows = (await sql(
+      `WITH disabled AS (UPDATE cairn.users SET disabled_at = now() WHERE tenant_id = $1 AND disabled_at IS NULL
+       RETURNING 1) SELECT count(*)::int AS n FROM disabled`,
+      [tenantId],
+    )) as { n: number }[];
+    return rows[0]?.n ?? 0;
   }
 }

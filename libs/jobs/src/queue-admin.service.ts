@@ -23,9 +23,15 @@ export interface FailedJob {
   readonly failedAt: Date | null;
 }
 
+export interface FailedJobPage {
+  readonly items: FailedJob[];
+  /** Offset of the next page in the newest-first list, or null after the last. */
+  readonly nextOffset: number | null;
+}
+
 /**
- * What operators see of the queues: depth per state, failed jobs (by tenant when asked) and
- * retrying them. Payloads hold ids only, never content, so listing them leaks nothing.
+ * What operators see of the queues: depth per state, failed jobs (by tenant when asked),
+ * retrying and removing them. Payloads hold ids only, never content, so listing them leaks nothing.
  */
 @Injectable()
 export class QueueAdmin {
@@ -49,7 +55,17 @@ export class QueueAdmin {
     );
   }
 
-  async failed(queues: readonly QueueName[], tenantId: string | undefined, limit: number): Promise<FailedJob[]> {
+  /**
+   * A page of the failed jobs, newest first. Pages are offsets into that order (BullMQ keeps failed
+   * jobs per queue, so a merged order has no stable key); a job failing or leaving between two
+   * pages shifts the rest by one, which an operator's list can live with.
+   */
+  async failed(
+    queues: readonly QueueName[],
+    tenantId: string | undefined,
+    limit: number,
+    offset = 0,
+  ): Promise<FailedJobPage> {
     const found: FailedJob[] = [];
     for (const queue of queues) {
       const jobs = await withTimeout(this.jobs.queue(queue).getFailed(0, FAILED_WINDOW - 1), 5_000);
@@ -58,15 +74,24 @@ export class QueueAdmin {
         found.push(describe(queue, job));
       }
     }
-    return found.sort((a, b) => (b.failedAt?.getTime() ?? 0) - (a.failedAt?.getTime() ?? 0)).slice(0, limit);
+    found.sort((a, b) => (b.failedAt?.getTime() ?? 0) - (a.failedAt?.getTime() ?? 0));
+    const end = offset + limit;
+    return { items: found.slice(offset, end), nextOffset: end < found.length ? end : null };
   }
 
   /** Retries one failed job; with `tenantId`, only a job of that tenant. */
   async retry(queue: QueueName, id: string, tenantId?: string): Promise<void> {
-    const job = await this.jobs.queue(queue).getJob(id);
-    if (!job || (tenantId !== undefined && tenantOf(job) !== tenantId)) throw new NotFoundError('Job');
-    if (!(await job.isFailed())) throw new NotFoundError('Failed job');
+    const job = await this.failedJob(queue, id, tenantId);
     await job.retry('failed');
+  }
+
+  /**
+   * Removes one failed job for good (with `tenantId`, only a job of that tenant). Only failed
+   * ones: removing a waiting or running job would silently drop work the write path counts on.
+   */
+  async remove(queue: QueueName, id: string, tenantId?: string): Promise<void> {
+    const job = await this.failedJob(queue, id, tenantId);
+    await job.remove();
   }
 
   /** Retries every failed job (of a tenant, when given); returns how many. */
@@ -81,6 +106,14 @@ export class QueueAdmin {
       }
     }
     return retried;
+  }
+
+  /** The failed job `id` of `queue`; another tenant's job is as unknown as a missing one. */
+  private async failedJob(queue: QueueName, id: string, tenantId?: string): Promise<Job> {
+    const job = await this.jobs.queue(queue).getJob(id);
+    if (!job || (tenantId !== undefined && tenantOf(job) !== tenantId)) throw new NotFoundError('Job');
+    if (!(await job.isFailed())) throw new NotFoundError('Failed job');
+    return job;
   }
 }
 

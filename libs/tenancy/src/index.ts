@@ -5,7 +5,7 @@ export { type MigrationListener, type MigrationRunReport, SchemaMigrationService
 export { TenantEntity } from './tenant.entity';
 export { TenantContext } from './tenant-context.service';
 export { TenantDb } from './tenant-db.service';
-export { type TenantDeletionStep, TenantDeletionSteps } from './tenant-deletion.registry';
+export { type DeletionCounts, type TenantDeletionStep, TenantDeletionSteps } from './tenant-deletion.registry';
 export { TenantEntry } from './tenant-entry.service';
 export { TENANT_MIGRATION_LIST, TENANT_MIGRATIONS } from './migrations';
 export { type TenantMigrationReport, TenantMigrator } from './tenant-migrator.service';

@@ -22,4 +22,8 @@ export class TenantEntity {
 
   @Column('timestamptz', { name: 'deleted_at', nullable: true })
   deletedAt!: Date | null;
+
+  /** While set, the tenant's tokens and sessions are refused (403 tenant_suspended); its data stays. */
+  @Column('timestamptz', { name: 'suspended_at', nullable: true })
+  suspendedAt!: Date | null;
 }

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { SNAPSHOT_EXAMPLE as EX, SqlSnapshot } from '@cairn/db';
 import { type DataSource, type EntityManager } from 'typeorm';
-import { TenantDeletionSteps } from './tenant-deletion.registry';
+import { type DeletionCounts, TenantDeletionSteps } from './tenant-deletion.registry';
 import { TenantEntity } from './tenant.entity';
 import { TenantMigrator } from './tenant-migrator.service';
 import { quotedSchema, schemaNameFor, tenantSearchPath } from './tenant-ref';
@@ -14,6 +14,13 @@ export class DuplicateSlugError extends Error {}
 export interface TenantPage {
   readonly items: TenantEntity[];
   readonly nextCursor: string | null;
+}
+
+/** What a tenant's deletion purged: the rows of each table of its schema, and what the other steps did. */
+export interface TenantPurge {
+  readonly schema: string;
+  readonly tables: readonly { readonly table: string; readonly rows: number }[];
+  readonly access: DeletionCounts;
 }
 
 /** Control-schema access for tenants, including their schemas' lifecycle. */
@@ -63,6 +70,21 @@ export class TenantsRepository {
     return this.live().andWhere('t.id = :id', { id }).getOne();
   }
 
+  /**
+   * Suspends a live tenant (keeping the first moment it was suspended) or resumes it; the tenant
+   * as it is now, or null when it is not live. The change notice (control migration 0007) makes
+   * every replica drop its cached answers about the tenant's tokens at commit.
+   */
+  @SqlSnapshot({ params: [EX.tenantId, true] })
+  async setSuspended(id: string, suspended: boolean): Promise<TenantEntity | null> {
+    await this.dataSource.query(
+      `UPDATE cairn.tenants SET suspended_at = CASE WHEN $2::boolean THEN coalesce(suspended_at, now()) END
+        WHERE id = $1 AND deleted_at IS NULL`,
+      [id, suspended],
+    );
+    return this.findLiveById(id);
+  }
+
   /** The tenants among `ids`, deleted ones included. */
   @SqlSnapshot({ params: [[EX.tenantId, EX.newTenantId]] })
   findManyById(ids: readonly string[]): Promise<TenantEntity[]> {
@@ -95,18 +117,35 @@ export class TenantsRepository {
   /**
    * Drops the tenant's schema and, in the same transaction, runs the deletion steps other
    * libraries registered (auth revokes every token and disables every user), so nothing of the
-   * tenant stays usable for a moment longer.
+   * tenant stays usable for a moment longer. Answers what it purged (rows per table, the steps' counts).
    */
   @SqlSnapshot({
     name: 'the deletion steps other libraries register are left out',
     params: [{ id: EX.tenantId, slug: EX.tenantSlug, name: 'Example', schemaName: schemaNameFor(EX.tenantId) }],
   })
-  async softDelete(tenant: TenantEntity): Promise<void> {
-    await this.dataSource.transaction(async (manager: EntityManager) => {
+  async softDelete(tenant: TenantEntity): Promise<TenantPurge> {
+    return this.dataSource.transaction(async (manager: EntityManager) => {
       await manager.query(`UPDATE cairn.tenants SET deleted_at = now() WHERE id = $1`, [tenant.id]);
       const sql = (text: string, parameters?: unknown[]) => manager.query(text, parameters);
-      for (const step of this.deletionSteps.all()) await step(tenant.id, sql);
+      let access: DeletionCounts = {};
+      for (const step of this.deletionSteps.all()) access = { ...access, ...(await step(tenant.id, sql)) };
+      // Counted in the deleting transaction, just before the drop: exactly what the drop removes.
+      // One statement for every table (query_to_xml runs each count; %I quotes the names).
+      const tables = await manager.query<{ table: string; rows: string }[]>(
+        `SELECT c.relname AS table,
+                (xpath('/row/n/text()', query_to_xml(format('SELECT count(*) AS n FROM %I.%I', n.nspname, c.relname),
+                  false, true, '')))[1]::text AS rows
+           FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+          WHERE n.nspname = $1 AND c.relkind IN ('r', 'p') AND NOT c.relispartition
+          ORDER BY c.relname`,
+        [tenant.schemaName],
+      );
       await manager.query(`DROP SCHEMA IF EXISTS ${quotedSchema(tenant.schemaName)} CASCADE`);
+      return {
+        schema: tenant.schemaName,
+        tables: tables.map((row) => ({ table: row.table, rows: Number(row.rows) })),
+        access,
+      };
     });
   }
 

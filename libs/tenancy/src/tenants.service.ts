@@ -3,7 +3,7 @@ import { Injectable } from '@nestjs/common';
 import { ConflictError, NotFoundError } from '@cairn/common';
 import { type TenantEntity } from './tenant.entity';
 import { type LiveTenant, schemaNameFor, type TenantRef } from './tenant-ref';
-import { DuplicateSlugError, type TenantPage, TenantsRepository } from './tenants.repository';
+import { DuplicateSlugError, type TenantPage, type TenantPurge, TenantsRepository } from './tenants.repository';
 
 /** Tenant lifecycle: provisioning a migrated schema, lookup, and deletion. */
 @Injectable()
@@ -49,10 +49,21 @@ export class TenantsService {
     return this.tenants.findManyById(ids);
   }
 
-  async delete(slug: string): Promise<TenantEntity> {
+  /**
+   * Suspends (or resumes) a live tenant: while suspended its tokens and sessions are refused
+   * with 403 tenant_suspended (TokenVerifier, sign-in); its data, tokens and users stay as they are.
+   */
+  async setSuspended(slug: string, suspended: boolean): Promise<TenantEntity> {
     const tenant = await this.getBySlug(slug);
-    await this.tenants.softDelete(tenant);
-    return tenant;
+    const updated = await this.tenants.setSuspended(tenant.id, suspended);
+    if (!updated) throw new NotFoundError(`Tenant "${slug}"`);
+    return updated;
+  }
+
+  /** Deletes a live tenant; answers it with what the deletion purged. */
+  async delete(slug: string): Promise<{ tenant: TenantEntity; purge: TenantPurge }> {
+    const tenant = await this.getBySlug(slug);
+    return { tenant, purge: await this.tenants.softDelete(tenant) };
   }
 }
 

@@ -33,8 +33,48 @@ export interface paths {
         get: operations["TenantsController_get"];
         put?: never;
         post?: never;
-        /** Delete a tenant: drops its schema, revokes its tokens, disables its users */
+        /**
+         * Delete a tenant: drops its schema, revokes its tokens, disables its users
+         * @description Answers the purge report: the rows of every table dropped with the schema, the tokens and users revoked.
+         */
         delete: operations["TenantsController_remove"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tenants/{slug}/suspend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Suspend a tenant: its tokens and sessions are refused (403 tenant_suspended) until it is resumed
+         * @description Nothing is deleted or revoked; suspending a suspended tenant changes nothing.
+         */
+        post: operations["TenantsController_suspend"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tenants/{slug}/resume": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Resume a suspended tenant: its tokens and sessions work again at once */
+        post: operations["TenantsController_resume"];
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -403,7 +443,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Platform audit log, newest first (platform admin) */
+        /** Platform audit log, newest first (platform admin); by actor, action, outcome, time */
         get: operations["AuditController_platform"];
         put?: never;
         post?: never;
@@ -964,6 +1004,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/admin/queues/{queue}/jobs/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Remove one failed job for good (its error is gone with it) */
+        delete: operations["QueueAdminController_remove"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/admin/jobs/failed/retry": {
         parameters: {
             query?: never;
@@ -1010,6 +1067,23 @@ export interface paths {
         /** Retry one of the tenant's failed jobs */
         post: operations["QueueAdminController_tenantRetry"];
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tenants/{slug}/queues/{queue}/jobs/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Remove one of the tenant's failed jobs for good */
+        delete: operations["QueueAdminController_tenantRemove"];
         options?: never;
         head?: never;
         patch?: never;
@@ -1621,6 +1695,8 @@ export interface components {
             schemaVersion: number;
             /** Format: date-time */
             createdAt: string;
+            /** @description Since when its tokens and sessions are refused (403 tenant_suspended); null: active */
+            suspendedAt: string | null;
         };
         ErrorBodyDto: {
             error: {
@@ -1646,8 +1722,34 @@ export interface components {
                 schemaVersion: number;
                 /** Format: date-time */
                 createdAt: string;
+                /** @description Since when its tokens and sessions are refused (403 tenant_suspended); null: active */
+                suspendedAt: string | null;
             }[];
             nextCursor: string | null;
+        };
+        TenantPurgeDto_Output: {
+            tenant: {
+                /** Format: uuid */
+                id: string;
+                slug: string;
+                name: string;
+            };
+            schema: {
+                name: string;
+                /** @constant */
+                dropped: true;
+                /** @description Every table of the tenant's schema with the rows it held when it was dropped */
+                tables: {
+                    table: string;
+                    rows: number;
+                }[];
+                /** @description All the rows dropped with the schema */
+                rows: number;
+            };
+            /** @description What was revoked with the tenant in the same transaction: tokensRevoked, usersDisabled */
+            access: {
+                [key: string]: number;
+            };
         };
         IntrospectRequestDto: {
             token: string;
@@ -1833,6 +1935,8 @@ export interface components {
                 id: string;
                 email: string;
                 name: string;
+                /** @description Whether the account signs in with a TOTP code too (tenant accounts only; docs/sign-in.md) */
+                secondFactor: boolean;
             };
             tenant?: {
                 slug: string;
@@ -3362,6 +3466,8 @@ export interface components {
                 attemptsMade: number;
                 failedAt: string | null;
             }[];
+            /** @description Pass as `cursor` for the next page; null after the last */
+            nextCursor: string | null;
         };
         RetryAllDto: {
             /** @enum {string} */
@@ -4565,11 +4671,73 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            204: {
+            200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["TenantPurgeDto_Output"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            429: components["responses"]["Error429"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    TenantsController_suspend: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TenantDto_Output"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            429: components["responses"]["Error429"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    TenantsController_resume: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TenantDto_Output"];
+                };
             };
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
@@ -5282,6 +5450,15 @@ export interface operations {
             query?: {
                 limit?: number;
                 before?: string;
+                /** @description Entries of this actor (`platform-admin`, `token:<id>`, …); `user:<id>` matches all of its tokens */
+                actor?: string;
+                /** @description Entries of this action; ending with a dot (`mcp.`), of every action under it */
+                action?: string;
+                outcome?: "success" | "denied" | "failure";
+                /** @description Entries at or after this instant */
+                from?: string;
+                /** @description Entries before this instant */
+                to?: string;
             };
             header?: never;
             path?: never;
@@ -5310,6 +5487,15 @@ export interface operations {
             query?: {
                 limit?: number;
                 before?: string;
+                /** @description Entries of this actor (`platform-admin`, `token:<id>`, …); `user:<id>` matches all of its tokens */
+                actor?: string;
+                /** @description Entries of this action; ending with a dot (`mcp.`), of every action under it */
+                action?: string;
+                outcome?: "success" | "denied" | "failure";
+                /** @description Entries at or after this instant */
+                from?: string;
+                /** @description Entries before this instant */
+                to?: string;
             };
             header?: never;
             path: {
@@ -6372,6 +6558,7 @@ export interface operations {
                 queue?: "embeddings" | "summaries" | "knowledge" | "extraction" | "maintenance";
                 tenant?: string;
                 limit?: number;
+                cursor?: string;
             };
             header?: never;
             path?: never;
@@ -6396,6 +6583,35 @@ export interface operations {
         };
     };
     QueueAdminController_retry: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                queue: "embeddings" | "summaries" | "knowledge" | "extraction" | "maintenance";
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            429: components["responses"]["Error429"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    QueueAdminController_remove: {
         parameters: {
             query?: never;
             header?: never;
@@ -6461,6 +6677,7 @@ export interface operations {
             query?: {
                 queue?: "embeddings" | "summaries" | "knowledge" | "extraction" | "maintenance";
                 limit?: number;
+                cursor?: string;
             };
             header?: never;
             path: {
@@ -6487,6 +6704,36 @@ export interface operations {
         };
     };
     QueueAdminController_tenantRetry: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                slug: string;
+                queue: "embeddings" | "summaries" | "knowledge" | "extraction" | "maintenance";
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            429: components["responses"]["Error429"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    QueueAdminController_tenantRemove: {
         parameters: {
             query?: never;
             header?: never;

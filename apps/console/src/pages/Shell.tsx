@@ -6,16 +6,25 @@ import { useSession } from '../session';
 interface NavItem {
   readonly href: string;
   readonly label: string;
+  /** Shown only to sessions holding it (their `permissions`). */
+  readonly permission?: string;
 }
 
 const TENANT_NAV: readonly NavItem[] = [
   { href: '/projects', label: 'Projects and memories' },
   { href: '/tokens', label: 'Tokens' },
   { href: '/users', label: 'Users' },
+  { href: '/operations', label: 'Operations', permission: 'tenant.jobs.manage' },
+  { href: '/audit', label: 'Audit log', permission: 'tenant.audit.read' },
+  { href: '/settings', label: 'Settings', permission: 'tenant.settings.manage' },
+  { href: '/account', label: 'Your account' },
 ];
 const PLATFORM_NAV: readonly NavItem[] = [
   { href: '/tenants', label: 'Tenants' },
   { href: '/migrations', label: 'Migration status' },
+  { href: '/operations', label: 'Operations', permission: 'platform.queues.manage' },
+  { href: '/audit', label: 'Audit log', permission: 'platform.audit.read' },
+  { href: '/account', label: 'Your account' },
 ];
 /** Pages a role may use (the API refuses the rest anyway; this keeps the menu honest). */
 const ADMIN_ONLY = new Set(['/tokens', '/users']);
@@ -31,7 +40,9 @@ export function Shell({ children }: { readonly children: ReactNode }) {
   }, [location]);
   if (!session) return null;
   const items = (session.kind === 'platform' ? PLATFORM_NAV : TENANT_NAV).filter(
-    (item) => session.role === 'admin' || !ADMIN_ONLY.has(item.href),
+    (item) =>
+      (session.role === 'admin' || !ADMIN_ONLY.has(item.href)) &&
+      (!item.permission || session.permissions.includes('*') || session.permissions.includes(item.permission)),
   );
   const who = session.account?.email ?? (session.kind === 'platform' ? 'platform operator' : 'token');
   return (

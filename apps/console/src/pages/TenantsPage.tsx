@@ -1,27 +1,30 @@
 import { type FormEvent, useState } from 'react';
 import { Form } from 'react-aria-components';
+import { Link } from 'wouter';
 import { api, ok } from '../api/client';
 import { type components } from '../api/openapi';
 import { useCursorPages, useLoad } from '../ui/data';
 import { DangerButton, ErrorMessage, Field, Notice, PlainButton, PrimaryButton } from '../ui/forms';
 import { formatDate, Loading, ModalDialog, PageHeader, Pager } from '../ui/layout';
+import { type Purge, PurgeReport } from '../ui/purge';
+import { SuspendOrResume } from '../ui/suspension';
 
 type Tenant = components['schemas']['TenantDto_Output'];
 const PAGE_SIZE = 50;
 
-/** Platform: the tenants, page by page; create one; delete one after typing its id (showing what was purged). */
+/** Platform: the tenants, page by page; create one; suspend or resume one; delete one after typing its id (showing what was purged). */
 export function TenantsPage() {
   const pages = useCursorPages();
   const list = useLoad(
     () => ok(api.GET('/v1/tenants', { params: { query: { limit: PAGE_SIZE, cursor: pages.cursor } } })),
     [pages.cursor],
   );
-  const [report, setReport] = useState<string | undefined>(undefined);
+  const [report, setReport] = useState<Purge | undefined>(undefined);
   return (
     <>
       <PageHeader title="Tenants" />
       <CreateTenantForm onCreated={list.reload} />
-      {report && <Notice>{report}</Notice>}
+      {report && <PurgeReport purge={report} onDone={() => setReport(undefined)} />}
       <section aria-labelledby="tenants-heading">
         <h2 id="tenants-heading">All tenants</h2>
         <ErrorMessage error={list.error} />
@@ -33,6 +36,7 @@ export function TenantsPage() {
                 <th scope="col">Name</th>
                 <th scope="col">Id</th>
                 <th scope="col">Schema version</th>
+                <th scope="col">State</th>
                 <th scope="col">Created</th>
                 <th scope="col">
                   <span className="visually-hidden">Actions</span>
@@ -42,25 +46,31 @@ export function TenantsPage() {
             <tbody>
               {list.data.items.length === 0 && (
                 <tr>
-                  <td colSpan={5}>No tenants yet.</td>
+                  <td colSpan={6}>No tenants yet.</td>
                 </tr>
               )}
               {list.data.items.map((tenant) => (
                 <tr key={tenant.id}>
-                  <td>{tenant.name}</td>
+                  <td>
+                    <Link href={`/tenants/${tenant.slug}`}>{tenant.name}</Link>
+                  </td>
                   <td>
                     <code>{tenant.slug}</code>
                   </td>
                   <td>{tenant.schemaVersion}</td>
+                  <td>{tenant.suspendedAt ? `suspended since ${formatDate(tenant.suspendedAt)}` : 'active'}</td>
                   <td>{formatDate(tenant.createdAt)}</td>
                   <td>
-                    <DeleteTenant
-                      tenant={tenant}
-                      onDeleted={(text) => {
-                        setReport(text);
-                        list.reload();
-                      }}
-                    />
+                    <div className="row-actions">
+                      <SuspendOrResume tenant={tenant} onChanged={list.reload} />
+                      <DeleteTenant
+                        tenant={tenant}
+                        onDeleted={(purge) => {
+                          setReport(purge);
+                          list.reload();
+                        }}
+                      />
+                    </div>
                   </td>
                 </tr>
               ))}
@@ -117,7 +127,7 @@ function CreateTenantForm({ onCreated }: { onCreated: () => void }) {
   );
 }
 
-function DeleteTenant({ tenant, onDeleted }: { tenant: Tenant; onDeleted: (report: string) => void }) {
+function DeleteTenant({ tenant, onDeleted }: { tenant: Tenant; onDeleted: (purge: Purge) => void }) {
   const [typed, setTyped] = useState('');
   const [error, setError] = useState<unknown>(undefined);
   return (
@@ -135,9 +145,9 @@ function DeleteTenant({ tenant, onDeleted }: { tenant: Tenant; onDeleted: (repor
               isDisabled={typed !== tenant.slug}
               onPress={() => {
                 ok(api.DELETE('/v1/tenants/{slug}', { params: { path: { slug: tenant.slug } } }))
-                  .then((answer: unknown) => {
+                  .then((purge) => {
                     close();
-                    onDeleted(purgeReport(tenant.slug, answer));
+                    onDeleted(purge);
                   })
                   .catch(setError);
               }}
@@ -150,15 +160,4 @@ function DeleteTenant({ tenant, onDeleted }: { tenant: Tenant; onDeleted: (repor
       )}
     </ModalDialog>
   );
-}
-
-/** What the API says it purged (when it answers a report), else that the tenant is gone. */
-function purgeReport(slug: string, answer: unknown): string {
-  if (answer && typeof answer === 'object') {
-    const parts = Object.entries(answer as Record<string, unknown>)
-      .filter(([, value]) => typeof value === 'number' || typeof value === 'string')
-      .map(([key, value]) => `${key}: ${String(value)}`);
-    if (parts.length > 0) return `Tenant ${slug} deleted. Purged: ${parts.join(', ')}.`;
-  }
-  return `Tenant ${slug} deleted with all its data.`;
 }

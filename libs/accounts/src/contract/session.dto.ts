@@ -66,7 +66,16 @@ export class ProvidersDto extends createZodDto(providersSchema) {}
 export const sessionViewSchema = z.object({
   kind: z.enum(['tenant', 'platform']),
   via: z.enum(['browser', 'token']).describe('browser: a session cookie; token: a bearer token'),
-  account: z.object({ id: z.uuid(), email: z.string(), name: z.string() }).optional(),
+  account: z
+    .object({
+      id: z.uuid(),
+      email: z.string(),
+      name: z.string(),
+      secondFactor: z
+        .boolean()
+        .describe('Whether the account signs in with a TOTP code too (tenant accounts only; docs/sign-in.md)'),
+    })
+    .optional(),
   tenant: z.object({ slug: z.string(), name: z.string() }).optional(),
   role: z.enum([...ROLES, 'platform']),
   permissions: z.array(z.string()).describe('What the caller may do; "*" for a platform operator'),

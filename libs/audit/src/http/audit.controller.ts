@@ -4,19 +4,51 @@ import { RequirePermission } from '@cairn/access';
 import { CurrentTenant, SlugParamDto, type TenantRef } from '@cairn/tenancy';
 import { createZodDto, ZodResponse } from 'nestjs-zod';
 import { z } from 'zod';
+import { type AuditFilter } from '../audit-filter';
 import { AuditLogService } from '../audit-log.service';
 import { type PlatformAuditRow } from '../platform-audit.repository';
 import { type TenantAuditRow } from '../tenant-audit-log.repository';
 
-const auditQuerySchema = z.strictObject({
-  limit: z.coerce.number().int().min(1).max(500).default(100),
-  before: z
-    .string()
-    // Entry ids are PostgreSQL bigints; 19 digits could exceed the largest, 18 cannot.
-    .regex(/^[1-9][0-9]{0,17}$/, 'must be an audit entry id')
-    .optional(),
-});
+const auditQuerySchema = z
+  .strictObject({
+    limit: z.coerce.number().int().min(1).max(500).default(100),
+    before: z
+      .string()
+      // Entry ids are PostgreSQL bigints; 19 digits could exceed the largest, 18 cannot.
+      .regex(/^[1-9][0-9]{0,17}$/, 'must be an audit entry id')
+      .optional(),
+    actor: z
+      .string()
+      .regex(/^[A-Za-z0-9_.:/@-]{1,200}$/, 'must be an actor as the log spells it, e.g. user:<id>')
+      .optional()
+      .describe('Entries of this actor (`platform-admin`, `token:<id>`, …); `user:<id>` matches all of its tokens'),
+    action: z
+      .string()
+      .regex(/^[A-Za-z0-9_.:-]{1,100}$/, 'must be an action such as tenant.create')
+      .optional()
+      .describe('Entries of this action; ending with a dot (`mcp.`), of every action under it'),
+    outcome: z.enum(['success', 'denied', 'failure']).optional(),
+    from: z.iso.datetime({ offset: true }).optional().describe('Entries at or after this instant'),
+    to: z.iso.datetime({ offset: true }).optional().describe('Entries before this instant'),
+  })
+  .refine((query) => !query.from || !query.to || Date.parse(query.from) < Date.parse(query.to), {
+    message: 'from must be before to',
+    path: ['to'],
+  });
 class AuditQueryDto extends createZodDto(auditQuerySchema) {}
+
+/** The repository's filter of a validated query. */
+function filterOf(query: AuditQueryDto): AuditFilter {
+  return {
+    limit: query.limit,
+    beforeId: query.before,
+    actor: query.actor,
+    action: query.action,
+    outcome: query.outcome,
+    from: query.from ? new Date(query.from) : undefined,
+    to: query.to ? new Date(query.to) : undefined,
+  };
+}
 
 const auditEntrySchema = z.object({
   id: z.string(),
@@ -74,10 +106,10 @@ export class AuditController {
 
   @Get('audit')
   @RequirePermission('platform.audit.read')
-  @ApiOperation({ summary: 'Platform audit log, newest first (platform admin)' })
+  @ApiOperation({ summary: 'Platform audit log, newest first (platform admin); by actor, action, outcome, time' })
   @ZodResponse({ status: 200, type: AuditPageDto })
   async platform(@Query() query: AuditQueryDto) {
-    return toPage(await this.audit.platformEntries({ limit: query.limit, beforeId: query.before }), query.limit);
+    return toPage(await this.audit.platformEntries(filterOf(query)), query.limit);
   }
 
   @Get('tenants/:slug/audit')
@@ -87,7 +119,7 @@ export class AuditController {
   })
   @ZodResponse({ status: 200, type: TenantAuditPageDto })
   async tenant(@Param() _params: SlugParamDto, @Query() query: AuditQueryDto, @CurrentTenant() tenant: TenantRef) {
-    const rows = await this.audit.tenantEntries(tenant.schema, { limit: query.limit, beforeId: query.before });
+    const rows = await this.audit.tenantEntries(tenant.schema, filterOf(query));
     return toPage(
       rows.map((row) => ({ ...row, tenantId: tenant.id })),
       query.limit,

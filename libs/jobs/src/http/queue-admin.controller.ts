@@ -1,4 +1,4 @@
-import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Audited, RequirePermission } from '@cairn/access';
 import { slugSchema } from '@cairn/common';
@@ -6,7 +6,7 @@ import { CurrentTenant, type TenantRef } from '@cairn/tenancy';
 import { createZodDto, ZodResponse } from 'nestjs-zod';
 import { z } from 'zod';
 import { QUEUE_NAMES, type QueueName } from '../contract/job-catalog';
-import { type FailedJob, QueueAdmin } from '../queue-admin.service';
+import { type FailedJobPage, QueueAdmin } from '../queue-admin.service';
 
 const queueSchema = z.enum(QUEUE_NAMES as [QueueName, ...QueueName[]]);
 class SlugParamDto extends createZodDto(z.strictObject({ slug: slugSchema })) {}
@@ -16,15 +16,22 @@ class JobParamDto extends createZodDto(
 class TenantJobParamDto extends createZodDto(
   z.strictObject({ slug: slugSchema, queue: queueSchema, id: z.string().regex(/^[A-Za-z0-9_.-]{1,200}$/) }),
 ) {}
+const limitSchema = z.coerce.number().int().min(1).max(500).default(100);
+/** A page's cursor: the offset of its first job in the newest-first list (see QueueAdmin.failed). */
+const cursorSchema = z
+  .string()
+  .regex(/^(0|[1-9][0-9]{0,5})$/, 'must be a cursor returned by a previous page')
+  .optional();
 class FailedQueryDto extends createZodDto(
   z.strictObject({
     queue: queueSchema.optional(),
     tenant: z.uuid('must be a tenant id').optional(),
-    limit: z.coerce.number().int().min(1).max(500).default(100),
+    limit: limitSchema,
+    cursor: cursorSchema,
   }),
 ) {}
 class TenantFailedQueryDto extends createZodDto(
-  z.strictObject({ queue: queueSchema.optional(), limit: z.coerce.number().int().min(1).max(500).default(100) }),
+  z.strictObject({ queue: queueSchema.optional(), limit: limitSchema, cursor: cursorSchema }),
 ) {}
 class RetryAllDto extends createZodDto(
   z.strictObject({ queue: queueSchema.optional(), tenant: z.uuid().optional() }),
@@ -40,14 +47,20 @@ const failedJobSchema = z.object({
   attemptsMade: z.number(),
   failedAt: z.iso.datetime().nullable(),
 });
-class FailedJobsDto extends createZodDto(z.object({ items: z.array(failedJobSchema) })) {}
+class FailedJobsDto extends createZodDto(
+  z.object({
+    items: z.array(failedJobSchema),
+    nextCursor: z.string().nullable().describe('Pass as `cursor` for the next page; null after the last'),
+  }),
+) {}
 class OverviewDto extends createZodDto(
   z.object({ queues: z.array(z.object({ queue: queueSchema, counts: z.record(z.string(), z.number()) })) }),
 ) {}
 class RetriedDto extends createZodDto(z.object({ retried: z.number() })) {}
 
-const view = (items: FailedJob[]) => ({
-  items: items.map((j) => ({ ...j, failedAt: j.failedAt?.toISOString() ?? null })),
+const view = (page: FailedJobPage) => ({
+  items: page.items.map((j) => ({ ...j, failedAt: j.failedAt?.toISOString() ?? null })),
+  nextCursor: page.nextOffset === null ? null : String(page.nextOffset),
 });
 const which = (queue?: QueueName) => (queue ? [queue] : QUEUE_NAMES);
 
@@ -69,7 +82,7 @@ export class QueueAdminController {
   @ApiOperation({ summary: 'Failed jobs, newest first; optionally of one queue and one tenant' })
   @ZodResponse({ status: 200, type: FailedJobsDto })
   async failed(@Query() query: FailedQueryDto) {
-    return view(await this.admin.failed(which(query.queue), query.tenant, query.limit));
+    return view(await this.admin.failed(which(query.queue), query.tenant, query.limit, Number(query.cursor ?? 0)));
   }
 
   @Post('admin/queues/:queue/jobs/:id/retry')
@@ -79,6 +92,15 @@ export class QueueAdminController {
   @ApiOperation({ summary: 'Retry one failed job' })
   async retry(@Param() params: JobParamDto): Promise<void> {
     await this.admin.retry(params.queue, params.id);
+  }
+
+  @Delete('admin/queues/:queue/jobs/:id')
+  @HttpCode(204)
+  @RequirePermission('platform.queues.manage')
+  @Audited('job.remove')
+  @ApiOperation({ summary: 'Remove one failed job for good (its error is gone with it)' })
+  async remove(@Param() params: JobParamDto): Promise<void> {
+    await this.admin.remove(params.queue, params.id);
   }
 
   @Post('admin/jobs/failed/retry')
@@ -100,7 +122,7 @@ export class QueueAdminController {
     @Query() query: TenantFailedQueryDto,
     @CurrentTenant() tenant: TenantRef,
   ) {
-    return view(await this.admin.failed(which(query.queue), tenant.id, query.limit));
+    return view(await this.admin.failed(which(query.queue), tenant.id, query.limit, Number(query.cursor ?? 0)));
   }
 
   @Post('tenants/:slug/queues/:queue/jobs/:id/retry')
@@ -110,6 +132,15 @@ export class QueueAdminController {
   @ApiOperation({ summary: "Retry one of the tenant's failed jobs" })
   async tenantRetry(@Param() params: TenantJobParamDto, @CurrentTenant() tenant: TenantRef): Promise<void> {
     await this.admin.retry(params.queue, params.id, tenant.id);
+  }
+
+  @Delete('tenants/:slug/queues/:queue/jobs/:id')
+  @HttpCode(204)
+  @RequirePermission('tenant.jobs.manage')
+  @Audited('job.remove')
+  @ApiOperation({ summary: "Remove one of the tenant's failed jobs for good" })
+  async tenantRemove(@Param() params: TenantJobParamDto, @CurrentTenant() tenant: TenantRef): Promise<void> {
+    await this.admin.remove(params.queue, params.id, tenant.id);
   }
 
   @Post('tenants/:slug/jobs/failed/retry')

@@ -91,12 +91,17 @@ export class McpRequestGate {
         metadataUrl ? { resource_metadata: metadataUrl } : {},
       );
     } catch (error) {
-      if (!(error instanceof CairnError) || error.status !== 401) throw error;
+      // 401: no usable token; 403: a good token whose tenant is suspended (tenant_suspended).
+      if (!(error instanceof CairnError) || (error.status !== 401 && error.status !== 403)) throw error;
       return {
         refusal: {
-          status: 401,
+          status: error.status,
           headers: { ...error.headers },
-          body: jsonRpcError(null, GATEWAY_ERROR.unauthorized, error.message),
+          body: jsonRpcError(
+            null,
+            error.status === 401 ? GATEWAY_ERROR.unauthorized : GATEWAY_ERROR.forbidden,
+            error.message,
+          ),
         },
       };
     }

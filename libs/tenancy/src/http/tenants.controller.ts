@@ -9,7 +9,9 @@ import {
   SlugParamDto,
   TenantDto,
   TenantPageDto,
+  TenantPurgeDto,
   toTenantDto,
+  toTenantPurgeDto,
 } from '../contract/tenant.dto';
 
 @ApiTags('platform: tenants')
@@ -43,12 +45,41 @@ export class TenantsController {
     return toTenantDto(await this.tenants.getBySlug(params.slug));
   }
 
+  @Post(':slug/suspend')
+  @HttpCode(200)
+  @RequirePermission('platform.tenants.manage')
+  @Audited('tenant.suspend')
+  @ApiOperation({
+    summary: 'Suspend a tenant: its tokens and sessions are refused (403 tenant_suspended) until it is resumed',
+    description: 'Nothing is deleted or revoked; suspending a suspended tenant changes nothing.',
+  })
+  @ZodResponse({ status: 200, type: TenantDto })
+  async suspend(@Param() params: SlugParamDto) {
+    return toTenantDto(await this.tenants.setSuspended(params.slug, true));
+  }
+
+  @Post(':slug/resume')
+  @HttpCode(200)
+  @RequirePermission('platform.tenants.manage')
+  @Audited('tenant.resume')
+  @ApiOperation({ summary: 'Resume a suspended tenant: its tokens and sessions work again at once' })
+  @ZodResponse({ status: 200, type: TenantDto })
+  async resume(@Param() params: SlugParamDto) {
+    return toTenantDto(await this.tenants.setSuspended(params.slug, false));
+  }
+
   @Delete(':slug')
-  @HttpCode(204)
+  @HttpCode(200)
   @RequirePermission('platform.tenants.manage')
   @Audited('tenant.delete')
-  @ApiOperation({ summary: 'Delete a tenant: drops its schema, revokes its tokens, disables its users' })
-  async remove(@Param() params: SlugParamDto): Promise<void> {
-    await this.tenants.delete(params.slug);
+  @ApiOperation({
+    summary: 'Delete a tenant: drops its schema, revokes its tokens, disables its users',
+    description:
+      'Answers the purge report: the rows of every table dropped with the schema, the tokens and users revoked.',
+  })
+  @ZodResponse({ status: 200, type: TenantPurgeDto })
+  async remove(@Param() params: SlugParamDto) {
+    const { tenant, purge } = await this.tenants.delete(params.slug);
+    return toTenantPurgeDto(tenant, purge);
   }
 }

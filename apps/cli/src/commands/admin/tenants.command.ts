@@ -57,8 +57,14 @@ export function registerTenants(admin: Command, context: ContextFactory): void {
             ExitCode.usage,
             `Run again with --yes to confirm.`,
           );
-        await ok(api.DELETE('/v1/tenants/{slug}', { params: { path: { slug } } }));
-        ctx.output.result({ slug, deleted: true }, () => `Deleted tenant ${slug}.`);
+        const purge = await ok(api.DELETE('/v1/tenants/{slug}', { params: { path: { slug } } }));
+        ctx.output.result(
+          { slug, deleted: true, purge },
+          () =>
+            `Deleted tenant ${slug}: schema ${purge.schema.name} dropped with ${purge.schema.rows} rows in ` +
+            `${purge.schema.tables.length} tables; ${purge.access.tokensRevoked ?? 0} tokens revoked, ` +
+            `${purge.access.usersDisabled ?? 0} users disabled.`,
+        );
       }),
     );
 }

@@ -1,0 +1,42 @@
+import { useSession } from '../session';
+import { formatDate, PageHeader } from '../ui/layout';
+import { ActiveSessions } from '../ui/sessions';
+import { SecondFactor } from '../ui/totp';
+
+/** Everyone's own account: who they are, the second factor (tenant accounts), and their sessions. */
+export function AccountPage() {
+  const { session } = useSession();
+  if (!session) return null;
+  const browser = session.via === 'browser';
+  return (
+    <>
+      <PageHeader title="Your account" />
+      <div className="card">
+        <dl className="details">
+          <dt>Name</dt>
+          <dd>{session.account?.name ?? '—'}</dd>
+          <dt>Email</dt>
+          <dd>{session.account?.email ?? '—'}</dd>
+          <dt>Role</dt>
+          <dd>
+            {session.role}
+            {session.tenant && ` in ${session.tenant.name}`}
+          </dd>
+          <dt>This session ends</dt>
+          <dd>
+            {formatDate(session.expiresAt)}
+            {session.idleExpiresAt && `, or at ${formatDate(session.idleExpiresAt)} unless used before then`}
+          </dd>
+        </dl>
+      </div>
+      {browser && session.kind === 'tenant' && session.account && <SecondFactor />}
+      {browser && session.kind === 'platform' && (
+        <p>
+          Platform-operator accounts have no second factor yet: there is no platform-wide data key to seal its secret
+          under.
+        </p>
+      )}
+      {browser && session.account && <ActiveSessions />}
+    </>
+  );
+}
