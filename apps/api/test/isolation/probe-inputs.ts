@@ -96,12 +96,14 @@ const VICTIM_OBJECT: Record<string, keyof VictimWorld['ids']> = {
   'share-rules': 'shareRule',
   reviews: 'review',
   review: 'review',
+  // DELETE /v1/session/list/:id: a browser session of the account.
+  list: 'browserSession',
 };
 
-/** Objects that belong to the attacked project (a user or a queue job belongs to the tenant). */
+/** Objects that belong to the attacked project (a user, a browser session or a queue job belongs to the tenant). */
 export const PROJECT_BOUND: ReadonlySet<string> = new Set(
   Object.entries(VICTIM_OBJECT)
-    .filter(([, kind]) => kind !== 'user')
+    .filter(([, kind]) => kind !== 'user' && kind !== 'browserSession')
     .map(([resource]) => resource),
 );
 

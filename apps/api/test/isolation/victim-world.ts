@@ -1,7 +1,17 @@
 import { randomBytes } from 'node:crypto';
 import { TOOLSETS } from '@cairn/access';
 import { type GatewayWorld } from '@cairn/gateway-harness';
-import { createProject, createTenant, createUser, issueToken, type TestClient, uniqueSlug } from '@cairn/testing';
+import {
+  createProject,
+  createTenant,
+  createUser,
+  issueToken,
+  PASSWORD,
+  passwordLink,
+  signIn,
+  TestClient,
+  uniqueSlug,
+} from '@cairn/testing';
 import { DataSource } from 'typeorm';
 
 /** Synthetic but format-valid AWS access key id: stored redacted, so its placeholder is a real secret id. */
@@ -33,6 +43,8 @@ export interface VictimWorld {
     readonly fetchJob: string;
     readonly share: string;
     readonly shareRule: string;
+    /** One of the victim user's browser sessions (the account routes end them by id). */
+    readonly browserSession: string;
   };
   /** The victim's own token: it seeds, and checks afterwards that nothing changed. */
   readonly victimToken: string;
@@ -86,6 +98,12 @@ export async function seedVictimWorld(world: GatewayWorld): Promise<VictimWorld>
     agentId: 'victim-ci',
   });
   const base = `/v1/projects/${project}`;
+  // The victim user signed in from a browser: its session is what the account routes name by id.
+  const link = await passwordLink(admin, tenant.slug, user.id);
+  const anonymous = new TestClient(world.api);
+  expectCreated(await anonymous.post('/v1/session/password', { token: link, password: PASSWORD }), 'password');
+  const browser = await signIn(anonymous, { tenant: tenant.slug, email: user.email });
+  const browserSession = String(expectCreated(await browser.get('/v1/session/list'), 'browser sessions').items[0].id);
 
   const memory = expectCreated(
     await victim.post(`${base}/memories`, {
@@ -205,6 +223,7 @@ export async function seedVictimWorld(world: GatewayWorld): Promise<VictimWorld>
       fetchJob: String(fetch.jobId),
       share: share.id,
       shareRule: shareRule.id,
+      browserSession,
     },
     victimToken: owner.token,
     projectToken: projectToken.token,
