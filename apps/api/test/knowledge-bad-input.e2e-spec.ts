@@ -149,6 +149,12 @@ describe('knowledge base: bad input never reaches the database as an error', () 
     for (const query of ['limit=0', 'limit=201', 'limit=abc', 'cursor=not-a-cursor', 'limit=1&unknown=1']) {
       expect400(await admin.get(`${docs()}?${query}`), query);
     }
+    // A document's chunks are paged by ordinal, a PostgreSQL integer: larger is refused, not a 500.
+    const chunks = `${docs()}/00000000-0000-4000-8000-000000000000/chunks`;
+    for (const query of ['after=-1', 'after=2147483648', 'after=9007199254740990', 'after=1.5', 'limit=201']) {
+      expect400(await admin.get(`${chunks}?${query}`), query);
+    }
+    expect((await admin.get(`${chunks}?after=2147483647`)).status).toBe(404);
     const purge = `/v1/projects/${project}/kb/purge`;
     for (const body of [{ tier: 'forever' }, { tier: 1 }, { everything: true }]) {
       expect400(await admin.post(purge, body), body);

@@ -4,7 +4,11 @@ import { expectCommittedFile, prettyJson } from '@cairn/testing';
 import { type ApiHarness, startApi } from './api-harness';
 
 const ERROR_STATUSES = ['400', '401', '403', '404', '409', '413', '415', '429', '503'];
-type Operation = { operationId: string; responses: Record<string, { $ref?: string }> };
+type Operation = {
+  operationId: string;
+  responses: Record<string, { $ref?: string }>;
+  security?: Record<string, string[]>[];
+};
 
 /**
  * The OpenAPI document is a public contract (clients are generated from it). It is committed
@@ -76,6 +80,11 @@ describe('the OpenAPI contract', () => {
     ]);
     for (const [path, , operation] of signIn) {
       const documented = Object.keys(operation.responses);
+      // They take no bearer token: the document lifts its global requirement for them.
+      expect({ operation: operation.operationId, security: operation.security }).toEqual({
+        operation: operation.operationId,
+        security: [],
+      });
       // Sign-in and bootstrap refuse credentials (401, 403) and throttle attempts (429).
       if (path.endsWith('/login') || path.endsWith('/bootstrap')) {
         expect(documented).toEqual(expect.arrayContaining(['400', '401', '403', '429', '503']));
@@ -93,9 +102,11 @@ describe('the OpenAPI contract', () => {
       // A DELETE may carry a body too: it is parsed (and refused) like any other.
       if (method === 'delete') expected.push('413', '415');
       if (path.includes('{')) expected.push('404');
-      expect({ operation: operation.operationId, documented }).toEqual({
+      expect({ operation: operation.operationId, documented, security: operation.security }).toEqual({
         operation: operation.operationId,
         documented: expect.arrayContaining(expected),
+        // The global bearer requirement holds (no operation-level override).
+        security: undefined,
       });
       for (const status of ERROR_STATUSES.filter((s) => documented.includes(s))) {
         expect(operation.responses[status]).toEqual({ $ref: `#/components/responses/Error${status}` });

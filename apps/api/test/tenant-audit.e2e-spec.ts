@@ -196,11 +196,14 @@ describe("a tenant's audit log", () => {
       'action=x%25',
       'outcome=maybe',
       'from=yesterday',
-      `from=${yesterday}&to=${yesterday}`,
+      // `from` after `to`.
+      `from=${encodeURIComponent(new Date().toISOString())}&to=${encodeURIComponent(yesterday)}`,
     ]) {
       const response = await api.admin.get(`/v1/tenants/${fresh.slug}/audit?${query}`);
       expect({ query, status: response.status }).toEqual({ query, status: 400 });
     }
+    // `from` is inclusive and `to` exclusive: the same instant for both is an empty window, not an error.
+    expect(await list(`from=${encodeURIComponent(yesterday)}&to=${encodeURIComponent(yesterday)}`)).toEqual([]);
     // The platform log takes the same filters.
     const platform = await api.admin.get<{ items: { action: string }[] }>('/v1/audit?action=tenant.create&limit=500');
     expect(platform.status).toBe(200);

@@ -67,14 +67,23 @@ export function errorStatusesFor(route: RouteFacts): number[] {
   return statuses;
 }
 
+/** Operations (by operationId) whose documentation differs by what the route's metadata says. */
+export interface RouteMarks {
+  /** Operations whose body may be left out. */
+  readonly optionalBodies: Set<string>;
+  /** `@Public()` operations: they take no bearer token, so the document lifts the global requirement. */
+  readonly publicOperations: Set<string>;
+}
+
 /**
  * Documents the error responses of every route from its metadata (method, `@Public()`, path
  * and query parameters) instead of a hand-kept list per route, so a new route is documented
  * like the others. Decorates the handlers before the document is generated; repeated calls
  * (one per app built in a test run) set the same metadata again.
  */
-export function documentErrorResponses(app: NestFastifyApplication): Set<string> {
+export function documentErrorResponses(app: NestFastifyApplication): RouteMarks {
   const optionalBodies = new Set<string>();
+  const publicOperations = new Set<string>();
   for (const module of app.get(ModulesContainer).values()) {
     for (const wrapper of module.controllers.values()) {
       const controller = wrapper.metatype as Type | null;
@@ -89,11 +98,13 @@ export function documentErrorResponses(app: NestFastifyApplication): Set<string>
         if (method === undefined) continue;
         const handlerPath = String(Reflect.getMetadata(PATH_METADATA, handler) ?? '');
         const args = (Reflect.getMetadata(ROUTE_ARGS_METADATA, controller, key) ?? {}) as Record<string, unknown>;
+        const isPublic = Boolean(
+          Reflect.getMetadata(PUBLIC_ROUTE, handler) ?? Reflect.getMetadata(PUBLIC_ROUTE, controller),
+        );
+        if (isPublic) publicOperations.add(`${controller.name}_${key}`);
         const statuses = errorStatusesFor({
           method,
-          isPublic: Boolean(
-            Reflect.getMetadata(PUBLIC_ROUTE, handler) ?? Reflect.getMetadata(PUBLIC_ROUTE, controller),
-          ),
+          isPublic,
           checksCredentials: Reflect.getMetadata(CHECKS_CREDENTIALS, handler) === true,
           hasPathParams: `${controllerPath}/${handlerPath}`.includes(':'),
           hasQuery: Object.keys(args).some((arg) => arg.startsWith(`${RouteParamtypes.QUERY}:`)),
@@ -126,7 +137,7 @@ export function documentErrorResponses(app: NestFastifyApplication): Set<string>
       }
     }
   }
-  return optionalBodies;
+  return { optionalBodies, publicOperations };
 }
 
 function successStatus(method: RequestMethod): number {
@@ -144,12 +155,18 @@ function bodyIsOptional(controller: Type, key: string, args: Record<string, unkn
   return schema?.safeParse?.(undefined).success ?? false;
 }
 
-/** Operations whose body may be left out say so (nestjs-zod marks every body required). */
-function markOptionalBodies(document: OpenAPIObject, operationIds: Set<string>): OpenAPIObject {
+/**
+ * Operations whose body may be left out say so (nestjs-zod marks every body required), and
+ * public ones (sign-in, the sign-in options, a password link) say they need no token.
+ */
+function markOperations(document: OpenAPIObject, marks: RouteMarks): OpenAPIObject {
   for (const pathItem of Object.values(document.paths)) {
     for (const operation of Object.values(pathItem) as (OperationObject | undefined)[]) {
-      const body = operation?.requestBody;
-      if (body && !('$ref' in body) && operationIds.has(operation.operationId ?? '')) body.required = false;
+      if (!operation) continue;
+      const id = operation.operationId ?? '';
+      const body = operation.requestBody;
+      if (body && !('$ref' in body) && marks.optionalBodies.has(id)) body.required = false;
+      if (marks.publicOperations.has(id)) operation.security = [];
     }
   }
   return document;
@@ -208,7 +225,7 @@ export function mountOpenApi(
   meta: { title: string; description: string },
   limits: ConfiguredLimits,
 ): OpenAPIObject {
-  const optionalBodies = documentErrorResponses(app);
+  const marks = documentErrorResponses(app);
   const documentConfig = new DocumentBuilder()
     .setOpenAPIVersion('3.1.0')
     .setTitle(meta.title)
@@ -219,7 +236,7 @@ export function mountOpenApi(
     .build();
   // zod emits JSON Schema 2020-12 (`type: [X, "null"]`), which is OpenAPI 3.1's dialect.
   const raw = restoreNullableProperties(SwaggerModule.createDocument(app, documentConfig));
-  const document = markOptionalBodies(shareErrorResponses(cleanupOpenApiDoc(raw, { version: '3.1' })), optionalBodies);
+  const document = markOperations(shareErrorResponses(cleanupOpenApiDoc(raw, { version: '3.1' })), marks);
   // The lengths the configuration sets, where the schemas only know their ceiling.
   applyConfiguredLimits(document, limits);
   SwaggerModule.setup('docs', app, document, { jsonDocumentUrl: 'docs/json', yamlDocumentUrl: 'docs/yaml' });

@@ -31,8 +31,9 @@ const auditQuerySchema = z
     from: z.iso.datetime({ offset: true }).optional().describe('Entries at or after this instant'),
     to: z.iso.datetime({ offset: true }).optional().describe('Entries before this instant'),
   })
-  .refine((query) => !query.from || !query.to || Date.parse(query.from) < Date.parse(query.to), {
-    message: 'from must be before to',
+  // `from` is inclusive and `to` exclusive: equal instants are an empty window, not an error.
+  .refine((query) => !query.from || !query.to || Date.parse(query.from) <= Date.parse(query.to), {
+    message: 'from must not be after to',
     path: ['to'],
   });
 class AuditQueryDto extends createZodDto(auditQuerySchema) {}

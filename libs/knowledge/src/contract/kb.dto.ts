@@ -70,6 +70,8 @@ export const documentChunksQuerySchema = z.strictObject({
     .number()
     .int()
     .min(0)
+    // Ordinals are PostgreSQL integers.
+    .max(2_147_483_647)
     .optional()
     .describe('The nextAfter of the previous page: only chunks after this ordinal'),
   limit: z.coerce.number().int().min(1).max(200).default(50),
