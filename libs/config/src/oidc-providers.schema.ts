@@ -34,9 +34,7 @@ const issuerUrl = z
   }, 'must be an https:// URL without query or fragment (http:// only for a loopback host)');
 
 /** A claim's name, or a dotted path into nested claims (`realm_access.roles`). */
-const claimName = z
-  .string()
-  .regex(/^[\x21-\x7e]{1,256}$/, 'must be a claim name (printable ASCII, no spaces)');
+const claimName = z.string().regex(/^[\x21-\x7e]{1,256}$/, 'must be a claim name (printable ASCII, no spaces)');
 
 const scopeToken = z.string().regex(/^[\x21\x23-\x5b\x5d-\x7e]{1,128}$/, 'must be an OAuth scope');
 
@@ -72,8 +70,6 @@ export const oidcProviderSchema = z
     defaultRole: role.optional(),
     /** Create the user at first sign-in (just in time); false: only users an admin created may sign in. */
     jitUsers: z.boolean().default(false),
-    /** Also read the userinfo endpoint (for IdPs that keep groups or email out of the ID token). */
-    userinfo: z.boolean().default(false),
   })
   .superRefine((provider, context) => {
     if ((provider.tenant === undefined) === (provider.tenantClaim === undefined)) {
@@ -83,7 +79,10 @@ export const oidcProviderSchema = z
       context.addIssue({ code: 'custom', path: ['scopes'], message: 'must include openid' });
     }
     if (Object.keys(provider.roles).length === 0 && provider.defaultRole === undefined) {
-      context.addIssue({ code: 'custom', message: 'give roles (group → role) or defaultRole, or nobody could sign in' });
+      context.addIssue({
+        code: 'custom',
+        message: 'give roles (group → role) or defaultRole, or nobody could sign in',
+      });
     }
   });
 

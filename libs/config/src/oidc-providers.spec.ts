@@ -50,7 +50,6 @@ describe('OIDC_PROVIDERS', () => {
         requireVerifiedEmail: true,
         groupsClaim: 'groups',
         jitUsers: false,
-        userinfo: false,
       },
     ]);
   });
@@ -85,7 +84,11 @@ describe('OIDC_PROVIDERS', () => {
       'give exactly one of tenant (a slug) and tenantClaim',
     ],
     ['neither tenant nor tenantClaim', [{ ...keycloak, tenant: undefined }], 'give exactly one of tenant'],
-    ['a malformed tenant slug', [{ ...keycloak, tenant: 'Acme Corp' }], 'OIDC_PROVIDERS.0.tenant must be a tenant slug'],
+    [
+      'a malformed tenant slug',
+      [{ ...keycloak, tenant: 'Acme Corp' }],
+      'OIDC_PROVIDERS.0.tenant must be a tenant slug',
+    ],
     ['an unknown role', [{ ...keycloak, roles: { x: 'owner' } }], 'OIDC_PROVIDERS.0.roles.x must be one of admin'],
     ['no role at all', [{ ...keycloak, roles: {} }], 'give roles (group → role) or defaultRole'],
     ['scopes without openid', [{ ...keycloak, scopes: ['email'] }], 'OIDC_PROVIDERS.0.scopes must include openid'],
