@@ -5,6 +5,7 @@ import { tenantDataKeys } from './0003-tenant-data-keys';
 import { authChangeNotices } from './0004-auth-change-notices';
 import { auditOutbox } from './0005-audit-outbox';
 import { accounts } from './0006-accounts';
+import { oidcIdentities } from './0007-oidc-identities';
 
 /** Control-schema migrations in order. Append only; never edit one that has shipped. */
 export const CONTROL_MIGRATIONS: readonly Migration[] = [
@@ -14,4 +15,5 @@ export const CONTROL_MIGRATIONS: readonly Migration[] = [
   authChangeNotices,
   auditOutbox,
   accounts,
+  oidcIdentities,
 ];
