@@ -1,5 +1,3 @@
-import { ROLES } from '@cairn/access';
-import { SLUG_PATTERN } from '@cairn/common';
 import { isIP } from 'node:net';
 import { z } from 'zod';
 
@@ -8,6 +6,14 @@ import { z } from 'zod';
  * providers people may sign in with. The list is plain configuration (a ConfigMap); the client
  * secrets are credentials (a Secret), so they live in a variable of their own, keyed by provider id.
  */
+
+/**
+ * The tenant roles and the tenant slug pattern, as @cairn/access (ROLES) and @cairn/common
+ * (SLUG_PATTERN) define them: configuration imports no other library, so every library may read
+ * it. A spec in @cairn/accounts loads every role of ROLES through here.
+ */
+const ROLES = ['admin', 'member', 'orchestrator', 'agent', 'reader'] as const;
+const SLUG_PATTERN = /^[a-z][a-z0-9-]{2,39}$/;
 
 /** Loopback hosts may use plain http (a Keycloak on the developer's machine, the tests' IdP). */
 function isLoopbackHost(hostname: string): boolean {
