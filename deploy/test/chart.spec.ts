@@ -75,7 +75,7 @@ describe('the Helm chart', () => {
     expect(config.API_PUBLIC_URL).toBe('https://cairn.example.com');
     const { env, names } = containerEnvironment(objects, cairnWorkloads(objects).api);
     expect(names.has('OIDC_CLIENT_SECRETS')).toBe(true);
-    expect(JSON.parse(env.OIDC_CLIENT_SECRETS as string)).toEqual({ keycloak: 'oidc-test-not-a-real-secret' });
+    expect(JSON.parse(env.OIDC_CLIENT_SECRETS)).toEqual({ keycloak: 'oidc-test-not-a-real-secret' });
     const { providers } = loadConfig('api', { ...env, CAIRN_ADMIN_TOKEN: 'a'.repeat(40) }).accounts.oidc;
     expect(providers).toEqual([
       expect.objectContaining({
