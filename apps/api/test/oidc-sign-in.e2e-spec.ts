@@ -4,7 +4,7 @@ import { freePort } from '@cairn/process-harness';
 import { createTenant, createUser, SESSION_COOKIE, SessionBrowser, uniqueSlug } from '@cairn/testing';
 import pino from 'pino';
 import { type ApiHarness, startApi } from './api-harness';
-import { type Idps, OidcBrowser, startIdps } from './oidc-harness';
+import { type IdpClient, type Idps, OidcBrowser, startIdps } from './oidc-harness';
 
 const ATTEMPT_COOKIE = '__Host-cairn_oidc';
 const SECRET = `client-secret-${randomBytes(8).toString('hex')}`;
@@ -30,86 +30,44 @@ describe('sign-in through OIDC identity providers', () => {
     const port = await freePort();
     cairn = `http://127.0.0.1:${port}`;
     const callback = (id: string) => `${cairn}/v1/session/oidc/${id}/callback`;
-    const cairnClient = {
-      client_id: 'cairn',
+    const client = (id: string, redirects: string[], tamper?: IdpClient['tamper']): IdpClient => ({
+      client_id: id,
       client_secret: SECRET,
-      redirect_uris: [callback('corp'), callback('fixed')],
-    };
+      redirect_uris: redirects.map(callback),
+      tamper,
+    });
+    const cairnClient = client('cairn', ['corp', 'fixed']);
     idps = await startIdps([
       {
         name: 'main',
         clients: [
           cairnClient,
           // Registered for Cairn's `wrong-aud` provider, but its ID tokens name another audience.
-          {
-            client_id: 'cairn-aud',
-            client_secret: SECRET,
-            redirect_uris: [callback('wrong-aud')],
-            tamper: { audience: 'other-app' },
-          },
+          client('cairn-aud', ['wrong-aud'], { audience: 'other-app' }),
           // Registered for Cairn's `forged` provider, but its ID tokens are signed with another key.
-          {
-            client_id: 'cairn-forged',
-            client_secret: SECRET,
-            redirect_uris: [callback('forged')],
-            tamper: { foreignKey: true },
-          },
+          client('cairn-forged', ['forged'], { foreignKey: true }),
         ],
       },
       // An honest IdP that is not the one Cairn's `corp` provider trusts (the mix-up attack).
       { name: 'other', clients: [cairnClient] },
       { name: 'impostor', claimedIssuer: 'https://idp.example.com', clients: [] },
     ]);
-    const mapping = { roles: { admins: 'admin', devs: 'member', auditors: 'reader' } };
-    const scopes = ['openid', 'email', 'profile', 'groups', 'tenant'];
+    const provider = (id: string, name: string, clientId: string, settings: Record<string, unknown>) => ({
+      id,
+      name,
+      issuer: idps.urls.main,
+      clientId,
+      scopes: ['openid', 'email', 'profile', 'groups', 'tenant'],
+      roles: { admins: 'admin', devs: 'member', auditors: 'reader' },
+      ...settings,
+    });
+    const byClaim = { tenantClaim: 'tenant', jitUsers: true };
     const providers = [
-      {
-        id: 'corp',
-        name: 'Corp SSO',
-        issuer: idps.urls.main,
-        clientId: 'cairn',
-        scopes,
-        tenantClaim: 'tenant',
-        jitUsers: true,
-        ...mapping,
-      },
-      {
-        id: 'fixed',
-        name: 'Fixed',
-        issuer: idps.urls.main,
-        clientId: 'cairn',
-        scopes,
-        tenant: fixedTenant,
-        ...mapping,
-      },
-      {
-        id: 'wrong-aud',
-        name: 'Wrong audience',
-        issuer: idps.urls.main,
-        clientId: 'cairn-aud',
-        scopes,
-        tenantClaim: 'tenant',
-        jitUsers: true,
-        ...mapping,
-      },
-      {
-        id: 'forged',
-        name: 'Forged',
-        issuer: idps.urls.main,
-        clientId: 'cairn-forged',
-        scopes,
-        tenantClaim: 'tenant',
-        jitUsers: true,
-        ...mapping,
-      },
-      {
-        id: 'impostor',
-        name: 'Impostor',
-        issuer: idps.urls.impostor,
-        clientId: 'cairn',
-        tenant: fixedTenant,
-        ...mapping,
-      },
+      provider('corp', 'Corp SSO', 'cairn', byClaim),
+      provider('fixed', 'Fixed', 'cairn', { tenant: fixedTenant }),
+      provider('wrong-aud', 'Wrong audience', 'cairn-aud', byClaim),
+      provider('forged', 'Forged', 'cairn-forged', byClaim),
+      provider('impostor', 'Impostor', 'cairn', { tenant: fixedTenant, issuer: idps.urls.impostor }),
     ];
     // Warnings say why openid-client refused an answer: the tests check it was for the right reason.
     const sink = new Writable({
@@ -270,7 +228,7 @@ describe('sign-in through OIDC identity providers', () => {
     expect(users.body.items.filter((item: { email: string }) => item.email.startsWith('renamed-'))).toEqual([]);
   });
 
-  it('refuses a second person of the provider who claims a linked user’s email', async () => {
+  it("refuses a second person of the provider who claims a linked user's email", async () => {
     const { tenant, login, email } = await person();
     expect((await newBrowser().signIn('corp', login)).error).toBeNull();
     const impostor = uniqueSlug('mallory');
@@ -330,7 +288,7 @@ describe('sign-in through OIDC identity providers', () => {
     });
   });
 
-  it('refuses an answer from another issuer than the provider’s (mix-up)', async () => {
+  it("refuses an answer from another issuer than the provider's (mix-up)", async () => {
     const { tenant, login } = await person();
     await idps.setAccount('other', login, { ...claimsOf(tenant, login), groups: ['admins'] });
     const browser = newBrowser();
