@@ -4,7 +4,7 @@ import { SNAPSHOT_EXAMPLE as EX, SqlSnapshot } from '@cairn/db';
 import { type DataSource } from 'typeorm';
 import { returning } from './update-returning.sql';
 
-/** Which account a provider's subject is, within one tenant (migration 0007-oidc-identities). */
+/** Which account a provider's subject is, within one tenant (migration 0008-oidc-identities). */
 export interface OidcIdentityKey {
   readonly provider: string;
   readonly subject: string;

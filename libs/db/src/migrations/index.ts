@@ -5,7 +5,7 @@ import { tenantDataKeys } from './0003-tenant-data-keys';
 import { authChangeNotices } from './0004-auth-change-notices';
 import { auditOutbox } from './0005-audit-outbox';
 import { accounts } from './0006-accounts';
-import { oidcIdentities } from './0007-oidc-identities';
+import { oidcIdentities } from './0008-oidc-identities';
 
 /** Control-schema migrations in order. Append only; never edit one that has shipped. */
 export const CONTROL_MIGRATIONS: readonly Migration[] = [

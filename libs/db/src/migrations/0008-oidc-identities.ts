@@ -14,7 +14,7 @@ import { type Migration } from '../migration.types';
  * - `provider` is the id in OIDC_PROVIDERS; renaming it in the configuration starts afresh.
  */
 export const oidcIdentities: Migration = {
-  version: 7,
+  version: 8,
   name: 'oidc-identities',
   async up(sql) {
     await sql(`
