@@ -48,6 +48,12 @@ export default tseslint.config(
     files: ['apps/console/src/**/*.{ts,tsx}'],
     languageOptions: { globals: { ...globals.browser } },
   },
+  {
+    // Plain ES modules that tests run as child processes (the test IdP: oidc-provider ships only
+    // ES modules): outside the TypeScript project, so linted without type information.
+    files: ['**/*.mjs'],
+    ...tseslint.configs.disableTypeChecked,
+  },
   // The library layout (docs/architecture.md): folders, file kinds, database access by repositories only.
   ...cairn.layoutConfigs,
   {

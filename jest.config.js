@@ -11,10 +11,11 @@ module.exports = {
   transform: {
     '^.+\\.(ts|js)$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.jest.json' }],
   },
-  // Dependencies that ship only ES modules are compiled to CommonJS like our own code, and so is
+  // Dependencies that ship only ES modules are compiled to CommonJS like our own code (openid-client
+  // and its oauth4webapi and jose too: Node requires them as they are, jest's VM cannot), and so is
   // @fastify/cookie, whose `import('cookie')` (ES modules) jest's VM refuses without --experimental-vm-modules.
   transformIgnorePatterns: [
-    '/node_modules/(?!(content-disposition|@apidevtools/json-schema-ref-parser|@fastify/cookie|cookie)/)',
+    '/node_modules/(?!(content-disposition|@apidevtools/json-schema-ref-parser|@fastify/cookie|cookie|openid-client|oauth4webapi|jose)/)',
   ],
   moduleFileExtensions: ['ts', 'js', 'json'],
   // bench/: the evaluation's own maths (BM25) and its CI subset, which guards retrieval quality.

@@ -1,3 +1,4 @@
+import { loadConfig } from '@cairn/config';
 import { CAIRN_APPS, cairnWorkloads, containerEnvironment } from './lib/environment';
 import { CHART_DIR, helmArgs, type K8sObject, nameOf, renderChart, run, tool, valueSets } from './lib/manifests';
 import { KUBERNETES_VERSIONS, KubernetesSchemas, validateAll } from './lib/schema';
@@ -66,6 +67,35 @@ describe('the Helm chart', () => {
     expect(publicUrl({ 'ingress.enabled': 'true', 'config.MCP_PUBLIC_URL': 'https://x.example' })).toBe(
       'https://x.example',
     );
+  });
+
+  it('gives the api the OIDC providers as JSON it accepts, their secrets from the Secret, and its public URL', () => {
+    const objects = render('everything');
+    const config = objects.find((o) => o.kind === 'ConfigMap' && o.data?.API_PORT !== undefined)!.data!;
+    expect(config.API_PUBLIC_URL).toBe('https://cairn.example.com');
+    const { env, names } = containerEnvironment(objects, cairnWorkloads(objects).api);
+    expect(names.has('OIDC_CLIENT_SECRETS')).toBe(true);
+    expect(JSON.parse(env.OIDC_CLIENT_SECRETS)).toEqual({ keycloak: 'oidc-test-not-a-real-secret' });
+    const { providers } = loadConfig('api', { ...env, CAIRN_ADMIN_TOKEN: 'a'.repeat(40) }).accounts.oidc;
+    expect(providers).toEqual([
+      expect.objectContaining({
+        id: 'keycloak',
+        tenant: 'acme',
+        jitUsers: true,
+        clientSecret: 'oidc-test-not-a-real-secret',
+      }),
+    ]);
+    // Without providers (the default) nothing is set, and only the api is given the secrets' key.
+    const defaults = render('default');
+    expect(
+      defaults.find((o) => o.kind === 'ConfigMap' && o.data?.API_PORT !== undefined)!.data!.OIDC_PROVIDERS,
+    ).toBeUndefined();
+    const workloads = cairnWorkloads(defaults);
+    expect(
+      CAIRN_APPS.filter((app) =>
+        containerEnvironment(defaults, workloads[app], { namesOnly: true }).names.has('OIDC_CLIENT_SECRETS'),
+      ),
+    ).toEqual(['api']);
   });
 
   it('by default embeds with the model the image carries, with memory for it in every app', () => {

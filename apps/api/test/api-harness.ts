@@ -10,6 +10,7 @@ import {
   type TestDatabase,
   testRedisUrl,
 } from '@cairn/testing';
+import { type Logger } from 'pino';
 import { ApiModule } from '../src/api.module';
 
 export interface ApiHarness {
@@ -24,15 +25,15 @@ export interface ApiHarness {
   close(): Promise<void>;
 }
 
-/** The api app on its own freshly migrated database, for one test file. */
-export async function startApi(overrides: Record<string, string> = {}): Promise<ApiHarness> {
+/** The api app on its own freshly migrated database, for one test file (its logs to `logger`, if given). */
+export async function startApi(overrides: Record<string, string> = {}, logger?: Logger): Promise<ApiHarness> {
   const database = await createTestDatabase();
   // A queue prefix of its own keeps this file's jobs away from other test files' workers.
   const config = testConfig(database.url, testRedisUrl(), {
     QUEUE_PREFIX: `t${randomBytes(4).toString('hex')}`,
     ...overrides,
   });
-  const app = await createTestHttpApp(ApiModule.register(config), config);
+  const app = await createTestHttpApp(ApiModule.register(config), config, 'api', logger);
   const client = new TestClient(app);
   return {
     app,

@@ -90,8 +90,18 @@ describe('the OpenAPI contract', () => {
         expect(documented).toEqual(expect.arrayContaining(['400', '401', '403', '429', '503']));
       }
     }
+    // Sign-in through an identity provider is browser navigation: every answer, a refusal too, is a redirect.
+    const federated = operations().filter(([, , operation]) => operation.operationId.startsWith('OidcController_'));
+    expect(federated.map(([path, method]) => `${method} ${path}`).sort()).toEqual([
+      'get /v1/session/oidc/{provider}/callback',
+      'get /v1/session/oidc/{provider}/start',
+    ]);
+    for (const [, , operation] of federated) {
+      expect(Object.keys(operation.responses)).toEqual(['303']);
+      expect(operation.security).toEqual([]);
+    }
     const authenticated = operations().filter(
-      ([path, , operation]) => path.startsWith('/v1/') && !operation.operationId.startsWith('SignInController_'),
+      ([path, , operation]) => path.startsWith('/v1/') && !/^(SignIn|Oidc)Controller_/.test(operation.operationId),
     );
     expect(authenticated.length).toBeGreaterThan(40);
     for (const [path, method, operation] of authenticated) {

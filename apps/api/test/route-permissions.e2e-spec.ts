@@ -89,6 +89,8 @@ describe('every route declares a permission', () => {
       'GET /healthz',
       'GET /metrics',
       'GET /readyz',
+      'GET /v1/session/oidc/:provider/callback',
+      'GET /v1/session/oidc/:provider/start',
       'GET /v1/session/providers',
       'POST /v1/session/bootstrap',
       'POST /v1/session/login',

@@ -170,6 +170,18 @@ describe('the web console', () => {
       await context.close();
     });
 
+    it('explains a sign-in that an identity provider route refused, by the code it sends back', async () => {
+      const { page, context, problems } = await open('/sign-in?error=user_not_found');
+      await page
+        .getByRole('alert')
+        .filter({ hasText: 'There is no user with your email address here. Ask an administrator to add you.' })
+        .waitFor();
+      await expectAccessible(page, problems);
+      await page.goto(`${server.origin}/console/sign-in?error=something_new`);
+      await page.getByRole('alert').filter({ hasText: 'Signing in through the identity provider failed.' }).waitFor();
+      await context.close();
+    });
+
     it("signs in with a password, shows the API's error on a bad one, asks for the TOTP code, and signs out", async () => {
       const person = await personWithPassword(server.admin, client, 'member', tenant);
       const enrolling = await signIn(client, { tenant, email: person.user.email });

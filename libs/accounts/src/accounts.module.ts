@@ -5,6 +5,11 @@ import { AccountsRepository } from './accounts.repository';
 import { BrowserSessionsRepository } from './browser-sessions.repository';
 import { BrowserSessions } from './browser-sessions.service';
 import { LoginThrottle } from './login-throttle.service';
+import { OidcAccounts } from './oidc-accounts.service';
+import { OidcAttempts } from './oidc-attempts.service';
+import { OidcIdentitiesRepository } from './oidc-identities.repository';
+import { OidcProviders } from './oidc-providers.service';
+import { OidcSignIn } from './oidc-sign-in.service';
 import { PasswordLinksRepository } from './password-links.repository';
 import { PasswordLinks } from './password-links.service';
 import { Passwords } from './passwords.service';
@@ -14,8 +19,8 @@ import { SignIn } from './sign-in.service';
 import { TotpFactor } from './totp.service';
 
 /**
- * People: accounts (local passwords, TOTP), server-side browser sessions and password links
- * (docs/sign-in.md). Loading it makes the access guard accept the session cookie (BrowserSessions
+ * People: accounts (local passwords, TOTP, sign-in through OIDC identity providers),
+ * server-side browser sessions and password links (docs/sign-in.md). Loading it makes the access guard accept the session cookie (BrowserSessions
  * registers with @cairn/auth's BrowserSessionGate); only the api loads it.
  */
 @Module({
@@ -25,6 +30,11 @@ import { TotpFactor } from './totp.service';
     BrowserSessionsRepository,
     BrowserSessions,
     LoginThrottle,
+    OidcAccounts,
+    OidcAttempts,
+    OidcIdentitiesRepository,
+    OidcProviders,
+    OidcSignIn,
     PasswordLinksRepository,
     PasswordLinks,
     Passwords,
@@ -33,6 +43,16 @@ import { TotpFactor } from './totp.service';
     SignIn,
     TotpFactor,
   ],
-  exports: [BrowserSessions, PasswordLinks, PlatformAccounts, SessionViews, SignIn, TotpFactor],
+  exports: [
+    BrowserSessions,
+    OidcAttempts,
+    OidcProviders,
+    OidcSignIn,
+    PasswordLinks,
+    PlatformAccounts,
+    SessionViews,
+    SignIn,
+    TotpFactor,
+  ],
 })
 export class AccountsModule {}

@@ -1,4 +1,8 @@
 import { type AppName } from './config.schema';
+import { type OidcProviderSettings } from './oidc-providers.schema';
+
+/** An identity provider people sign in with (OIDC_PROVIDERS), with its client secret (OIDC_CLIENT_SECRETS). */
+export type OidcProviderConfig = Readonly<OidcProviderSettings> & { readonly clientSecret: string };
 
 /**
  * The one validated configuration object, built once at boot by `loadConfig`.
@@ -124,6 +128,12 @@ export interface CairnConfig {
     readonly accountAttempts: number;
     readonly ipAttempts: number;
     readonly attemptWindowSeconds: number;
+    /** OIDC federation (docs/sign-in.md): only the api signs people in, so other apps get no providers. */
+    readonly oidc: {
+      /** API_PUBLIC_URL without a trailing slash; always set when `providers` is not empty. */
+      readonly publicUrl: string | undefined;
+      readonly providers: readonly OidcProviderConfig[];
+    };
   };
   /** BullMQ key prefix; lets several installations (or test files) share one Redis. */
   readonly queues: { readonly prefix: string };

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { oidcClientSecretsVariable, oidcProvidersVariable } from './oidc-providers.schema';
 
 /** Apps that read configuration; each requires only the settings it uses. */
 export type AppName = 'api' | 'mcp-gateway' | 'worker' | 'migrate' | 'bench' | 'keys';
@@ -149,6 +150,16 @@ export const environmentSchema = z.object({
   /** Failed sign-ins one client address may have per LOGIN_ATTEMPT_WINDOW_SECONDS. */
   LOGIN_IP_ATTEMPTS: positiveInt(30, 100_000),
   LOGIN_ATTEMPT_WINDOW_SECONDS: positiveInt(900, 86_400),
+  /**
+   * The api's public base URL as browsers reach it (the console's origin), e.g.
+   * https://cairn.example.com: identity providers send people back to
+   * `<API_PUBLIC_URL>/v1/session/oidc/<id>/callback`. Required with OIDC_PROVIDERS.
+   */
+  API_PUBLIC_URL: httpUrl.optional(),
+  /** Identity providers people may sign in with (JSON array; docs/sign-in.md, "OIDC federation"). */
+  OIDC_PROVIDERS: oidcProvidersVariable.optional(),
+  /** Their client secrets, `{"<provider id>": "<secret>"}` (JSON), from a Secret; the api alone reads it. */
+  OIDC_CLIENT_SECRETS: oidcClientSecretsVariable.optional(),
   QUEUE_PREFIX: z
     .string()
     .regex(/^[a-z][a-z0-9_-]{0,31}$/, 'must be 1-32 lower-case letters, digits, _ or -')

@@ -1,4 +1,5 @@
 export { type AppName, DEFAULT_MODELS_DIR, environmentSchema, requiredByApp } from './config.schema';
-export { CAIRN_CONFIG, type CairnConfig } from './cairn-config';
+export { CAIRN_CONFIG, type CairnConfig, type OidcProviderConfig } from './cairn-config';
+export { issuerAllowsHttp } from './oidc-providers.schema';
 export { ConfigurationError, loadConfig, loadConfigFromProcess } from './load-config';
 export { ConfigModule } from './config.module';

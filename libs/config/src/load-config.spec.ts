@@ -193,6 +193,7 @@ describe('loadConfig', () => {
       accountAttempts: 5,
       ipAttempts: 30,
       attemptWindowSeconds: 900,
+      oidc: { publicUrl: undefined, providers: [] },
     });
     expect(loadConfig('api', { ...valid, SESSION_COOKIE_SECURE: 'false' }).accounts.cookieSecure).toBe(false);
     expect(problemsOf({ ...valid, LOCAL_LOGIN_ENABLED: 'yes' })).toContain('LOCAL_LOGIN_ENABLED');

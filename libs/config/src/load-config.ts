@@ -7,7 +7,7 @@ import {
   environmentSchema,
   requiredByApp,
 } from './config.schema';
-import { type CairnConfig } from './cairn-config';
+import { type CairnConfig, type OidcProviderConfig } from './cairn-config';
 
 /** Thrown when configuration is missing or malformed; the message names variables, never values. */
 export class ConfigurationError extends Error {
@@ -38,7 +38,7 @@ export function loadConfig(app: AppName, env: EnvSource): CairnConfig {
   if (missing.length > 0) {
     throw new ConfigurationError(missing.map((name) => `${name} is required`));
   }
-  const problems = crossFieldProblems(values);
+  const problems = [...crossFieldProblems(values), ...(app === 'api' ? oidcProblems(values) : [])];
   if (problems.length > 0) throw new ConfigurationError(problems);
   return Object.freeze({
     app,
@@ -139,9 +139,20 @@ export function loadConfig(app: AppName, env: EnvSource): CairnConfig {
       accountAttempts: values.LOGIN_ACCOUNT_ATTEMPTS,
       ipAttempts: values.LOGIN_IP_ATTEMPTS,
       attemptWindowSeconds: values.LOGIN_ATTEMPT_WINDOW_SECONDS,
+      oidc: {
+        publicUrl: values.API_PUBLIC_URL?.replace(/\/+$/, ''),
+        providers: app === 'api' ? oidcProviders(values) : [],
+      },
     },
     queues: { prefix: values.QUEUE_PREFIX },
   });
+}
+
+/** The providers with their secrets; crossFieldProblems has checked that every one has a secret. */
+function oidcProviders(values: Environment): OidcProviderConfig[] {
+  return (values.OIDC_PROVIDERS ?? []).map((provider) =>
+    Object.freeze({ ...provider, clientSecret: values.OIDC_CLIENT_SECRETS?.[provider.id] ?? '' }),
+  );
 }
 
 function parseOrigins(value: string | undefined): readonly string[] | '*' {
@@ -195,6 +206,28 @@ function crossFieldProblems(values: Environment): string[] {
     if (/\/(v\d+|rerank)\/*$/i.test(values.RERANK_URL)) {
       problems.push('RERANK_URL must be the server base URL, without /v1 or /rerank (Cairn calls /v1/rerank)');
     }
+  }
+  return problems;
+}
+
+/**
+ * OIDC federation needs the api's public URL (the redirect URI) and a client secret for every
+ * provider; a secret for no provider is a typo that would otherwise go unnoticed. Only the api
+ * is checked: the other apps see the shared ConfigMap but never the secrets.
+ */
+function oidcProblems(values: Environment): string[] {
+  const providers = values.OIDC_PROVIDERS ?? [];
+  const secrets = values.OIDC_CLIENT_SECRETS ?? {};
+  const problems: string[] = [];
+  if (providers.length > 0 && !values.API_PUBLIC_URL) {
+    problems.push('API_PUBLIC_URL is required with OIDC_PROVIDERS (the redirect URI is built from it)');
+  }
+  for (const provider of providers) {
+    if (!secrets[provider.id]) problems.push(`OIDC_CLIENT_SECRETS has no secret for OIDC provider "${provider.id}"`);
+  }
+  const ids = new Set(providers.map((provider) => provider.id));
+  for (const id of Object.keys(secrets)) {
+    if (!ids.has(id)) problems.push(`OIDC_CLIENT_SECRETS names "${id}", which OIDC_PROVIDERS does not list`);
   }
   return problems;
 }

@@ -16,3 +16,12 @@ export const CHECKS_CREDENTIALS = 'cairn:checks-credentials';
  * document says so as it does for authenticated routes.
  */
 export const ChecksCredentials = (): MethodDecorator => SetMetadata(CHECKS_CREDENTIALS, true);
+
+export const REDIRECTS_ERRORS = 'cairn:redirects-errors';
+
+/**
+ * A route a browser navigates to (OIDC sign-in's start and callback) that answers every
+ * refusal with a redirect to a page that explains it, never with an error body: the OpenAPI
+ * document then lists no error responses for it.
+ */
+export const RedirectsErrors = (): MethodDecorator => SetMetadata(REDIRECTS_ERRORS, true);

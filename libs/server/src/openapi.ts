@@ -10,7 +10,7 @@ import {
   type SchemaObject,
 } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
 import { applyConfiguredLimits, type ConfiguredLimits } from '@cairn/common';
-import { CHECKS_CREDENTIALS, PUBLIC_ROUTE } from '@cairn/observability';
+import { CHECKS_CREDENTIALS, PUBLIC_ROUTE, REDIRECTS_ERRORS } from '@cairn/observability';
 import { cleanupOpenApiDoc } from 'nestjs-zod';
 import { ErrorBodyDto } from './error-body.dto';
 
@@ -102,16 +102,20 @@ export function documentErrorResponses(app: NestFastifyApplication): RouteMarks 
           Reflect.getMetadata(PUBLIC_ROUTE, handler) ?? Reflect.getMetadata(PUBLIC_ROUTE, controller),
         );
         if (isPublic) publicOperations.add(`${controller.name}_${key}`);
-        const statuses = errorStatusesFor({
-          method,
-          isPublic,
-          checksCredentials: Reflect.getMetadata(CHECKS_CREDENTIALS, handler) === true,
-          hasPathParams: `${controllerPath}/${handlerPath}`.includes(':'),
-          hasQuery: Object.keys(args).some((arg) => arg.startsWith(`${RouteParamtypes.QUERY}:`)),
-        });
-        // Explicit responses replace swagger's implied success response: state it first.
+        // A route that redirects its refusals (to a page that explains them) has no error body to document.
+        const redirectsErrors = Reflect.getMetadata(REDIRECTS_ERRORS, handler) === true;
+        const statuses = redirectsErrors
+          ? []
+          : errorStatusesFor({
+              method,
+              isPublic,
+              checksCredentials: Reflect.getMetadata(CHECKS_CREDENTIALS, handler) === true,
+              hasPathParams: `${controllerPath}/${handlerPath}`.includes(':'),
+              hasQuery: Object.keys(args).some((arg) => arg.startsWith(`${RouteParamtypes.QUERY}:`)),
+            });
+        // Explicit responses replace swagger's implied success response: state it first (or a redirect's).
         const declared = (Reflect.getMetadata(DECORATORS.API_RESPONSE, handler) ?? {}) as Record<string, unknown>;
-        if (!Object.keys(declared).some((status) => status.startsWith('2'))) {
+        if (!Object.keys(declared).some((status) => /^[23]/.test(status))) {
           const status =
             (Reflect.getMetadata(HTTP_CODE_METADATA, handler) as number | undefined) ?? successStatus(method);
           ApiResponse({ status, description: '' })(prototype, key, descriptor);

@@ -258,6 +258,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/session/oidc/{provider}/start": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Sign in through an identity provider: sends the browser to it (authorization code flow with PKCE)
+         * @description Sets a short-lived HttpOnly cookie that binds the sign-in to this browser until it comes back.
+         */
+        get: operations["OidcController_start"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/session/oidc/{provider}/callback": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Where the identity provider sends the browser back; starts the browser session
+         * @description The query is the authorization response (code, state, iss). Failed callbacks are throttled per client address like failed sign-ins (LOGIN_IP_ATTEMPTS).
+         */
+        get: operations["OidcController_callback"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/session": {
         parameters: {
             query?: never;
@@ -1908,7 +1948,7 @@ export interface components {
         ProvidersDto_Output: {
             /** @description Email and password sign-in is on */
             local: boolean;
-            /** @description Identity providers to sign in with */
+            /** @description Identity providers to sign in with: send the browser to /v1/session/oidc/{id}/start */
             oidc: {
                 id: string;
                 name: string;
@@ -5104,6 +5144,50 @@ export interface operations {
             413: components["responses"]["Error413"];
             415: components["responses"]["Error415"];
             503: components["responses"]["Error503"];
+        };
+    };
+    OidcController_start: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                provider: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description To the identity provider */
+            303: {
+                headers: {
+                    /** @description its authorization URL, or to /console/sign-in?error=<code> when refused (docs/sign-in.md lists the codes) */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    OidcController_callback: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                provider: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Signed in, with the session cookie */
+            303: {
+                headers: {
+                    /** @description /console/, or to /console/sign-in?error=<code> when refused (docs/sign-in.md lists the codes) */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
         };
     };
     SessionController_current: {

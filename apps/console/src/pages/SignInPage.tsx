@@ -1,5 +1,6 @@
 import { type FormEvent, useState } from 'react';
 import { Button, Disclosure, DisclosurePanel, Form, Heading } from 'react-aria-components';
+import { useSearchParams } from 'wouter';
 import { ApiError } from '../api/errors';
 import { oidcStartUrl, sessionApi } from '../api/session-api';
 import { useSession } from '../session';
@@ -8,15 +9,45 @@ import { ErrorMessage, Field, Notice, PrimaryButton } from '../ui/forms';
 import { Loading } from '../ui/layout';
 
 /**
+ * Why a sign-in through an identity provider was refused: the api sends the browser back here
+ * with the code (`/console/sign-in?error=<code>`, docs/sign-in.md).
+ */
+const OIDC_ERRORS: Readonly<Record<string, string>> = {
+  unknown_provider: 'That identity provider is not configured here.',
+  provider_unavailable: 'The identity provider could not be reached. Try again in a moment.',
+  sign_in_expired: 'The sign-in took too long or was already used. Start again.',
+  sign_in_failed: "The identity provider's answer could not be verified. Start again.",
+  idp_refused: 'The identity provider did not sign you in.',
+  email_missing: 'The identity provider did not share your email address.',
+  email_not_verified: 'Your email address is not verified at the identity provider.',
+  email_domain_not_allowed: 'Email addresses of your domain may not sign in here.',
+  tenant_missing: 'The identity provider did not say which workspace you belong to.',
+  unknown_tenant: 'Your workspace does not exist here.',
+  no_role: 'None of your groups at the identity provider gives access here. Ask an administrator.',
+  user_not_found: 'There is no user with your email address here. Ask an administrator to add you.',
+  account_disabled: 'This account is disabled.',
+  identity_conflict:
+    'Your email address here belongs to another person of that identity provider. Ask an administrator.',
+  rate_limited: 'Too many failed sign-ins from your address. Wait a few minutes and try again.',
+};
+
+/**
  * Sign in: workspace (tenant slug; empty for a platform operator), email and password, then the
  * TOTP code when the account asks for one; OIDC providers as buttons; the bootstrap token (first
  * start of a platform) behind the "platform operator" disclosure.
  */
 export function SignInPage() {
   const providers = useLoad(() => sessionApi.providers(), []);
+  const [search] = useSearchParams();
+  const refused = search.get('error');
   return (
     <main className="centered sign-in">
       <h1>Sign in to Cairn</h1>
+      {refused && (
+        <div role="alert" className="message error">
+          {OIDC_ERRORS[refused] ?? 'Signing in through the identity provider failed.'}
+        </div>
+      )}
       {providers.loading && !providers.data && <Loading what="sign-in options" />}
       <ErrorMessage error={providers.error} />
       {providers.data?.local !== false && <LocalSignIn />}

@@ -140,7 +140,7 @@ template of one render (e.g. the app Secret and the migration hook Secret) sees 
 checksum/config: {{ print $cm $secret | sha256sum }}
 {{- end -}}
 
-{{/* Credentials as env entries from the Secret; the admin token goes to the api only. */}}
+{{/* Credentials as env entries from the Secret; the admin token and the OIDC client secrets go to the api only. */}}
 {{- define "cairn.secretEnv" -}}
 {{- $ctx := .ctx -}}
 {{- $name := include "cairn.secretName" $ctx -}}
@@ -162,6 +162,8 @@ checksum/config: {{ print $cm $secret | sha256sum }}
 {{- if eq .app "api" }}
 - name: CAIRN_ADMIN_TOKEN
   valueFrom: { secretKeyRef: { name: {{ $name }}, key: {{ $k.adminToken }} } }
+- name: OIDC_CLIENT_SECRETS
+  valueFrom: { secretKeyRef: { name: {{ $name }}, key: {{ $k.oidcClientSecrets }}, optional: true } }
 {{- end }}
 {{- end -}}
 

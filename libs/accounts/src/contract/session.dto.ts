@@ -59,9 +59,16 @@ export class SessionIdParamsDto extends createZodDto(sessionIdParamsSchema) {}
 
 export const providersSchema = z.object({
   local: z.boolean().describe('Email and password sign-in is on'),
-  oidc: z.array(z.object({ id: z.string(), name: z.string() })).describe('Identity providers to sign in with'),
+  oidc: z
+    .array(z.object({ id: z.string(), name: z.string() }))
+    .describe('Identity providers to sign in with: send the browser to /v1/session/oidc/{id}/start'),
 });
 export class ProvidersDto extends createZodDto(providersSchema) {}
+
+export const oidcProviderParamsSchema = z.strictObject({
+  provider: z.string().regex(/^[a-z][a-z0-9-]{0,31}$/, 'must be the id of a configured identity provider'),
+});
+export class OidcProviderParamsDto extends createZodDto(oidcProviderParamsSchema) {}
 
 export const sessionViewSchema = z.object({
   kind: z.enum(['tenant', 'platform']),

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { AccountsModule } from '../accounts.module';
 import { AccountsAdminController } from './accounts-admin.controller';
+import { OidcController } from './oidc.controller';
 import { SessionController } from './session.controller';
 import { SignInController } from './sign-in.controller';
 import { TotpController } from './totp.controller';
@@ -8,6 +9,6 @@ import { TotpController } from './totp.controller';
 /** Sign-in, browser sessions and account administration routes; api app only. */
 @Module({
   imports: [AccountsModule],
-  controllers: [SignInController, SessionController, TotpController, AccountsAdminController],
+  controllers: [SignInController, OidcController, SessionController, TotpController, AccountsAdminController],
 })
 export class AccountsHttpModule {}

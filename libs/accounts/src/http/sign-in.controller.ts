@@ -7,6 +7,7 @@ import { type FastifyReply, type FastifyRequest } from 'fastify';
 import { ZodResponse } from 'nestjs-zod';
 import { type StartedSession } from '../browser-sessions.service';
 import { BootstrapDto, LoginDto, ProvidersDto, SessionViewDto, SetPasswordDto } from '../contract/session.dto';
+import { OidcProviders } from '../oidc-providers.service';
 import { PasswordLinks } from '../password-links.service';
 import { SessionViews } from '../session-views.service';
 import { SignIn } from '../sign-in.service';
@@ -22,6 +23,7 @@ export class SignInController {
     private readonly signIn: SignIn,
     private readonly views: SessionViews,
     private readonly links: PasswordLinks,
+    private readonly oidc: OidcProviders,
   ) {}
 
   @Get('providers')
@@ -29,7 +31,7 @@ export class SignInController {
   @ApiOperation({ summary: 'How people may sign in here: email and password, and identity providers' })
   @ZodResponse({ status: 200, type: ProvidersDto })
   providers() {
-    return { local: this.config.accounts.localLoginEnabled, oidc: [] };
+    return { local: this.config.accounts.localLoginEnabled, oidc: this.oidc.list() };
   }
 
   @Post('login')

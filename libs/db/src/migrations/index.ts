@@ -6,6 +6,7 @@ import { authChangeNotices } from './0004-auth-change-notices';
 import { auditOutbox } from './0005-audit-outbox';
 import { accounts } from './0006-accounts';
 import { tenantSuspension } from './0007-tenant-suspension';
+import { oidcIdentities } from './0008-oidc-identities';
 
 /** Control-schema migrations in order. Append only; never edit one that has shipped. */
 export const CONTROL_MIGRATIONS: readonly Migration[] = [
@@ -16,4 +17,5 @@ export const CONTROL_MIGRATIONS: readonly Migration[] = [
   auditOutbox,
   accounts,
   tenantSuspension,
+  oidcIdentities,
 ];
