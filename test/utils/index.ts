@@ -32,3 +32,5 @@ export {
   signIn,
   totpCode,
 } from './sign-in';
+export { type IdpClient, type IdpIssuer, type Idps, startIdps } from './oidc-idp';
+export { freePort } from '../../tools/local/util';

@@ -1,4 +1,4 @@
-import { createTestDatabase, type TestDatabase, testRedisUrl, uniqueSlug } from '@cairn/testing';
+import { createTestDatabase, type Idps, startIdps, type TestDatabase, testRedisUrl, uniqueSlug } from '@cairn/testing';
 import {
   APP_ENTRY,
   ChildApp,
@@ -9,7 +9,7 @@ import {
   type RunningApp,
   waitUntilHealthy,
 } from './process-harness';
-import { type Idps, OidcBrowser, startIdps } from './oidc-harness';
+import { OidcBrowser } from './oidc-harness';
 
 const SECRET = 'process-test-client-secret';
 

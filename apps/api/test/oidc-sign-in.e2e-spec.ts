@@ -1,10 +1,19 @@
 import { randomBytes } from 'node:crypto';
 import { Writable } from 'node:stream';
 import { freePort } from '@cairn/process-harness';
-import { createTenant, createUser, SESSION_COOKIE, SessionBrowser, uniqueSlug } from '@cairn/testing';
+import {
+  createTenant,
+  createUser,
+  type IdpClient,
+  type Idps,
+  SESSION_COOKIE,
+  SessionBrowser,
+  startIdps,
+  uniqueSlug,
+} from '@cairn/testing';
 import pino from 'pino';
 import { type ApiHarness, startApi } from './api-harness';
-import { type IdpClient, type Idps, OidcBrowser, startIdps } from './oidc-harness';
+import { OidcBrowser } from './oidc-harness';
 
 const ATTEMPT_COOKIE = '__Host-cairn_oidc';
 const SECRET = `client-secret-${randomBytes(8).toString('hex')}`;

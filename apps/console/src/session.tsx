@@ -1,5 +1,5 @@
-import { createContext, type ReactNode, useCallback, useContext, useEffect, useState } from 'react';
-import { setCsrfToken } from './api/client';
+import { createContext, type ReactNode, useCallback, useContext, useEffect, useRef, useState } from 'react';
+import { onUnauthorized, setCsrfToken } from './api/client';
 import { ApiError } from './api/errors';
 import { sessionApi, type SessionView } from './api/session-api';
 
@@ -7,6 +7,8 @@ import { sessionApi, type SessionView } from './api/session-api';
 interface SessionState {
   readonly session: SessionView | null | undefined;
   readonly error: unknown;
+  /** The session held until now was found ended (signed out elsewhere, expired): the sign-in page says so. */
+  readonly ended: boolean;
   /** Adopt the session a sign-in answered. */
   readonly signedIn: (session: SessionView) => void;
   readonly signOut: () => Promise<void>;
@@ -18,9 +20,13 @@ const SessionContext = createContext<SessionState | undefined>(undefined);
 export function SessionProvider({ children }: { readonly children: ReactNode }) {
   const [session, setSession] = useState<SessionView | null | undefined>(undefined);
   const [error, setError] = useState<unknown>(undefined);
+  const [ended, setEnded] = useState(false);
+  const held = useRef(false);
 
   const adopt = useCallback((next: SessionView | null) => {
     setCsrfToken(next?.csrfToken);
+    held.current = next !== null;
+    if (next) setEnded(false);
     setSession(next);
   }, []);
 
@@ -39,7 +45,19 @@ export function SessionProvider({ children }: { readonly children: ReactNode }) 
     void refresh();
   }, [refresh]);
 
+  // A 401 while a session is held: ask whether it still stands; if not, the routes send the
+  // browser to sign in, which says the session ended.
+  useEffect(() => {
+    onUnauthorized(() => {
+      if (!held.current) return;
+      void refresh().then(() => setEnded(!held.current));
+    });
+    return () => onUnauthorized(undefined);
+  }, [refresh]);
+
   const signOut = useCallback(async () => {
+    // Signing out on purpose: its own 401 (a session already gone) is no news to report.
+    held.current = false;
     try {
       await sessionApi.logout();
     } finally {
@@ -48,7 +66,7 @@ export function SessionProvider({ children }: { readonly children: ReactNode }) 
   }, [adopt]);
 
   return (
-    <SessionContext.Provider value={{ session, error, signedIn: adopt, signOut, refresh }}>
+    <SessionContext.Provider value={{ session, error, ended, signedIn: adopt, signOut, refresh }}>
       {children}
     </SessionContext.Provider>
   );

@@ -55,15 +55,25 @@ export interface ConsoleServer {
   close(): Promise<void>;
 }
 
-/** The api app on its own migrated database, listening on a free loopback port, serving `consoleDir`. */
-export async function startConsoleServer(consoleDir: string): Promise<ConsoleServer> {
+export interface ConsoleServerOptions {
+  /** The loopback port to listen on (a free one by default); a test that must name the origin in `env` picks it first. */
+  readonly port?: number;
+  /** Configuration variables on top of the tests' own (e.g. API_PUBLIC_URL and OIDC_PROVIDERS). */
+  readonly env?: Record<string, string>;
+}
+
+/** The api app on its own migrated database, listening on a loopback port, serving `consoleDir`. */
+export async function startConsoleServer(
+  consoleDir: string,
+  options: ConsoleServerOptions = {},
+): Promise<ConsoleServer> {
   const database = await createTestDatabase();
   const config: CairnConfig = {
-    ...testConfig(database.url, testRedisUrl(), { QUEUE_PREFIX: `c${Date.now()}` }),
+    ...testConfig(database.url, testRedisUrl(), { QUEUE_PREFIX: `c${Date.now()}`, ...options.env }),
     console: { dir: consoleDir },
   };
   const app = await createTestHttpApp(ApiModule.register(config), config);
-  await app.listen(0, '127.0.0.1');
+  await app.listen(options.port ?? 0, '127.0.0.1');
   const { port } = app.getHttpServer().address() as AddressInfo;
   return {
     app,

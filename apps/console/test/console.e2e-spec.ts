@@ -162,7 +162,6 @@ describe('the web console', () => {
       expect(page.url()).toBe(`${server.origin}/console/sign-in`);
       await page.getByRole('button', { name: /Platform operator/ }).click();
       await page.getByLabel('Bootstrap token', { exact: true }).waitFor();
-      await screenshot(page, 'sign-in');
       await expectAccessible(page, problems);
       // Without a session the API refuses, whatever the browser asks for.
       const direct = await page.evaluate(`fetch('/v1/tenants/${tenant}/tokens').then((r) => r.status)`);

@@ -28,8 +28,30 @@ const csrf: Middleware = {
   },
 };
 
+/**
+ * Who hears of a `401` (the API clears a failed session cookie with it: the session ended
+ * elsewhere, expired, or its user was disabled). GET /v1/session is how the session is checked, so
+ * its own `401` is not reported.
+ */
+let unauthorized: (() => void) | undefined;
+
+export function onUnauthorized(handler: (() => void) | undefined): void {
+  unauthorized = handler;
+}
+
+function reportUnauthorized(url: string, status: number): void {
+  if (status === 401 && new URL(url, window.location.origin).pathname !== '/v1/session') unauthorized?.();
+}
+
+const signedOut: Middleware = {
+  onResponse({ request, response }) {
+    reportUnauthorized(request.url, response.status);
+    return response;
+  },
+};
+
 export const api = createClient<paths>({ baseUrl: window.location.origin, credentials: 'same-origin' });
-api.use(csrf);
+api.use(csrf, signedOut);
 
 /** The data of a successful openapi-fetch answer, or its ApiError: `const page = await ok(api.GET(...))`. */
 export async function ok<T>(call: Promise<{ data?: T; error?: unknown; response: Response }>): Promise<T> {
@@ -58,6 +80,7 @@ export async function request<T>(method: string, path: string, body?: unknown): 
   } catch (error) {
     throw unreachable(error);
   }
+  reportUnauthorized(path, response.status);
   const text = await response.text();
   let parsed: unknown = undefined;
   if (text) {

@@ -40,9 +40,11 @@ export function SignInPage() {
   const providers = useLoad(() => sessionApi.providers(), []);
   const [search] = useSearchParams();
   const refused = search.get('error');
+  const { ended } = useSession();
   return (
     <main className="centered sign-in">
       <h1>Sign in to Cairn</h1>
+      {ended && <Notice>Your session has ended. Sign in again.</Notice>}
       {refused && (
         <div role="alert" className="message error">
           {OIDC_ERRORS[refused] ?? 'Signing in through the identity provider failed.'}
