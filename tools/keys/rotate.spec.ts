@@ -2,7 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { type TestingModule } from '@nestjs/testing';
-import { EncryptionModule, EnvelopeEncryption, masterKeyId } from '@cairn/encryption';
+import { EncryptionModule, EnvelopeEncryption, masterKeyId, PLATFORM_SCOPE } from '@cairn/encryption';
 import { ChildApp, childEnvironment, REPO_ROOT } from '@cairn/process-harness';
 import { createDbTestingModule, createTestDatabase, type TestDatabase, testConfig, testRedisUrl } from '@cairn/testing';
 import { DataSource } from 'typeorm';
@@ -42,6 +42,10 @@ describe('npm run keys:rotate', () => {
       ]);
       await moduleRef.get(EnvelopeEncryption).encrypt(id, { table: 'memories', rowId: '1', field: 'content' }, 'x');
     }
+    // An operator's TOTP secret: the platform's own data key is re-wrapped too.
+    await moduleRef
+      .get(EnvelopeEncryption)
+      .encrypt(PLATFORM_SCOPE, { table: 'accounts', rowId: randomUUID(), field: 'totp_secret' }, 'x');
   });
 
   afterAll(async () => {
@@ -57,12 +61,16 @@ describe('npm run keys:rotate', () => {
       `re-wrapping data keys from CAIRN_MASTER_KEY_PREVIOUS (${masterKeyId(oldKey)}) to CAIRN_MASTER_KEY (${masterKeyId(newKey)})`,
     );
     for (const slug of slugs) expect(first.stdout).toMatch(new RegExp(`^  ${slug} .* 1 key +rotated 1 \\(`, 'm'));
-    expect(first.stdout).toContain('tenants: 2 total, 2 rotated, 0 up to date, 0 failed; 2 data keys re-wrapped');
+    expect(first.stdout).toMatch(
+      new RegExp(`^  \\(platform: no tenant\\) +${PLATFORM_SCOPE}  1 key +rotated 1 \\(`, 'm'),
+    );
+    expect(first.stdout).toContain('tenants: 2 total, 2 rotated, 0 up to date, 0 failed; 3 data keys re-wrapped');
     expect(first.stdout).toContain('CAIRN_MASTER_KEY_PREVIOUS can be removed');
 
     const second = await rotate(keys);
     expect(second.code).toBe(0);
     expect(second.stdout).toContain('tenants: 2 total, 0 rotated, 2 up to date, 0 failed; 0 data keys re-wrapped');
+    expect(second.stdout).toMatch(/^ {2}\(platform: no tenant\) .* up to date/m);
   });
 
   it('exits 1 naming the tenants it cannot re-wrap', async () => {
@@ -72,7 +80,8 @@ describe('npm run keys:rotate', () => {
     expect(run.stdout).toContain('CAIRN_MASTER_KEY_PREVIOUS is not set');
     expect(run.stdout).toContain(`FAILED: tenant`);
     expect(run.stdout).toContain(`wrapped by master key ${masterKeyId(newKey)}`);
-    expect(run.stdout).toContain('2 data keys are still wrapped by another master key');
+    expect(run.stdout).toContain(`FAILED: the platform's data key v1 is wrapped by master key ${masterKeyId(newKey)}`);
+    expect(run.stdout).toContain('3 data keys are still wrapped by another master key');
   });
 
   it('refuses a malformed previous key with one line naming the variable', async () => {

@@ -1,15 +1,25 @@
-import { type MasterKeyRotationReport, type RotationListener, type TenantRotationReport } from '@cairn/encryption';
+import {
+  type KeyRotationOutcome,
+  type MasterKeyRotationReport,
+  PLATFORM_SCOPE,
+  type RotationListener,
+  type TenantRotationReport,
+} from '@cairn/encryption';
 
 /** Prints `npm run keys:rotate`'s per-tenant lines as aligned plain text. */
 export function consoleRotationListener(write: (line: string) => void): RotationListener {
   return {
     waiting: () => write('another key rotation holds the lock; waiting for it to finish…'),
     tenantDone: (report) => write(formatTenantLine(report)),
+    platformDone: (report) => write(formatLine('(platform: no tenant)', PLATFORM_SCOPE, report)),
   };
 }
 
 export function formatTenantLine(report: TenantRotationReport): string {
-  const name = `${report.slug}${report.deleted ? ' (deleted)' : ''}`;
+  return formatLine(`${report.slug}${report.deleted ? ' (deleted)' : ''}`, report.tenantId, report);
+}
+
+function formatLine(name: string, id: string, report: KeyRotationOutcome): string {
   const keys = `${report.keys} key${report.keys === 1 ? '' : 's'}`;
   const outcome =
     report.status === 'failed'
@@ -17,14 +27,14 @@ export function formatTenantLine(report: TenantRotationReport): string {
       : report.status === 'rotated'
         ? `rotated ${report.rewrapped}${report.alreadyCurrent > 0 ? `, ${report.alreadyCurrent} already current` : ''}`
         : 'up to date';
-  return `  ${name.padEnd(40)} ${report.tenantId}  ${keys.padEnd(8)} ${outcome} (${report.durationMs} ms)`;
+  return `  ${name.padEnd(40)} ${id}  ${keys.padEnd(8)} ${outcome} (${report.durationMs} ms)`;
 }
 
 export function formatSummary(report: MasterKeyRotationReport, elapsedMs: number): string[] {
   const count = (status: TenantRotationReport['status']) => report.tenants.filter((t) => t.status === status).length;
   const lines = [
     `tenants: ${report.tenants.length} total, ${count('rotated')} rotated, ${count('up-to-date')} up to date, ` +
-      `${report.failed} failed; ${report.rewrapped} data keys re-wrapped (${(elapsedMs / 1000).toFixed(2)} s)`,
+      `${count('failed')} failed; ${report.rewrapped} data keys re-wrapped (${(elapsedMs / 1000).toFixed(2)} s)`,
   ];
   lines.push(
     report.remaining === 0

@@ -129,6 +129,11 @@ export async function createExampleData(get: RepositoryLookup, entry: TenantEntr
     wrappedKey: Buffer.alloc(60, 1),
     masterKeyId: EX.oldMasterKeyId,
   });
+  await get<{ insertPlatformIfAbsent(key: object): Promise<unknown> }>('DataKeysRepository').insertPlatformIfAbsent({
+    version: 1,
+    wrappedKey: Buffer.alloc(60, 1),
+    masterKeyId: EX.oldMasterKeyId,
+  });
 }
 
 function auditEntry(at: Date) {

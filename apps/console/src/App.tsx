@@ -23,6 +23,7 @@ import { AuditPage } from './pages/AuditPage';
 import { SettingsPage } from './pages/SettingsPage';
 import { AccountPage } from './pages/AccountPage';
 import { TenantPage } from './pages/TenantPage';
+import { OperatorsPage } from './pages/OperatorsPage';
 
 /** Routes by session: public pages, then the tenant or platform pages of the signed-in role. */
 export function App() {
@@ -87,6 +88,7 @@ function PlatformRoutes() {
       <Route path="/tenants" component={TenantsPage} />
       <Route path="/migrations" component={MigrationsPage} />
       <Route path="/tenants/:slug" component={TenantPage} />
+      <Route path="/operators" component={OperatorsPage} />
       <Route path="/operations" component={OperationsPage} />
       <Route path="/audit" component={AuditPage} />
       <Route path="/account" component={AccountPage} />

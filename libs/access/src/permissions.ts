@@ -14,7 +14,10 @@ export type PermissionScope = 'platform' | 'tenant' | 'session' | 'project';
 export const PERMISSIONS = {
   'platform.tenants.manage': { scope: 'platform', description: 'Create, list and delete tenants' },
   'platform.audit.read': { scope: 'platform', description: 'Read the platform audit log' },
-  'platform.accounts.manage': { scope: 'platform', description: 'Create platform-operator accounts' },
+  'platform.accounts.manage': {
+    scope: 'platform',
+    description: 'Create, list, disable and enable platform-operator accounts; issue their password links',
+  },
   'platform.queues.manage': {
     scope: 'platform',
     description: 'See every job queue; list, retry and remove failed jobs',

@@ -47,3 +47,32 @@ WHERE id = $1;
 -- parameters: $1 uuid, $2 bigint
 UPDATE cairn.accounts SET totp_last_step = $2
 WHERE id = $1 AND (totp_last_step IS NULL OR totp_last_step < $2) RETURNING id;
+
+-- AccountsRepository.listPlatform
+-- parameters: $1 bigint, $2 uuid
+SELECT id, tenant_id, user_id, email, name, password_hash, totp_secret, totp_pending, disabled_at, created_at FROM cairn.accounts a
+WHERE a.user_id IS NULL
+  AND ($2::uuid IS NULL OR (a.created_at, a.id) > (SELECT c.created_at, c.id FROM cairn.accounts c WHERE c.id = $2))
+ORDER BY a.created_at, a.id
+LIMIT $1;
+
+-- AccountsRepository.disablePlatform
+BEGIN;
+
+SELECT id FROM cairn.accounts WHERE user_id IS NULL AND disabled_at IS NULL ORDER BY id FOR UPDATE;
+
+-- parameters: $1 uuid
+UPDATE cairn.accounts
+SET disabled_at = coalesce(disabled_at, now()),
+    updated_at = CASE WHEN disabled_at IS NULL THEN now() ELSE updated_at END
+WHERE id = $1 AND user_id IS NULL
+RETURNING id, tenant_id, user_id, email, name, password_hash, totp_secret, totp_pending, disabled_at, created_at;
+
+COMMIT;
+
+-- AccountsRepository.enablePlatform
+-- parameters: $1 uuid
+UPDATE cairn.accounts
+SET disabled_at = NULL, updated_at = CASE WHEN disabled_at IS NULL THEN updated_at ELSE now() END
+WHERE id = $1 AND user_id IS NULL
+RETURNING id, tenant_id, user_id, email, name, password_hash, totp_secret, totp_pending, disabled_at, created_at;

@@ -1,12 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { SNAPSHOT_EXAMPLE as EX, SqlSnapshot } from '@cairn/db';
-import { type DataSource } from 'typeorm';
+import { type DataSource, type EntityManager } from 'typeorm';
 import { returning } from './update-returning.sql';
 
 const UNIQUE_VIOLATION = '23505';
 
 export class DuplicatePlatformEmailError extends Error {}
+/** Disabling this platform account would leave no enabled one. */
+export class LastPlatformAccountError extends Error {}
 
 /** A person's credentials: a tenant user's (`userId`), or a platform operator's (`email`, `name`). */
 export interface Account {
@@ -17,11 +19,16 @@ export interface Account {
   readonly email: string | null;
   readonly name: string | null;
   readonly passwordHash: string | null;
-  /** Sealed (tenant data key); null when no second factor is enabled. */
+  /** Sealed (the tenant's data key, or the platform's for a platform account); null when no second factor is enabled. */
   readonly totpSecret: Buffer | null;
   /** Sealed secret of an enrolment not yet confirmed with a code. */
   readonly totpPending: Buffer | null;
   readonly disabledAt: Date | null;
+}
+
+/** A platform account as the operators' list shows it. */
+export interface PlatformAccountRecord extends Account {
+  readonly createdAt: Date;
 }
 
 interface AccountRow {
@@ -52,6 +59,11 @@ function toAccount(row: AccountRow | undefined): Account | undefined {
     disabledAt: row.disabled_at,
   };
 }
+
+type DatedRow = AccountRow & { created_at: Date };
+
+const toRecord = (row: DatedRow | undefined): PlatformAccountRecord | undefined =>
+  row && { ...(toAccount(row) as Account), createdAt: row.created_at };
 
 @Injectable()
 export class AccountsRepository {
@@ -158,5 +170,58 @@ export class AccountsRepository {
       [id, step],
     );
     return rows.length > 0;
+  }
+
+  /** Platform accounts in creation order after the account `afterId`: `limit` and one more (is there a next page). */
+  @SqlSnapshot({ params: [50, EX.newId] })
+  async listPlatform(limit: number, afterId?: string): Promise<PlatformAccountRecord[]> {
+    const rows = await this.dataSource.query<DatedRow[]>(
+      `SELECT ${COLUMNS}, created_at FROM cairn.accounts a
+       WHERE a.user_id IS NULL
+         AND ($2::uuid IS NULL OR (a.created_at, a.id) > (SELECT c.created_at, c.id FROM cairn.accounts c WHERE c.id = $2))
+       ORDER BY a.created_at, a.id
+       LIMIT $1`,
+      [limit + 1, afterId ?? null],
+    );
+    return rows.map((row) => toRecord(row) as PlatformAccountRecord);
+  }
+
+  /**
+   * Disables a platform account unless it is the last enabled one (LastPlatformAccountError);
+   * undefined when there is no such platform account. Every enabled platform account is locked
+   * first, in one order, so two operators disabling each other at once cannot leave none.
+   */
+  @SqlSnapshot({ params: [EX.newId] })
+  disablePlatform(id: string): Promise<PlatformAccountRecord | undefined> {
+    return this.dataSource.transaction(async (manager: EntityManager) => {
+      const enabled = await manager.query<{ id: string }[]>(
+        `SELECT id FROM cairn.accounts WHERE user_id IS NULL AND disabled_at IS NULL ORDER BY id FOR UPDATE`,
+      );
+      if (enabled.length === 1 && enabled[0].id === id) throw new LastPlatformAccountError(id);
+      const rows = await returning<DatedRow>(
+        manager,
+        `UPDATE cairn.accounts
+         SET disabled_at = coalesce(disabled_at, now()),
+             updated_at = CASE WHEN disabled_at IS NULL THEN now() ELSE updated_at END
+         WHERE id = $1 AND user_id IS NULL
+         RETURNING ${COLUMNS}, created_at`,
+        [id],
+      );
+      return toRecord(rows[0]);
+    });
+  }
+
+  /** Enables a platform account (disabled or not); undefined when there is no such platform account. */
+  @SqlSnapshot({ params: [EX.newId] })
+  async enablePlatform(id: string): Promise<PlatformAccountRecord | undefined> {
+    const rows = await returning<DatedRow>(
+      this.dataSource,
+      `UPDATE cairn.accounts
+       SET disabled_at = NULL, updated_at = CASE WHEN disabled_at IS NULL THEN updated_at ELSE now() END
+       WHERE id = $1 AND user_id IS NULL
+       RETURNING ${COLUMNS}, created_at`,
+      [id],
+    );
+    return toRecord(rows[0]);
   }
 }

@@ -3,7 +3,7 @@ import { Injectable } from '@nestjs/common';
 import { UsersService } from '@cairn/auth';
 import { BadRequestError } from '@cairn/common';
 import { type TenantRef } from '@cairn/tenancy';
-import { AccountsRepository } from './accounts.repository';
+import { type Account, AccountsRepository } from './accounts.repository';
 import { BrowserSessions } from './browser-sessions.service';
 import { PasswordLinksRepository } from './password-links.repository';
 import { Passwords } from './passwords.service';
@@ -14,8 +14,9 @@ const LINK_SECRET = /^[A-Za-z0-9_-]{43}$/;
 const hashOf = (secret: string) => createHash('sha256').update(secret).digest();
 
 /**
- * One-time links that set a user's first password or reset a forgotten one, made by a tenant
- * admin (or the platform) and handed to the person out of band. The secret travels in the URL's
+ * One-time links that set a person's first password or reset a forgotten one, made by a tenant
+ * admin (or the platform) for a user, or by a platform operator for another operator's account
+ * (PlatformAccounts), and handed to the person out of band. The secret travels in the URL's
  * fragment, which browsers never send to a server or put in a Referer; only its hash is stored.
  */
 @Injectable()
@@ -32,7 +33,11 @@ export class PasswordLinks {
   async issue(tenant: TenantRef, userId: string, issuedBy: string): Promise<{ url: string; expiresAt: Date }> {
     const user = await this.users.get(tenant, userId);
     if (user.disabledAt) throw new BadRequestError('The user is disabled', undefined, 'user_disabled');
-    const account = await this.accounts.ensureForUser(randomUUID(), tenant.id, user.id);
+    return this.issueFor(await this.accounts.ensureForUser(randomUUID(), tenant.id, user.id), issuedBy);
+  }
+
+  /** A link for an account the caller has found and may issue one for; any older link stops working. */
+  async issueFor(account: Account, issuedBy: string): Promise<{ url: string; expiresAt: Date }> {
     const secret = randomBytes(32).toString('base64url');
     const expiresAt = new Date(Date.now() + LINK_LIFETIME_MS);
     await this.links.replace({

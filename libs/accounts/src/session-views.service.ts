@@ -30,7 +30,14 @@ export class SessionViews {
       return {
         kind: 'platform',
         ...(account
-          ? { account: { id: account.id, email: account.email ?? '', name: account.name ?? '', secondFactor: false } }
+          ? {
+              account: {
+                id: account.id,
+                email: account.email ?? '',
+                name: account.name ?? '',
+                secondFactor: Boolean(account.totpSecret),
+              },
+            }
           : {}),
         role: 'platform',
         permissions: ['*'],

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { BadRequestError, ConflictError } from '@cairn/common';
-import { EnvelopeEncryption, type FieldBinding } from '@cairn/encryption';
+import { EnvelopeEncryption, type FieldBinding, PLATFORM_SCOPE } from '@cairn/encryption';
 import { Secret, TOTP } from 'otpauth';
 import { type Account, AccountsRepository } from './accounts.repository';
 
@@ -10,9 +10,9 @@ const PERIOD = 30;
 const WINDOW = 1;
 
 /**
- * Time-based one-time codes as a second factor. Tenant accounts only: the secret is sealed under
- * the tenant's data key (@cairn/encryption), and there is no platform-wide data key to seal a
- * platform operator's under (docs/sign-in.md). A code is spent once: its time step is recorded.
+ * Time-based one-time codes as a second factor, for tenant and platform-operator accounts alike.
+ * The secret is sealed (@cairn/encryption) under the tenant's data key, or for a platform
+ * account under the platform's own (PLATFORM_SCOPE). A code is spent once: its time step is recorded.
  */
 @Injectable()
 export class TotpFactor {
@@ -23,23 +23,22 @@ export class TotpFactor {
 
   /** A fresh secret, pending until a code from it is confirmed; shown once, to be scanned. */
   async enrol(account: Account, label: string): Promise<{ secret: string; otpauthUrl: string }> {
-    const tenantId = this.tenantOf(account);
     if (account.totpSecret)
       throw new ConflictError('A second factor is already enabled; disable it first', 'totp_enabled');
     const secret = new Secret({ size: 20 });
     await this.accounts.setPendingTotp(
       account.id,
-      await this.encryption.encrypt(tenantId, binding(account), secret.base32),
+      await this.encryption.encrypt(scopeOf(account), binding(account), secret.base32),
     );
     const totp = new TOTP({ issuer: 'Cairn', label, secret, period: PERIOD });
     return { secret: secret.base32, otpauthUrl: totp.toString() };
   }
 
   async confirm(account: Account, code: string): Promise<void> {
-    const tenantId = this.tenantOf(account);
     if (!account.totpPending)
       throw new BadRequestError('No enrolment to confirm; start one first', undefined, 'totp_not_pending');
-    const step = stepOf(await this.encryption.decryptText(tenantId, binding(account), account.totpPending), code);
+    const pending = await this.encryption.decryptText(scopeOf(account), binding(account), account.totpPending);
+    const step = stepOf(pending, code);
     if (step === undefined || !(await this.accounts.enableTotp(account.id, step))) {
       throw new BadRequestError('The code does not match', undefined, 'totp_invalid');
     }
@@ -47,26 +46,23 @@ export class TotpFactor {
 
   /** Whether `code` is a fresh code of the account's enabled secret (and spends it). */
   async verify(account: Account, code: string): Promise<boolean> {
-    if (!account.totpSecret || !account.tenantId) return false;
-    const secret = await this.encryption.decryptText(account.tenantId, binding(account), account.totpSecret);
+    if (!account.totpSecret) return false;
+    const secret = await this.encryption.decryptText(scopeOf(account), binding(account), account.totpSecret);
     const step = stepOf(secret, code);
     return step !== undefined && this.accounts.spendTotpStep(account.id, step);
   }
 
   async disable(account: Account, code: string): Promise<void> {
-    this.tenantOf(account);
     if (!account.totpSecret) throw new BadRequestError('No second factor is enabled', undefined, 'totp_not_enabled');
     if (!(await this.verify(account, code)))
       throw new BadRequestError('The code does not match', undefined, 'totp_invalid');
     await this.accounts.disableTotp(account.id);
   }
+}
 
-  private tenantOf(account: Account): string {
-    if (!account.tenantId) {
-      throw new BadRequestError('A second factor is available to tenant accounts only', undefined, 'totp_unavailable');
-    }
-    return account.tenantId;
-  }
+/** Whose data key seals the secret: the account's tenant's, or the platform's for an operator. */
+function scopeOf(account: Account): string {
+  return account.tenantId ?? PLATFORM_SCOPE;
 }
 
 function binding(account: Account): FieldBinding {

@@ -49,15 +49,43 @@ WHERE tenant_id = $1 AND version = $2 AND master_key_id = $3;
 
 COMMIT;
 
+-- DataKeysRepository.rewrapPlatform (a platform key wrapped by the previous master key)
+BEGIN;
+
+-- parameters: $1 text
+SELECT version, wrapped_key, master_key_id
+FROM cairn.platform_data_keys
+WHERE master_key_id <> $1
+ORDER BY version
+FOR UPDATE;
+
+-- parameters: $1 integer, $2 text, $3 bytea, $4 text
+UPDATE cairn.platform_data_keys
+SET wrapped_key = $3, master_key_id = $4, rewrapped_at = now()
+WHERE version = $1 AND master_key_id = $2;
+
+COMMIT;
+
+-- DataKeysRepository.platformSummary
+-- parameters: $1 text
+SELECT count(*)::int AS keys, count(*) FILTER (WHERE master_key_id = $1)::int AS current
+FROM cairn.platform_data_keys;
+
 -- DataKeysRepository.masterKeysInUse
 SELECT DISTINCT ON (master_key_id) master_key_id, tenant_id, version, wrapped_key,
        count(*) OVER (PARTITION BY master_key_id)::int AS keys
-FROM cairn.tenant_data_keys
+FROM (
+  SELECT tenant_id, version, wrapped_key, master_key_id FROM cairn.tenant_data_keys
+  UNION ALL
+  SELECT '00000000-0000-0000-0000-000000000000'::uuid, version, wrapped_key, master_key_id
+  FROM cairn.platform_data_keys
+) k
 ORDER BY master_key_id, tenant_id, version;
 
 -- DataKeysRepository.countNotWrappedBy
 -- parameters: $1 text
-SELECT count(*)::int AS remaining FROM cairn.tenant_data_keys WHERE master_key_id <> $1;
+SELECT ((SELECT count(*) FROM cairn.tenant_data_keys WHERE master_key_id <> $1)
++ (SELECT count(*) FROM cairn.platform_data_keys WHERE master_key_id <> $1))::int AS remaining;
 
 -- DataKeysRepository.withRotationLock
 -- parameters: $1 integer, $2 integer
@@ -65,3 +93,19 @@ SELECT pg_try_advisory_lock($1, $2) AS locked;
 
 -- parameters: $1 integer, $2 integer
 SELECT pg_advisory_unlock($1, $2);
+
+-- DataKeysRepository.latestOfPlatform
+SELECT version, wrapped_key, master_key_id
+FROM cairn.platform_data_keys
+ORDER BY version DESC
+LIMIT 1;
+
+-- DataKeysRepository.platformByVersion
+-- parameters: $1 integer
+SELECT version, wrapped_key, master_key_id FROM cairn.platform_data_keys WHERE version = $1;
+
+-- DataKeysRepository.insertPlatformIfAbsent
+-- parameters: $1 integer, $2 bytea, $3 text
+INSERT INTO cairn.platform_data_keys (version, wrapped_key, master_key_id)
+VALUES ($1::int, $2::bytea, $3::text)
+ON CONFLICT (version) DO NOTHING;

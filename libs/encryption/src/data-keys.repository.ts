@@ -2,7 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { SNAPSHOT_EXAMPLE as EX, SqlSnapshot, withAdvisoryLock } from '@cairn/db';
 import { type DataSource, type EntityManager } from 'typeorm';
-import { DATA_KEYS_SQL } from './data-keys.sql';
+import { PLATFORM_SCOPE } from './contract/encryption.types';
+import { DATA_KEYS_SQL, PLATFORM_KEYS_SQL } from './data-keys.sql';
 import { type WrappedDataKey } from './master-keyring';
 
 /** Advisory lock id (in LOCK_NAMESPACE) held by `npm run keys:rotate`; 1 is the migration lock. */
@@ -29,6 +30,8 @@ export interface TenantKeysSummary {
   readonly current: number;
 }
 
+type PlatformKeyRow = Omit<KeyRow, 'tenant_id'>;
+
 const toKey = (row: KeyRow): WrappedDataKey => ({
   tenantId: row.tenant_id,
   version: row.version,
@@ -36,19 +39,26 @@ const toKey = (row: KeyRow): WrappedDataKey => ({
   masterKeyId: row.master_key_id,
 });
 
-/** The tenants' wrapped data keys in the control schema (`cairn.tenant_data_keys`). */
+const toPlatformKey = (row: PlatformKeyRow): WrappedDataKey => toKey({ ...row, tenant_id: PLATFORM_SCOPE });
+
+/**
+ * The wrapped data keys in the control schema: the tenants' (`cairn.tenant_data_keys`) and the
+ * platform's own (`cairn.platform_data_keys`, asked for as PLATFORM_SCOPE).
+ */
 @Injectable()
 export class DataKeysRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
   @SqlSnapshot({ params: [EX.tenantId] })
   async latest(tenantId: string): Promise<WrappedDataKey | null> {
+    if (tenantId === PLATFORM_SCOPE) return this.latestOfPlatform();
     const rows = await this.dataSource.query<KeyRow[]>(DATA_KEYS_SQL.latest, [tenantId]);
     return rows[0] ? toKey(rows[0]) : null;
   }
 
   @SqlSnapshot({ params: [EX.tenantId, 1] })
   async byVersion(tenantId: string, version: number): Promise<WrappedDataKey | null> {
+    if (tenantId === PLATFORM_SCOPE) return this.platformByVersion(version);
     const rows = await this.dataSource.query<KeyRow[]>(DATA_KEYS_SQL.byVersion, [tenantId, version]);
     return rows[0] ? toKey(rows[0]) : null;
   }
@@ -58,6 +68,7 @@ export class DataKeysRepository {
     params: [{ tenantId: EX.tenantId, version: 2, wrappedKey: Buffer.alloc(60, 5), masterKeyId: EX.masterKeyId }],
   })
   async insertIfAbsent(key: WrappedDataKey): Promise<void> {
+    if (key.tenantId === PLATFORM_SCOPE) return this.insertPlatformIfAbsent(key);
     await this.dataSource.query(DATA_KEYS_SQL.insert, [key.tenantId, key.version, key.wrappedKey, key.masterKeyId]);
   }
 
@@ -91,9 +102,7 @@ export class DataKeysRepository {
   ): Promise<number> {
     return this.dataSource.transaction(async (manager: EntityManager) => {
       const rows = await manager.query<KeyRow[]>(DATA_KEYS_SQL.toRewrap, [tenantId, currentMasterKeyId]);
-      let rewrapped = 0;
-      for (const stored of rows.map(toKey)) {
-        const next = rewrap(stored);
+      return this.rewrapEach(rows.map(toKey), rewrap, async (stored, next) => {
         const result = await manager.query<[unknown[], number]>(DATA_KEYS_SQL.rewrap, [
           tenantId,
           stored.version,
@@ -101,10 +110,41 @@ export class DataKeysRepository {
           next.wrappedKey,
           next.masterKeyId,
         ]);
-        rewrapped += result[1];
-      }
-      return rewrapped;
+        return result[1];
+      });
     });
+  }
+
+  /** The platform's keys, as `rewrapTenant` does a tenant's: in one transaction. */
+  @SqlSnapshot({
+    name: 'a platform key wrapped by the previous master key',
+    params: [
+      EX.masterKeyId,
+      (key: WrappedDataKey) => ({ ...key, wrappedKey: Buffer.alloc(60, 6), masterKeyId: EX.masterKeyId }),
+    ],
+  })
+  rewrapPlatform(currentMasterKeyId: string, rewrap: (key: WrappedDataKey) => WrappedDataKey): Promise<number> {
+    return this.dataSource.transaction(async (manager: EntityManager) => {
+      const rows = await manager.query<PlatformKeyRow[]>(PLATFORM_KEYS_SQL.toRewrap, [currentMasterKeyId]);
+      return this.rewrapEach(rows.map(toPlatformKey), rewrap, async (stored, next) => {
+        const result = await manager.query<[unknown[], number]>(PLATFORM_KEYS_SQL.rewrap, [
+          stored.version,
+          stored.masterKeyId,
+          next.wrappedKey,
+          next.masterKeyId,
+        ]);
+        return result[1];
+      });
+    });
+  }
+
+  /** How many data keys the platform has, and how many `currentMasterKeyId` wraps. */
+  @SqlSnapshot({ params: [EX.masterKeyId] })
+  async platformSummary(currentMasterKeyId: string): Promise<{ keys: number; current: number }> {
+    const [row] = await this.dataSource.query<{ keys: number; current: number }[]>(PLATFORM_KEYS_SQL.summary, [
+      currentMasterKeyId,
+    ]);
+    return { keys: row?.keys ?? 0, current: row?.current ?? 0 };
   }
 
   /** Every master key that wraps a stored data key (boot check), in fingerprint order. */
@@ -124,5 +164,36 @@ export class DataKeysRepository {
   @SqlSnapshot({ params: [() => undefined, () => Promise.resolve()] })
   withRotationLock<T>(onWait: () => void, work: () => Promise<T>): Promise<T> {
     return withAdvisoryLock(this.dataSource, KEY_ROTATION_LOCK_ID, onWait, work);
+  }
+
+  @SqlSnapshot({ params: [] })
+  async latestOfPlatform(): Promise<WrappedDataKey | null> {
+    const rows = await this.dataSource.query<PlatformKeyRow[]>(PLATFORM_KEYS_SQL.latest);
+    return rows[0] ? toPlatformKey(rows[0]) : null;
+  }
+
+  @SqlSnapshot({ params: [1] })
+  async platformByVersion(version: number): Promise<WrappedDataKey | null> {
+    const rows = await this.dataSource.query<PlatformKeyRow[]>(PLATFORM_KEYS_SQL.byVersion, [version]);
+    return rows[0] ? toPlatformKey(rows[0]) : null;
+  }
+
+  /** As `insertIfAbsent`, for the platform's keys. */
+  @SqlSnapshot({
+    params: [{ tenantId: PLATFORM_SCOPE, version: 2, wrappedKey: Buffer.alloc(60, 5), masterKeyId: EX.masterKeyId }],
+  })
+  async insertPlatformIfAbsent(key: WrappedDataKey): Promise<void> {
+    await this.dataSource.query(PLATFORM_KEYS_SQL.insert, [key.version, key.wrappedKey, key.masterKeyId]);
+  }
+
+  /** Re-wraps each key with `rewrap` and stores it with `store` (which answers the rows it changed). */
+  private async rewrapEach(
+    keys: readonly WrappedDataKey[],
+    rewrap: (key: WrappedDataKey) => WrappedDataKey,
+    store: (stored: WrappedDataKey, next: WrappedDataKey) => Promise<number>,
+  ): Promise<number> {
+    let rewrapped = 0;
+    for (const stored of keys) rewrapped += await store(stored, rewrap(stored));
+    return rewrapped;
   }
 }

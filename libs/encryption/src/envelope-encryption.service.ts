@@ -2,7 +2,7 @@ import { createHmac, hkdfSync } from 'node:crypto';
 import { Inject, Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
 import { TenantsService } from '@cairn/tenancy';
 import { LRUCache } from 'lru-cache';
-import { type FieldBinding } from './contract/encryption.types';
+import { type FieldBinding, PLATFORM_SCOPE } from './contract/encryption.types';
 import { DataKeyCache } from './data-key-cache';
 import { DataKeysRepository } from './data-keys.repository';
 import { EncryptionError } from './encryption-error';
@@ -30,7 +30,8 @@ export const CURRENT_VERSION_TTL_MS = 60_000;
 /**
  * Envelope encryption of tenant data: AES-256-GCM under a per-tenant data key, itself wrapped by
  * the master key (MasterKeyring) and stored in the control schema. Callers name where a value
- * belongs (tenant, table, row, field); the name is authenticated with the ciphertext.
+ * belongs (tenant, table, row, field); the name is authenticated with the ciphertext. What
+ * belongs to no tenant is sealed for PLATFORM_SCOPE, under the platform's own data keys.
  *
  * Store the envelope as `bytea` (or base64 text). On read, `needsReencryption` tells whether the
  * value should be re-sealed with the tenant's current data key (after a data-key rotation).
@@ -163,8 +164,8 @@ export class EnvelopeEncryption implements OnModuleDestroy {
 
   /** Inserts a fresh key as `version` unless another caller (any replica) got there first. */
   private async createVersion(tenantId: string, version: number): Promise<void> {
-    // A live tenant only: for a deleted or unknown one nothing is made, and its reads then fail.
-    if (!(await this.tenants.findLiveById(tenantId))) return;
+    // A live tenant (or the platform) only: for a deleted or unknown one nothing is made, and its reads then fail.
+    if (tenantId !== PLATFORM_SCOPE && !(await this.tenants.findLiveById(tenantId))) return;
     const dataKey = newDataKey();
     try {
       await this.repository.insertIfAbsent(this.keyring.wrap(tenantId, version, dataKey));

@@ -2,7 +2,9 @@
 export {
   type EncryptionErrorCode,
   type FieldBinding,
+  type KeyRotationOutcome,
   type MasterKeyRotationReport,
+  PLATFORM_SCOPE,
   type RotationListener,
   type TenantRotationReport,
 } from './contract/encryption.types';

@@ -3,6 +3,7 @@ import { type LoggerService } from '@nestjs/common';
 import { type TestingModule } from '@nestjs/testing';
 import { createDbTestingModule, createTestDatabase, type TestDatabase, testConfig, testRedisUrl } from '@cairn/testing';
 import { DataSource } from 'typeorm';
+import { PLATFORM_SCOPE } from './contract/encryption.types';
 import { EncryptionModule } from './encryption.module';
 import { EnvelopeEncryption } from './envelope-encryption.service';
 import { masterKeyId } from './master-keyring';
@@ -118,5 +119,37 @@ describe('the master-key check at start (integration)', () => {
     );
     const error = await failure(start(masterA));
     expect(error.message).toContain('does not unwrap under CAIRN_MASTER_KEY');
+  });
+
+  it("checks the platform's own data keys like the tenants'", async () => {
+    const own = await createTestDatabase();
+    const started: TestingModule[] = [];
+    const startOn = async (current: Buffer) => {
+      const moduleRef = await createDbTestingModule(
+        testConfig(own.url, testRedisUrl(), { CAIRN_MASTER_KEY: current.toString('base64') }),
+        [EncryptionModule],
+        (builder) => builder.setLogger(capture),
+      );
+      started.push(moduleRef);
+      return moduleRef;
+    };
+    try {
+      const first = await startOn(masterA);
+      await first
+        .get(EnvelopeEncryption)
+        .encrypt(PLATFORM_SCOPE, { table: 'accounts', rowId: randomUUID(), field: 'totp_secret' }, 'x');
+      const lacking = await failure(startOn(masterB));
+      expect(lacking.message).toContain(`1 stored data key(s) are wrapped by master key(s) ${masterKeyId(masterA)}`);
+      await first
+        .get(DataSource)
+        .query(
+          `UPDATE cairn.platform_data_keys SET wrapped_key = set_byte(wrapped_key, 40, get_byte(wrapped_key, 40) # 1)`,
+        );
+      const corrupt = await failure(startOn(masterA));
+      expect(corrupt.message).toContain("the platform's data key v1 does not unwrap under CAIRN_MASTER_KEY");
+    } finally {
+      for (const moduleRef of started) await moduleRef.close();
+      await own.drop();
+    }
   });
 });

@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { TenantsService } from '@cairn/tenancy';
 import {
+  type KeyRotationOutcome,
   type MasterKeyRotationReport,
   type RotationListener,
   type TenantRotationReport,
@@ -13,8 +14,8 @@ const PAGE = 200;
 const BEFORE_ANY_UUID = '00000000-0000-0000-0000-000000000000';
 
 /**
- * `npm run keys:rotate`: re-wraps every tenant's data keys from CAIRN_MASTER_KEY_PREVIOUS to
- * CAIRN_MASTER_KEY. Each tenant is re-wrapped in one transaction and each stored key names the
+ * `npm run keys:rotate`: re-wraps every tenant's data keys, then the platform's own, from
+ * CAIRN_MASTER_KEY_PREVIOUS to CAIRN_MASTER_KEY. Each tenant is re-wrapped in one transaction and each stored key names the
  * master key that wraps it, so a run stopped anywhere leaves every tenant readable by a process
  * holding both keys, and the next run carries on where it stopped (keys already under the current
  * master key are skipped). Only wrappings change: data keys, and so ciphertexts, stay as they are.
@@ -55,12 +56,16 @@ export class MasterKeyRotation {
           if (page.length < PAGE) break;
           after = page[page.length - 1].tenantId;
         }
+        const platform = await this.rotatePlatform(current);
+        if (platform) listener.platformDone?.(platform);
+        const outcomes: KeyRotationOutcome[] = platform ? [...tenants, platform] : tenants;
         return {
           masterKeyId: current,
           previousMasterKeyId: this.keyring.previousId,
           tenants,
-          rewrapped: tenants.reduce((sum, tenant) => sum + tenant.rewrapped, 0),
-          failed: tenants.filter((tenant) => tenant.status === 'failed').length,
+          platform,
+          rewrapped: outcomes.reduce((sum, outcome) => sum + outcome.rewrapped, 0),
+          failed: outcomes.filter((outcome) => outcome.status === 'failed').length,
           // Counted afresh: keys a replica created under another master key during the run show here.
           remaining: await this.repository.countNotWrappedBy(current),
         };
@@ -72,24 +77,43 @@ export class MasterKeyRotation {
     summary: TenantKeysSummary & { readonly slug: string; readonly deleted: boolean },
     current: string,
   ): Promise<TenantRotationReport> {
+    const base = { tenantId: summary.tenantId, slug: summary.slug, deleted: summary.deleted };
+    const outcome = await this.rotateKeys(summary, () =>
+      this.repository.rewrapTenant(summary.tenantId, current, (stored) => this.rewrap(stored)),
+    );
+    return { ...base, ...outcome };
+  }
+
+  /** The platform's own data keys (PLATFORM_SCOPE), like a tenant's; null when it has none. */
+  private async rotatePlatform(current: string): Promise<KeyRotationOutcome | null> {
+    const summary = await this.repository.platformSummary(current);
+    if (summary.keys === 0) return null;
+    return this.rotateKeys(summary, () => this.repository.rewrapPlatform(current, (stored) => this.rewrap(stored)));
+  }
+
+  /** Re-wraps one set of keys unless all are current already; a failure is reported, not thrown. */
+  private async rotateKeys(
+    summary: { readonly keys: number; readonly current: number },
+    rewrapAll: () => Promise<number>,
+  ): Promise<KeyRotationOutcome> {
     const started = performance.now();
-    const base = { tenantId: summary.tenantId, slug: summary.slug, deleted: summary.deleted, keys: summary.keys };
     const elapsed = () => Math.round(performance.now() - started);
-    if (summary.current === summary.keys) {
-      return { ...base, rewrapped: 0, alreadyCurrent: summary.keys, status: 'up-to-date', durationMs: elapsed() };
+    const keys = summary.keys;
+    if (summary.current === keys) {
+      return { keys, rewrapped: 0, alreadyCurrent: keys, status: 'up-to-date', durationMs: elapsed() };
     }
     try {
-      const rewrapped = await this.repository.rewrapTenant(summary.tenantId, current, (stored) => this.rewrap(stored));
+      const rewrapped = await rewrapAll();
       return {
-        ...base,
+        keys,
         rewrapped,
-        alreadyCurrent: summary.keys - rewrapped,
+        alreadyCurrent: keys - rewrapped,
         status: rewrapped > 0 ? 'rotated' : 'up-to-date',
         durationMs: elapsed(),
       };
     } catch (error) {
       return {
-        ...base,
+        keys,
         rewrapped: 0,
         alreadyCurrent: summary.current,
         status: 'failed',

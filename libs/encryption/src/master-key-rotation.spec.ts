@@ -4,7 +4,13 @@ import { LOCK_NAMESPACE } from '@cairn/db';
 import { createDbTestingModule, createTestDatabase, type TestDatabase, testConfig, testRedisUrl } from '@cairn/testing';
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
-import { type FieldBinding, type RotationListener, type TenantRotationReport } from './contract/encryption.types';
+import {
+  type FieldBinding,
+  type KeyRotationOutcome,
+  PLATFORM_SCOPE,
+  type RotationListener,
+  type TenantRotationReport,
+} from './contract/encryption.types';
 import { KEY_ROTATION_LOCK_ID } from './data-keys.repository';
 import { type EncryptionError } from './encryption-error';
 import { EncryptionModule } from './encryption.module';
@@ -187,6 +193,51 @@ describe('master-key rotation, npm run keys:rotate (integration)', () => {
     for (const secret of [...spellings(oldKey), ...spellings(newKey), ...spellings(strangerKey)]) {
       expect(printed).not.toContain(secret);
     }
+  });
+
+  it("re-wraps the platform's own data keys too, after the tenants', and reports them apart", async () => {
+    const before = await encryptionWith(oldKey);
+    const where = { table: 'accounts', rowId: randomUUID(), field: 'totp_secret' };
+    const first = await before.encrypt(PLATFORM_SCOPE, where, 'operator secret one');
+    await before.rotateDataKey(PLATFORM_SCOPE);
+    const second = await before.encrypt(PLATFORM_SCOPE, where, 'operator secret two');
+    const read = async (encryption: EnvelopeEncryption) =>
+      Promise.all(
+        [first, second].map((envelope) =>
+          encryption.decryptText(PLATFORM_SCOPE, where, envelope).catch((error: EncryptionError) => error.code),
+        ),
+      );
+    // Bound to the platform: no tenant's keys open it.
+    const tenant = await createTenant();
+    await before.encrypt(tenant, where, 'a tenant value: its data key v1 exists');
+    await expect((await encryptionWith(oldKey)).decrypt(tenant, where, first)).rejects.toMatchObject({
+      code: 'decryption_failed',
+    });
+
+    const order: string[] = [];
+    let platformDone: KeyRotationOutcome | undefined;
+    const report = await (
+      await rotationWith(newKey, oldKey)
+    ).run({
+      waiting: () => undefined,
+      tenantDone: (done) => order.push(done.tenantId),
+      platformDone: (done) => {
+        order.push('platform');
+        platformDone = done;
+      },
+    });
+    expect(order.at(-1)).toBe('platform');
+    expect(report.platform).toMatchObject({ keys: 2, rewrapped: 2, alreadyCurrent: 0, status: 'rotated' });
+    expect(platformDone).toEqual(report.platform);
+    expect(report.tenants.map((done) => done.tenantId)).not.toContain(PLATFORM_SCOPE);
+    const keys = await dataSource.query<{ master_key_id: string }[]>(
+      'SELECT master_key_id FROM cairn.platform_data_keys ORDER BY version',
+    );
+    expect(keys.map((key) => key.master_key_id)).toEqual([masterKeyId(newKey), masterKeyId(newKey)]);
+    expect(await read(await encryptionWith(newKey))).toEqual(['operator secret one', 'operator secret two']);
+    expect(await read(await encryptionWith(oldKey))).toEqual(['master_key_unavailable', 'master_key_unavailable']);
+    const again = await (await rotationWith(newKey, oldKey)).run(quiet);
+    expect(again.platform).toMatchObject({ keys: 2, rewrapped: 0, status: 'up-to-date' });
   });
 
   it('waits for a rotation already running, and says so', async () => {

@@ -1,4 +1,5 @@
 import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
+import { PLATFORM_SCOPE } from './contract/encryption.types';
 import { EncryptionError } from './encryption-error';
 import { lengthPrefixed } from './envelope-format';
 
@@ -85,7 +86,8 @@ export class MasterKeyring {
   /** The plain data key; the caller owns the buffer and wipes it when done. */
   unwrap(stored: WrappedDataKey): Buffer {
     const master = [this.current, this.previous].find((key) => key?.id === stored.masterKeyId);
-    const what = `tenant ${stored.tenantId}'s data key v${stored.version}`;
+    const owner = stored.tenantId === PLATFORM_SCOPE ? 'the platform' : `tenant ${stored.tenantId}`;
+    const what = `${owner}'s data key v${stored.version}`;
     if (!master) {
       throw new EncryptionError(
         'master_key_unavailable',

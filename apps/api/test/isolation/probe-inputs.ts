@@ -98,12 +98,17 @@ const VICTIM_OBJECT: Record<string, keyof VictimWorld['ids']> = {
   review: 'review',
   // DELETE /v1/session/list/:id: a browser session of the account.
   list: 'browserSession',
+  // POST /v1/platform/accounts/:id/…: a platform operator's account.
+  accounts: 'platformAccount',
 };
 
-/** Objects that belong to the attacked project (a user, a browser session or a queue job belongs to the tenant). */
+/**
+ * Objects that belong to the attacked project (a user, a browser session or a queue job belongs
+ * to the tenant; a platform account to the installation).
+ */
 export const PROJECT_BOUND: ReadonlySet<string> = new Set(
   Object.entries(VICTIM_OBJECT)
-    .filter(([, kind]) => kind !== 'user' && kind !== 'browserSession')
+    .filter(([, kind]) => kind !== 'user' && kind !== 'browserSession' && kind !== 'platformAccount')
     .map(([resource]) => resource),
 );
 

@@ -45,6 +45,8 @@ export interface VictimWorld {
     readonly shareRule: string;
     /** One of the victim user's browser sessions (the account routes end them by id). */
     readonly browserSession: string;
+    /** A platform operator's account (the platform account routes disable, enable and reset it by id). */
+    readonly platformAccount: string;
   };
   /** The victim's own token: it seeds, and checks afterwards that nothing changed. */
   readonly victimToken: string;
@@ -104,6 +106,15 @@ export async function seedVictimWorld(world: GatewayWorld): Promise<VictimWorld>
   expectCreated(await anonymous.post('/v1/session/password', { token: link, password: PASSWORD }), 'password');
   const browser = await signIn(anonymous, { tenant: tenant.slug, email: user.email });
   const browserSession = String(expectCreated(await browser.get('/v1/session/list'), 'browser sessions').items[0].id);
+  // An operator: no tenant caller may list, disable, enable or reset it.
+  const operator = expectCreated(
+    await admin.post('/v1/platform/accounts', {
+      email: `operator-${tenantMarker.toLowerCase()}@example.com`,
+      name: `Operator ${tenantMarker}`,
+      password: PASSWORD,
+    }),
+    'platform account',
+  ).account as { id: string; email: string };
 
   const memory = expectCreated(
     await victim.post(`${base}/memories`, {
@@ -224,6 +235,7 @@ export async function seedVictimWorld(world: GatewayWorld): Promise<VictimWorld>
       share: share.id,
       shareRule: shareRule.id,
       browserSession,
+      platformAccount: operator.id,
     },
     victimToken: owner.token,
     projectToken: projectToken.token,
@@ -238,6 +250,7 @@ export async function seedVictimWorld(world: GatewayWorld): Promise<VictimWorld>
       projectMarker,
       privateMarker,
       AWS_KEY,
+      operator.id,
       ...objectIds,
     ],
     projectSecrets: [projectMarker, privateMarker, AWS_KEY, projectToken.token, ...objectIds],
@@ -335,5 +348,10 @@ export async function victimSnapshot(world: GatewayWorld, victim: VictimWorld): 
   parts.push((await owner.get(`${base}/working-memory`)).body);
   // Its shares and rules (a colleague may make its own, never change these).
   parts.push((await owner.get(`${base}/shares?limit=200`)).body);
+  // The operator's account: still enabled, and no operator account changed or given a password link (the audit says).
+  const operators = (await world.admin.get('/v1/platform/accounts?limit=500')).body.items as { id: string }[];
+  parts.push(operators.find((account) => account.id === victim.ids.platformAccount));
+  const audit = await world.admin.get('/v1/audit?action=platform.account.&outcome=success&limit=500');
+  parts.push(audit.body.items.map((entry: { action: string; target: string }) => `${entry.action} ${entry.target}`));
   return JSON.stringify(parts, (key, value: unknown) => (READ_BOOKKEEPING.test(key) ? undefined : value), 2);
 }

@@ -425,13 +425,71 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /** List the platform-operator accounts in creation order */
+        get: operations["PlatformAccountsController_list"];
         put?: never;
         /**
          * Create a platform-operator account
          * @description Called from a bootstrap session, it also ends that session: sign in with the new account.
          */
-        post: operations["AccountsAdminController_createPlatformAccount"];
+        post: operations["PlatformAccountsController_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/platform/accounts/{id}/disable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Disable an operator's account: it cannot sign in, and every browser session of it ends at once
+         * @description 400 cannot_disable_self for your own account; 409 last_operator for the last enabled one. Disabling a disabled account changes nothing.
+         */
+        post: operations["PlatformAccountsController_disable"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/platform/accounts/{id}/enable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Enable an operator's account again: it can sign in (its ended sessions stay ended) */
+        post: operations["PlatformAccountsController_enable"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/platform/accounts/{id}/password-link": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A one-time link (24 h) that sets the operator's password; a newer link voids older ones
+         * @description Hand the URL to the person out of band; it is shown only in this answer. 400 account_disabled.
+         */
+        post: operations["PlatformAccountsController_passwordLink"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1975,7 +2033,7 @@ export interface components {
                 id: string;
                 email: string;
                 name: string;
-                /** @description Whether the account signs in with a TOTP code too (tenant accounts only; docs/sign-in.md) */
+                /** @description Whether the account signs in with a TOTP code too (docs/sign-in.md) */
                 secondFactor: boolean;
             };
             tenant?: {
@@ -2048,6 +2106,33 @@ export interface components {
             /** @description true: the bootstrap session that made it has ended; sign in with the new account */
             signedOut: boolean;
             notice: string;
+        };
+        PlatformAccountPageDto_Output: {
+            items: {
+                /** Format: uuid */
+                id: string;
+                email: string;
+                name: string;
+                /** @description A disabled operator cannot sign in; their browser sessions ended when disabled */
+                disabled: boolean;
+                /** @description Whether the operator signs in with a TOTP code too */
+                secondFactor: boolean;
+                /** Format: date-time */
+                createdAt: string;
+            }[];
+            nextCursor: string | null;
+        };
+        PlatformAccountDto_Output: {
+            /** Format: uuid */
+            id: string;
+            email: string;
+            name: string;
+            /** @description A disabled operator cannot sign in; their browser sessions ended when disabled */
+            disabled: boolean;
+            /** @description Whether the operator signs in with a TOTP code too */
+            secondFactor: boolean;
+            /** Format: date-time */
+            createdAt: string;
         };
         PasswordLinkDto_Output: {
             /** @description Relative console URL with the one-time secret in its fragment; shown once */
@@ -5405,7 +5490,35 @@ export interface operations {
             503: components["responses"]["Error503"];
         };
     };
-    AccountsAdminController_createPlatformAccount: {
+    PlatformAccountsController_list: {
+        parameters: {
+            query?: {
+                limit?: number;
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlatformAccountPageDto_Output"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            429: components["responses"]["Error429"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    PlatformAccountsController_create: {
         parameters: {
             query?: never;
             header?: never;
@@ -5424,6 +5537,96 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["CreatedPlatformAccountDto_Output"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            429: components["responses"]["Error429"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    PlatformAccountsController_disable: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlatformAccountDto_Output"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            429: components["responses"]["Error429"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    PlatformAccountsController_enable: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlatformAccountDto_Output"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            429: components["responses"]["Error429"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    PlatformAccountsController_passwordLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PasswordLinkDto_Output"];
                 };
             };
             400: components["responses"]["Error400"];

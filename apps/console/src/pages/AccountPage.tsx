@@ -3,7 +3,7 @@ import { formatDate, PageHeader } from '../ui/layout';
 import { ActiveSessions } from '../ui/sessions';
 import { SecondFactor } from '../ui/totp';
 
-/** Everyone's own account: who they are, the second factor (tenant accounts), and their sessions. */
+/** Everyone's own account: who they are, the second factor, and their sessions. */
 export function AccountPage() {
   const { session } = useSession();
   if (!session) return null;
@@ -29,13 +29,7 @@ export function AccountPage() {
           </dd>
         </dl>
       </div>
-      {browser && session.kind === 'tenant' && session.account && <SecondFactor />}
-      {browser && session.kind === 'platform' && (
-        <p>
-          Platform-operator accounts have no second factor yet: there is no platform-wide data key to seal its secret
-          under.
-        </p>
-      )}
+      {browser && session.account && <SecondFactor />}
       {browser && session.account && <ActiveSessions />}
     </>
   );

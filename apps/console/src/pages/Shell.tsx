@@ -22,6 +22,7 @@ const TENANT_NAV: readonly NavItem[] = [
 const PLATFORM_NAV: readonly NavItem[] = [
   { href: '/tenants', label: 'Tenants' },
   { href: '/migrations', label: 'Migration status' },
+  { href: '/operators', label: 'Operators', permission: 'platform.accounts.manage' },
   { href: '/operations', label: 'Operations', permission: 'platform.queues.manage' },
   { href: '/audit', label: 'Audit log', permission: 'platform.audit.read' },
   { href: '/account', label: 'Your account' },

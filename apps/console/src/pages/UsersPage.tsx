@@ -34,7 +34,7 @@ export function UsersPage() {
   return (
     <>
       <PageHeader title="Users" />
-      {link && <PasswordLinkReveal user={link.user} link={link.link} onDone={() => setLink(undefined)} />}
+      {link && <PasswordLinkReveal person={link.user} link={link.link} onDone={() => setLink(undefined)} />}
       {manage && (
         <CreateUserForm
           tenant={tenant}

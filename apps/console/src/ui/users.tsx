@@ -2,8 +2,9 @@ import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { Form } from 'react-aria-components';
 import { api, ok } from '../api/client';
 import { type components } from '../api/openapi';
-import { DangerButton, ErrorMessage, Field, Notice, PlainButton, PrimaryButton, SelectField } from './forms';
+import { ErrorMessage, Field, Notice, PlainButton, PrimaryButton, SelectField } from './forms';
 import { formatDate, ModalDialog } from './layout';
+import { DisableOrEnable } from './disable';
 import { CopyField } from './reveal';
 
 export type User = components['schemas']['UserDto_Output'];
@@ -53,18 +54,26 @@ export function CreateUserForm({ tenant, onCreated }: { tenant: string; onCreate
   );
 }
 
-/** The one-time password link of a user, absolute so it can be handed over as it is. */
-export function PasswordLinkReveal({ user, link, onDone }: { user: User; link: PasswordLink; onDone: () => void }) {
+/** The one-time password link of a person (a user, an operator), absolute so it can be handed over as it is. */
+export function PasswordLinkReveal({
+  person,
+  link,
+  onDone,
+}: {
+  person: { readonly email: string; readonly name: string };
+  link: PasswordLink;
+  onDone: () => void;
+}) {
   const heading = useRef<HTMLHeadingElement>(null);
   // The link appears above the table: take focus there, so keyboard and screen-reader users find it.
   useEffect(() => heading.current?.focus(), [link]);
   return (
     <section aria-labelledby="link-heading" className="card reveal">
       <h2 id="link-heading" ref={heading} tabIndex={-1}>
-        Password link for {user.email}
+        Password link for {person.email}
       </h2>
       <Notice>
-        Hand it to {user.name} yourself: it is shown only once, works once, and expires {formatDate(link.expiresAt)}.
+        Hand it to {person.name} yourself: it is shown only once, works once, and expires {formatDate(link.expiresAt)}.
       </Notice>
       <CopyField id="password-link" label="Link" value={new URL(link.url, window.location.origin).href} />
       <PlainButton onPress={onDone}>Done</PlainButton>
@@ -96,38 +105,15 @@ export function UserActions({
   return (
     <div className="row-actions">
       <ChangeRole user={user} describedBy={describedBy} update={update} onChanged={onChanged} />
-      {user.disabled ? (
-        <PlainButton
-          aria-describedby={describedBy}
-          onPress={() => void update({ disabled: false }).then(() => onChanged(`${user.email} enabled.`), setError)}
-        >
-          Enable
-        </PlainButton>
-      ) : (
-        <ModalDialog
-          title={`Disable ${user.email}?`}
-          trigger={<DangerButton aria-describedby={describedBy}>Disable</DangerButton>}
-        >
-          {(close) => (
-            <>
-              <p>They are signed out and every token they hold stops working at once, until enabled again.</p>
-              <div className="form-actions">
-                <DangerButton
-                  onPress={() => {
-                    close();
-                    update({ disabled: true }).then(() => onChanged(`${user.email} disabled.`), setError);
-                  }}
-                >
-                  Disable user
-                </DangerButton>
-                <PlainButton onPress={close} autoFocus>
-                  Cancel
-                </PlainButton>
-              </div>
-            </>
-          )}
-        </ModalDialog>
-      )}
+      <DisableOrEnable
+        email={user.email}
+        disabled={user.disabled}
+        describedBy={describedBy}
+        consequence="They are signed out and every token they hold stops working at once, until enabled again."
+        confirmLabel="Disable user"
+        disable={() => void update({ disabled: true }).then(() => onChanged(`${user.email} disabled.`), setError)}
+        enable={() => void update({ disabled: false }).then(() => onChanged(`${user.email} enabled.`), setError)}
+      />
       <PlainButton
         aria-describedby={describedBy}
         onPress={() => {

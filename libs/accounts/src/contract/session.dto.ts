@@ -78,9 +78,7 @@ export const sessionViewSchema = z.object({
       id: z.uuid(),
       email: z.string(),
       name: z.string(),
-      secondFactor: z
-        .boolean()
-        .describe('Whether the account signs in with a TOTP code too (tenant accounts only; docs/sign-in.md)'),
+      secondFactor: z.boolean().describe('Whether the account signs in with a TOTP code too (docs/sign-in.md)'),
     })
     .optional(),
   tenant: z.object({ slug: z.string(), name: z.string() }).optional(),

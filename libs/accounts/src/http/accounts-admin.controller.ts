@@ -1,64 +1,16 @@
-import { Body, Controller, Param, Post, Req, Res } from '@nestjs/common';
+import { Controller, Param, Post } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import {
-  actorOf,
-  AllowedBeforeAccount,
-  Audited,
-  CurrentPrincipal,
-  type Principal,
-  RequirePermission,
-} from '@cairn/access';
+import { actorOf, Audited, CurrentPrincipal, type Principal, RequirePermission } from '@cairn/access';
 import { CurrentTenant, type TenantRef } from '@cairn/tenancy';
-import { type FastifyReply, type FastifyRequest } from 'fastify';
 import { ZodResponse } from 'nestjs-zod';
-import { BrowserSessions } from '../browser-sessions.service';
-import {
-  CreatedPlatformAccountDto,
-  CreatePlatformAccountDto,
-  PasswordLinkDto,
-  PasswordLinkParamsDto,
-} from '../contract/session.dto';
+import { PasswordLinkDto, PasswordLinkParamsDto } from '../contract/session.dto';
 import { PasswordLinks } from '../password-links.service';
-import { PlatformAccounts } from '../platform-accounts.service';
 
-/** Administration of accounts: platform-operator accounts, and password links for a tenant's users. */
+/** Password links for a tenant's users (platform-operator accounts: PlatformAccountsController). */
 @ApiTags('accounts')
 @Controller('v1')
 export class AccountsAdminController {
-  constructor(
-    private readonly platformAccounts: PlatformAccounts,
-    private readonly links: PasswordLinks,
-    private readonly sessions: BrowserSessions,
-  ) {}
-
-  @Post('platform/accounts')
-  @RequirePermission('platform.accounts.manage')
-  @AllowedBeforeAccount()
-  @Audited('platform.account.create')
-  @ApiOperation({
-    summary: 'Create a platform-operator account',
-    description: 'Called from a bootstrap session, it also ends that session: sign in with the new account.',
-  })
-  @ZodResponse({ status: 201, type: CreatedPlatformAccountDto })
-  async createPlatformAccount(
-    @Body() body: CreatePlatformAccountDto,
-    @Req() request: FastifyRequest,
-    @Res({ passthrough: true }) reply: FastifyReply,
-  ) {
-    const account = await this.platformAccounts.create(body);
-    const bootstrap = request.browserSession?.mustCreateAccount === true;
-    if (bootstrap && request.browserSession) {
-      await this.sessions.end(request.browserSession.id);
-      void reply.header('set-cookie', this.sessions.clearCookie());
-    }
-    return {
-      account: { id: account.id, email: account.email ?? '', name: account.name ?? '' },
-      signedOut: bootstrap,
-      notice: bootstrap
-        ? 'The bootstrap session has ended: sign in with the new account'
-        : 'The account can sign in now',
-    };
-  }
+  constructor(private readonly links: PasswordLinks) {}
 
   @Post('tenants/:slug/users/:id/password-link')
   @RequirePermission('tenant.users.manage')

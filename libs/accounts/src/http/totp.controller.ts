@@ -7,7 +7,7 @@ import { TotpCodeDto, TotpEnrolmentDto } from '../contract/session.dto';
 import { SessionViews } from '../session-views.service';
 import { TotpFactor } from '../totp.service';
 
-/** A signed-in tenant account's second factor (time-based one-time codes). */
+/** A signed-in account's second factor (time-based one-time codes): a tenant's or a platform operator's. */
 @ApiTags('session')
 @Controller('v1/session/totp')
 export class TotpController {

@@ -7,6 +7,7 @@ import { auditOutbox } from './0005-audit-outbox';
 import { accounts } from './0006-accounts';
 import { tenantSuspension } from './0007-tenant-suspension';
 import { oidcIdentities } from './0008-oidc-identities';
+import { platformDataKeys } from './0009-platform-data-keys';
 
 /** Control-schema migrations in order. Append only; never edit one that has shipped. */
 export const CONTROL_MIGRATIONS: readonly Migration[] = [
@@ -18,4 +19,5 @@ export const CONTROL_MIGRATIONS: readonly Migration[] = [
   accounts,
   tenantSuspension,
   oidcIdentities,
+  platformDataKeys,
 ];
