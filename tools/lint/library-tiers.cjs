@@ -53,6 +53,7 @@ const TIERS = {
     knowledge: 'the project knowledge base: documents, chunks, fetched pages',
     summaries: 'file and session summaries',
     extraction: 'fact extraction from transcripts into proposals',
+    retention: "how long a tenant's audit log and knowledge base are kept: the installation's days or its own",
     maintenance: "the scheduled per-tenant runs of the other features' upkeep",
     coordination: 'the broadcast channel between agents',
     status: 'what the service and its search can do right now',

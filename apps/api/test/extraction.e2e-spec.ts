@@ -150,6 +150,14 @@ describe('fact extraction without a model', () => {
       fetchAllowHosts: [],
       fetchDenyHosts: [],
       agentDefaultScope: 'project',
+      retention: {
+        auditLogDays: { effective: 365, tenant: null, default: 365 },
+        knowledgeBaseDays: {
+          external: { effective: 14, tenant: null, default: 14 },
+          internal: { effective: 30, tenant: null, default: 30 },
+          summary: { effective: 365, tenant: null, default: 365 },
+        },
+      },
     });
     expect((await p.w.admin.patch(settingsUrl(), { extractionMode: 'memories' })).body).toMatchObject({
       extractionMode: 'memories',

@@ -269,9 +269,12 @@ describe('knowledge base over the api', () => {
     const live = await index(agent, a, { source: 'new/live.md', text: 'Expiredterm but still live.' });
     const otherProject = await index(agent, b, { source: 'old/b.md', text: 'Expiredterm in project B.' });
     const expire = [expired, expiredExternal, otherProject].map((doc) => doc.document.id);
-    await sql(`UPDATE {schema}.kb_documents SET expires_at = now() - interval '1 day' WHERE id = ANY($1::uuid[])`, [
-      expire,
-    ]);
+    // Indexed 400 days ago: past every tier's days (the purge dates expiry from then).
+    await sql(
+      `UPDATE {schema}.kb_documents SET retained_from = now() - interval '400 days', expires_at = now() - interval '1 day'
+       WHERE id = ANY($1::uuid[])`,
+      [expire],
+    );
 
     const before = await agent.post('/v1/kb/search', { query: 'expiredterm' });
     expect(before.body.results.map((hit: any) => hit.documentId)).toEqual([live.document.id]);

@@ -98,7 +98,12 @@ describe('maintenance jobs', () => {
     const old = (await index('old-page', 'external')).body.document.id;
     const recent = (await index('recent-page', 'external')).body.document.id;
     const internal = (await index('internal-notes', 'internal')).body.document.id;
-    await sql(`UPDATE {schema}.kb_documents SET expires_at = now() - interval '1 day' WHERE id = $1`, [old]);
+    // Indexed 15 days ago: past the external tier's 14 days (the purge dates expiry from then).
+    await sql(
+      `UPDATE {schema}.kb_documents SET retained_from = now() - interval '15 days', expires_at = now() - interval '1 day'
+       WHERE id = $1`,
+      [old],
+    );
     const result = await run('retention-purge', { tenantId: w.tenant.id });
     expect(result.counts).toMatchObject({ external: 1, internal: 0, summary: 0 });
     const left = await sql<{ id: string }>(`SELECT id FROM {schema}.kb_documents`);

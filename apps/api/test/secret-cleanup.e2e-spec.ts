@@ -113,11 +113,11 @@ describe('secrets do not outlive their source', () => {
 
     const expiring = (await index('notes/old.md', `Old token ${githubToken()}`)).body.document.id as string;
     expect(await rows('kb_documents', expiring)).toBe(1);
-    await api.app
-      .get(DataSource)
-      .query(`UPDATE "${w.tenant.schema}".kb_documents SET expires_at = now() - interval '1 day' WHERE id = $1`, [
-        expiring,
-      ]);
+    await api.app.get(DataSource).query(
+      `UPDATE "${w.tenant.schema}".kb_documents
+         SET retained_from = now() - interval '400 days', expires_at = now() - interval '1 day' WHERE id = $1`,
+      [expiring],
+    );
     const purge = await worker
       .get(JobHandlers)
       .get('maintenance', 'retention-purge')!

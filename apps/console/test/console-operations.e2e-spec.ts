@@ -175,23 +175,73 @@ describe('the console: operations, audit, settings and account', () => {
       await context.close();
     });
 
-    it('changes settings and the API has them', async () => {
+    it('changes settings and retention, confirming a shorter retention, and the API has them', async () => {
+      const settingsUrl = `/v1/tenants/${tenant.slug}/settings`;
       const { page, context, problems } = await asAdmin('/settings');
       await page.getByRole('heading', { name: 'Tenant settings' }).waitFor();
       expect(await page.getByRole('radio', { name: /^Proposals/ }).isChecked()).toBe(true);
       await page.getByRole('radio', { name: /^Memories: stored at once/ }).check({ force: true });
       await page.getByRole('radio', { name: /^Private/ }).check({ force: true });
       await page.getByLabel('Hosts kb_fetch never reaches').fill('internal.example.com\n*.corp.example.com');
+
+      // Retention: empty fields follow the installation's days, which the page names.
+      const audit = page.getByLabel('Audit log (days)');
+      expect(await audit.inputValue()).toBe('');
+      await page.getByText("Entries of the audit log. Now: 365 days. Empty: the installation's 365 days.").waitFor();
+      // A value the API would refuse is shown as the field's error, and nothing is sent.
+      await audit.fill('10');
+      await page.getByRole('button', { name: 'Save settings' }).click();
+      await page.getByText('Must be 0 (keep forever) or 30 to 36,500 days.').waitFor();
+      await page.getByRole('alert').filter({ hasText: 'Some retention values cannot be saved' }).waitFor();
+      expect(await audit.getAttribute('aria-invalid')).toBe('true');
+      await expectAccessible(page, problems);
+      expect((await server.admin.get(settingsUrl)).body.extractionMode).toBe('proposals');
+
+      await audit.fill('90');
+      await page.getByLabel('External documents (days)').fill('7');
+      await page.getByLabel('Internal documents (days)').fill('60');
+      expect(await page.getByRole('alert').count()).toBe(0);
       await screenshot(page, 'settings');
       await expectAccessible(page, problems);
       await page.getByRole('button', { name: 'Save settings' }).click();
+      // Shorter periods delete data: they are named and confirmed first (the longer one is not).
+      const dialog = page.getByRole('dialog', { name: 'Shorten retention?' });
+      await dialog.getByText('Audit log: 365 days → 90 days').waitFor();
+      await dialog.getByText('External documents: 14 days → 7 days').waitFor();
+      expect(await dialog.getByText(/Internal documents/).count()).toBe(0);
+      await expectAccessible(page, problems);
+      await dialog.getByRole('button', { name: 'Shorten and save' }).click();
       await page.getByRole('status').filter({ hasText: 'Settings saved.' }).waitFor();
-      const saved = await server.admin.get(`/v1/tenants/${tenant.slug}/settings`);
+      await page.getByText('Entries of the audit log. Now: 90 days.', { exact: false }).waitFor();
+      const saved = await server.admin.get(settingsUrl);
       expect(saved.body).toMatchObject({
         extractionMode: 'memories',
         agentDefaultScope: 'private',
         secrets: 'redact',
         fetchDenyHosts: ['internal.example.com', '*.corp.example.com'],
+        retention: {
+          auditLogDays: { effective: 90, tenant: 90, default: 365 },
+          knowledgeBaseDays: {
+            external: { effective: 7, tenant: 7, default: 14 },
+            internal: { effective: 60, tenant: 60, default: 30 },
+            summary: { effective: 365, tenant: null, default: 365 },
+          },
+        },
+      });
+
+      // Emptied, a field goes back to the installation's days (longer here: no confirmation).
+      await page.getByLabel('External documents (days)').fill('');
+      await page.getByRole('button', { name: 'Save settings' }).click();
+      await page
+        .getByText('Fetched pages and other outside sources, counted from when they were last indexed. Now: 14 days.', {
+          exact: false,
+        })
+        .waitFor();
+      expect(await page.getByRole('dialog').count()).toBe(0);
+      expect((await server.admin.get(settingsUrl)).body.retention.knowledgeBaseDays.external).toEqual({
+        effective: 14,
+        tenant: null,
+        default: 14,
       });
       // No tenant role may rotate the data key: the section is not there.
       expect(await page.getByRole('heading', { name: 'Data key' }).count()).toBe(0);

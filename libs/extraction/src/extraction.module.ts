@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { MemoryModule } from '@cairn/memory';
 import { ProjectsModule } from '@cairn/projects';
+import { RetentionModule } from '@cairn/retention';
 import { SecretsModule } from '@cairn/secrets';
 import { FactExtractor } from './fact-extractor.service';
 import { ProposalsRepository } from './proposals.repository';
@@ -12,7 +13,7 @@ import { TenantSettingsService } from './tenant-settings.service';
  * GenerationModule's generation requests; the extractor needs `GENERATOR` (ProvidersModule, global).
  */
 @Module({
-  imports: [ProjectsModule, MemoryModule, SecretsModule],
+  imports: [ProjectsModule, MemoryModule, SecretsModule, RetentionModule],
   providers: [ProposalsRepository, ProposalsService, TenantSettingsService, FactExtractor],
   exports: [ProposalsRepository, ProposalsService, TenantSettingsService, FactExtractor],
 })

@@ -6,4 +6,9 @@ export { type Extraction, FactExtractor, RULES_FALLBACK } from './fact-extractor
 export { EXTRACTED_TAG, ProposalsService } from './proposals.service';
 export { TenantSettingsService } from './tenant-settings.service';
 export { type Proposal, PROPOSAL_STATUSES, type ProposalStatus } from './contract/proposal.types';
-export { EXTRACTION_MODES, type ExtractionMode, type TenantSettings } from './contract/tenant-settings.types';
+export {
+  EXTRACTION_MODES,
+  type ExtractionMode,
+  type TenantSettings,
+  type TenantSettingsChanges,
+} from './contract/tenant-settings.types';

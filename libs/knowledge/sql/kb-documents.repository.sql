@@ -11,8 +11,8 @@ SELECT pg_advisory_xact_lock(hashtext($1), hashtext($2));
 -- parameters: $1 uuid, $2 text, $3 text, $4 integer, $5 integer, $6 integer
 WITH d AS (
        UPDATE kb_documents u
-       SET expires_at = greatest(u.expires_at, now() + make_interval(days => CASE u.retention_tier
-         WHEN 'external' THEN $4::int WHEN 'internal' THEN $5::int ELSE $6::int END))
+       SET retained_from = now(), expires_at = now() + make_interval(days => CASE u.retention_tier
+         WHEN 'external' THEN $4::int WHEN 'internal' THEN $5::int ELSE $6::int END)
        WHERE u.project_id = $1 AND u.source = $2 AND u.content_hash = $3
        RETURNING u.*)
      SELECT d.id, d.project_id AS "projectId", d.source, d.title, d.source_type AS "sourceType",
@@ -77,6 +77,17 @@ d.expires_at AS "expiresAt", d.metadata FROM kb_documents d WHERE d.project_id =
 -- parameters: $1 uuid, $2 uuid
 WITH gone AS (DELETE FROM kb_documents WHERE project_id = $1 AND id = $2 RETURNING 1)
 SELECT count(*)::int AS n FROM gone;
+
+-- KbDocumentsRepository.alignExpiry
+-- parameters: $1 integer, $2 integer, $3 integer, $4 uuid, $5 text
+WITH moved AS (
+   UPDATE kb_documents SET expires_at = retained_from + make_interval(days => CASE retention_tier
+WHEN 'external' THEN $1::int WHEN 'internal' THEN $2::int ELSE $3::int END)
+   WHERE ($4::uuid IS NULL OR project_id = $4) AND ($5::text IS NULL OR retention_tier = $5)
+     AND expires_at <> retained_from + make_interval(days => CASE retention_tier
+WHEN 'external' THEN $1::int WHEN 'internal' THEN $2::int ELSE $3::int END)
+   RETURNING 1)
+ SELECT count(*)::int AS n FROM moved;
 
 -- KbDocumentsRepository.purgeExpired
 -- parameters: $1 uuid, $2 text

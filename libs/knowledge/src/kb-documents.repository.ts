@@ -30,7 +30,7 @@ export class KbDocumentsRepository {
 
   /**
    * The document holding exactly this content of this source, if any. Indexing it again
-   * says it is still in use, so its retention restarts from now (never shortens).
+   * says it is still in use, so its retention restarts from now: kept the tier's days from now.
    */
   @SqlSnapshot({
     params: [
@@ -50,8 +50,8 @@ export class KbDocumentsRepository {
     const rows = await this.db.query<KbDocument>(
       `WITH d AS (
          UPDATE kb_documents u
-         SET expires_at = greatest(u.expires_at, now() + make_interval(days => CASE u.retention_tier
-           WHEN 'external' THEN $4::int WHEN 'internal' THEN $5::int ELSE $6::int END))
+         SET retained_from = now(), expires_at = now() + make_interval(days => CASE u.retention_tier
+           WHEN 'external' THEN $4::int WHEN 'internal' THEN $5::int ELSE $6::int END)
          WHERE u.project_id = $1 AND u.source = $2 AND u.content_hash = $3
          RETURNING u.*)
        SELECT ${COLUMNS} FROM d`,
@@ -161,6 +161,32 @@ export class KbDocumentsRepository {
       [projectId, id],
     );
     return (rows[0]?.n ?? 0) > 0;
+  }
+
+  /**
+   * Dates every document's expiry by the retention in force: `days` of its tier after it was last
+   * indexed (`retained_from`), so a tenant's new retention, or the installation's, reaches the
+   * documents indexed before it. Only rows whose expiry moves are written. Returns how many moved.
+   */
+  @SqlSnapshot({
+    params: [
+      { external: 14, internal: 30, summary: 365 },
+      { projectId: EX.projectId, tier: 'external' },
+    ],
+  })
+  async alignExpiry(days: RetentionDays, filter: { projectId?: string; tier?: RetentionTier }): Promise<number> {
+    const until = `retained_from + make_interval(days => CASE retention_tier
+      WHEN 'external' THEN $1::int WHEN 'internal' THEN $2::int ELSE $3::int END)`;
+    const rows = await this.db.query<{ n: number }>(
+      `WITH moved AS (
+         UPDATE kb_documents SET expires_at = ${until}
+         WHERE ($4::uuid IS NULL OR project_id = $4) AND ($5::text IS NULL OR retention_tier = $5)
+           AND expires_at <> ${until}
+         RETURNING 1)
+       SELECT count(*)::int AS n FROM moved`,
+      [days.external, days.internal, days.summary, filter.projectId ?? null, filter.tier ?? null],
+    );
+    return rows[0]?.n ?? 0;
   }
 
   /** Deletes expired documents (chunks by cascade); counts per tier. */

@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { EmbeddingsModule, EmbeddingTargetsModule } from '@cairn/embeddings';
 import { JobsModule } from '@cairn/jobs';
 import { ProjectsModule } from '@cairn/projects';
+import { RetentionModule } from '@cairn/retention';
 import { SecretsModule } from '@cairn/secrets';
 import { SearchModule } from '@cairn/search';
 import { KbChunkEmbeddingTarget } from './kb-chunk-embedding-target.service';
@@ -20,7 +21,15 @@ import { KnowledgeService } from './knowledge.service';
  * usable on its own whichever app wires it.
  */
 @Module({
-  imports: [ProjectsModule, SearchModule, EmbeddingsModule, EmbeddingTargetsModule, JobsModule, SecretsModule],
+  imports: [
+    ProjectsModule,
+    SearchModule,
+    EmbeddingsModule,
+    EmbeddingTargetsModule,
+    JobsModule,
+    SecretsModule,
+    RetentionModule,
+  ],
   providers: [
     KnowledgeService,
     KbDocumentChunks,

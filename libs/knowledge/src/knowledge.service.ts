@@ -5,6 +5,7 @@ import { BadRequestError, NotFoundError } from '@cairn/common';
 import { CAIRN_CONFIG, type CairnConfig } from '@cairn/config';
 import { JobQueue } from '@cairn/jobs';
 import { type ProjectRef, ProjectResolver } from '@cairn/projects';
+import { RetentionSettings } from '@cairn/retention';
 import { SecretRedaction } from '@cairn/secrets';
 import { TenantTransaction } from '@cairn/tenancy';
 import { chunkText } from './chunker';
@@ -46,6 +47,7 @@ export class KnowledgeService {
     private readonly chunks: KbChunksRepository,
     private readonly jobs: JobQueue,
     private readonly secrets: SecretRedaction,
+    private readonly retention: RetentionSettings,
   ) {}
 
   /**
@@ -102,12 +104,9 @@ export class KnowledgeService {
     const indexed = await this.tx.run(async (): Promise<Indexed> => {
       const project = await this.projects.resolve(projectSlug);
       await this.documents.lockSource(project.id, source);
-      const existing = await this.documents.renewExisting(
-        project.id,
-        source,
-        hash,
-        this.config.knowledge.retentionDays,
-      );
+      // The tenant's retention (its own days, else the installation's), read in its transaction.
+      const days = (await this.retention.effective()).knowledgeBaseDays;
+      const existing = await this.documents.renewExisting(project.id, source, hash, days);
       if (existing) return { project, document: existing, newChunks: [], duplicate: true, replaced: 0 };
       // New content replaces the source's older versions: removing them takes the right to delete them.
       for (const older of await this.documents.listBySource(project.id, source)) {
@@ -131,7 +130,7 @@ export class KnowledgeService {
         authorUserId: author.userId,
         authorAgentId: author.agentId,
         authorTokenId: author.tokenId,
-        retentionDays: this.config.knowledge.retentionDays[tier],
+        retentionDays: days[tier],
         metadata,
       });
       const newChunks = pieces.map((piece, ordinal) => ({
@@ -187,10 +186,16 @@ export class KnowledgeService {
     });
   }
 
-  /** Deletes expired documents of one project (or of the whole tenant), optionally of one tier. */
+  /**
+   * Deletes expired documents of one project (or of the whole tenant), optionally of one tier,
+   * under the tenant's retention as it is now: each document's expiry is first dated by its
+   * tier's effective days from when it was last indexed.
+   */
   purge(projectSlug?: string, filter: { tier?: RetentionTier } = {}): Promise<PurgeResult> {
     return this.tx.run(async () => {
       const projectId = projectSlug === undefined ? undefined : (await this.projects.resolve(projectSlug)).id;
+      const days = (await this.retention.effective()).knowledgeBaseDays;
+      await this.documents.alignExpiry(days, { projectId, tier: filter.tier });
       const rows = await this.documents.purgeExpired({ projectId, tier: filter.tier });
       const documents = Object.fromEntries(RETENTION_TIERS.map((tier) => [tier, 0])) as Record<RetentionTier, number>;
       let chunks = 0;

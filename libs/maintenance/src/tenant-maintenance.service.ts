@@ -1,11 +1,11 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { AuditLogService } from '@cairn/audit';
-import { CAIRN_CONFIG, type CairnConfig } from '@cairn/config';
 import { type JobResult } from '@cairn/jobs';
 import { KnowledgeService } from '@cairn/knowledge';
 import { IDEMPOTENCY_KEY_HOURS, IdempotencyKeysRepository } from '@cairn/memory';
 import { MemoryHygiene } from '@cairn/memory-hygiene';
 import { ProjectResolver } from '@cairn/projects';
+import { RetentionSettings } from '@cairn/retention';
 import { type TenantRef, TenantTransaction } from '@cairn/tenancy';
 
 const DAY_MS = 86_400_000;
@@ -14,10 +14,12 @@ const DECAY = { olderThanDays: 30, factor: 0.95, floor: 0.1 };
 
 /**
  * The per-tenant maintenance tasks that are the memory, knowledge and audit libraries' own
- * operations run on a schedule: retention purge by tier (and of audit entries past
- * AUDIT_RETENTION_DAYS, and of memory_store idempotency keys past 24 hours), confidence decay (pinned memories exempt), and the duplicate scan
- * whose candidates `GET …/memories/duplicates?source=scan` lists. Each runs in the tenant the
- * job registry entered (a tenant deleted since the job was scheduled is skipped there).
+ * operations run on a schedule: retention purge by tier (and of audit entries past the tenant's
+ * audit retention, and of memory_store idempotency keys past 24 hours), confidence decay (pinned
+ * memories exempt), and the duplicate scan whose candidates `GET …/memories/duplicates?source=scan`
+ * lists. Each runs in the tenant the job registry entered (a tenant deleted since the job was
+ * scheduled is skipped there); retention is the tenant's own where it chose one
+ * (`PATCH /v1/tenants/{slug}/settings`), the installation's otherwise, read in that context.
  */
 @Injectable()
 export class TenantMaintenance {
@@ -28,12 +30,13 @@ export class TenantMaintenance {
     private readonly hygiene: MemoryHygiene,
     private readonly auditLog: AuditLogService,
     private readonly idempotencyKeys: IdempotencyKeysRepository,
-    @Inject(CAIRN_CONFIG) private readonly config: CairnConfig,
+    private readonly retention: RetentionSettings,
   ) {}
 
   async purge(tenant: TenantRef): Promise<JobResult> {
+    // The knowledge base reads the tenant's days for its tiers itself (its purge route does too).
     const result = await this.knowledge.purge();
-    const days = this.config.audit.retentionDays;
+    const days = (await this.tx.run(() => this.retention.effective())).auditLogDays;
     const auditEntries = days > 0 ? await this.auditLog.prune(tenant.schema, new Date(Date.now() - days * DAY_MS)) : 0;
     // A key answers repeats for a day; a client retrying later than that stores anew.
     const cutoff = new Date(Date.now() - IDEMPOTENCY_KEY_HOURS * 3_600_000);

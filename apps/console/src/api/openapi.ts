@@ -1606,7 +1606,7 @@ export interface paths {
         head?: never;
         /**
          * Change the tenant's settings
-         * @description `extractionMode`: proposals or memories; `secrets`: redact, reject or allow; `fetchAllowHosts`, `fetchDenyHosts`: kb_fetch host lists; `agentDefaultScope`: project or private, the scope of a memory an agent stores without naming one
+         * @description `extractionMode`: proposals or memories; `secrets`: redact, reject or allow; `fetchAllowHosts`, `fetchDenyHosts`: kb_fetch host lists; `agentDefaultScope`: project or private, the scope of a memory an agent stores without naming one; `retention`: days the audit log (`auditLogDays`, 0 keeps it forever) and each knowledge-base tier (`knowledgeBaseDays`) are kept, null for the installation's default; a change is audited as tenant.settings.retention and queues the tenant's retention purge
          */
         patch: operations["TenantSettingsController_update"];
         trace?: never;
@@ -2211,7 +2211,7 @@ export interface components {
             valid: boolean;
             /** @description Entries checked: all when valid, those before the first bad one otherwise */
             entries: number;
-            /** @description Where the chain starts after retention pruned older entries (AUDIT_RETENTION_DAYS) */
+            /** @description Where the chain starts after retention pruned older entries (the tenant's audit retention; AUDIT_RETENTION_DAYS by default) */
             prunedThrough: {
                 id: string;
                 hash: string;
@@ -4407,6 +4407,47 @@ export interface components {
              * @enum {string}
              */
             agentDefaultScope: "project" | "private";
+            /** @description How long the audit log and each knowledge-base tier are kept: the days applied, the tenant's own choice and the installation's default */
+            retention: {
+                /** @description Days audit entries are kept; 0: forever */
+                auditLogDays: {
+                    /** @description The days applied: the tenant's own if it chose, else the default */
+                    effective: number;
+                    /** @description The tenant's own choice; null: it follows the default */
+                    tenant: number | null;
+                    /** @description The installation's default (AUDIT_RETENTION_DAYS) */
+                    default: number;
+                };
+                knowledgeBaseDays: {
+                    /** @description Days external documents are kept after they were last indexed */
+                    external: {
+                        /** @description The days applied: the tenant's own if it chose, else the default */
+                        effective: number;
+                        /** @description The tenant's own choice; null: it follows the default */
+                        tenant: number | null;
+                        /** @description The installation's default (KB_RETENTION_EXTERNAL_DAYS) */
+                        default: number;
+                    };
+                    /** @description Days internal documents are kept after they were last indexed */
+                    internal: {
+                        /** @description The days applied: the tenant's own if it chose, else the default */
+                        effective: number;
+                        /** @description The tenant's own choice; null: it follows the default */
+                        tenant: number | null;
+                        /** @description The installation's default (KB_RETENTION_INTERNAL_DAYS) */
+                        default: number;
+                    };
+                    /** @description Days summaries are kept after they were last indexed */
+                    summary: {
+                        /** @description The days applied: the tenant's own if it chose, else the default */
+                        effective: number;
+                        /** @description The tenant's own choice; null: it follows the default */
+                        tenant: number | null;
+                        /** @description The installation's default (KB_RETENTION_SUMMARY_DAYS) */
+                        default: number;
+                    };
+                };
+            };
         };
         UpdateTenantSettingsDto: {
             /** @enum {string} */
@@ -4417,6 +4458,18 @@ export interface components {
             fetchDenyHosts?: string[];
             /** @enum {string} */
             agentDefaultScope?: "project" | "private";
+            retention?: {
+                /** @description Days audit entries are kept: 0 keeps them forever, else 30-36500; null: the installation's AUDIT_RETENTION_DAYS */
+                auditLogDays?: number | null;
+                knowledgeBaseDays?: {
+                    /** @description Days external documents (fetched pages, outside sources) are kept after they were last indexed, 1-3650; null: the installation's KB_RETENTION_EXTERNAL_DAYS */
+                    external?: number | null;
+                    /** @description Days internal documents (the project's own notes and files) are kept after they were last indexed, 1-3650; null: the installation's KB_RETENTION_INTERNAL_DAYS */
+                    internal?: number | null;
+                    /** @description Days summaries (of sessions and files) are kept after they were last indexed, 1-3650; null: the installation's KB_RETENTION_SUMMARY_DAYS */
+                    summary?: number | null;
+                };
+            };
         };
         SecretDto_Output: {
             id: string;

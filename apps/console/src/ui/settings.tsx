@@ -5,6 +5,15 @@ import { type components } from '../api/openapi';
 import { useLoad } from './data';
 import { DangerButton, ErrorMessage, Notice, PlainButton, PrimaryButton } from './forms';
 import { Loading, ModalDialog } from './layout';
+import {
+  type RetentionChanges,
+  type RetentionDraft,
+  retentionChanges,
+  retentionDraftOf,
+  RetentionFields,
+  retentionProblems,
+  shortenedBy,
+} from './retention';
 
 type Settings = components['schemas']['TenantSettingsDto_Output'];
 type Update = components['schemas']['UpdateTenantSettingsDto'];
@@ -77,6 +86,10 @@ export function TenantSettingsForm({ tenant }: { tenant: string }) {
   const [draft, setDraft] = useState<Settings | undefined>(undefined);
   const [allow, setAllow] = useState('');
   const [deny, setDeny] = useState('');
+  const [retention, setRetention] = useState<RetentionDraft | undefined>(undefined);
+  const [showProblems, setShowProblems] = useState(false);
+  /** A change that shortens retention, waiting for confirmation. */
+  const [pending, setPending] = useState<{ changes: Update; shortened: string[] } | undefined>(undefined);
   const [error, setError] = useState<unknown>(undefined);
   const [notice, setNotice] = useState<string | undefined>(undefined);
   const adopt = (settings: Settings) => {
@@ -84,11 +97,15 @@ export function TenantSettingsForm({ tenant }: { tenant: string }) {
     setDraft(settings);
     setAllow(hostLines(settings.fetchAllowHosts));
     setDeny(hostLines(settings.fetchDenyHosts));
+    setRetention(retentionDraftOf(settings.retention));
+    setShowProblems(false);
   };
   useEffect(() => {
     if (loaded.data) adopt(loaded.data);
   }, [loaded.data]);
-  if (!draft || !saved) return loaded.error ? <ErrorMessage error={loaded.error} /> : <Loading what="the settings" />;
+  if (!draft || !saved || !retention) {
+    return loaded.error ? <ErrorMessage error={loaded.error} /> : <Loading what="the settings" />;
+  }
   const set =
     <K extends keyof Settings>(key: K) =>
     (value: Settings[K]) =>
@@ -104,10 +121,22 @@ export function TenantSettingsForm({ tenant }: { tenant: string }) {
     if (draft.agentDefaultScope !== saved.agentDefaultScope) changes.agentDefaultScope = draft.agentDefaultScope;
     if (!sameList(hostList(allow), saved.fetchAllowHosts)) changes.fetchAllowHosts = hostList(allow);
     if (!sameList(hostList(deny), saved.fetchDenyHosts)) changes.fetchDenyHosts = hostList(deny);
+    if (Object.keys(retentionProblems(retention)).length > 0) {
+      setShowProblems(true);
+      setError(new Error('Some retention values cannot be saved; see the fields above.'));
+      return;
+    }
+    const retained: RetentionChanges | undefined = retentionChanges(retention, saved.retention);
+    if (retained) changes.retention = retained;
     if (Object.keys(changes).length === 0) {
       setNotice('Nothing changed.');
       return;
     }
+    const shortened = retained ? shortenedBy(retained, saved.retention) : [];
+    if (shortened.length > 0) setPending({ changes, shortened });
+    else void send(changes);
+  };
+  const send = (changes: Update) =>
     ok(api.PATCH('/v1/tenants/{slug}/settings', { params: { path: { slug: tenant } }, body: changes })).then(
       (settings) => {
         adopt(settings);
@@ -115,7 +144,6 @@ export function TenantSettingsForm({ tenant }: { tenant: string }) {
       },
       setError,
     );
-  };
   return (
     <Form onSubmit={submit} className="card form" aria-labelledby="settings-heading">
       <h2 id="settings-heading">Tenant settings</h2>
@@ -164,15 +192,63 @@ export function TenantSettingsForm({ tenant }: { tenant: string }) {
           onChange={setDeny}
         />
       </div>
-      <p className="field-description">
-        Retention (knowledge-base tiers, audit log) is set for the whole installation by its operator, not per tenant.
-      </p>
+      <RetentionFields
+        retention={saved.retention}
+        draft={retention}
+        onChange={(next) => {
+          setRetention(next);
+          if (showProblems && Object.keys(retentionProblems(next)).length === 0) {
+            setShowProblems(false);
+            setError(undefined);
+          }
+        }}
+        showProblems={showProblems}
+      />
       <ErrorMessage error={error} />
       {notice && <Notice>{notice}</Notice>}
       <div className="form-actions">
         <PrimaryButton type="submit">Save settings</PrimaryButton>
-        <PlainButton onPress={() => adopt(saved)}>Undo changes</PlainButton>
+        <PlainButton
+          onPress={() => {
+            adopt(saved);
+            setError(undefined);
+          }}
+        >
+          Undo changes
+        </PlainButton>
       </div>
+      <ModalDialog
+        title="Shorten retention?"
+        isOpen={pending !== undefined}
+        onOpenChange={(open) => {
+          if (!open) setPending(undefined);
+        }}
+      >
+        {(close) => (
+          <>
+            <p>Whatever is older than the new periods is deleted by the retention purge, within moments:</p>
+            <ul>
+              {pending?.shortened.map((line) => (
+                <li key={line}>{line}</li>
+              ))}
+            </ul>
+            <div className="form-actions">
+              <DangerButton
+                onPress={() => {
+                  const changes = pending?.changes;
+                  close();
+                  if (changes) void send(changes);
+                }}
+              >
+                Shorten and save
+              </DangerButton>
+              <PlainButton onPress={close} autoFocus>
+                Cancel
+              </PlainButton>
+            </div>
+          </>
+        )}
+      </ModalDialog>
     </Form>
   );
 }

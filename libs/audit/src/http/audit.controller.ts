@@ -85,7 +85,9 @@ const verificationSchema = z.object({
   prunedThrough: z
     .object({ id: z.string(), hash: hashSchema, entriesPruned: z.number().int() })
     .nullable()
-    .describe('Where the chain starts after retention pruned older entries (AUDIT_RETENTION_DAYS)'),
+    .describe(
+      "Where the chain starts after retention pruned older entries (the tenant's audit retention; AUDIT_RETENTION_DAYS by default)",
+    ),
   head: hashSchema.nullable().describe('Hash of the newest entry; kept elsewhere, it also reveals a removed tail'),
   firstInvalidId: z.string().nullable(),
   reason: z.string().nullable(),

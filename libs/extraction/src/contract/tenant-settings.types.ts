@@ -1,4 +1,5 @@
 import { type AgentDefaultScope } from '@cairn/memory';
+import { type RetentionChanges, type RetentionView } from '@cairn/retention';
 import { type SecretsMode } from '@cairn/secrets';
 
 export const EXTRACTION_MODES = ['proposals', 'memories'] as const;
@@ -16,7 +17,14 @@ export interface TenantSettings {
   readonly fetchDenyHosts: string[];
   /** What a memory an agent stores without a scope gets: `project` (default) or `private` (@cairn/memory's own). */
   readonly agentDefaultScope: AgentDefaultScope;
+  /** Days the audit log and each knowledge-base tier are kept: effective, the tenant's own, the installation's (@cairn/retention's own). */
+  readonly retention: RetentionView;
 }
+
+/** A change of the settings: only the named ones change; `retention` takes numbers, or null for the installation's default. */
+export type TenantSettingsChanges = Partial<Omit<TenantSettings, 'retention'>> & {
+  readonly retention?: RetentionChanges;
+};
 
 /**
  * A host pattern of a fetch list: a lower-case DNS name (or IP literal) with an optional leading

@@ -1,6 +1,7 @@
 import { slugSchema, stripControlCharacters, visibleTextSchema } from '@cairn/common';
 import { MEMORY_CATEGORIES, memoryContentSchema, occurredAtSchema } from '@cairn/memory';
 import { AGENT_DEFAULT_SCOPES } from '@cairn/memory';
+import { retentionChangesSchema, retentionViewSchema } from '@cairn/retention';
 import { SECRETS_MODES } from '@cairn/secrets';
 import { createZodDto } from 'nestjs-zod';
 import { z } from 'zod';
@@ -115,6 +116,9 @@ export const tenantSettingsSchema = z.object({
   agentDefaultScope: z
     .enum(AGENT_DEFAULT_SCOPES)
     .describe('Scope of a memory an agent stores without naming one: "project" (default) or "private"'),
+  retention: retentionViewSchema.describe(
+    "How long the audit log and each knowledge-base tier are kept: the days applied, the tenant's own choice and the installation's default",
+  ),
 });
 export class TenantSettingsDto extends createZodDto(tenantSettingsSchema) {}
 
@@ -136,6 +140,7 @@ export const updateTenantSettingsSchema = z
     fetchAllowHosts: fetchHosts.optional(),
     fetchDenyHosts: fetchHosts.optional(),
     agentDefaultScope: z.enum(AGENT_DEFAULT_SCOPES).optional(),
+    retention: retentionChangesSchema.optional(),
   })
   .refine((body) => Object.keys(body).length > 0, 'name a setting to change')
   // What the refinement checks, stated in the document too.

@@ -31,7 +31,9 @@ export class TenantSettingsController {
     summary: "Change the tenant's settings",
     description:
       '`extractionMode`: proposals or memories; `secrets`: redact, reject or allow; `fetchAllowHosts`, `fetchDenyHosts`: kb_fetch host lists; ' +
-      '`agentDefaultScope`: project or private, the scope of a memory an agent stores without naming one',
+      '`agentDefaultScope`: project or private, the scope of a memory an agent stores without naming one; ' +
+      '`retention`: days the audit log (`auditLogDays`, 0 keeps it forever) and each knowledge-base tier (`knowledgeBaseDays`) are kept, ' +
+      "null for the installation's default; a change is audited as tenant.settings.retention and queues the tenant's retention purge",
   })
   @ZodResponse({ status: 200, type: TenantSettingsDto })
   update(

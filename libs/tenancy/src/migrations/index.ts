@@ -19,6 +19,7 @@ import { teamMemory } from './0017-team-memory';
 import { grantNotices } from './0018-grant-notices';
 import { idempotencyKeyDigests } from './0019-idempotency-key-digests';
 import { termDeltaLookup } from './0020-term-delta-lookup';
+import { kbRetainedFrom } from './0021-kb-retained-from';
 
 /**
  * Tenant-schema migrations in order, run with the tenant's schema first on the search
@@ -45,6 +46,7 @@ export const TENANT_MIGRATION_LIST: readonly Migration[] = [
   grantNotices,
   idempotencyKeyDigests,
   termDeltaLookup,
+  kbRetainedFrom,
 ];
 
 /** Injection token so tests can run the migrator over a list with a failing step. */

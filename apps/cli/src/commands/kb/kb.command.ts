@@ -54,7 +54,11 @@ export function registerKb(program: Command, context: ContextFactory): void {
       oneOf(SECRET_POLICIES),
       'refuse',
     )
-    .option('--tier <tier>', 'retention tier: internal (30 d), summary (365 d) or external (14 d)', oneOf(TIERS))
+    .option(
+      '--tier <tier>',
+      'retention tier: internal, summary or external (30, 365 and 14 days unless the installation or the tenant says otherwise)',
+      oneOf(TIERS),
+    )
     .option('--dry-run', 'report what would be sent, send nothing')
     .addHelpText('after', '\nExample: cairn kb index docs/ README.md --secrets redact')
     .action(async (paths: string[], options: IndexOptions, command: Command) => {
