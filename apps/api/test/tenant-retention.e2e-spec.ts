@@ -290,7 +290,9 @@ describe('per-tenant retention', () => {
       });
     }
     const named = await short.admin.patch(settingsUrl(short), { retention: { auditLogDays: 29 } });
-    expect(named.body.error.message).toMatch(/retention\.auditLogDays.*0 \(keep forever\) or at least 30 days/);
+    expect(named.body.error.message).toMatch(
+      /retention\.auditLogDays.*0 \(keep forever\) or at least 30 days \(at most 36500\), a whole number/,
+    );
     expect((await short.admin.get(settingsUrl(short))).body.retention).toEqual(before);
   });
 

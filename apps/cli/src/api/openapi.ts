@@ -4460,7 +4460,7 @@ export interface components {
             agentDefaultScope?: "project" | "private";
             retention?: {
                 /** @description Days audit entries are kept: 0 keeps them forever, else 30-36500; null: the installation's AUDIT_RETENTION_DAYS */
-                auditLogDays?: number | null;
+                auditLogDays?: (0 | number) | null;
                 knowledgeBaseDays?: {
                     /** @description Days external documents (fetched pages, outside sources) are kept after they were last indexed, 1-3650; null: the installation's KB_RETENTION_EXTERNAL_DAYS */
                     external?: number | null;

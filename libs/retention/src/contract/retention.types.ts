@@ -54,13 +54,25 @@ export interface RetentionView {
 
 const days = z.number().int('must be a whole number of days');
 
-export const auditLogDaysSchema = days
-  .min(0, 'must not be negative')
-  .max(RETENTION_BOUNDS.auditLogDays.max, `must be at most ${RETENTION_BOUNDS.auditLogDays.max} days`)
-  .refine(
-    (value) => value === 0 || value >= RETENTION_BOUNDS.auditLogDays.min,
-    `must be 0 (keep forever) or at least ${RETENTION_BOUNDS.auditLogDays.min} days`,
-  );
+const AUDIT_DAYS_RULE =
+  `must be 0 (keep forever) or at least ${RETENTION_BOUNDS.auditLogDays.min} days ` +
+  `(at most ${RETENTION_BOUNDS.auditLogDays.max}), a whole number`;
+
+/**
+ * A union rather than a refinement, so the OpenAPI document states the gap between 0 and 30 too.
+ * Zod reports the failure of the branch that got furthest, so each branch says the whole rule.
+ */
+export const auditLogDaysSchema = z.union(
+  [
+    z.literal(0, AUDIT_DAYS_RULE),
+    z
+      .number(AUDIT_DAYS_RULE)
+      .int(AUDIT_DAYS_RULE)
+      .min(RETENTION_BOUNDS.auditLogDays.min, AUDIT_DAYS_RULE)
+      .max(RETENTION_BOUNDS.auditLogDays.max, AUDIT_DAYS_RULE),
+  ],
+  { error: AUDIT_DAYS_RULE },
+);
 
 export const knowledgeBaseDaysSchema = days
   .min(RETENTION_BOUNDS.knowledgeBaseDays.min, `must be at least ${RETENTION_BOUNDS.knowledgeBaseDays.min} day`)
