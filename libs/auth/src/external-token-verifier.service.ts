@@ -187,7 +187,7 @@ async function fetchMetadata(url: string): Promise<Record<string, unknown> | und
     signal: AbortSignal.timeout(FETCH_TIMEOUT_MS),
   });
   if (!response.ok) return undefined;
-  const body = (await response.json()) as unknown;
+  const body: unknown = await response.json();
   return body && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : undefined;
 }
 
