@@ -161,6 +161,26 @@ describe('MCP gateway with an external authorization server', () => {
     expect(recalled.data.results.length).toBeGreaterThan(0);
   });
 
+  it("acts as one subject across its tokens: a session of one token is the subject's, not another's", async () => {
+    const initialize = rpc('initialize', {
+      protocolVersion: '2025-11-25',
+      capabilities: {},
+      clientInfo: { name: 'raw', version: '1' },
+    });
+    const first = await corpToken('builder');
+    const second = await corpToken('builder');
+    expect(second).not.toBe(first);
+    const initialized = await postRaw(world.mcpUrl, initialize, bearer(first));
+    expect(initialized.status).toBe(200);
+    const sessionId = initialized.headers.get('mcp-session-id')!;
+    // The session id is bound to the token id, which for a JWT is the subject's (issuer and sub).
+    const again = await postRaw(world.mcpUrl, rpc('tools/list'), { ...bearer(second), 'Mcp-Session-Id': sessionId });
+    expect(again.status).toBe(200);
+    const auditor = await corpToken('auditor');
+    const other = await postRaw(world.mcpUrl, rpc('tools/list'), { ...bearer(auditor), 'Mcp-Session-Id': sessionId });
+    expect(other.status).toBe(404);
+  });
+
   it('refuses with 401 a token of another issuer, for another audience, expired, tampered or unsigned', async () => {
     const now = Math.floor(Date.now() / 1000);
     const good = await corpToken('builder');
