@@ -98,6 +98,24 @@ describe('the Helm chart', () => {
     ).toEqual(['api']);
   });
 
+  it('gives the gateway the external authorization servers as JSON it accepts, and none by default', () => {
+    const objects = render('everything');
+    const { env } = containerEnvironment(objects, cairnWorkloads(objects)['mcp-gateway']);
+    expect(loadConfig('mcp-gateway', env).mcp.authorizationServers).toEqual([
+      expect.objectContaining({
+        issuer: 'https://sso.example.com/realms/acme',
+        audience: 'https://cairn.example.com/mcp',
+        tenant: 'acme',
+        groupsClaim: 'realm_access.roles',
+        requiredScope: 'cairn-mcp',
+      }),
+    ]);
+    const defaults = render('default');
+    expect(
+      defaults.find((o) => o.kind === 'ConfigMap' && o.data?.API_PORT !== undefined)!.data!.MCP_AUTHORIZATION_SERVERS,
+    ).toBeUndefined();
+  });
+
   it('by default embeds with the model the image carries, with memory for it in every app', () => {
     const objects = render('default');
     const workloads = cairnWorkloads(objects);

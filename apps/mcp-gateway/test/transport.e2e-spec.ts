@@ -48,6 +48,9 @@ describe('MCP gateway transport', () => {
         expect(document.scopes_supported).toEqual(expect.arrayContaining(['memory.read', 'memory.write']));
         // Platform and tenant-administration permissions are not something an MCP token asks for.
         expect(document.scopes_supported).not.toContain('platform.tenants.manage');
+        // No authorization server unless MCP_AUTHORIZATION_SERVERS names one: some clients stop
+        // sending the session token header once the metadata names one.
+        expect(document).not.toHaveProperty('authorization_servers');
       }
     });
 

@@ -33,6 +33,12 @@ export interface SessionPrincipal {
   readonly expiresAt: Date;
   /** Absent: a bearer token. A browser session acts through a token of its own (the same checks apply). */
   readonly via?: CredentialKind;
+  /**
+   * Set for a JWT access token of an external authorization server (docs/oauth.md): who issued it
+   * and to whom. `tokenId` is then a UUID derived from both, stable across the subject's tokens
+   * (its rate limit, its private memories), and names no row of cairn.session_tokens.
+   */
+  readonly external?: { readonly issuer: string; readonly subject: string };
 }
 
 /**
@@ -57,6 +63,7 @@ export function actorOf(principal: Principal | undefined): string {
   if (!principal) return 'anonymous';
   if (principal.kind === 'platform')
     return principal.accountId ? `platform-account:${principal.accountId}` : 'platform-admin';
+  if (principal.external) return `jwt:${principal.external.issuer}/sub:${principal.external.subject}`;
   return principal.userId ? `user:${principal.userId}/token:${principal.tokenId}` : `token:${principal.tokenId}`;
 }
 

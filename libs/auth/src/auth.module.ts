@@ -6,6 +6,7 @@ import { AccessGuard } from './access.guard';
 import { AuthChangeListener } from './auth-change-listener.service';
 import { AuthChangeNoticesRepository } from './auth-change-notices.repository';
 import { BrowserSessionGate } from './browser-session-gate.service';
+import { ExternalTokenVerifier } from './external-token-verifier.service';
 import { RateLimits } from './rate-limits.service';
 import { SessionTokenEntity } from './session-token.entity';
 import { TenantAccessRevocation } from './tenant-access-revocation.service';
@@ -26,6 +27,7 @@ import { UsersService } from './users.service';
     AuthChangeListener,
     AuthChangeNoticesRepository,
     BrowserSessionGate,
+    ExternalTokenVerifier,
     RateLimits,
     TenantAccessRevocation,
     TokenVerifier,

@@ -3,6 +3,7 @@ import { type Principal, type SessionPrincipal } from '@cairn/access';
 import { type CairnError, ForbiddenError, UnauthenticatedError } from '@cairn/common';
 import { CAIRN_CONFIG, type CairnConfig } from '@cairn/config';
 import { AuthChangeListener } from './auth-change-listener.service';
+import { ExternalTokenVerifier } from './external-token-verifier.service';
 import { evaluateToken, type TokenEvaluation } from './token-evaluation';
 import { hashToken, isWellFormedSessionToken, SESSION_TOKEN_PREFIX, secretsEqual } from './token-format';
 import { TokenLookups } from './token-lookups.service';
@@ -23,6 +24,7 @@ export class TokenVerifier {
     private readonly tokens: TokensRepository,
     private readonly lookups: TokenLookups,
     private readonly changes: AuthChangeListener,
+    private readonly external: ExternalTokenVerifier,
   ) {}
 
   async authenticate(authorization: string | undefined, challenge: Record<string, string> = {}): Promise<Principal> {
@@ -36,6 +38,8 @@ export class TokenVerifier {
     }
     if (token.startsWith(SESSION_TOKEN_PREFIX)) return this.verifySession(token, challenge);
     if (this.isPlatformAdminToken(token)) return { kind: 'platform' };
+    // A JWT access token of an external authorization server (the gateway's MCP_AUTHORIZATION_SERVERS).
+    if (this.external.accepts(token)) return this.external.verify(token, challenge);
     throw new UnauthenticatedError('invalid_token', 'Token is not recognised', challenge);
   }
 
@@ -101,7 +105,8 @@ export class TokenVerifier {
 
 function bearerToken(header: string | undefined): string | undefined {
   if (!header) return undefined;
-  const match = /^Bearer[ ]+([\x21-\x7e]{1,1024})[ ]*$/i.exec(header);
+  // Long enough for the JWT access tokens of external authorization servers (Entra ID's run to kilobytes).
+  const match = /^Bearer[ ]+([\x21-\x7e]{1,8192})[ ]*$/i.exec(header);
   return match?.[1];
 }
 

@@ -1,8 +1,12 @@
 import { type AppName } from './config.schema';
+import { type McpAuthorizationServerSettings } from './mcp-authorization-servers.schema';
 import { type OidcProviderSettings } from './oidc-providers.schema';
 
 /** An identity provider people sign in with (OIDC_PROVIDERS), with its client secret (OIDC_CLIENT_SECRETS). */
 export type OidcProviderConfig = Readonly<OidcProviderSettings> & { readonly clientSecret: string };
+
+/** An authorization server whose JWT access tokens the gateway accepts (MCP_AUTHORIZATION_SERVERS), its audience resolved. */
+export type McpAuthorizationServerConfig = Readonly<McpAuthorizationServerSettings> & { readonly audience: string };
 
 /**
  * The one validated configuration object, built once at boot by `loadConfig`.
@@ -108,6 +112,12 @@ export interface CairnConfig {
     readonly publicUrl: string | undefined;
     /** Browser origins allowed to call `/mcp`; requests without `Origin` (non-browser clients) are always allowed. */
     readonly allowedOrigins: readonly string[] | '*';
+    /**
+     * External authorization servers whose JWT access tokens the gateway accepts (docs/oauth.md);
+     * empty: session tokens only, and the protected resource metadata names no authorization server.
+     * Only the gateway gets them.
+     */
+    readonly authorizationServers: readonly McpAuthorizationServerConfig[];
   };
   /** Requests per minute, enforced in Redis so the limit holds across replicas. */
   readonly rateLimits: {

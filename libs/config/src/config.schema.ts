@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { mcpAuthorizationServersVariable } from './mcp-authorization-servers.schema';
 import { oidcClientSecretsVariable, oidcProvidersVariable } from './oidc-providers.schema';
 
 /** Apps that read configuration; each requires only the settings it uses. */
@@ -128,6 +129,11 @@ export const environmentSchema = z.object({
       'must be * or a comma-separated list of origins such as https://app.example.com',
     )
     .optional(),
+  /**
+   * Existing authorization servers whose JWT access tokens the gateway accepts beside session
+   * tokens (JSON array; docs/oauth.md). Listed in the protected resource metadata.
+   */
+  MCP_AUTHORIZATION_SERVERS: mcpAuthorizationServersVariable.optional(),
   RATE_LIMIT_TOKEN_PER_MINUTE: positiveInt(600, 1_000_000),
   RATE_LIMIT_TENANT_PER_MINUTE: positiveInt(6_000, 10_000_000),
   /** Messages each agent may post per minute on the coordination channel (across its projects). */

@@ -1,5 +1,10 @@
 export { type AppName, DEFAULT_MODELS_DIR, environmentSchema, requiredByApp } from './config.schema';
-export { CAIRN_CONFIG, type CairnConfig, type OidcProviderConfig } from './cairn-config';
+export {
+  CAIRN_CONFIG,
+  type CairnConfig,
+  type McpAuthorizationServerConfig,
+  type OidcProviderConfig,
+} from './cairn-config';
 export { issuerAllowsHttp } from './oidc-providers.schema';
 export { ConfigurationError, loadConfig, loadConfigFromProcess } from './load-config';
 export { ConfigModule } from './config.module';

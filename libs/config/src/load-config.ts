@@ -7,7 +7,7 @@ import {
   environmentSchema,
   requiredByApp,
 } from './config.schema';
-import { type CairnConfig, type OidcProviderConfig } from './cairn-config';
+import { type CairnConfig, type McpAuthorizationServerConfig, type OidcProviderConfig } from './cairn-config';
 
 /** Thrown when configuration is missing or malformed; the message names variables, never values. */
 export class ConfigurationError extends Error {
@@ -38,7 +38,11 @@ export function loadConfig(app: AppName, env: EnvSource): CairnConfig {
   if (missing.length > 0) {
     throw new ConfigurationError(missing.map((name) => `${name} is required`));
   }
-  const problems = [...crossFieldProblems(values), ...(app === 'api' ? oidcProblems(values) : [])];
+  const problems = [
+    ...crossFieldProblems(values),
+    ...(app === 'api' ? oidcProblems(values) : []),
+    ...(app === 'mcp-gateway' ? authorizationServerProblems(values) : []),
+  ];
   if (problems.length > 0) throw new ConfigurationError(problems);
   return Object.freeze({
     app,
@@ -124,6 +128,7 @@ export function loadConfig(app: AppName, env: EnvSource): CairnConfig {
     mcp: {
       publicUrl: values.MCP_PUBLIC_URL?.replace(/\/+$/, ''),
       allowedOrigins: parseOrigins(values.MCP_ALLOWED_ORIGINS),
+      authorizationServers: app === 'mcp-gateway' ? authorizationServers(values) : [],
     },
     auth: { tokenCacheTtlMs: values.TOKEN_CACHE_TTL_MS },
     rateLimits: {
@@ -153,6 +158,31 @@ function oidcProviders(values: Environment): OidcProviderConfig[] {
   return (values.OIDC_PROVIDERS ?? []).map((provider) =>
     Object.freeze({ ...provider, clientSecret: values.OIDC_CLIENT_SECRETS?.[provider.id] ?? '' }),
   );
+}
+
+/** The gateway's MCP resource URL (`<MCP_PUBLIC_URL>/mcp`), the default audience of external tokens. */
+function mcpResource(values: Environment): string | undefined {
+  return values.MCP_PUBLIC_URL ? `${values.MCP_PUBLIC_URL.replace(/\/+$/, '')}/mcp` : undefined;
+}
+
+/** The servers with their audiences; authorizationServerProblems has checked that each has one. */
+function authorizationServers(values: Environment): McpAuthorizationServerConfig[] {
+  return (values.MCP_AUTHORIZATION_SERVERS ?? []).map((server) =>
+    Object.freeze({ ...server, audience: server.audience ?? mcpResource(values) ?? '' }),
+  );
+}
+
+/**
+ * A server without an audience of its own takes the gateway's resource URL, which only
+ * MCP_PUBLIC_URL says (the Host of a request is no ground to accept a token on).
+ */
+function authorizationServerProblems(values: Environment): string[] {
+  const servers = values.MCP_AUTHORIZATION_SERVERS ?? [];
+  if (values.MCP_PUBLIC_URL || servers.every((server) => server.audience !== undefined)) return [];
+  return [
+    'MCP_PUBLIC_URL is required with MCP_AUTHORIZATION_SERVERS unless every server names its audience ' +
+      '(the default audience is <MCP_PUBLIC_URL>/mcp)',
+  ];
 }
 
 function parseOrigins(value: string | undefined): readonly string[] | '*' {

@@ -12,8 +12,8 @@ import { z } from 'zod';
  * (SLUG_PATTERN) define them: configuration imports no other library, so every library may read
  * it. A spec in @cairn/accounts loads every role of ROLES through here.
  */
-const ROLES = ['admin', 'member', 'orchestrator', 'agent', 'reader'] as const;
-const SLUG_PATTERN = /^[a-z][a-z0-9-]{2,39}$/;
+export const ROLES = ['admin', 'member', 'orchestrator', 'agent', 'reader'] as const;
+export const SLUG_PATTERN = /^[a-z][a-z0-9-]{2,39}$/;
 
 /** Loopback hosts may use plain http (a Keycloak on the developer's machine, the tests' IdP). */
 function isLoopbackHost(hostname: string): boolean {
@@ -29,7 +29,7 @@ export function issuerAllowsHttp(issuer: string): boolean {
   return url.protocol === 'http:' && isLoopbackHost(url.hostname);
 }
 
-const issuerUrl = z
+export const issuerUrl = z
   .string()
   .max(2_048)
   .refine((value) => {
@@ -40,16 +40,16 @@ const issuerUrl = z
   }, 'must be an https:// URL without query or fragment (http:// only for a loopback host)');
 
 /** A claim's name, or a dotted path into nested claims (`realm_access.roles`). */
-const claimName = z.string().regex(/^[\x21-\x7e]{1,256}$/, 'must be a claim name (printable ASCII, no spaces)');
+export const claimName = z.string().regex(/^[\x21-\x7e]{1,256}$/, 'must be a claim name (printable ASCII, no spaces)');
 
-const scopeToken = z.string().regex(/^[\x21\x23-\x5b\x5d-\x7e]{1,128}$/, 'must be an OAuth scope');
+export const scopeToken = z.string().regex(/^[\x21\x23-\x5b\x5d-\x7e]{1,128}$/, 'must be an OAuth scope');
 
 const domain = z
   .string()
   .regex(/^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/i, 'must be a domain name')
   .transform((value) => value.toLowerCase());
 
-const role = z.enum(ROLES, `must be one of ${ROLES.join(', ')}`);
+export const role = z.enum(ROLES, `must be one of ${ROLES.join(', ')}`);
 
 export const oidcProviderSchema = z
   .strictObject({
@@ -95,12 +95,12 @@ export const oidcProviderSchema = z
 export type OidcProviderSettings = z.output<typeof oidcProviderSchema>;
 
 /** JSON text → value, with a message that never repeats the text (it may hold a secret). */
-function json(what: string) {
+export function json(what: string, doc = 'docs/sign-in.md') {
   return z.string().transform((text, context) => {
     try {
       return JSON.parse(text) as unknown;
     } catch {
-      context.addIssue({ code: 'custom', message: `must be ${what} in JSON (docs/sign-in.md)` });
+      context.addIssue({ code: 'custom', message: `must be ${what} in JSON (${doc})` });
       return z.NEVER;
     }
   });

@@ -36,6 +36,10 @@ const CORS_REQUEST_HEADERS = [
   'last-event-id',
 ];
 const CORS_EXPOSED_HEADERS = ['mcp-session-id', 'mcp-protocol-version', 'www-authenticate', 'retry-after'];
+/** The permissions a session token's role may carry on MCP (platform and tenant administration left out). */
+const SESSION_TOKEN_SCOPES = Object.entries(PERMISSIONS)
+  .filter(([, permission]) => permission.scope === 'project' || permission.scope === 'session')
+  .map(([name]) => name);
 /**
  * No tool argument is nested anywhere near this deep; past it, recursive code downstream
  * (schema validation, the audit digest, log serialization) would overflow the stack.
@@ -86,9 +90,13 @@ export class McpHttpRoutes implements OnModuleInit {
           // The database dropped out (token lookup, rate limits): retryable, so 503 with
           // Retry-After as on REST, not the -32603 of a bug.
           this.logger.warn({ msg: 'MCP request met an unavailable dependency', correlationId: request.id });
-          const unavailable = new ServiceUnavailableError(
-            `The database is unreachable for the moment; retry in ${UNAVAILABLE_RETRY_AFTER_SECONDS} s`,
-          );
+          // A 503 of our own (an authorization server's keys out of reach) keeps its message.
+          const unavailable =
+            error instanceof CairnError && !isConnectionFailure(error)
+              ? error
+              : new ServiceUnavailableError(
+                  `The database is unreachable for the moment; retry in ${UNAVAILABLE_RETRY_AFTER_SECONDS} s`,
+                );
           void reply
             .status(503)
             .headers(unavailable.headers)
@@ -251,13 +259,18 @@ export class McpHttpRoutes implements OnModuleInit {
           ),
         );
     }
+    // Authorization servers only when external ones are configured (docs/oauth.md): some clients
+    // stop sending a configured Authorization header once the metadata names one.
+    const servers = this.config.mcp.authorizationServers.map((server) => server.issuer);
+    const external = servers.length > 0;
+    const scopes = external ? this.gate.requiredScopes() : SESSION_TOKEN_SCOPES;
     return {
       resource: `${base}${MCP_PATH}`,
       resource_name: 'Cairn MCP gateway',
+      ...(external ? { authorization_servers: servers } : {}),
       bearer_methods_supported: ['header'],
-      scopes_supported: Object.entries(PERMISSIONS)
-        .filter(([, permission]) => permission.scope === 'project' || permission.scope === 'session')
-        .map(([name]) => name),
+      // With external servers, only the scopes they must grant: a client asks its server for these.
+      ...(scopes.length > 0 ? { scopes_supported: scopes } : {}),
       resource_documentation: 'https://github.com/cairn-dev/cairn#connect-an-agent',
     };
   }

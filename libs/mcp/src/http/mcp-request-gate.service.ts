@@ -86,10 +86,7 @@ export class McpRequestGate {
     }
     let principal: Principal;
     try {
-      principal = await this.verifier.authenticate(
-        request.headers.authorization,
-        metadataUrl ? { resource_metadata: metadataUrl } : {},
-      );
+      principal = await this.verifier.authenticate(request.headers.authorization, this.challenge(metadataUrl));
     } catch (error) {
       // 401: no usable token; 403: a good token whose tenant is suspended (tenant_suspended).
       if (!(error instanceof CairnError) || (error.status !== 401 && error.status !== 403)) throw error;
@@ -115,6 +112,24 @@ export class McpRequestGate {
       };
     }
     return { principal };
+  }
+
+  /**
+   * The scopes a token must carry, from the external authorization servers (docs/oauth.md):
+   * advertised in the metadata and in the 401 challenge, so a client asks its server for them.
+   */
+  requiredScopes(): string[] {
+    const scopes = this.config.mcp.authorizationServers.map((server) => server.requiredScope);
+    return [...new Set(scopes.filter((scope): scope is string => scope !== undefined))];
+  }
+
+  /** RFC 9728 §5.1: a 401's challenge points at the metadata (and names the scopes to ask for, when any). */
+  private challenge(metadataUrl: string | undefined): Record<string, string> {
+    const scopes = this.requiredScopes();
+    return {
+      ...(metadataUrl ? { resource_metadata: metadataUrl } : {}),
+      ...(scopes.length > 0 ? { scope: scopes.join(' ') } : {}),
+    };
   }
 
   async rateLimit(
