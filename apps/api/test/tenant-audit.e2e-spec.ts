@@ -170,6 +170,13 @@ describe("a tenant's audit log", () => {
       { ...base, actor: 'user:u1/token:t2', action: 'mcp.memory_recall', outcome: 'denied' },
       { ...base, actor: 'user:u10/token:t3', action: 'token.issue', outcome: 'success' },
       { ...base, actor: 'platform-admin', action: 'token.issue', outcome: 'failure' },
+      // A subject of an outside authorization server, as it spells it (docs/oauth.md).
+      {
+        ...base,
+        actor: 'jwt:https://idp.example/t1/sub:auth0|5f7c+x=1',
+        action: 'mcp.memory_recall',
+        outcome: 'success',
+      },
     ]);
     const list = async (query: string) => {
       const response = await api.admin.get<{ items: { actor: string; action: string }[] }>(
@@ -184,7 +191,10 @@ describe("a tenant's audit log", () => {
     ]);
     expect(await list('actor=user:u1/token:t1')).toEqual(['user:u1/token:t1 mcp.memory_store']);
     expect(await list('action=token.issue&outcome=failure')).toEqual(['platform-admin token.issue']);
-    expect(await list('action=mcp.')).toHaveLength(2);
+    expect(await list('action=mcp.')).toHaveLength(3);
+    expect(await list(`actor=${encodeURIComponent('jwt:https://idp.example/t1/sub:auth0|5f7c+x=1')}`)).toEqual([
+      'jwt:https://idp.example/t1/sub:auth0|5f7c+x=1 mcp.memory_recall',
+    ]);
     expect(await list('action=mcp')).toEqual([]);
     const yesterday = new Date(Date.now() - 86_400_000).toISOString();
     expect(await list(`actor=user:u1&from=${yesterday}`)).toEqual(['user:u1/token:t2 mcp.memory_recall']);

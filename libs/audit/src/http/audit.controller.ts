@@ -19,7 +19,9 @@ const auditQuerySchema = z
       .optional(),
     actor: z
       .string()
-      .regex(/^[A-Za-z0-9_.:/@-]{1,200}$/, 'must be an actor as the log spells it, e.g. user:<id>')
+      // Printable ASCII without spaces: `jwt:<issuer>/sub:<subject>` carries an outside server's
+      // subject as it is (Auth0's `auth0|…`, URLs); the value is only ever a bound parameter.
+      .regex(/^[\x21-\x7e]{1,500}$/, 'must be an actor as the log spells it, e.g. user:<id>')
       .optional()
       .describe('Entries of this actor (`platform-admin`, `token:<id>`, …); `user:<id>` matches all of its tokens'),
     action: z
