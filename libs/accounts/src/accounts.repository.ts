@@ -1,8 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { SNAPSHOT_EXAMPLE as EX, SqlSnapshot } from '@cairn/db';
+import { queryReturning, SNAPSHOT_EXAMPLE as EX, SqlSnapshot } from '@cairn/db';
 import { type DataSource, type EntityManager } from 'typeorm';
-import { returning } from './update-returning.sql';
 
 const UNIQUE_VIOLATION = '23505';
 
@@ -139,7 +138,7 @@ export class AccountsRepository {
   /** The pending secret becomes the enabled one; `step` (the code just used) cannot be used again. */
   @SqlSnapshot({ params: [EX.newId, 59_000_000] })
   async enableTotp(id: string, step: number): Promise<boolean> {
-    const rows = await returning(
+    const rows = await queryReturning(
       this.dataSource,
       `UPDATE cairn.accounts SET totp_secret = totp_pending, totp_pending = NULL, totp_last_step = $2, updated_at = now()
        WHERE id = $1 AND totp_pending IS NOT NULL RETURNING id`,
@@ -163,7 +162,7 @@ export class AccountsRepository {
    */
   @SqlSnapshot({ params: [EX.newId, 59_000_000] })
   async spendTotpStep(id: string, step: number): Promise<boolean> {
-    const rows = await returning(
+    const rows = await queryReturning(
       this.dataSource,
       `UPDATE cairn.accounts SET totp_last_step = $2
        WHERE id = $1 AND (totp_last_step IS NULL OR totp_last_step < $2) RETURNING id`,
@@ -198,7 +197,7 @@ export class AccountsRepository {
         `SELECT id FROM cairn.accounts WHERE user_id IS NULL AND disabled_at IS NULL ORDER BY id FOR UPDATE`,
       );
       if (enabled.length === 1 && enabled[0].id === id) throw new LastPlatformAccountError(id);
-      const rows = await returning<DatedRow>(
+      const rows = await queryReturning<DatedRow>(
         manager,
         `UPDATE cairn.accounts
          SET disabled_at = coalesce(disabled_at, now()),
@@ -214,7 +213,7 @@ export class AccountsRepository {
   /** Enables a platform account (disabled or not); undefined when there is no such platform account. */
   @SqlSnapshot({ params: [EX.newId] })
   async enablePlatform(id: string): Promise<PlatformAccountRecord | undefined> {
-    const rows = await returning<DatedRow>(
+    const rows = await queryReturning<DatedRow>(
       this.dataSource,
       `UPDATE cairn.accounts
        SET disabled_at = NULL, updated_at = CASE WHEN disabled_at IS NULL THEN updated_at ELSE now() END

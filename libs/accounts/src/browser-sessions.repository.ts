@@ -1,8 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { SNAPSHOT_EXAMPLE as EX, SqlSnapshot } from '@cairn/db';
+import { queryReturning, SNAPSHOT_EXAMPLE as EX, SqlSnapshot } from '@cairn/db';
 import { type DataSource } from 'typeorm';
-import { returning } from './update-returning.sql';
 
 /** A browser session as stored, with the database's clock (timeouts are judged by one clock). */
 export interface StoredBrowserSession {
@@ -137,7 +136,7 @@ export class BrowserSessionsRepository {
   /** Ends one session; what it returns is the token to revoke (nothing if it had ended already). */
   @SqlSnapshot({ params: [SESSION_ID] })
   async revoke(id: string): Promise<EndedSession[]> {
-    const rows = await returning<{ tenant_id: string | null; token_id: string | null }>(
+    const rows = await queryReturning<{ tenant_id: string | null; token_id: string | null }>(
       this.dataSource,
       `UPDATE cairn.browser_sessions SET revoked_at = now() WHERE id = $1 AND revoked_at IS NULL
        RETURNING tenant_id, token_id`,
@@ -149,7 +148,7 @@ export class BrowserSessionsRepository {
   /** Ends one of the account's sessions (the session list's "sign out there"). */
   @SqlSnapshot({ params: [EX.newId, SESSION_ID] })
   async revokeOfAccount(accountId: string, id: string): Promise<EndedSession[]> {
-    const rows = await returning<{ tenant_id: string | null; token_id: string | null }>(
+    const rows = await queryReturning<{ tenant_id: string | null; token_id: string | null }>(
       this.dataSource,
       `UPDATE cairn.browser_sessions SET revoked_at = now()
        WHERE id = $2 AND account_id = $1 AND revoked_at IS NULL
@@ -162,7 +161,7 @@ export class BrowserSessionsRepository {
   /** Ends every session of the account (sign out everywhere, a new password). */
   @SqlSnapshot({ params: [EX.newId] })
   async revokeAllOfAccount(accountId: string): Promise<EndedSession[]> {
-    const rows = await returning<{ tenant_id: string | null; token_id: string | null }>(
+    const rows = await queryReturning<{ tenant_id: string | null; token_id: string | null }>(
       this.dataSource,
       `UPDATE cairn.browser_sessions SET revoked_at = now() WHERE account_id = $1 AND revoked_at IS NULL
        RETURNING tenant_id, token_id`,

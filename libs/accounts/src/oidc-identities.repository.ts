@@ -1,8 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { SNAPSHOT_EXAMPLE as EX, SqlSnapshot } from '@cairn/db';
+import { queryReturning, SNAPSHOT_EXAMPLE as EX, SqlSnapshot } from '@cairn/db';
 import { type DataSource } from 'typeorm';
-import { returning } from './update-returning.sql';
 
 /** Which account a provider's subject is, within one tenant (migration 0008-oidc-identities). */
 export interface OidcIdentityKey {
@@ -20,7 +19,7 @@ export class OidcIdentitiesRepository {
   /** The linked account's id, noting the sign-in; undefined when the subject is not linked yet. */
   @SqlSnapshot({ params: [{ provider: 'keycloak', subject: 'f81d4fae-7dec', tenantId: EX.tenantId }] })
   async signIn(key: OidcIdentityKey): Promise<string | undefined> {
-    const rows = await returning<{ account_id: string }>(
+    const rows = await queryReturning<{ account_id: string }>(
       this.dataSource,
       `UPDATE cairn.oidc_identities SET last_sign_in_at = now()
        WHERE provider = $1 AND subject = $2 AND tenant_id = $3 RETURNING account_id`,

@@ -1,8 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { SNAPSHOT_EXAMPLE as EX, SqlSnapshot } from '@cairn/db';
+import { queryReturning, SNAPSHOT_EXAMPLE as EX, SqlSnapshot } from '@cairn/db';
 import { type DataSource } from 'typeorm';
-import { returning } from './update-returning.sql';
 
 @Injectable()
 export class PasswordLinksRepository {
@@ -34,7 +33,7 @@ export class PasswordLinksRepository {
   /** Uses the link with this hash if it is live: its account, exactly once across replicas. */
   @SqlSnapshot({ params: [Buffer.alloc(32, 7)] })
   async consume(tokenHash: Buffer): Promise<string | undefined> {
-    const rows = await returning<{ account_id: string }>(
+    const rows = await queryReturning<{ account_id: string }>(
       this.dataSource,
       `UPDATE cairn.password_links SET used_at = now()
        WHERE token_hash = $1 AND used_at IS NULL AND expires_at > now()

@@ -5,6 +5,7 @@ export { PreparedStatements, queryPreparedIn, statementName } from './prepared-s
 export { assertMigrationSequence, type Migration, type SqlRunner } from './migration.types';
 export { type Binder, SqlParams } from './sql-params';
 export { queryWithoutStatementTimeout } from './unbounded-statement.repository';
+export { queryReturning } from './update-returning.repository';
 export {
   SqlSnapshot,
   NoSqlSnapshot,

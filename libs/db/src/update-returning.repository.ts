@@ -1,10 +1,11 @@
 import { type EntityManager } from 'typeorm';
 
 /**
- * TypeORM answers a bare `UPDATE … RETURNING` with `[rows, count]`; this gives the rows either way
- * (on the pool's DataSource, or a transaction's EntityManager).
+ * The rows of an `UPDATE … RETURNING` (or DELETE/INSERT): TypeORM answers a bare UPDATE with
+ * `[rows, count]` and other statements with the rows; this gives the rows either way, on the
+ * pool's DataSource or a transaction's EntityManager.
  */
-export async function returning<T>(
+export async function queryReturning<T>(
   database: Pick<EntityManager, 'query'>,
   sql: string,
   parameters: unknown[],
