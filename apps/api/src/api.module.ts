@@ -10,6 +10,7 @@ import { GenerationHttpModule } from '@cairn/generation';
 import { JobsHttpModule } from '@cairn/jobs';
 import { KnowledgeHttpModule } from '@cairn/knowledge';
 import { MemoryHttpModule } from '@cairn/memory';
+import { OAuthHttpModule } from '@cairn/oauth';
 import { MemoryHygieneHttpModule } from '@cairn/memory-hygiene';
 import { MemorySharingHttpModule } from '@cairn/memory-sharing';
 import { MemoryReviewHttpModule } from '@cairn/memory-review';
@@ -33,6 +34,7 @@ export class ApiModule {
         TenancyHttpModule,
         AuthHttpModule,
         AccountsHttpModule,
+        OAuthHttpModule,
         ProjectsHttpModule,
         AuditHttpModule,
         MemoryHttpModule,

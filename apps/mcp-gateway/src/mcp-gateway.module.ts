@@ -10,6 +10,7 @@ import { MemoryMcpModule } from '@cairn/memory';
 import { MemoryHygieneMcpModule } from '@cairn/memory-hygiene';
 import { MemorySharingMcpModule } from '@cairn/memory-sharing';
 import { MemoryReviewMcpModule } from '@cairn/memory-review';
+import { OAuthTokensModule } from '@cairn/oauth';
 import { SecretsMcpModule } from '@cairn/secrets';
 import { SummariesMcpModule } from '@cairn/summaries';
 import { WorkingMemoryMcpModule } from '@cairn/working-memory';
@@ -24,6 +25,7 @@ export class McpGatewayModule {
         InfrastructureModule.forRoot(config, { serving: true }),
         McpModule,
         McpHttpModule,
+        OAuthTokensModule,
         MemoryMcpModule,
         MemoryHygieneMcpModule,
         MemorySharingMcpModule,

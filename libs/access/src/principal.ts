@@ -2,7 +2,7 @@ import { type Role } from './roles';
 import { type Toolset } from './toolsets';
 
 /** How a principal authenticated: a bearer token, or a browser session cookie (@cairn/accounts). */
-export type CredentialKind = 'token' | 'browser';
+export type CredentialKind = 'token' | 'browser' | 'oauth';
 
 /**
  * A platform operator: the holder of the bootstrap admin token, or a person signed in with a

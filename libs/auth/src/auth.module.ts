@@ -5,6 +5,7 @@ import { ProjectsModule } from '@cairn/projects';
 import { AccessGuard } from './access.guard';
 import { AuthChangeListener } from './auth-change-listener.service';
 import { AuthChangeNoticesRepository } from './auth-change-notices.repository';
+import { BearerSchemes } from './bearer-schemes.service';
 import { BrowserSessionGate } from './browser-session-gate.service';
 import { ExternalTokenVerifier } from './external-token-verifier.service';
 import { RateLimits } from './rate-limits.service';
@@ -26,6 +27,7 @@ import { UsersService } from './users.service';
     { provide: APP_GUARD, useClass: AccessGuard },
     AuthChangeListener,
     AuthChangeNoticesRepository,
+    BearerSchemes,
     BrowserSessionGate,
     ExternalTokenVerifier,
     RateLimits,
@@ -37,6 +39,6 @@ import { UsersService } from './users.service';
     UsersRepository,
     UsersService,
   ],
-  exports: [BrowserSessionGate, RateLimits, TokenVerifier, TokensService, UsersService],
+  exports: [BearerSchemes, BrowserSessionGate, RateLimits, TokenVerifier, TokensService, UsersService],
 })
 export class AuthModule {}

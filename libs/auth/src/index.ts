@@ -2,6 +2,7 @@ export { AccessGuard } from './access.guard';
 export { AuthChangeListener } from './auth-change-listener.service';
 export { AuthHttpModule } from './http/auth-http.module';
 export { AuthModule } from './auth.module';
+export { type BearerScheme, BearerSchemes } from './bearer-schemes.service';
 export {
   type BrowserAuthentication,
   type BrowserSessionAuthenticator,

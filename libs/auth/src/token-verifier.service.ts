@@ -3,6 +3,7 @@ import { type Principal, type SessionPrincipal } from '@cairn/access';
 import { type CairnError, ForbiddenError, UnauthenticatedError } from '@cairn/common';
 import { CAIRN_CONFIG, type CairnConfig } from '@cairn/config';
 import { AuthChangeListener } from './auth-change-listener.service';
+import { BearerSchemes } from './bearer-schemes.service';
 import { ExternalTokenVerifier } from './external-token-verifier.service';
 import { evaluateToken, type TokenEvaluation } from './token-evaluation';
 import { hashToken, isWellFormedSessionToken, SESSION_TOKEN_PREFIX, secretsEqual } from './token-format';
@@ -25,6 +26,7 @@ export class TokenVerifier {
     private readonly lookups: TokenLookups,
     private readonly changes: AuthChangeListener,
     private readonly external: ExternalTokenVerifier,
+    private readonly schemes: BearerSchemes,
   ) {}
 
   async authenticate(authorization: string | undefined, challenge: Record<string, string> = {}): Promise<Principal> {
@@ -40,6 +42,9 @@ export class TokenVerifier {
     if (this.isPlatformAdminToken(token)) return { kind: 'platform' };
     // A JWT access token of an external authorization server (the gateway's MCP_AUTHORIZATION_SERVERS).
     if (this.external.accepts(token)) return this.external.verify(token, challenge);
+    // An access token of Cairn's own authorization server, when this process serves it (@cairn/oauth).
+    const scheme = this.schemes.find(token);
+    if (scheme) return scheme.verify(token, challenge);
     throw new UnauthenticatedError('invalid_token', 'Token is not recognised', challenge);
   }
 

@@ -145,6 +145,22 @@ export interface CairnConfig {
       readonly providers: readonly OidcProviderConfig[];
     };
   };
+  /** Cairn's own OAuth authorization server (@cairn/oauth, docs/oauth.md). */
+  readonly oauth: {
+    readonly enabled: boolean;
+    /** The issuer: API_PUBLIC_URL without a trailing slash; set whenever `enabled`. */
+    readonly issuer: string | undefined;
+    /** The one resource its tokens are for: `<MCP_PUBLIC_URL>/mcp`; set whenever `enabled`. */
+    readonly resource: string | undefined;
+    /** The one scope its access tokens carry for the resource (advertised by the gateway). */
+    readonly scope: 'mcp';
+    readonly accessTokenTtlSeconds: number;
+    readonly refreshTokenTtlSeconds: number;
+    readonly grantTtlSeconds: number;
+    readonly dynamicRegistration: boolean;
+    readonly clientMetadataDocuments: boolean;
+    readonly registrationsPerHour: number;
+  };
   /** BullMQ key prefix; lets several installations (or test files) share one Redis. */
   readonly queues: { readonly prefix: string };
 }

@@ -166,6 +166,25 @@ export const environmentSchema = z.object({
   OIDC_PROVIDERS: oidcProvidersVariable.optional(),
   /** Their client secrets, `{"<provider id>": "<secret>"}` (JSON), from a Secret; the api alone reads it. */
   OIDC_CLIENT_SECRETS: oidcClientSecretsVariable.optional(),
+  /**
+   * Cairn's own OAuth 2.1 authorization server (docs/oauth.md), served by the api for MCP clients
+   * that only speak OAuth; the gateway then names it in its protected-resource metadata and takes
+   * its access tokens. Needs API_PUBLIC_URL (the issuer), MCP_PUBLIC_URL (the resource) and
+   * CAIRN_MASTER_KEY (its signing and cookie keys are derived from it).
+   */
+  OAUTH_ENABLED: flag(false),
+  /** Lifetime of an access token it issues; short, since a refresh token renews it. */
+  OAUTH_ACCESS_TOKEN_TTL_SECONDS: positiveInt(600, 3_600),
+  /** Lifetime of a refresh token; each use rotates it. */
+  OAUTH_REFRESH_TOKEN_TTL_SECONDS: positiveInt(30 * 86_400, 365 * 86_400),
+  /** How long a person's consent lasts before the client must ask again (at most TOKEN_MAX_TTL_SECONDS). */
+  OAUTH_GRANT_TTL_SECONDS: positiveInt(90 * 86_400, 365 * 86_400),
+  /** RFC 7591 dynamic client registration (older MCP clients register; the 2026 revision prefers metadata documents). */
+  OAUTH_DYNAMIC_REGISTRATION: flag(true),
+  /** Client ID Metadata Documents: a client whose id is an https URL is described by the document there. */
+  OAUTH_CLIENT_METADATA_DOCUMENTS: flag(true),
+  /** Dynamic registrations one client address may make per hour. */
+  OAUTH_REGISTRATIONS_PER_HOUR: positiveInt(20, 10_000),
   QUEUE_PREFIX: z
     .string()
     .regex(/^[a-z][a-z0-9_-]{0,31}$/, 'must be 1-32 lower-case letters, digits, _ or -')

@@ -42,6 +42,7 @@ export function loadConfig(app: AppName, env: EnvSource): CairnConfig {
     ...crossFieldProblems(values),
     ...(app === 'api' ? oidcProblems(values) : []),
     ...(app === 'mcp-gateway' ? authorizationServerProblems(values) : []),
+    ...oauthProblems(values),
   ];
   if (problems.length > 0) throw new ConfigurationError(problems);
   return Object.freeze({
@@ -148,6 +149,18 @@ export function loadConfig(app: AppName, env: EnvSource): CairnConfig {
         publicUrl: values.API_PUBLIC_URL?.replace(/\/+$/, ''),
         providers: app === 'api' ? oidcProviders(values) : [],
       },
+    },
+    oauth: {
+      enabled: values.OAUTH_ENABLED,
+      issuer: values.OAUTH_ENABLED ? values.API_PUBLIC_URL?.replace(/\/+$/, '') : undefined,
+      resource: values.OAUTH_ENABLED ? mcpResource(values) : undefined,
+      scope: 'mcp' as const,
+      accessTokenTtlSeconds: values.OAUTH_ACCESS_TOKEN_TTL_SECONDS,
+      refreshTokenTtlSeconds: values.OAUTH_REFRESH_TOKEN_TTL_SECONDS,
+      grantTtlSeconds: values.OAUTH_GRANT_TTL_SECONDS,
+      dynamicRegistration: values.OAUTH_DYNAMIC_REGISTRATION,
+      clientMetadataDocuments: values.OAUTH_CLIENT_METADATA_DOCUMENTS,
+      registrationsPerHour: values.OAUTH_REGISTRATIONS_PER_HOUR,
     },
     queues: { prefix: values.QUEUE_PREFIX },
   });
@@ -258,6 +271,28 @@ function oidcProblems(values: Environment): string[] {
   const ids = new Set(providers.map((provider) => provider.id));
   for (const id of Object.keys(secrets)) {
     if (!ids.has(id)) problems.push(`OIDC_CLIENT_SECRETS names "${id}", which OIDC_PROVIDERS does not list`);
+  }
+  return problems;
+}
+
+/**
+ * The built-in authorization server names itself by API_PUBLIC_URL (its issuer, which clients
+ * compare byte for byte), its tokens' audience by MCP_PUBLIC_URL, and derives its keys from the
+ * master key: all three are required with OAUTH_ENABLED, in every app (the gateway advertises
+ * the issuer and checks the audience). The issuer must be the bare origin: its metadata is served
+ * at the root's /.well-known/, where MCP clients look first.
+ */
+function oauthProblems(values: Environment): string[] {
+  if (!values.OAUTH_ENABLED) return [];
+  const problems: string[] = [];
+  if (!values.API_PUBLIC_URL) problems.push('API_PUBLIC_URL is required with OAUTH_ENABLED (the issuer)');
+  else if (!/^https?:\/\/[^/]+\/*$/.test(values.API_PUBLIC_URL)) {
+    problems.push('API_PUBLIC_URL must be an origin without a path with OAUTH_ENABLED (the issuer is served at its root)');
+  }
+  if (!values.MCP_PUBLIC_URL) problems.push('MCP_PUBLIC_URL is required with OAUTH_ENABLED (the resource its tokens are for)');
+  if (!values.CAIRN_MASTER_KEY) problems.push('CAIRN_MASTER_KEY is required with OAUTH_ENABLED (its keys are derived from it)');
+  if (values.OAUTH_GRANT_TTL_SECONDS > values.TOKEN_MAX_TTL_SECONDS) {
+    problems.push('OAUTH_GRANT_TTL_SECONDS must be at most TOKEN_MAX_TTL_SECONDS (a grant acts through a session token)');
   }
   return problems;
 }

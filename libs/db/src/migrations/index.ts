@@ -8,6 +8,7 @@ import { accounts } from './0006-accounts';
 import { tenantSuspension } from './0007-tenant-suspension';
 import { oidcIdentities } from './0008-oidc-identities';
 import { platformDataKeys } from './0009-platform-data-keys';
+import { oauth } from './0010-oauth';
 
 /** Control-schema migrations in order. Append only; never edit one that has shipped. */
 export const CONTROL_MIGRATIONS: readonly Migration[] = [
@@ -20,4 +21,5 @@ export const CONTROL_MIGRATIONS: readonly Migration[] = [
   tenantSuspension,
   oidcIdentities,
   platformDataKeys,
+  oauth,
 ];

@@ -259,9 +259,14 @@ export class McpHttpRoutes implements OnModuleInit {
           ),
         );
     }
-    // Authorization servers only when external ones are configured (docs/oauth.md): some clients
-    // stop sending a configured Authorization header once the metadata names one.
-    const servers = this.config.mcp.authorizationServers.map((server) => server.issuer);
+    // Authorization servers only when OAuth is enabled or external ones are configured
+    // (docs/oauth.md): some clients stop sending a configured Authorization header once the
+    // metadata names one.
+    const { oauth } = this.config;
+    const servers = [
+      ...(oauth.enabled && oauth.issuer ? [oauth.issuer] : []),
+      ...this.config.mcp.authorizationServers.map((server) => server.issuer),
+    ];
     const external = servers.length > 0;
     const scopes = external ? this.gate.requiredScopes() : SESSION_TOKEN_SCOPES;
     return {

@@ -115,11 +115,13 @@ export class McpRequestGate {
   }
 
   /**
-   * The scopes a token must carry, from the external authorization servers (docs/oauth.md):
+   * The scopes a token must carry, from the authorization servers (docs/oauth.md):
    * advertised in the metadata and in the 401 challenge, so a client asks its server for them.
    */
   requiredScopes(): string[] {
     const scopes = this.config.mcp.authorizationServers.map((server) => server.requiredScope);
+    // Cairn's own authorization server (OAUTH_ENABLED) issues its tokens for one scope.
+    if (this.config.oauth.enabled) scopes.unshift(this.config.oauth.scope);
     return [...new Set(scopes.filter((scope): scope is string => scope !== undefined))];
   }
 

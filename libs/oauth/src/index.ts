@@ -1,0 +1,3 @@
+export { OAuthHttpModule } from './http/oauth-http.module';
+export { OAuthModule, OAuthTokensModule } from './oauth.module';
+export { MCP_SCOPE, OAUTH_PATH } from './oauth-provider.service';
