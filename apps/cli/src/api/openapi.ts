@@ -516,6 +516,145 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/oauth/interactions/{uid}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Where the authorization server sends a person's browser to decide: on to the console's consent page */
+        get: operations["OAuthInteractionsController_start"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/oauth/interactions/{uid}/details": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What an application asks for, and what the signed-in person may give it (role, projects)
+         * @description Only for the browser that started the authorization request (its interaction cookie), signed in to the console.
+         */
+        get: operations["OAuthInteractionsController_details"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/oauth/interactions/{uid}/consent": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Authorize the application with a role and projects within the person’s own; answers where the browser goes */
+        post: operations["OAuthInteractionsController_allow"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/oauth/interactions/{uid}/deny": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Decline: the application hears access_denied; answers where the browser goes */
+        post: operations["OAuthInteractionsController_deny"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/session/oauth-grants": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The OAuth applications the caller authorized (revoked ones for 30 days), newest first */
+        get: operations["OwnOAuthGrantsController_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/session/oauth-grants/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Revoke one of the caller’s grants: its tokens stop working at their next use */
+        delete: operations["OwnOAuthGrantsController_revoke"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tenants/{slug}/oauth-grants": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The tenant's OAuth grants (revoked ones for 30 days), newest first */
+        get: operations["TenantOAuthGrantsController_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tenants/{slug}/oauth-grants/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Revoke a grant: its tokens stop working at their next use, on every replica */
+        delete: operations["TenantOAuthGrantsController_revoke"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/tenants/{slug}/projects": {
         parameters: {
             query?: never;
@@ -2139,6 +2278,72 @@ export interface components {
             url: string;
             /** Format: date-time */
             expiresAt: string;
+        };
+        ConsentDetailsDto_Output: {
+            uid: string;
+            client: {
+                /** @description The client id: an https URL for a client described by its metadata document */
+                id: string;
+                /** @description The application's name, as it describes itself (unverified) */
+                name: string | null;
+                uri: string | null;
+                logoUri: string | null;
+                /** @description Described by the document at its client id (else registered here) */
+                metadataDocument: boolean;
+                /** @description Where the browser goes back to once the person decides */
+                redirectUri: string;
+            };
+            /** @description The resource its tokens will be for: the MCP gateway */
+            resource: string;
+            scopes: string[];
+            tenant: {
+                slug: string;
+                name: string;
+            };
+            user: {
+                /** Format: uuid */
+                id: string;
+                email: string;
+                name: string;
+            };
+            /** @enum {string} */
+            maxRole: "admin" | "member" | "orchestrator" | "agent" | "reader";
+            roles: ("admin" | "member" | "orchestrator" | "agent" | "reader")[];
+            projects: {
+                slug: string;
+                name: string;
+            }[];
+        };
+        ConsentDto: {
+            /**
+             * @description The role the application acts with: the person's own or a lesser one
+             * @enum {string}
+             */
+            role: "admin" | "member" | "orchestrator" | "agent" | "reader";
+            /** @description "*" for every project of the tenant, or the project slugs the application may use */
+            projects: "*" | string[];
+        };
+        ConsentOutcomeDto_Output: {
+            /** @description Where the browser goes next: back to the application's redirect URI */
+            redirectTo: string;
+        };
+        GrantListDto_Output: {
+            items: {
+                id: string;
+                clientId: string;
+                clientName: string | null;
+                clientUri: string | null;
+                /** Format: uuid */
+                userId: string;
+                /** @enum {string} */
+                role: "admin" | "member" | "orchestrator" | "agent" | "reader";
+                projects: "*" | string[];
+                /** Format: date-time */
+                createdAt: string;
+                /** Format: date-time */
+                expiresAt: string;
+                revokedAt: string | null;
+            }[];
         };
         CreateProjectDto: {
             /** @description URL-safe project identifier, unique in the tenant, e.g. "web-app" */
@@ -5712,6 +5917,230 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["PasswordLinkDto_Output"];
                 };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            429: components["responses"]["Error429"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    OAuthInteractionsController_start: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                uid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description To the consent page */
+            303: {
+                headers: {
+                    /** @description /console/oauth/consent/<uid> */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["Error400"];
+            404: components["responses"]["Error404"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    OAuthInteractionsController_details: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                uid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsentDetailsDto_Output"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            429: components["responses"]["Error429"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    OAuthInteractionsController_allow: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                uid: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ConsentDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsentOutcomeDto_Output"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            429: components["responses"]["Error429"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    OAuthInteractionsController_deny: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                uid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsentOutcomeDto_Output"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            429: components["responses"]["Error429"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    OwnOAuthGrantsController_list: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GrantListDto_Output"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            429: components["responses"]["Error429"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    OwnOAuthGrantsController_revoke: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            429: components["responses"]["Error429"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    TenantOAuthGrantsController_list: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GrantListDto_Output"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            429: components["responses"]["Error429"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    TenantOAuthGrantsController_revoke: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                slug: string;
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];

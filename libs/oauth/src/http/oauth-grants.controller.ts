@@ -17,8 +17,9 @@ export class OwnOAuthGrantsController {
   @RequirePermission('account.session')
   @ApiOperation({ summary: 'The OAuth applications the caller authorized (revoked ones for 30 days), newest first' })
   @ZodResponse({ status: 200, type: GrantListDto })
-  async list(@CurrentPrincipal() principal: Principal, @CurrentTenant() tenant: TenantRef) {
-    const items = await this.grants.listOfUser(tenant, userOf(principal));
+  async list(@CurrentPrincipal() principal: Principal) {
+    const { tenant, userId } = personOf(principal);
+    const items = await this.grants.listOfUser(tenant, userId);
     return { items: items.map(toGrantDto) };
   }
 
@@ -27,12 +28,9 @@ export class OwnOAuthGrantsController {
   @RequirePermission('account.session')
   @Audited('oauth.grant.revoke')
   @ApiOperation({ summary: 'Revoke one of the caller’s grants: its tokens stop working at their next use' })
-  async revoke(
-    @Param() params: OwnGrantParamsDto,
-    @CurrentPrincipal() principal: Principal,
-    @CurrentTenant() tenant: TenantRef,
-  ): Promise<void> {
-    await this.grants.revokeOwn(tenant, userOf(principal), params.id);
+  async revoke(@Param() params: OwnGrantParamsDto, @CurrentPrincipal() principal: Principal): Promise<void> {
+    const { tenant, userId } = personOf(principal);
+    await this.grants.revokeOwn(tenant, userId, params.id);
   }
 }
 
@@ -65,8 +63,10 @@ export class TenantOAuthGrantsController {
   }
 }
 
-/** Grants belong to people: a service token (no user) has none to list or revoke. */
-function userOf(principal: Principal): string {
-  if (principal.kind === 'session' && principal.userId !== null) return principal.userId;
-  throw new ForbiddenError('OAuth grants belong to people: this token names no user', 'person_required');
+/** Grants belong to people of a tenant: a service token (no user) or the platform admin has none. */
+function personOf(principal: Principal): { tenant: TenantRef; userId: string } {
+  if (principal.kind === 'session' && principal.userId !== null) {
+    return { tenant: principal.tenant, userId: principal.userId };
+  }
+  throw new ForbiddenError('OAuth grants belong to people of a tenant: this token names no user', 'person_required');
 }
