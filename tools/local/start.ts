@@ -123,8 +123,15 @@ async function run(launch: Launch): Promise<number> {
 }
 
 async function runApps(launch: Launch, services: LocalServices | undefined): Promise<number> {
-  const { root, stateDir, env, ports, lock, stops } = launch;
+  const { root, stateDir, env, ports, host, lock, stops } = launch;
   const adminTokenFromEnvironment = Boolean(env.CAIRN_ADMIN_TOKEN);
+  // OAUTH_ENABLED=true npm start: on this machine the issuer and the resource are the local apps
+  // (docs/oauth.md); a deployment names its public URLs.
+  if (env.OAUTH_ENABLED === 'true') {
+    const urlHost = host.includes(':') ? `[${host}]` : host;
+    env.API_PUBLIC_URL ??= `http://${urlHost}:${ports.api}`;
+    env.MCP_PUBLIC_URL ??= `http://${urlHost}:${ports.mcp}`;
+  }
   if (!env.CAIRN_ADMIN_TOKEN || !env.CAIRN_MASTER_KEY) {
     const secrets = loadOrCreateLocalSecrets(stateDir);
     env.CAIRN_ADMIN_TOKEN ??= secrets.adminToken;

@@ -201,4 +201,40 @@ describe('loadConfig', () => {
       problemsOf({ ...valid, SESSION_IDLE_TIMEOUT_SECONDS: '7200', SESSION_ABSOLUTE_TIMEOUT_SECONDS: '3600' }),
     ).toContain('SESSION_IDLE_TIMEOUT_SECONDS must not exceed SESSION_ABSOLUTE_TIMEOUT_SECONDS');
   });
+
+  it('needs the issuer, the resource and the master key for the OAuth authorization server, in every app', () => {
+    const oauth = {
+      ...valid,
+      OAUTH_ENABLED: 'true',
+      API_PUBLIC_URL: 'https://cairn.example.com',
+      MCP_PUBLIC_URL: 'https://mcp.example.com/',
+    };
+    for (const app of ['api', 'mcp-gateway'] as const) {
+      const config = loadConfig(app, oauth);
+      expect(config.oauth).toMatchObject({
+        enabled: true,
+        issuer: 'https://cairn.example.com',
+        resource: 'https://mcp.example.com/mcp',
+        scope: 'mcp',
+        accessTokenTtlSeconds: 600,
+        dynamicRegistration: true,
+        clientMetadataDocuments: true,
+      });
+    }
+    expect(loadConfig('api', valid).oauth).toMatchObject({ enabled: false, issuer: undefined, resource: undefined });
+    expect(problemsOf({ ...oauth, API_PUBLIC_URL: undefined })).toContain(
+      'API_PUBLIC_URL is required with OAUTH_ENABLED',
+    );
+    expect(problemsOf({ ...oauth, API_PUBLIC_URL: 'https://cairn.example.com/api' })).toContain(
+      'must be an origin without a path',
+    );
+    expect(problemsOf({ ...oauth, MCP_PUBLIC_URL: undefined }, 'mcp-gateway')).toContain('MCP_PUBLIC_URL is required');
+    expect(problemsOf({ ...oauth, CAIRN_MASTER_KEY: undefined }, 'mcp-gateway')).toContain(
+      'CAIRN_MASTER_KEY is required',
+    );
+    expect(problemsOf({ ...oauth, OAUTH_GRANT_TTL_SECONDS: String(200 * 86_400) })).toContain(
+      'OAUTH_GRANT_TTL_SECONDS must be at most TOKEN_MAX_TTL_SECONDS',
+    );
+    expect(problemsOf({ ...oauth, OAUTH_ENABLED: 'yes' })).toContain('OAUTH_ENABLED');
+  });
 });

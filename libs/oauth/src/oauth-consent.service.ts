@@ -5,7 +5,6 @@ import { TokensService, UsersService } from '@cairn/auth';
 import { CairnError, ForbiddenError, NotFoundError } from '@cairn/common';
 import { CAIRN_CONFIG, type CairnConfig } from '@cairn/config';
 import { ProjectsService } from '@cairn/projects';
-import { type TenantRef } from '@cairn/tenancy';
 import { type FastifyReply, type FastifyRequest } from 'fastify';
 import { type InteractionResults } from 'oidc-provider';
 import { OAuthGrantsRepository } from './oauth-grants.repository';
@@ -60,7 +59,12 @@ export class OAuthConsent {
     private readonly audit: AuditTrail,
   ) {}
 
-  async details(uid: string, principal: Principal, request: FastifyRequest, reply: FastifyReply): Promise<ConsentDetails> {
+  async details(
+    uid: string,
+    principal: Principal,
+    request: FastifyRequest,
+    reply: FastifyReply,
+  ): Promise<ConsentDetails> {
     const person = this.personOf(principal);
     const interaction = await this.interaction(uid, request, reply);
     const client = await this.clientOf(interaction.params.client_id);
@@ -74,7 +78,7 @@ export class OAuthConsent {
         uri: client.clientUri ?? null,
         logoUri: client.logoUri ?? null,
         metadataDocument: (client as { clientIdMetadataDocument?: boolean }).clientIdMetadataDocument === true,
-        redirectUri: String(interaction.params.redirect_uri ?? client.redirectUris?.[0] ?? ''),
+        redirectUri: redirectUriOf(interaction.params.redirect_uri, client.redirectUris),
       },
       resource: this.resourceOf(interaction.params),
       scopes: scopesOf(interaction.params),
@@ -152,7 +156,12 @@ export class OAuthConsent {
   }
 
   /** The person declined: the client hears `access_denied`. */
-  async deny(uid: string, principal: Principal, request: FastifyRequest, reply: FastifyReply): Promise<{ redirectTo: string }> {
+  async deny(
+    uid: string,
+    principal: Principal,
+    request: FastifyRequest,
+    reply: FastifyReply,
+  ): Promise<{ redirectTo: string }> {
     this.personOf(principal);
     await this.interaction(uid, request, reply);
     const redirectTo = await this.provider.instance.interactionResult(
@@ -165,14 +174,14 @@ export class OAuthConsent {
   }
 
   /** Only a person signed in to the console, with a tenant account, consents (not a bearer token). */
-  private personOf(principal: Principal): SessionPrincipal & { tenant: TenantRef } {
+  private personOf(principal: Principal): SessionPrincipal {
     if (principal.kind !== 'session' || principal.via !== 'browser' || principal.userId === null) {
       throw new ForbiddenError(
         'Authorizing an application needs a person signed in to the console with a tenant account',
         'person_required',
       );
     }
-    return principal as SessionPrincipal & { tenant: TenantRef };
+    return principal;
   }
 
   /** The live interaction this browser started, by its cookie; 404 for any other, expired or unknown. */
@@ -203,4 +212,9 @@ export class OAuthConsent {
 
 function scopesOf(params: Record<string, unknown>): string[] {
   return typeof params.scope === 'string' ? params.scope.split(' ').filter((scope) => scope.length > 0) : [];
+}
+
+/** The redirect URI the request named, else the client's only one (oidc-provider allows omitting a single registered one). */
+function redirectUriOf(asked: unknown, registered: readonly string[] | undefined): string {
+  return typeof asked === 'string' ? asked : (registered?.[0] ?? '');
 }

@@ -1,7 +1,9 @@
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
 import { CAIRN_CONFIG, type CairnConfig } from '@cairn/config';
+import { SafeFetcher } from '@cairn/safe-fetch';
 import Provider, { type Configuration, errors, type KoaContextWithOIDC } from 'oidc-provider';
 import { oauthAdapterClass } from './oauth-adapter';
+import { oauthFetch } from './oauth-fetch';
 import { OAuthGrants } from './oauth-grants.service';
 import { cookieKeyOf, signingKeyOf } from './oauth-keys';
 import { OAuthRecordsRepository } from './oauth-records.repository';
@@ -11,6 +13,8 @@ import { renderOAuthError } from './oauth-error-page';
 export const MCP_SCOPE = 'mcp' satisfies CairnConfig['oauth']['scope'];
 /** Where oidc-provider's endpoints live on the api (the issuer is its bare origin). */
 export const OAUTH_PATH = '/oauth';
+/** TEST ONLY: address ranges the provider's fetches may reach although they are blocked (a loopback server). */
+export const OAUTH_FETCH_TRUSTED_ADDRESSES = Symbol('OAUTH_FETCH_TRUSTED_ADDRESSES');
 /** The consent page's entry: the api's interactions route, which sends the browser to the console. */
 export const INTERACTIONS_PATH = '/v1/oauth/interactions';
 
@@ -55,6 +59,8 @@ export class OAuthProvider {
     @Inject(CAIRN_CONFIG) private readonly config: CairnConfig,
     private readonly records: OAuthRecordsRepository,
     private readonly grants: OAuthGrants,
+    private readonly fetcher: SafeFetcher,
+    @Optional() @Inject(OAUTH_FETCH_TRUSTED_ADDRESSES) private readonly trusted?: readonly string[],
   ) {}
 
   get enabled(): boolean {
@@ -73,7 +79,9 @@ export class OAuthProvider {
     const resource = oauth.resource;
     const masterKey = secrets.masterKey;
     if (!oauth.enabled || !issuer || !resource || !masterKey) {
-      throw new Error('OAuth is not enabled: OAUTH_ENABLED, API_PUBLIC_URL, MCP_PUBLIC_URL and CAIRN_MASTER_KEY are needed');
+      throw new Error(
+        'OAuth is not enabled: OAUTH_ENABLED, API_PUBLIC_URL, MCP_PUBLIC_URL and CAIRN_MASTER_KEY are needed',
+      );
     }
     const previous = secrets.previousMasterKey;
     const configuration: Configuration = {
@@ -101,8 +109,9 @@ export class OAuthProvider {
         devInteractions: { enabled: false },
         registration: { enabled: oauth.dynamicRegistration, initialAccessToken: false },
         registrationManagement: { enabled: false },
-        revocation: { enabled: true },
-        introspection: { enabled: true },
+        // A client revokes and introspects its own tokens only.
+        revocation: { enabled: true, allowedPolicy: (_ctx, client, token) => token.clientId === client.clientId },
+        introspection: { enabled: true, allowedPolicy: (_ctx, client, token) => token.clientId === client.clientId },
         userinfo: { enabled: false },
         rpInitiatedLogout: { enabled: false },
         clientIdMetadataDocument: { enabled: oauth.clientMetadataDocuments, ack: 'draft-02' },
@@ -111,7 +120,8 @@ export class OAuthProvider {
           defaultResource: () => resource,
           useGrantedResource: () => true,
           getResourceServerInfo: (_ctx, indicator) => {
-            if (indicator !== resource) throw new errors.InvalidTarget(`this server issues tokens for ${resource} only`);
+            if (indicator !== resource)
+              throw new errors.InvalidTarget(`this server issues tokens for ${resource} only`);
             return {
               scope: MCP_SCOPE,
               audience: resource,
@@ -146,6 +156,7 @@ export class OAuthProvider {
       clientBasedCORS: (_ctx, origin, client) =>
         (client.redirectUris ?? []).some((uri) => URL.parse(uri)?.origin === origin),
       renderError: renderOAuthError,
+      fetch: oauthFetch(this.fetcher, this.trusted) as Configuration['fetch'],
       conformIdTokenClaims: true,
     };
     const provider = new Provider(issuer, configuration);

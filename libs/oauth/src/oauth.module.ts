@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { ProjectsModule } from '@cairn/projects';
+import { SafeFetchModule } from '@cairn/safe-fetch';
 import { OAuthAccessTokens } from './oauth-access-tokens.service';
 import { OAuthConsent } from './oauth-consent.service';
 import { OAuthGrantsRepository } from './oauth-grants.repository';
@@ -9,7 +10,7 @@ import { OAuthRecordsRepository } from './oauth-records.repository';
 
 /** Cairn's OAuth authorization server: the provider, consent and grants (the api). */
 @Module({
-  imports: [ProjectsModule],
+  imports: [ProjectsModule, SafeFetchModule],
   providers: [OAuthRecordsRepository, OAuthGrantsRepository, OAuthProvider, OAuthConsent, OAuthGrants],
   exports: [OAuthProvider, OAuthConsent, OAuthGrants, OAuthRecordsRepository],
 })
