@@ -83,7 +83,10 @@ export class McpExchanges implements OnModuleDestroy {
     });
     const server = this.servers.create(exchange.principal, exchange.correlationId);
     await server.connect(transport);
-    const response = await transport.handleRequest(request, message === undefined ? undefined : { parsedBody: message });
+    const response = await transport.handleRequest(
+      request,
+      message === undefined ? undefined : { parsedBody: message },
+    );
     return { response, done: () => void server.close() };
   }
 
