@@ -2,7 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { type SessionPrincipal } from '@cairn/access';
 import { CairnError } from '@cairn/common';
 import { TenantEntry } from '@cairn/tenancy';
-import { type CacheHint, ProtocolErrorCode, Server, type ServerOptions, type Tool } from '@modelcontextprotocol/server';
+import { ProtocolErrorCode, Server, type ServerOptions, type Tool } from '@modelcontextprotocol/server';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/server/validators/ajv';
 import { ToolExecutor } from './tool-executor.service';
 import { ToolRegistry } from './tool.registry';
@@ -24,7 +24,7 @@ const LIST_TTL_MS = 5 * 60_000;
  * prompts and discovery say the same to every caller of the deployment. `resources/list` and
  * `resources/read` reflect data another agent may change at any moment: never reused.
  */
-const CACHE_HINTS: Record<string, CacheHint> = {
+const CACHE_HINTS: ServerOptions['cacheHints'] = {
   'server/discover': { ttlMs: LIST_TTL_MS, cacheScope: 'public' },
   'tools/list': { ttlMs: LIST_TTL_MS, cacheScope: 'private' },
   'prompts/list': { ttlMs: LIST_TTL_MS, cacheScope: 'public' },
@@ -64,7 +64,7 @@ export class McpServerFactory {
       capabilities: { tools: {}, resources: {}, prompts: {}, logging: {} },
       instructions: SERVER_INSTRUCTIONS,
       jsonSchemaValidator: this.jsonSchemaValidator,
-      cacheHints: CACHE_HINTS as ServerOptions['cacheHints'],
+      cacheHints: CACHE_HINTS,
     });
     server.setRequestHandler('tools/list', () => ({
       tools: this.registry.visibleTo(principal).map((tool) => tool.listing as Tool),
