@@ -23,7 +23,10 @@ export class SessionStartPrompt implements McpPromptHandler {
     if (project && !SLUG_PATTERN.test(project))
       throw new ProtocolError(ProtocolErrorCode.InvalidParams, 'project: not a project slug');
     if (project && !canAccessProject(principal, project)) {
-      throw new ProtocolError(ProtocolErrorCode.InvalidParams, `This token may not use project "${project.slice(0, 64)}"`);
+      throw new ProtocolError(
+        ProtocolErrorCode.InvalidParams,
+        `This token may not use project "${project.slice(0, 64)}"`,
+      );
     }
     const call = project ? `recall_context with {"project": "${project}"}` : 'recall_context (naming your project)';
     const text = [
