@@ -193,6 +193,11 @@ describe('MCP gateway: protocol revision 2026-07-28 beside 2025-11-25', () => {
     const bare = await postRaw(urls[0], rpc('tools/list', {}, 10), modernHeaders(agent, 'tools/list'));
     expect(bare.status).toBe(400);
     expect(bare.json).toMatchObject({ id: 10, error: { code: -32602 } });
+    // Params that do not fit the method: -32602 with a reason, not an internal error.
+    const badParams = modernRpc('tools/call', { name: 'memory_recall', arguments: 'not an object' }, 11);
+    const invalid = await postRaw(urls[0], badParams, modernHeaders(agent, 'tools/call', 'memory_recall'));
+    expect(invalid.json).toMatchObject({ id: 11, error: { code: -32602 } });
+    expect(invalid.json.error.message).not.toMatch(/Internal/);
   });
 
   it('puts cache hints on the cacheable results of 2026 and none on 2025 answers', async () => {
