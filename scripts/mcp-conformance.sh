@@ -1,15 +1,20 @@
 #!/usr/bin/env bash
 # The official MCP conformance suite (@modelcontextprotocol/conformance, pinned in
-# package.json) against the built gateway: starts the stack the way `npm start` does
-# (dist/tools/local/start.js: local PostgreSQL+pgvector and Redis, or DATABASE_URL/REDIS_URL
-# when set) with a state dir of its own (so it runs beside the clone's own `npm start`, which
-# would refuse a second launcher in .cairn/) on free loopback ports, issues a tenant token through the
-# admin API, puts a bearer-injecting proxy (tools/mcp-conformance/token-proxy.ts) in front
-# of /mcp (the suite's client sends no Authorization header), runs every active server scenario, prints the suite's summary and
-# fails on any failure not listed, with its reason, in scripts/mcp-conformance-expected.json
-# (and on a listed one that now passes, so the list cannot go stale). Set
-# MCP_CONFORMANCE_RESULTS=<dir> to keep the per-scenario checks.json files.
-# Needs Node 22+ (the suite's own requirement) and `npm run build` done first.
+# package.json) against the built gateway, once per protocol revision the gateway serves:
+# `--requirements 2025-11-25` (stateful initialize handshake) and `--requirements 2026-07-28`
+# (stateless, per-request _meta), each the frozen set of server scenarios that revision
+# requires, run at its own wire version against the same /mcp. Starts the stack the way
+# `npm start` does (dist/tools/local/start.js: local PostgreSQL+pgvector and Redis, or
+# DATABASE_URL/REDIS_URL when set) with a state dir of its own (so it runs beside the clone's
+# own `npm start`, which would refuse a second launcher in .cairn/) on free loopback ports,
+# issues a tenant token through the admin API, puts a bearer-injecting proxy
+# (tools/mcp-conformance/token-proxy.ts) in front of /mcp (the suite's client sends no
+# Authorization header), prints the suite's summaries and fails on any failure not listed,
+# with its reason, under that revision in scripts/mcp-conformance-expected.json (and on a
+# listed one that now passes, so the list cannot go stale). An entry names a scenario, or one
+# check of it as `scenario:check-id` so the scenario's other checks still count. Set
+# MCP_CONFORMANCE_RESULTS=<dir> to keep the per-scenario checks.json files (one subdirectory
+# per revision). Needs Node 22+ (the suite's own requirement) and `npm run build` done first.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -89,23 +94,35 @@ for _ in $(seq 1 40); do
   sleep 0.25
 done
 
-# The expected failures, with their reasons, live in JSON; the suite reads a YAML list of names.
-node -e '
-  const list = require("./scripts/mcp-conformance-expected.json").server;
-  console.log(list.length === 0 ? "server: []" : "server:\n" + list.map((entry) => `  - ${entry.scenario}`).join("\n"));
-' >"$work/expected.yaml"
-say 'expected failures, with their reasons:'
-node -e 'for (const e of require("./scripts/mcp-conformance-expected.json").server) console.error(`  ${e.scenario}: ${e.reason}`)'
-
-# localhost, not 127.0.0.1: the suite's DNS-rebinding scenario sends the URL's host as Host and Origin.
-set +e
-node "$SUITE" server --url "http://localhost:$proxy_port/mcp" --expected-failures "$work/expected.yaml" \
-  --output-dir "${MCP_CONFORMANCE_RESULTS:-$work/results}" 2>&1 | tee "$work/suite.log"
-status=${PIPESTATUS[0]}
-set -e
-if ((status != 0)); then
-  say "the suite failed (exit $status): an unexpected failure, or an expected one that now passes (remove it from scripts/mcp-conformance-expected.json)"
+# The revisions the gateway serves (README, "Protocol revisions"): each is run as its own set.
+REVISIONS=(2025-11-25 2026-07-28)
+results=${MCP_CONFORMANCE_RESULTS:-$work/results}
+failed=()
+for revision in "${REVISIONS[@]}"; do
+  # The expected failures, with their reasons, live in JSON; the suite reads a YAML list of names.
+  node -e '
+    const list = require("./scripts/mcp-conformance-expected.json").server[process.argv[1]];
+    if (!Array.isArray(list)) throw new Error(`no expected-failures list for ${process.argv[1]}`);
+    console.log(list.length === 0 ? "server: []" : "server:\n" + list.map((entry) => `  - ${entry.scenario}`).join("\n"));
+    for (const entry of list) console.error(`  ${entry.scenario}: ${entry.reason}`);
+  ' "$revision" >"$work/expected-$revision.yaml" 2>"$work/reasons-$revision.txt"
+  say "requirements $revision: expected failures, with their reasons:"
+  cat "$work/reasons-$revision.txt" >&2
+  # localhost, not 127.0.0.1: the suite's DNS-rebinding scenario sends the URL's host as Host and Origin.
+  set +e
+  node "$SUITE" server --url "http://localhost:$proxy_port/mcp" --requirements "$revision" \
+    --expected-failures "$work/expected-$revision.yaml" --output-dir "$results/$revision" 2>&1 |
+    tee "$work/suite-$revision.log"
+  status=${PIPESTATUS[0]}
+  set -e
+  if ((status != 0)); then
+    say "requirements $revision failed (exit $status): an unexpected failure, or an expected one that now passes (remove it from scripts/mcp-conformance-expected.json)"
+    failed+=("$revision")
+  fi
+done
+if ((${#failed[@]} > 0)); then
   grep -iE 'error|fail' "$work/stack.log" | tail -n 20 >&2 || true
-  exit "$status"
+  say "failed: ${failed[*]}"
+  exit 1
 fi
-say 'conformance suite passed (expected failures only)'
+say "conformance suite passed for ${REVISIONS[*]} (expected failures only)"

@@ -36,10 +36,9 @@ export function requestIdOf(body: unknown): string | number | null {
 }
 
 /**
- * A JSON-RPC error for a request handler to throw. The SDK's `McpError` writes
- * "MCP error <code>: " into its message, the SDK sends that message as it is, and the
- * client's `McpError` prefixes it again ("MCP error -32602: MCP error -32602: …"); this
- * carries the bare message, which the SDK's protocol layer sends with `code` and `data`.
+ * A JSON-RPC error for a request handler to throw: the SDK's protocol layer sends its `code`,
+ * bare `message` and `data` as they are. Capability libraries throw this rather than an SDK
+ * class, so none of them depends on the SDK (or on which of its major versions serves).
  */
 export class ProtocolError extends Error {
   constructor(
@@ -49,14 +48,5 @@ export class ProtocolError extends Error {
   ) {
     super(message);
     this.name = 'ProtocolError';
-  }
-
-  /** The same error without the SDK's prefix, for an `McpError` a handler elsewhere threw. */
-  static fromMcpError(error: { code: number; message: string; data?: unknown }): ProtocolError {
-    const prefix = `MCP error ${error.code}: `;
-    const message = error.message.startsWith(prefix) ? error.message.slice(prefix.length) : error.message;
-    const data =
-      typeof error.data === 'object' && error.data !== null ? (error.data as Record<string, unknown>) : undefined;
-    return new ProtocolError(error.code, message, data);
   }
 }

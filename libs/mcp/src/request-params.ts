@@ -1,39 +1,26 @@
-import {
-  CallToolRequestSchema,
-  CompleteRequestSchema,
-  GetPromptRequestSchema,
-  InitializeRequestSchema,
-  ListPromptsRequestSchema,
-  ListResourcesRequestSchema,
-  ListResourceTemplatesRequestSchema,
-  ListToolsRequestSchema,
-  PingRequestSchema,
-  ReadResourceRequestSchema,
-  SetLevelRequestSchema,
-} from '@modelcontextprotocol/sdk/types.js';
-import { type z } from 'zod';
+import { type SpecTypeName, specTypeSchemas } from '@modelcontextprotocol/server';
 
-const SCHEMAS: Record<string, z.ZodType> = Object.fromEntries(
-  [
-    InitializeRequestSchema,
-    PingRequestSchema,
-    ListToolsRequestSchema,
-    CallToolRequestSchema,
-    ListResourcesRequestSchema,
-    ListResourceTemplatesRequestSchema,
-    ReadResourceRequestSchema,
-    ListPromptsRequestSchema,
-    GetPromptRequestSchema,
-    CompleteRequestSchema,
-    SetLevelRequestSchema,
-  ].map((schema) => [schema.shape.method.value, schema]),
-);
+/** The requests of the methods the gateway serves, by method name, as the SDK's own schemas check them. */
+const SCHEMAS: Record<string, SpecTypeName> = {
+  initialize: 'InitializeRequest',
+  ping: 'PingRequest',
+  'tools/list': 'ListToolsRequest',
+  'tools/call': 'CallToolRequest',
+  'resources/list': 'ListResourcesRequest',
+  'resources/templates/list': 'ListResourceTemplatesRequest',
+  'resources/read': 'ReadResourceRequest',
+  'prompts/list': 'ListPromptsRequest',
+  'prompts/get': 'GetPromptRequest',
+  'completion/complete': 'CompleteRequest',
+  'logging/setLevel': 'SetLevelRequest',
+};
 
 /**
- * Checks a request's params against the MCP schema of its method before the SDK sees it:
- * the SDK would answer a mismatch with -32603 and a dump of validation internals, where the
- * right answer is -32602 with a short reason. Returns that reason, or undefined when the
- * message is not a request of a known method or its params are fine.
+ * Checks a 2025-era request's params against the MCP schema of its method before the SDK
+ * sees it: the SDK's stateless legacy serving would answer a mismatch with -32603 and a dump
+ * of validation internals, where the right answer is -32602 with a short reason. Returns that
+ * reason, or undefined when the message is not a request of a known method or its params are
+ * fine. (2026-07-28 requests are validated by the SDK's own modern validation ladder.)
  */
 export function invalidParamsOf(message: unknown): string | undefined {
   if (Array.isArray(message)) {
@@ -47,12 +34,12 @@ export function invalidParamsOf(message: unknown): string | undefined {
   if (typeof message !== 'object' || message === null) return undefined;
   const { method, id } = message as { method?: unknown; id?: unknown };
   if (typeof method !== 'string' || id === undefined) return undefined;
-  const schema = SCHEMAS[method];
-  if (!schema) return undefined;
-  const parsed = schema.safeParse(message);
-  if (parsed.success) return undefined;
-  const issues = parsed.error.issues.slice(0, 3).map((issue) => {
-    const path = issue.path.map(String).join('.');
+  const type = SCHEMAS[method];
+  if (!type) return undefined;
+  const checked = specTypeSchemas[type]['~standard'].validate(message);
+  if (!checked.issues) return undefined;
+  const issues = checked.issues.slice(0, 3).map((issue) => {
+    const path = (issue.path ?? []).map((key) => String(typeof key === 'object' ? key.key : key)).join('.');
     return `${path || 'request'}: ${issue.message}`;
   });
   return `Invalid params for ${method}: ${issues.join('; ')}`;

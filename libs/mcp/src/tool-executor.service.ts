@@ -11,7 +11,7 @@ import {
 } from '@cairn/common';
 import { RequestContext } from '@cairn/observability';
 import { TenantEntry } from '@cairn/tenancy';
-import { type CallToolResult, ErrorCode } from '@modelcontextprotocol/sdk/types.js';
+import { type CallToolResult, ProtocolErrorCode } from '@modelcontextprotocol/server';
 import { type z } from 'zod';
 import { type ToolCall } from './contract/mcp-tool';
 import { ProtocolError } from './json-rpc-errors';
@@ -86,13 +86,13 @@ export class ToolExecutor {
       const { toolset } = tool.spec;
       const toolsets = JSON.stringify([...principal.toolsets, toolset]).replaceAll(',', ', ');
       throw new ProtocolError(
-        ErrorCode.InvalidParams,
+        ProtocolErrorCode.InvalidParams,
         `${tool.spec.name} is in the "${toolset}" toolset, which this token does not enable: an admin of the ` +
           `tenant issues a token with "toolsets": ${toolsets} (POST /v1/tenants/${principal.tenant.slug}/tokens)`,
         { toolset },
       );
     }
-    throw new ProtocolError(ErrorCode.InvalidParams, `Unknown tool: ${name.slice(0, 64)}`);
+    throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${name.slice(0, 64)}`);
   }
 
   async call(

@@ -1,4 +1,4 @@
-import { JSONRPCMessageSchema } from '@modelcontextprotocol/sdk/types.js';
+import { isSpecType } from '@modelcontextprotocol/server';
 
 /**
  * The first revision without JSON-RPC batching (2025-06-18 changelog, "Remove support for
@@ -23,9 +23,9 @@ export function envelopeProblem(message: unknown, protocolVersion: string | unde
       return `Invalid Request: JSON-RPC batches are not part of MCP ${protocolVersion.slice(0, 20)} (removed in ${FIRST_REVISION_WITHOUT_BATCHES}); send one message per request`;
     }
     if (message.length === 0) return 'Invalid Request: an empty batch';
-    const index = message.findIndex((element) => !JSONRPCMessageSchema.safeParse(element).success);
+    const index = message.findIndex((element) => !isSpecType.JSONRPCMessage(element));
     return index === -1 ? undefined : `Invalid Request: batch element ${index} is not a JSON-RPC 2.0 message`;
   }
-  if (JSONRPCMessageSchema.safeParse(message).success) return undefined;
+  if (isSpecType.JSONRPCMessage(message)) return undefined;
   return 'Invalid Request: the body is JSON but not a JSON-RPC 2.0 request, notification or response';
 }

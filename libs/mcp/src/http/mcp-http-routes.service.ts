@@ -10,22 +10,24 @@ import {
 } from '@cairn/common';
 import { CAIRN_CONFIG, type CairnConfig } from '@cairn/config';
 import { RequestContext } from '@cairn/observability';
-import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
-import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
+import { ProtocolErrorCode } from '@modelcontextprotocol/server';
 import fastifyCors from '@fastify/cors';
 import { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
-import { GATEWAY_ERROR, jsonRpcError, requestIdOf } from '../json-rpc-errors';
-import { McpServerFactory } from '../mcp-server.factory';
+import { GATEWAY_ERROR, jsonRpcError, type JsonRpcErrorBody, requestIdOf } from '../json-rpc-errors';
 import { invalidParamsOf } from '../request-params';
 import { isLoopbackHost } from './gateway-host';
 import { envelopeProblem } from './json-rpc-envelope';
+import { McpExchanges } from './mcp-exchanges.service';
 import { type GateRefusal, McpRequestGate } from './mcp-request-gate.service';
 import { issueSessionId, SESSION_HEADER, sessionIdBelongsTo } from './mcp-session-id';
 
 export const MCP_PATH = '/mcp';
 const METADATA_PATH = '/.well-known/oauth-protected-resource';
-/** Request headers the SDK transport reads; nothing else is copied into its Request. */
-const FORWARDED_HEADERS = ['accept', 'content-type', 'mcp-protocol-version', 'last-event-id'];
+/**
+ * Request headers the SDK reads (the 2026-07-28 revision checks `Mcp-Method` and `Mcp-Name`
+ * against the body); nothing else is copied into its Request.
+ */
+const FORWARDED_HEADERS = ['accept', 'content-type', 'mcp-protocol-version', 'mcp-method', 'mcp-name', 'last-event-id'];
 /** What a browser client sends (preflight) and must be able to read (exposed) on /mcp. */
 const CORS_REQUEST_HEADERS = [
   'authorization',
@@ -33,6 +35,8 @@ const CORS_REQUEST_HEADERS = [
   'accept',
   'mcp-protocol-version',
   'mcp-session-id',
+  'mcp-method',
+  'mcp-name',
   'last-event-id',
 ];
 const CORS_EXPOSED_HEADERS = ['mcp-session-id', 'mcp-protocol-version', 'www-authenticate', 'retry-after'];
@@ -47,12 +51,14 @@ const SESSION_TOKEN_SCOPES = Object.entries(PERMISSIONS)
 const MAX_JSON_DEPTH = 64;
 
 /**
- * `POST /mcp` (Streamable HTTP, stateless: a fresh server and transport per request, so any
- * replica answers any request; the session id an initialize gets is bound to its token and
- * stored nowhere, see mcp-session-id.ts), `GET`/`DELETE /mcp` → 405, and the RFC 9728 protected
- * resource metadata. Registered as an encapsulated Fastify plugin so /mcp takes its body as
- * raw text (the SDK answers malformed JSON with a JSON-RPC parse error) and every error it
- * answers is JSON-RPC shaped.
+ * `POST /mcp` (Streamable HTTP, stateless: a fresh server per request, so any replica answers
+ * any request) for both protocol eras the SDK serves, told apart per message by the SDK (see
+ * McpExchanges): 2026-07-28 requests carry everything in their `_meta` and have no session;
+ * a 2025-era `initialize` gets a session id bound to its token and stored nowhere (see
+ * mcp-session-id.ts). `GET`/`DELETE /mcp` → 405, and the RFC 9728 protected resource metadata.
+ * Every check before the SDK (Origin, token, rate limits, role) is the same for both eras.
+ * Registered as an encapsulated Fastify plugin so /mcp takes its body as raw text (the SDK
+ * answers malformed JSON with a JSON-RPC parse error) and every error it answers is JSON-RPC shaped.
  */
 @Injectable()
 export class McpHttpRoutes implements OnModuleInit {
@@ -62,7 +68,7 @@ export class McpHttpRoutes implements OnModuleInit {
     @Inject(CAIRN_CONFIG) private readonly config: CairnConfig,
     private readonly adapterHost: HttpAdapterHost,
     private readonly gate: McpRequestGate,
-    private readonly servers: McpServerFactory,
+    private readonly exchanges: McpExchanges,
   ) {}
 
   onModuleInit(): void {
@@ -144,20 +150,6 @@ export class McpHttpRoutes implements OnModuleInit {
     const requests = Array.isArray(message) ? Math.max(1, message.length) : 1;
     const limited = await this.gate.rateLimit(principal, id, requests);
     if (limited) return this.refuse(reply, limited);
-    const sessionId = request.headers[SESSION_HEADER];
-    if (
-      sessionId !== undefined &&
-      (typeof sessionId !== 'string' || !sessionIdBelongsTo(sessionId, principal.tokenId))
-    ) {
-      // The transport specification's answer to a session the server does not know: the client
-      // starts a new one with initialize.
-      const error = jsonRpcError(
-        id,
-        GATEWAY_ERROR.sessionNotFound,
-        'Session not found: this Mcp-Session-Id was not issued to this token; initialize a new session',
-      );
-      return reply.status(404).send(error);
-    }
     if (nestedDeeperThan(message, MAX_JSON_DEPTH)) {
       const error = jsonRpcError(
         id,
@@ -166,42 +158,69 @@ export class McpHttpRoutes implements OnModuleInit {
       );
       return reply.status(400).send(error);
     }
+    // A body that parsed is handed over parsed; one that did not goes raw, for the SDK's parse error.
+    const webRequest = this.webRequest(request, message === undefined ? raw : undefined);
+    const legacy = message === undefined || (await this.exchanges.isLegacy(webRequest, message));
+    if (legacy) {
+      const refused = this.legacyProblem(request, message, id, principal.tokenId);
+      if (refused) return reply.status(refused.status).send(refused.body);
+    }
+    const forbidden = this.gate.checkToolPermission(principal, message, id, metadataUrl);
+    if (forbidden) return this.refuse(reply, forbidden);
+
+    const completion: Record<string, unknown> = {};
+    request.logFields = completion;
+    const context = { correlationId: request.id, tenantId: principal.tenant.id, completion };
+    const exchange = { principal, correlationId: request.id };
+    if (!legacy) {
+      const response = await RequestContext.run(context, () =>
+        this.exchanges.serveModern(webRequest, message, exchange),
+      );
+      if (response.status >= 500) this.logger.error({ msg: 'MCP request failed', correlationId: request.id });
+      return this.send(reply, response, () => undefined, false);
+    }
+    const { response, done } = await RequestContext.run(context, () =>
+      this.exchanges.serveLegacy(webRequest, message, exchange, wantsStream(request, message)),
+    );
+    if (response.ok && isInitialize(message)) void reply.header(SESSION_HEADER, issueSessionId(principal.tokenId));
+    await this.send(reply, response, done, Array.isArray(message));
+  }
+
+  /**
+   * What the 2025-era leg refuses before the SDK sees the message: a session id this token was
+   * not given (404, so the client starts a new session), JSON that is not one JSON-RPC message
+   * (or a batch its revision no longer allows), and params that do not fit their method.
+   */
+  private legacyProblem(
+    request: FastifyRequest,
+    message: unknown,
+    id: string | number | null,
+    tokenId: string,
+  ): { status: number; body: JsonRpcErrorBody } | undefined {
+    const sessionId = request.headers[SESSION_HEADER];
+    if (sessionId !== undefined && (typeof sessionId !== 'string' || !sessionIdBelongsTo(sessionId, tokenId))) {
+      const text = 'Session not found: this Mcp-Session-Id was not issued to this token; initialize a new session';
+      return { status: 404, body: jsonRpcError(id, GATEWAY_ERROR.sessionNotFound, text) };
+    }
     const protocolVersion = request.headers['mcp-protocol-version'];
     const notOneMessage =
       message === undefined
         ? undefined
         : envelopeProblem(message, typeof protocolVersion === 'string' ? protocolVersion : undefined);
-    if (notOneMessage) return reply.status(400).send(jsonRpcError(id, GATEWAY_ERROR.invalidRequest, notOneMessage));
+    if (notOneMessage) return { status: 400, body: jsonRpcError(id, GATEWAY_ERROR.invalidRequest, notOneMessage) };
     const invalid = invalidParamsOf(message);
-    if (invalid) return reply.status(200).send(jsonRpcError(id, ErrorCode.InvalidParams, invalid));
-    const forbidden = this.gate.checkToolPermission(principal, message, id, metadataUrl);
-    if (forbidden) return this.refuse(reply, forbidden);
+    if (invalid) return { status: 200, body: jsonRpcError(id, ProtocolErrorCode.InvalidParams, invalid) };
+    return undefined;
+  }
 
-    const transport = new WebStandardStreamableHTTPServerTransport({
-      sessionIdGenerator: undefined,
-      enableJsonResponse: !wantsStream(request, message),
-    });
-    const server = this.servers.create(principal, request.id);
-    await server.connect(transport);
+  /** The web-standard Request the SDK serves, with only the headers it reads. */
+  private webRequest(request: FastifyRequest, body: string | undefined): Request {
     const headers = new Headers();
     for (const name of FORWARDED_HEADERS) {
       const value = request.headers[name];
       if (typeof value === 'string') headers.set(name, value);
     }
-    // A body that parsed is handed over parsed; one that did not goes raw, for the SDK's parse error.
-    const webRequest = new Request(`http://gateway${MCP_PATH}`, {
-      method: 'POST',
-      headers,
-      body: message === undefined ? raw : undefined,
-    });
-    const completion: Record<string, unknown> = {};
-    request.logFields = completion;
-    const context = { correlationId: request.id, tenantId: principal.tenant.id, completion };
-    const response = await RequestContext.run(context, () =>
-      transport.handleRequest(webRequest, message === undefined ? undefined : { parsedBody: message }),
-    );
-    if (response.ok && isInitialize(message)) void reply.header(SESSION_HEADER, issueSessionId(principal.tokenId));
-    await this.send(reply, response, () => void server.close(), Array.isArray(message));
+    return new Request(`http://gateway${MCP_PATH}`, { method: 'POST', headers, body });
   }
 
   private async send(reply: FastifyReply, response: Response, done: () => void, batch: boolean): Promise<void> {

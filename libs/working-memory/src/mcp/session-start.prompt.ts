@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { canAccessProject, type SessionPrincipal } from '@cairn/access';
 import { SLUG_PATTERN } from '@cairn/common';
 import { McpPrompt, type McpPromptHandler, ProtocolError } from '@cairn/mcp';
-import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
+import { ProtocolErrorCode } from '@modelcontextprotocol/server';
 
 /**
  * The `session-start` prompt (a slash command in most clients): tells the agent to brief
@@ -21,9 +21,12 @@ export class SessionStartPrompt implements McpPromptHandler {
   render(args: Record<string, string>, principal: SessionPrincipal): { description: string; text: string } {
     const project = args.project?.trim() || principal.defaultProject;
     if (project && !SLUG_PATTERN.test(project))
-      throw new ProtocolError(ErrorCode.InvalidParams, 'project: not a project slug');
+      throw new ProtocolError(ProtocolErrorCode.InvalidParams, 'project: not a project slug');
     if (project && !canAccessProject(principal, project)) {
-      throw new ProtocolError(ErrorCode.InvalidParams, `This token may not use project "${project.slice(0, 64)}"`);
+      throw new ProtocolError(
+        ProtocolErrorCode.InvalidParams,
+        `This token may not use project "${project.slice(0, 64)}"`,
+      );
     }
     const call = project ? `recall_context with {"project": "${project}"}` : 'recall_context (naming your project)';
     const text = [
