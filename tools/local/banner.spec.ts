@@ -38,4 +38,11 @@ describe("npm start's summary", () => {
     expect(text(lines)).not.toContain('export CAIRN_ADMIN_TOKEN');
     expect(text(lines)).toContain('running, but not ready yet: worker');
   });
+
+  it('names the OAuth authorization server only when it is on', () => {
+    expect(text(bannerLines(input()))).not.toContain('oauth');
+    expect(text(bannerLines(input({ oauthIssuer: 'http://localhost:8080' })))).toContain(
+      'oauth        http://localhost:8080  (authorization server; people consent in the console)',
+    );
+  });
 });

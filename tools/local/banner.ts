@@ -19,6 +19,8 @@ export interface BannerInput {
   readonly tenantsExist: boolean | undefined;
   /** Apps that did not answer /readyz in time (they still run). */
   readonly notReady: readonly string[];
+  /** Cairn's OAuth authorization server's issuer, when OAUTH_ENABLED (docs/oauth.md). */
+  readonly oauthIssuer?: string;
 }
 
 /** Lines without the `[cairn] ` prefix; `paste` lines are meant to be copied as they are. */
@@ -35,6 +37,9 @@ export function bannerLines(input: BannerInput): BannerLine[] {
     { text: `console      http://localhost:${input.apiPort}/console/  (the web console; sign in there)` },
     { text: `mcp-gateway  http://127.0.0.1:${input.mcpPort}/mcp` },
     { text: `worker       http://127.0.0.1:${input.workerPort}/readyz` },
+    ...(input.oauthIssuer
+      ? [{ text: `oauth        ${input.oauthIssuer}  (authorization server; people consent in the console)` }]
+      : []),
     { text: `database     ${redactPassword(input.databaseUrl)}` },
     { text: `redis        ${redactPassword(input.redisUrl)}` },
   ];

@@ -126,10 +126,12 @@ async function runApps(launch: Launch, services: LocalServices | undefined): Pro
   const { root, stateDir, env, ports, host, lock, stops } = launch;
   const adminTokenFromEnvironment = Boolean(env.CAIRN_ADMIN_TOKEN);
   // OAUTH_ENABLED=true npm start: on this machine the issuer and the resource are the local apps
-  // (docs/oauth.md); a deployment names its public URLs.
+  // (docs/oauth.md); a deployment names its public URLs. The issuer is the console's origin, where
+  // people sign in to consent: localhost, on which browsers keep the Secure session cookie over http.
   if (env.OAUTH_ENABLED === 'true') {
     const urlHost = host.includes(':') ? `[${host}]` : host;
-    env.API_PUBLIC_URL ??= `http://${urlHost}:${ports.api}`;
+    const loopback = ['127.0.0.1', '::1', 'localhost'].includes(host);
+    env.API_PUBLIC_URL ??= `http://${loopback ? 'localhost' : urlHost}:${ports.api}`;
     env.MCP_PUBLIC_URL ??= `http://${urlHost}:${ports.mcp}`;
   }
   if (!env.CAIRN_ADMIN_TOKEN || !env.CAIRN_MASTER_KEY) {
@@ -211,6 +213,7 @@ async function announceWhenReady(
     adminToken: adminTokenFromEnvironment ? 'environment' : { command: adminTokenCommand(root, stateDir) },
     tenantsExist: ready[0] ? await tenantsExist(ports.api, env.CAIRN_ADMIN_TOKEN!) : undefined,
     notReady: APPS.filter((_, i) => !ready[i]).map((app) => app.name),
+    oauthIssuer: env.OAUTH_ENABLED === 'true' ? env.API_PUBLIC_URL : undefined,
   });
   if (!stillWaiting()) return;
   for (const line of lines) {
