@@ -84,11 +84,13 @@ describe('every route declares a permission', () => {
       .filter((route) => route.isPublic)
       .map((route) => route.route)
       .sort();
-    // Probes, and the ways in for people who hold no credential yet (docs/sign-in.md).
+    // Probes, and the ways in for people who hold no credential yet (docs/sign-in.md), and the
+    // authorization server's hand-off of a browser to the console's consent page (docs/oauth.md).
     expect(publicRoutes).toEqual([
       'GET /healthz',
       'GET /metrics',
       'GET /readyz',
+      'GET /v1/oauth/interactions/:uid',
       'GET /v1/session/oidc/:provider/callback',
       'GET /v1/session/oidc/:provider/start',
       'GET /v1/session/providers',
