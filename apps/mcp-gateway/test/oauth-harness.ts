@@ -33,11 +33,13 @@ export interface OAuthWorld {
   readonly client: TestClient;
   readonly issuer: string;
   readonly gatewayUrl: string;
+  /** Every gateway replica's base URL (the first is gatewayUrl, the public one). */
+  readonly replicaUrls: readonly string[];
   readonly resource: string;
   close(): Promise<void>;
 }
 
-export async function startOAuthWorld(overrides: Record<string, string> = {}): Promise<OAuthWorld> {
+export async function startOAuthWorld(overrides: Record<string, string> = {}, replicas = 1): Promise<OAuthWorld> {
   const database = await createTestDatabase();
   const [apiPort, gatewayPort] = [await freePort(), await freePort()];
   const issuer = `http://127.0.0.1:${apiPort}`;
@@ -56,17 +58,26 @@ export async function startOAuthWorld(overrides: Record<string, string> = {}): P
   const api = await createTestHttpApp(ApiModule.register(apiConfig), apiConfig);
   await api.listen(apiPort, '127.0.0.1');
   const gatewayConfig = testConfig(database.url, testRedisUrl(), env, 'mcp-gateway');
-  const gateway = await createTestHttpApp(McpGatewayModule.register(gatewayConfig), gatewayConfig, 'mcp-gateway');
-  await gateway.listen(gatewayPort, '127.0.0.1');
+  const gateways: NestFastifyApplication[] = [];
+  const replicaUrls: string[] = [];
+  for (let i = 0; i < replicas; i += 1) {
+    const gateway = await createTestHttpApp(McpGatewayModule.register(gatewayConfig), gatewayConfig, 'mcp-gateway');
+    // The first is the public one; the others are replicas behind the same MCP_PUBLIC_URL.
+    const port = i === 0 ? gatewayPort : await freePort();
+    await gateway.listen(port, '127.0.0.1');
+    gateways.push(gateway);
+    replicaUrls.push(`http://127.0.0.1:${port}`);
+  }
   return {
     api,
     admin: new TestClient(api).as(TEST_ADMIN_TOKEN),
     client: new TestClient(api),
     issuer,
     gatewayUrl,
+    replicaUrls,
     resource: `${gatewayUrl}/mcp`,
     close: async () => {
-      await gateway.close();
+      for (const gateway of gateways) await gateway.close();
       await api.close();
       await database.drop();
     },

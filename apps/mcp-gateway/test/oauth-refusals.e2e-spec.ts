@@ -35,11 +35,11 @@ describe('Cairn as an OAuth authorization server: refusals', () => {
     expect(tokens.status).toBe(200);
     return { clientId, access_token: tokens.body.access_token, refresh_token: tokens.body.refresh_token };
   }
-  const gatewayStatus = async (accessToken: string) =>
-    (await postRaw(`${world.gatewayUrl}/mcp`, rpc('tools/list'), { Authorization: `Bearer ${accessToken}` })).status;
+  const gatewayStatus = async (accessToken: string, base = world.gatewayUrl) =>
+    (await postRaw(`${base}/mcp`, rpc('tools/list'), { Authorization: `Bearer ${accessToken}` })).status;
 
   beforeAll(async () => {
-    world = await startOAuthWorld({ OAUTH_REGISTRATIONS_PER_HOUR: '3' });
+    world = await startOAuthWorld({ OAUTH_REGISTRATIONS_PER_HOUR: '3' }, 2);
     person = await personWithProjects(world, 'member');
   });
   afterAll(() => world?.close());
@@ -186,8 +186,19 @@ describe('Cairn as an OAuth authorization server: refusals', () => {
     const otherAdmin = await issueToken(world.admin, other.slug, { role: 'admin', projects: '*' });
     const client = new TestClient(world.api).as(otherAdmin.token);
     expect((await client.get(`/v1/tenants/${person.tenant}/oauth-grants`)).status).toBe(403);
-    expect((await client.delete(`/v1/tenants/${person.tenant}/oauth-grants/${grant?.id}`)).status).toBe(403);
-    expect((await client.delete(`/v1/tenants/${other.slug}/oauth-grants/${grant?.id}`)).status).toBe(404);
+    expect((await client.delete(`/v1/tenants/${person.tenant}/oauth-grants/${String(grant?.id)}`)).status).toBe(403);
+    expect((await client.delete(`/v1/tenants/${other.slug}/oauth-grants/${String(grant?.id)}`)).status).toBe(404);
     expect(await gatewayStatus(granted.access_token)).not.toBe(401);
+  });
+
+  it('stops a revoked grant at the next request on every gateway replica', async () => {
+    const granted = await consented('reader');
+    for (const replica of world.replicaUrls) expect(await gatewayStatus(granted.access_token, replica)).not.toBe(401);
+    const list = await world.admin.get(`/v1/tenants/${person.tenant}/oauth-grants`);
+    const grant = (list.body.items as { id: string; clientId: string }[]).find((g) => g.clientId === granted.clientId);
+    expect((await world.admin.delete(`/v1/tenants/${person.tenant}/oauth-grants/${String(grant?.id)}`)).status).toBe(
+      204,
+    );
+    for (const replica of world.replicaUrls) expect(await gatewayStatus(granted.access_token, replica)).toBe(401);
   });
 });
