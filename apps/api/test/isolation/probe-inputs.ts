@@ -112,8 +112,12 @@ export const PROJECT_BOUND: ReadonlySet<string> = new Set(
     .map(([resource]) => resource),
 );
 
-/** Ids the victim tenant has no object for (yet); the probes name them as recorded gaps. */
-export const NO_VICTIM_OBJECT = new Set(['jobs']);
+/**
+ * Ids the victim tenant has no object for (yet); the probes name them as recorded gaps. An OAuth
+ * grant needs Cairn's authorization server on and a person's consent in a browser, which this
+ * world does not run (apps/mcp-gateway/test/oauth-refusals.e2e-spec.ts probes grants across tenants).
+ */
+export const NO_VICTIM_OBJECT = new Set(['jobs', 'oauth-grants']);
 
 /** The real victim id for `resource` (the path segment before `:id`, or a tool's noun). */
 export function victimIdFor(resource: string, victim: VictimWorld): string {
@@ -138,6 +142,9 @@ export function victimParam(name: string, resource: string, victim: VictimWorld)
       return victim.ids.fetchJob;
     case 'id':
       return victimIdFor(resource, victim);
+    case 'uid':
+      // An authorization request belongs to the browser that started it, not to a tenant: none to aim at.
+      return randomUUID();
     default:
       throw new Error(`path parameter ":${name}" has no victim value: add it to victimParam`);
   }
@@ -168,7 +175,8 @@ export function aimAtVictim(
   };
   if ('id' in aimed) set('id', victimIdFor(resource, victim), VICTIM_OBJECT[resource] !== undefined);
   set('toId', victim.ids.secondMemory, true);
-  set('supersedes', victim.ids.secondMemory, true);
+  // One id for a tool's `supersedes`, a list for the REST API's.
+  set('supersedes', Array.isArray(aimed.supersedes) ? [victim.ids.secondMemory] : victim.ids.secondMemory, true);
   set('sourceIds', [victim.ids.secondMemory], true);
   set('key', victim.ids.workingMemoryKey);
   set('jobId', victim.ids.fetchJob, true);
