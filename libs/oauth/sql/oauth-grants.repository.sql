@@ -7,17 +7,17 @@
 -- parameters: $1 text, $2 uuid, $3 uuid, $4 uuid, $5 text, $6 text, $7 text, $8 text, $9 text[],
 --   $10 timestamp with time zone
 INSERT INTO cairn.oauth_grants
-  (id, tenant_id, user_id, token_id, client_id, client_name, client_uri, role, projects, expires_at)
+  (id, tenant_id, user_id, token_id, client_id, client_name, client_uri, role, project_scope, expires_at)
 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10);
 
 -- OAuthGrantsRepository.findLive
 -- parameters: $1 text
-SELECT id, tenant_id, user_id, token_id, client_id, client_name, client_uri, role, projects, created_at,
+SELECT id, tenant_id, user_id, token_id, client_id, client_name, client_uri, role, project_scope, created_at,
 expires_at, revoked_at FROM cairn.oauth_grants WHERE id = $1 AND revoked_at IS NULL AND expires_at > now();
 
 -- OAuthGrantsRepository.list (tenant)
 -- parameters: $1 uuid, $2 uuid, $3 bigint
-SELECT id, tenant_id, user_id, token_id, client_id, client_name, client_uri, role, projects, created_at,
+SELECT id, tenant_id, user_id, token_id, client_id, client_name, client_uri, role, project_scope, created_at,
 expires_at, revoked_at FROM cairn.oauth_grants
      WHERE tenant_id = $1 AND ($2::uuid IS NULL OR user_id = $2)
        AND (revoked_at IS NULL OR revoked_at > now() - interval '30 days')
@@ -25,7 +25,7 @@ expires_at, revoked_at FROM cairn.oauth_grants
 
 -- OAuthGrantsRepository.list (user)
 -- parameters: $1 uuid, $2 uuid, $3 bigint
-SELECT id, tenant_id, user_id, token_id, client_id, client_name, client_uri, role, projects, created_at,
+SELECT id, tenant_id, user_id, token_id, client_id, client_name, client_uri, role, project_scope, created_at,
 expires_at, revoked_at FROM cairn.oauth_grants
      WHERE tenant_id = $1 AND ($2::uuid IS NULL OR user_id = $2)
        AND (revoked_at IS NULL OR revoked_at > now() - interval '30 days')
@@ -35,12 +35,12 @@ expires_at, revoked_at FROM cairn.oauth_grants
 -- parameters: $1 uuid, $2 text, $3 uuid
 UPDATE cairn.oauth_grants SET revoked_at = now()
      WHERE tenant_id = $1 AND id = $2 AND ($3::uuid IS NULL OR user_id = $3) AND revoked_at IS NULL
-     RETURNING id, tenant_id, user_id, token_id, client_id, client_name, client_uri, role, projects, created_at,
+     RETURNING id, tenant_id, user_id, token_id, client_id, client_name, client_uri, role, project_scope, created_at,
 expires_at, revoked_at;
 
 -- OAuthGrantsRepository.revokeById
 -- parameters: $1 text
-UPDATE cairn.oauth_grants SET revoked_at = now() WHERE id = $1 AND revoked_at IS NULL RETURNING id, tenant_id, user_id, token_id, client_id, client_name, client_uri, role, projects, created_at,
+UPDATE cairn.oauth_grants SET revoked_at = now() WHERE id = $1 AND revoked_at IS NULL RETURNING id, tenant_id, user_id, token_id, client_id, client_name, client_uri, role, project_scope, created_at,
 expires_at, revoked_at;
 
 -- OAuthGrantsRepository.exists

@@ -30,13 +30,13 @@ interface Row {
   client_name: string | null;
   client_uri: string | null;
   role: string;
-  projects: string[];
+  project_scope: string[];
   created_at: Date;
   expires_at: Date;
   revoked_at: Date | null;
 }
 
-const COLUMNS = `id, tenant_id, user_id, token_id, client_id, client_name, client_uri, role, projects, created_at,
+const COLUMNS = `id, tenant_id, user_id, token_id, client_id, client_name, client_uri, role, project_scope, created_at,
   expires_at, revoked_at`;
 
 const toGrant = (row: Row): StoredOAuthGrant => ({
@@ -48,7 +48,7 @@ const toGrant = (row: Row): StoredOAuthGrant => ({
   clientName: row.client_name,
   clientUri: row.client_uri,
   role: row.role,
-  projects: row.projects,
+  projects: row.project_scope,
   createdAt: row.created_at,
   expiresAt: row.expires_at,
   revokedAt: row.revoked_at,
@@ -79,7 +79,7 @@ export class OAuthGrantsRepository {
   async insert(grant: NewOAuthGrant): Promise<void> {
     await this.dataSource.query(
       `INSERT INTO cairn.oauth_grants
-         (id, tenant_id, user_id, token_id, client_id, client_name, client_uri, role, projects, expires_at)
+         (id, tenant_id, user_id, token_id, client_id, client_name, client_uri, role, project_scope, expires_at)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
       [
         grant.id,

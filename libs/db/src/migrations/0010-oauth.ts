@@ -46,7 +46,7 @@ export const oauth: Migration = {
         client_name text,
         client_uri text,
         role text NOT NULL,
-        projects text[] NOT NULL,
+        project_scope text[] NOT NULL,
         created_at timestamptz NOT NULL DEFAULT now(),
         expires_at timestamptz NOT NULL,
         revoked_at timestamptz
