@@ -44,7 +44,8 @@ const TIERS = {
   },
   features: {
     accounts: 'people: local accounts, second factor, browser sessions and password links',
-    oauth: 'the OAuth 2.1 authorization server for MCP clients (oidc-provider), consent, grants, and the gateway’s check of its tokens',
+    oauth:
+      'the OAuth 2.1 authorization server for MCP clients (oidc-provider), consent, grants, and the gateway’s check of its tokens',
     memory: 'long-term memories: store, recall, links, contradictions',
     'memory-hygiene': 'decay, prune, duplicates and merge of memories',
     'memory-review': 'the review queue, promotions and decisions',

@@ -101,7 +101,9 @@ describe('the OpenAPI contract', () => {
       expect(operation.security).toEqual([]);
     }
     // The authorization server sends a browser here (docs/oauth.md): it only passes it on to the console.
-    const consentEntry = operations().find(([, , operation]) => operation.operationId === 'OAuthInteractionsController_start');
+    const consentEntry = operations().find(
+      ([, , operation]) => operation.operationId === 'OAuthInteractionsController_start',
+    );
     expect(consentEntry?.[2].security).toEqual([]);
     expect(Object.keys(consentEntry?.[2].responses ?? {})).toContain('303');
     const authenticated = operations().filter(

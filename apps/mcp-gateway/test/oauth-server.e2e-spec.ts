@@ -63,7 +63,7 @@ describe('Cairn as an OAuth authorization server for MCP clients', () => {
       code_challenge_method: 'S256',
       resource: world.resource,
     });
-    const start = await browser.fetch(`${world.issuer}/oauth/authorize?${query}`);
+    const start = await browser.fetch(`${world.issuer}/oauth/authorize?${query.toString()}`);
     expect(start.status).toBe(303);
     const interaction = new URL(start.headers.get('location') as string, world.issuer);
     expect(interaction.pathname).toMatch(/^\/v1\/oauth\/interactions\/[\w-]+$/);
@@ -75,7 +75,11 @@ describe('Cairn as an OAuth authorization server for MCP clients', () => {
     const login = await browser.fetch(`${world.issuer}/v1/session/login`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ tenant: person.tenant, email: person.user.email, password: 'correct horse battery staple' }),
+      body: JSON.stringify({
+        tenant: person.tenant,
+        email: person.user.email,
+        password: 'correct horse battery staple',
+      }),
     });
     expect(login.status).toBe(200);
     const csrf = ((await login.json()) as { csrfToken: string }).csrfToken;
@@ -190,7 +194,12 @@ describe('Cairn as an OAuth authorization server for MCP clients', () => {
   it('rotates refresh tokens, and a reused one revokes the whole grant', async () => {
     const clientId = await register('Rotating client');
     const pkce = pkcePair();
-    const { params, browser } = await authorize(clientId, { role: 'reader', projects: '*' }, pkce.challenge, 'Rotating client');
+    const { params, browser } = await authorize(
+      clientId,
+      { role: 'reader', projects: '*' },
+      pkce.challenge,
+      'Rotating client',
+    );
     const first = await token({
       grant_type: 'authorization_code',
       code: params.get('code') as string,
@@ -199,7 +208,11 @@ describe('Cairn as an OAuth authorization server for MCP clients', () => {
       code_verifier: pkce.verifier,
     });
     expect(first.status).toBe(200);
-    const second = await token({ grant_type: 'refresh_token', refresh_token: first.body.refresh_token, client_id: clientId });
+    const second = await token({
+      grant_type: 'refresh_token',
+      refresh_token: first.body.refresh_token,
+      client_id: clientId,
+    });
     expect(second.status).toBe(200);
     expect(second.body.refresh_token).not.toBe(first.body.refresh_token);
     const client = await connectClient(`${world.gatewayUrl}/mcp`, second.body.access_token);
@@ -207,12 +220,20 @@ describe('Cairn as an OAuth authorization server for MCP clients', () => {
     expect((await callTool(client, 'memory_recall', { project: person.projects[0], query: 'x' })).isError).toBe(false);
 
     // The rotated-out refresh token comes back: someone else holds it. Everything of the grant ends.
-    const reused = await token({ grant_type: 'refresh_token', refresh_token: first.body.refresh_token, client_id: clientId });
+    const reused = await token({
+      grant_type: 'refresh_token',
+      refresh_token: first.body.refresh_token,
+      client_id: clientId,
+    });
     expect(reused.body.error).toBe('invalid_grant');
     const bearer = { Authorization: `Bearer ${second.body.access_token}` };
     const after = await postRaw(`${world.gatewayUrl}/mcp`, rpc('tools/list'), bearer);
     expect(after.status).toBe(401);
-    const refresh = await token({ grant_type: 'refresh_token', refresh_token: second.body.refresh_token, client_id: clientId });
+    const refresh = await token({
+      grant_type: 'refresh_token',
+      refresh_token: second.body.refresh_token,
+      client_id: clientId,
+    });
     expect(refresh.body.error).toBe('invalid_grant');
     const list = await browser.fetch(`${world.issuer}/v1/session/oauth-grants`);
     const grants = ((await list.json()) as { items: { clientId: string; revokedAt: string | null }[] }).items;
@@ -223,7 +244,12 @@ describe('Cairn as an OAuth authorization server for MCP clients', () => {
     const clientId = await register('Revoked client');
     const pkce = pkcePair();
     const [p0] = person.projects;
-    const { params, browser, csrf } = await authorize(clientId, { role: 'agent', projects: [p0] }, pkce.challenge, 'Revoked client');
+    const { params, browser, csrf } = await authorize(
+      clientId,
+      { role: 'agent', projects: [p0] },
+      pkce.challenge,
+      'Revoked client',
+    );
     const tokens = await token({
       grant_type: 'authorization_code',
       code: params.get('code') as string,
@@ -235,8 +261,16 @@ describe('Cairn as an OAuth authorization server for MCP clients', () => {
     expect((await postRaw(`${world.gatewayUrl}/mcp`, rpc('tools/list'), bearer)).status).not.toBe(401);
 
     const own = await browser.fetch(`${world.issuer}/v1/session/oauth-grants`);
-    const grant = ((await own.json()) as { items: Record<string, unknown>[] }).items.find((item) => item.clientId === clientId);
-    expect(grant).toMatchObject({ role: 'agent', clientName: 'Revoked client', projects: [p0], userId: person.user.id, revokedAt: null });
+    const grant = ((await own.json()) as { items: { id: string; clientId: string }[] }).items.find(
+      (item) => item.clientId === clientId,
+    );
+    expect(grant).toMatchObject({
+      role: 'agent',
+      clientName: 'Revoked client',
+      projects: [p0],
+      userId: person.user.id,
+      revokedAt: null,
+    });
     const tenantList = await world.admin.get(`/v1/tenants/${person.tenant}/oauth-grants`);
     expect(tenantList.status).toBe(200);
     expect(tenantList.body.items.map((item: { id: string }) => item.id)).toContain(grant?.id);
@@ -250,7 +284,11 @@ describe('Cairn as an OAuth authorization server for MCP clients', () => {
     });
     expect(revoke.status).toBe(204);
     expect((await postRaw(`${world.gatewayUrl}/mcp`, rpc('tools/list'), bearer)).status).toBe(401);
-    const refresh = await token({ grant_type: 'refresh_token', refresh_token: tokens.body.refresh_token, client_id: clientId });
+    const refresh = await token({
+      grant_type: 'refresh_token',
+      refresh_token: tokens.body.refresh_token,
+      client_id: clientId,
+    });
     expect(refresh.body.error).toBe('invalid_grant');
     // Revoking again is done already; another tenant's admin path does not know it.
     expect((await world.admin.delete(`/v1/tenants/${person.tenant}/oauth-grants/${grant?.id}`)).status).toBe(204);
@@ -278,7 +316,7 @@ describe('Cairn as an OAuth authorization server for MCP clients', () => {
         code_challenge: pkce.challenge,
         code_challenge_method: 'S256',
         resource: 'https://elsewhere.example/mcp',
-      })}`,
+      }).toString()}`,
       { redirect: 'manual' },
     );
     const location = new URL(other.headers.get('location') as string);
@@ -291,7 +329,7 @@ describe('Cairn as an OAuth authorization server for MCP clients', () => {
         redirect_uri: REDIRECT_URI,
         response_type: 'code',
         scope: 'mcp',
-      })}`,
+      }).toString()}`,
       { redirect: 'manual' },
     );
     expect(new URL(plain.headers.get('location') as string).searchParams.get('error')).toBe('invalid_request');

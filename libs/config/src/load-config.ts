@@ -287,12 +287,18 @@ function oauthProblems(values: Environment): string[] {
   const problems: string[] = [];
   if (!values.API_PUBLIC_URL) problems.push('API_PUBLIC_URL is required with OAUTH_ENABLED (the issuer)');
   else if (!/^https?:\/\/[^/]+\/*$/.test(values.API_PUBLIC_URL)) {
-    problems.push('API_PUBLIC_URL must be an origin without a path with OAUTH_ENABLED (the issuer is served at its root)');
+    problems.push(
+      'API_PUBLIC_URL must be an origin without a path with OAUTH_ENABLED (the issuer is served at its root)',
+    );
   }
-  if (!values.MCP_PUBLIC_URL) problems.push('MCP_PUBLIC_URL is required with OAUTH_ENABLED (the resource its tokens are for)');
-  if (!values.CAIRN_MASTER_KEY) problems.push('CAIRN_MASTER_KEY is required with OAUTH_ENABLED (its keys are derived from it)');
+  if (!values.MCP_PUBLIC_URL)
+    problems.push('MCP_PUBLIC_URL is required with OAUTH_ENABLED (the resource its tokens are for)');
+  if (!values.CAIRN_MASTER_KEY)
+    problems.push('CAIRN_MASTER_KEY is required with OAUTH_ENABLED (its keys are derived from it)');
   if (values.OAUTH_GRANT_TTL_SECONDS > values.TOKEN_MAX_TTL_SECONDS) {
-    problems.push('OAUTH_GRANT_TTL_SECONDS must be at most TOKEN_MAX_TTL_SECONDS (a grant acts through a session token)');
+    problems.push(
+      'OAUTH_GRANT_TTL_SECONDS must be at most TOKEN_MAX_TTL_SECONDS (a grant acts through a session token)',
+    );
   }
   return problems;
 }

@@ -45,7 +45,8 @@ export class OAuthAccessTokens implements BearerScheme, OnModuleInit {
     if (!found) throw invalid('Token is not recognised, or has expired or been revoked');
     const payload = found.payload;
     const expiresAt = typeof payload.exp === 'number' ? payload.exp * 1000 : 0;
-    if (expiresAt <= Date.now()) throw new UnauthenticatedError('token_expired', 'The access token has expired', challenge);
+    if (expiresAt <= Date.now())
+      throw new UnauthenticatedError('token_expired', 'The access token has expired', challenge);
     if (!audiencesOf(payload.aud).includes(this.config.oauth.resource as string)) {
       throw invalid('The access token was issued for another resource');
     }
@@ -56,7 +57,8 @@ export class OAuthAccessTokens implements BearerScheme, OnModuleInit {
       return { ...(await this.verifier.verifyTokenId(grant.tokenId)), via: 'oauth' };
     } catch (error) {
       // The grant's token refused (user disabled, tenant gone…): the same reason, with this resource's challenge.
-      if (error instanceof UnauthenticatedError) throw new UnauthenticatedError(error.code as UnauthenticatedCode, error.message, challenge);
+      if (error instanceof UnauthenticatedError)
+        throw new UnauthenticatedError(error.code as UnauthenticatedCode, error.message, challenge);
       throw error;
     }
   }

@@ -60,7 +60,12 @@ export class OAuthConsent {
     private readonly audit: AuditTrail,
   ) {}
 
-  async details(uid: string, principal: Principal, request: FastifyRequest, reply: FastifyReply): Promise<ConsentDetails> {
+  async details(
+    uid: string,
+    principal: Principal,
+    request: FastifyRequest,
+    reply: FastifyReply,
+  ): Promise<ConsentDetails> {
     const person = this.personOf(principal);
     const interaction = await this.interaction(uid, request, reply);
     const client = await this.clientOf(interaction.params.client_id);
@@ -74,7 +79,7 @@ export class OAuthConsent {
         uri: client.clientUri ?? null,
         logoUri: client.logoUri ?? null,
         metadataDocument: (client as { clientIdMetadataDocument?: boolean }).clientIdMetadataDocument === true,
-        redirectUri: String(interaction.params.redirect_uri ?? client.redirectUris?.[0] ?? ''),
+        redirectUri: stringOf(interaction.params.redirect_uri) ?? client.redirectUris?.[0] ?? '',
       },
       resource: this.resourceOf(interaction.params),
       scopes: scopesOf(interaction.params),
@@ -152,7 +157,12 @@ export class OAuthConsent {
   }
 
   /** The person declined: the client hears `access_denied`. */
-  async deny(uid: string, principal: Principal, request: FastifyRequest, reply: FastifyReply): Promise<{ redirectTo: string }> {
+  async deny(
+    uid: string,
+    principal: Principal,
+    request: FastifyRequest,
+    reply: FastifyReply,
+  ): Promise<{ redirectTo: string }> {
     this.personOf(principal);
     await this.interaction(uid, request, reply);
     const redirectTo = await this.provider.instance.interactionResult(
@@ -172,7 +182,7 @@ export class OAuthConsent {
         'person_required',
       );
     }
-    return principal as SessionPrincipal & { tenant: TenantRef };
+    return principal;
   }
 
   /** The live interaction this browser started, by its cookie; 404 for any other, expired or unknown. */
@@ -199,6 +209,10 @@ export class OAuthConsent {
     const asked = params.resource;
     return typeof asked === 'string' ? asked : resource;
   }
+}
+
+function stringOf(value: unknown): string | undefined {
+  return typeof value === 'string' ? value : undefined;
 }
 
 function scopesOf(params: Record<string, unknown>): string[] {

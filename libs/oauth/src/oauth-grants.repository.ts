@@ -107,7 +107,10 @@ export class OAuthGrantsRepository {
   }
 
   /** A tenant's grants (or one user's), newest first, revoked ones included for a while: the record of who allowed what. */
-  @SqlSnapshot({ name: 'tenant', params: [EX.tenantId, null, 50] }, { name: 'user', params: [EX.tenantId, EX.userId, 50] })
+  @SqlSnapshot(
+    { name: 'tenant', params: [EX.tenantId, null, 50] },
+    { name: 'user', params: [EX.tenantId, EX.userId, 50] },
+  )
   async list(tenantId: string, userId: string | null, limit: number): Promise<StoredOAuthGrant[]> {
     const rows = await this.dataSource.query<Row[]>(
       `SELECT ${COLUMNS} FROM cairn.oauth_grants

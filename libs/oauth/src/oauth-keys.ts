@@ -33,7 +33,9 @@ export function signingKeyOf(masterKey: Buffer): SigningJwk {
   const x = publicKey.subarray(1, 33).toString('base64url');
   const y = publicKey.subarray(33, 65).toString('base64url');
   // RFC 7638 thumbprint as the key id: stable, and names the key, not the master key.
-  const kid = createHash('sha256').update(JSON.stringify({ crv: 'P-256', kty: 'EC', x, y })).digest('base64url');
+  const kid = createHash('sha256')
+    .update(JSON.stringify({ crv: 'P-256', kty: 'EC', x, y }))
+    .digest('base64url');
   return { kty: 'EC', crv: 'P-256', x, y, d: d.toString('base64url'), kid, alg: 'ES256', use: 'sig' };
 }
 

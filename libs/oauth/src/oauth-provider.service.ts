@@ -73,7 +73,9 @@ export class OAuthProvider {
     const resource = oauth.resource;
     const masterKey = secrets.masterKey;
     if (!oauth.enabled || !issuer || !resource || !masterKey) {
-      throw new Error('OAuth is not enabled: OAUTH_ENABLED, API_PUBLIC_URL, MCP_PUBLIC_URL and CAIRN_MASTER_KEY are needed');
+      throw new Error(
+        'OAuth is not enabled: OAUTH_ENABLED, API_PUBLIC_URL, MCP_PUBLIC_URL and CAIRN_MASTER_KEY are needed',
+      );
     }
     const previous = secrets.previousMasterKey;
     const configuration: Configuration = {
@@ -111,7 +113,8 @@ export class OAuthProvider {
           defaultResource: () => resource,
           useGrantedResource: () => true,
           getResourceServerInfo: (_ctx, indicator) => {
-            if (indicator !== resource) throw new errors.InvalidTarget(`this server issues tokens for ${resource} only`);
+            if (indicator !== resource)
+              throw new errors.InvalidTarget(`this server issues tokens for ${resource} only`);
             return {
               scope: MCP_SCOPE,
               audience: resource,

@@ -32,7 +32,9 @@ export const oauth: Migration = {
       )`);
     await sql(`CREATE INDEX oauth_records_grant ON cairn.oauth_records (grant_id) WHERE grant_id IS NOT NULL`);
     await sql(`CREATE INDEX oauth_records_uid ON cairn.oauth_records (kind, uid) WHERE uid IS NOT NULL`);
-    await sql(`CREATE INDEX oauth_records_user_code ON cairn.oauth_records (kind, user_code) WHERE user_code IS NOT NULL`);
+    await sql(
+      `CREATE INDEX oauth_records_user_code ON cairn.oauth_records (kind, user_code) WHERE user_code IS NOT NULL`,
+    );
     await sql(`CREATE INDEX oauth_records_expires ON cairn.oauth_records (expires_at) WHERE expires_at IS NOT NULL`);
     await sql(`
       CREATE TABLE cairn.oauth_grants (

@@ -46,7 +46,8 @@ export class OAuthInteractionsController {
   @RequirePermission('account.session')
   @ApiOperation({
     summary: 'What an application asks for, and what the signed-in person may give it (role, projects)',
-    description: 'Only for the browser that started the authorization request (its interaction cookie), signed in to the console.',
+    description:
+      'Only for the browser that started the authorization request (its interaction cookie), signed in to the console.',
   })
   @ZodResponse({ status: 200, type: ConsentDetailsDto })
   details(
@@ -64,7 +65,8 @@ export class OAuthInteractionsController {
   @RequirePermission('account.session')
   @Audited('oauth.consent.allow')
   @ApiOperation({
-    summary: 'Authorize the application with a role and projects within the person’s own; answers where the browser goes',
+    summary:
+      'Authorize the application with a role and projects within the person’s own; answers where the browser goes',
   })
   @ZodResponse({ status: 200, type: ConsentOutcomeDto })
   async allow(

@@ -48,7 +48,7 @@ export class OAuthRoutes implements OnModuleInit {
     });
     const callback = provider.callback() as (req: IncomingMessage, res: ServerResponse) => void;
     const fastify = this.adapterHost.httpAdapter.getInstance<FastifyInstance>();
-    void fastify.register(async (instance) => {
+    void fastify.register((instance, _options, done) => {
       // Leave every body to the provider: it parses form and JSON posts itself, with its own limits.
       instance.removeAllContentTypeParsers();
       instance.addContentTypeParser('*', (_request, _payload, done) => done(null));
@@ -74,6 +74,7 @@ export class OAuthRoutes implements OnModuleInit {
         request.raw.url = OPENID_CONFIGURATION;
         hand(request, reply);
       });
+      done();
     });
   }
 
