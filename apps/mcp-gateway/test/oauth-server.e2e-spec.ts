@@ -29,8 +29,8 @@ describe('Cairn as an OAuth authorization server for MCP clients', () => {
     await world?.close();
   });
 
-  async function register(name = 'Test MCP client'): Promise<string> {
-    const response = await fetch(`${world.issuer}/oauth/register`, {
+  function registration(name: string, extra: Record<string, unknown> = {}): Promise<Response> {
+    return fetch(`${world.issuer}/oauth/register`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({
@@ -39,8 +39,13 @@ describe('Cairn as an OAuth authorization server for MCP clients', () => {
         token_endpoint_auth_method: 'none',
         grant_types: ['authorization_code', 'refresh_token'],
         response_types: ['code'],
+        ...extra,
       }),
     });
+  }
+
+  async function register(name = 'Test MCP client'): Promise<string> {
+    const response = await registration(name);
     expect(response.status).toBe(201);
     return ((await response.json()) as { client_id: string }).client_id;
   }
@@ -140,6 +145,27 @@ describe('Cairn as an OAuth authorization server for MCP clients', () => {
     const refused = await postRaw(`${world.gatewayUrl}/mcp`, rpc('tools/list'));
     expect(refused.status).toBe(401);
     expect(refused.headers.get('www-authenticate')).toContain('scope="mcp"');
+  });
+
+  it("registers a client naming the gateway's scope, as the MCP SDK does, and still refuses a scope it does not know", async () => {
+    // The SDK registers with the scope of the gateway's challenge (SEP-835): `mcp`, the resource's.
+    const accepted = await registration('SDK-style client', { scope: 'mcp' });
+    expect(accepted.status).toBe(201);
+    const registered = (await accepted.json()) as { client_id: string; scope?: string };
+    // Not a client scope of oidc-provider's: the resource indicator gives it.
+    expect(registered.scope).toBeUndefined();
+    const pkce = pkcePair();
+    const { params } = await authorize(
+      registered.client_id,
+      { role: 'reader', projects: '*' },
+      pkce.challenge,
+      'SDK-style client',
+    );
+    expect(params.get('code')).toEqual(expect.any(String));
+
+    const refused = await registration('Greedy client', { scope: 'mcp admin:everything' });
+    expect(refused.status).toBe(400);
+    expect(((await refused.json()) as { error: string }).error).toBe('invalid_client_metadata');
   });
 
   it('takes a client from registration to memory_recall within the consented role and projects', async () => {
