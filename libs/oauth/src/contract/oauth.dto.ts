@@ -2,7 +2,6 @@ import { ROLES } from '@cairn/access';
 import { slugSchema } from '@cairn/common';
 import { createZodDto } from 'nestjs-zod';
 import { z } from 'zod';
-import { type StoredOAuthGrant } from '../oauth-grants.repository';
 
 /** oidc-provider's interaction and grant ids: url-safe random strings. */
 const providerId = (what: string) =>
@@ -56,6 +55,7 @@ export const grantSchema = z.object({
   expiresAt: z.iso.datetime(),
   revokedAt: z.iso.datetime().nullable(),
 });
+export type GrantView = z.infer<typeof grantSchema>;
 export const grantListSchema = z.object({ items: z.array(grantSchema) });
 export class GrantListDto extends createZodDto(grantListSchema) {}
 
@@ -64,18 +64,3 @@ export class OwnGrantParamsDto extends createZodDto(ownGrantParamsSchema) {}
 
 export const tenantGrantParamsSchema = z.strictObject({ slug: slugSchema, id: providerId('a grant') });
 export class TenantGrantParamsDto extends createZodDto(tenantGrantParamsSchema) {}
-
-export function toGrantDto(grant: StoredOAuthGrant): z.infer<typeof grantSchema> {
-  return {
-    id: grant.id,
-    clientId: grant.clientId,
-    clientName: grant.clientName,
-    clientUri: grant.clientUri,
-    userId: grant.userId,
-    role: grant.role as (typeof ROLES)[number],
-    projects: grant.projects.includes('*') ? '*' : [...grant.projects],
-    createdAt: grant.createdAt.toISOString(),
-    expiresAt: grant.expiresAt.toISOString(),
-    revokedAt: grant.revokedAt?.toISOString() ?? null,
-  };
-}

@@ -1,10 +1,11 @@
 import { Controller, Delete, Get, HttpCode, Param } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import { Audited, CurrentPrincipal, type Principal, RequirePermission } from '@cairn/access';
+import { Audited, CurrentPrincipal, type Principal, RequirePermission, type Role } from '@cairn/access';
 import { ForbiddenError } from '@cairn/common';
 import { CurrentTenant, SlugParamDto, type TenantRef } from '@cairn/tenancy';
 import { ZodResponse } from 'nestjs-zod';
-import { GrantListDto, OwnGrantParamsDto, TenantGrantParamsDto, toGrantDto } from '../contract/oauth.dto';
+import { GrantListDto, type GrantView, OwnGrantParamsDto, TenantGrantParamsDto } from '../contract/oauth.dto';
+import { type StoredOAuthGrant } from '../oauth-grants.repository';
 import { OAuthGrants } from '../oauth-grants.service';
 
 /** The applications a person has authorized, as they see them: "Connected applications". */
@@ -69,4 +70,20 @@ function personOf(principal: Principal): { tenant: TenantRef; userId: string } {
     return { tenant: principal.tenant, userId: principal.userId };
   }
   throw new ForbiddenError('OAuth grants belong to people of a tenant: this token names no user', 'person_required');
+}
+
+/** A stored grant as the API shows it (the contract has no access to the repository's types). */
+function toGrantDto(grant: StoredOAuthGrant): GrantView {
+  return {
+    id: grant.id,
+    clientId: grant.clientId,
+    clientName: grant.clientName,
+    clientUri: grant.clientUri,
+    userId: grant.userId,
+    role: grant.role as Role,
+    projects: grant.projects.includes('*') ? '*' : [...grant.projects],
+    createdAt: grant.createdAt.toISOString(),
+    expiresAt: grant.expiresAt.toISOString(),
+    revokedAt: grant.revokedAt?.toISOString() ?? null,
+  };
 }
