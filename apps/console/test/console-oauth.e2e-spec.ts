@@ -27,7 +27,7 @@ import {
   VIEWPORT,
   watchProblems,
 } from './console-harness';
-import { InMemoryOAuthClient, oauthMcpClient } from './oauth-client';
+import { InMemoryOAuthClient, oauthMcpClient, refreshRefusal } from './oauth-client';
 
 /**
  * An MCP client that only speaks OAuth, connecting to Cairn through Cairn's own authorization
@@ -299,16 +299,9 @@ describe("an MCP client authorized through Cairn's OAuth server, the person deci
     expect(oauth.tokens()).toBeUndefined();
     const bearer = { Authorization: `Bearer ${second.access_token}` };
     expect((await postRaw(world.resource, rpc('tools/list'), bearer)).status).toBe(401);
-    const refresh = await fetch(`${world.issuer}/oauth/token`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({
-        grant_type: 'refresh_token',
-        refresh_token: second.refresh_token as string,
-        client_id: clientId as string,
-      }).toString(),
-    });
-    expect(((await refresh.json()) as { error: string }).error).toBe('invalid_grant');
+    expect(await refreshRefusal(world.issuer, clientId as string, second.refresh_token as string)).toBe(
+      'invalid_grant',
+    );
     expect(problems.csp).toEqual([]);
     expect(problems.errors).toEqual([]);
     await close();

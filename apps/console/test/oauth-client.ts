@@ -94,3 +94,21 @@ export function oauthMcpClient(resource: string, oauth: InMemoryOAuthClient) {
   const client = new Client({ name: 'cairn-oauth-test', version: '1.0.0' });
   return { client, transport, connect: () => client.connect(transport) };
 }
+
+/** The token endpoint's `error` for a refresh with this token (undefined when it is honoured). */
+export async function refreshRefusal(
+  issuer: string,
+  clientId: string,
+  refreshToken: string,
+): Promise<string | undefined> {
+  const response = await fetch(`${issuer}/oauth/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({
+      grant_type: 'refresh_token',
+      refresh_token: refreshToken,
+      client_id: clientId,
+    }).toString(),
+  });
+  return ((await response.json()) as { error?: string }).error;
+}
