@@ -27,6 +27,7 @@ module.exports = {
     '^@cairn/worker-app$': '<rootDir>/apps/worker/src/worker.module',
     '^@cairn/process-harness$': '<rootDir>/apps/api/test/process-harness',
     '^@cairn/gateway-harness$': '<rootDir>/apps/mcp-gateway/test/gateway-harness',
+    '^@cairn/oauth-harness$': '<rootDir>/apps/mcp-gateway/test/oauth-harness',
     '^@cairn/mcp-gateway-app$': '<rootDir>/apps/mcp-gateway/src/mcp-gateway.module',
     '^@cairn/cli-recall-selection$': '<rootDir>/apps/cli/src/hooks/recall-selection',
     '^@cairn/(.*)$': '<rootDir>/libs/$1/src',

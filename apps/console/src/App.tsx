@@ -1,3 +1,4 @@
+import { useEffect } from 'react';
 import { Redirect, Route, Switch } from 'wouter';
 import { ErrorMessage } from './ui/forms';
 import { Loading } from './ui/layout';
@@ -24,6 +25,8 @@ import { SettingsPage } from './pages/SettingsPage';
 import { AccountPage } from './pages/AccountPage';
 import { TenantPage } from './pages/TenantPage';
 import { OperatorsPage } from './pages/OperatorsPage';
+import { ConsentRoute } from './pages/ConsentPage';
+import { forgetReturnTo, pendingReturnTo } from './return-to';
 
 /** Routes by session: public pages, then the tenant or platform pages of the signed-in role. */
 export function App() {
@@ -32,6 +35,8 @@ export function App() {
     <Switch>
       <Route path="/reset-password" component={ResetPasswordPage} />
       <Route path="/sign-in">{session ? <Redirect to="/" replace /> : <SignInPage />}</Route>
+      {/* Any session, or none: the page itself sends a signed-out person to sign in and back. */}
+      <Route path="/oauth/consent/:uid">{(params) => <ConsentRoute uid={params.uid} />}</Route>
       <Route>
         {session === undefined ? (
           <main className="centered">
@@ -59,7 +64,7 @@ function TenantRoutes() {
   return (
     <Switch>
       <Route path="/">
-        <Redirect to="/projects" replace />
+        <Home fallback="/projects" />
       </Route>
       <Route path="/tokens" component={TokensPage} />
       <Route path="/projects" component={ProjectsPage} />
@@ -83,7 +88,7 @@ function PlatformRoutes() {
   return (
     <Switch>
       <Route path="/">
-        <Redirect to="/tenants" replace />
+        <Home fallback="/tenants" />
       </Route>
       <Route path="/tenants" component={TenantsPage} />
       <Route path="/migrations" component={MigrationsPage} />
@@ -95,4 +100,16 @@ function PlatformRoutes() {
       <Route component={NotFoundPage} />
     </Switch>
   );
+}
+
+/**
+ * Where a fresh sign-in lands (a password sign-in comes here from /sign-in, an identity
+ * provider's through the api's callback to /console/): the page that sent the person to sign in,
+ * if one did (src/return-to.ts), else the home page of the session's kind. Read while rendering,
+ * forgotten once shown, so it is used once.
+ */
+function Home({ fallback }: { readonly fallback: string }) {
+  const target = pendingReturnTo() ?? fallback;
+  useEffect(() => forgetReturnTo(), []);
+  return <Redirect to={target} replace />;
 }

@@ -354,7 +354,8 @@ describe('the console: operations, audit, settings and account', () => {
       await page.getByRole('cell', { name: /this session/ }).waitFor();
       await other.click();
       await page.getByRole('status').filter({ hasText: 'Session ended.' }).waitFor();
-      await until(page, "document.querySelectorAll('tbody tr').length === 1");
+      // The sessions table only: the account page has Connected applications below it.
+      await until(page, 'document.querySelectorAll(\'[aria-labelledby="sessions-heading"] tbody tr\').length === 1');
       expect((await elsewhere.get('/v1/session')).status).toBe(401);
       await expectAccessible(page, problems);
       await page.setViewportSize(NARROW);

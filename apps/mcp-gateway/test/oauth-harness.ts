@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { createServer } from 'node:net';
 import { type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { ApiModule } from '@cairn/api-app';
+import { type CairnConfig } from '@cairn/config';
 import { McpGatewayModule } from '@cairn/mcp-gateway-app';
 import {
   createProject,
@@ -39,9 +40,23 @@ export interface OAuthWorld {
   close(): Promise<void>;
 }
 
-export async function startOAuthWorld(overrides: Record<string, string> = {}, replicas = 1): Promise<OAuthWorld> {
+export interface OAuthWorldOptions {
+  /** Configuration variables on top of the world's own (e.g. OIDC_PROVIDERS). */
+  readonly env?: Record<string, string>;
+  /** A built console (apps/console/test/console-harness.ts, buildConsole) for the api to serve under /console. */
+  readonly consoleDir?: string;
+  /** The api's port, for a test that must name its origin first (an identity provider's redirect URI). */
+  readonly apiPort?: number;
+  /** Gateway replicas behind the one MCP_PUBLIC_URL (the first is the public one). */
+  readonly replicas?: number;
+}
+
+export async function startOAuthWorld(options: OAuthWorldOptions = {}): Promise<OAuthWorld> {
   const database = await createTestDatabase();
-  const [apiPort, gatewayPort] = [await freePort(), await freePort()];
+  const apiPort = options.apiPort ?? (await freePort());
+  // A port picked first is not held: the gateway's must not be the api's.
+  let gatewayPort = await freePort();
+  while (gatewayPort === apiPort) gatewayPort = await freePort();
   const issuer = `http://127.0.0.1:${apiPort}`;
   const gatewayUrl = `http://127.0.0.1:${gatewayPort}`;
   const env = {
@@ -52,15 +67,18 @@ export async function startOAuthWorld(overrides: Record<string, string> = {}, re
     // Plain http on the loopback: the console cookie without __Host- and Secure.
     SESSION_COOKIE_SECURE: 'false',
     HOST: '127.0.0.1',
-    ...overrides,
+    ...options.env,
   };
-  const apiConfig = testConfig(database.url, testRedisUrl(), env);
+  const apiConfig: CairnConfig = {
+    ...testConfig(database.url, testRedisUrl(), env),
+    ...(options.consoleDir === undefined ? {} : { console: { dir: options.consoleDir } }),
+  };
   const api = await createTestHttpApp(ApiModule.register(apiConfig), apiConfig);
   await api.listen(apiPort, '127.0.0.1');
   const gatewayConfig = testConfig(database.url, testRedisUrl(), env, 'mcp-gateway');
   const gateways: NestFastifyApplication[] = [];
   const replicaUrls: string[] = [];
-  for (let i = 0; i < replicas; i += 1) {
+  for (let i = 0; i < (options.replicas ?? 1); i += 1) {
     const gateway = await createTestHttpApp(McpGatewayModule.register(gatewayConfig), gatewayConfig, 'mcp-gateway');
     // The first is the public one; the others are replicas behind the same MCP_PUBLIC_URL.
     const port = i === 0 ? gatewayPort : await freePort();

@@ -39,7 +39,7 @@ describe('Cairn as an OAuth authorization server: refusals', () => {
     (await postRaw(`${base}/mcp`, rpc('tools/list'), { Authorization: `Bearer ${accessToken}` })).status;
 
   beforeAll(async () => {
-    world = await startOAuthWorld({ OAUTH_REGISTRATIONS_PER_HOUR: '3' }, 2);
+    world = await startOAuthWorld({ env: { OAUTH_REGISTRATIONS_PER_HOUR: '3' }, replicas: 2 });
     person = await personWithProjects(world, 'member');
   });
   afterAll(() => world?.close());

@@ -1,6 +1,6 @@
 import { type Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { callTool, connectClient, postRaw, rpc } from './gateway-harness';
-import { REDIRECT_URI, registerClient, tokenRequest } from './oauth-flow';
+import { REDIRECT_URI, tokenRequest } from './oauth-flow';
 import { CookieJar, type OAuthWorld, personWithProjects, pkcePair, startOAuthWorld } from './oauth-harness';
 
 /**
@@ -23,7 +23,26 @@ describe('Cairn as an OAuth authorization server for MCP clients', () => {
     await world?.close();
   });
 
-  const register = (name = 'Test MCP client') => registerClient(world, name);
+  function registration(name: string, extra: Record<string, unknown> = {}): Promise<Response> {
+    return fetch(`${world.issuer}/oauth/register`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        client_name: name,
+        redirect_uris: [REDIRECT_URI],
+        token_endpoint_auth_method: 'none',
+        grant_types: ['authorization_code', 'refresh_token'],
+        response_types: ['code'],
+        ...extra,
+      }),
+    });
+  }
+
+  async function register(name = 'Test MCP client'): Promise<string> {
+    const response = await registration(name);
+    expect(response.status).toBe(201);
+    return ((await response.json()) as { client_id: string }).client_id;
+  }
   const token = (values: Record<string, string>) => tokenRequest(world, values);
 
   /** The browser's part: authorize, sign in, consent; answers the authorization response's parameters. */
@@ -116,6 +135,27 @@ describe('Cairn as an OAuth authorization server for MCP clients', () => {
     const refused = await postRaw(`${world.gatewayUrl}/mcp`, rpc('tools/list'));
     expect(refused.status).toBe(401);
     expect(refused.headers.get('www-authenticate')).toContain('scope="mcp"');
+  });
+
+  it("registers a client naming the gateway's scope, as the MCP SDK does, and still refuses a scope it does not know", async () => {
+    // The SDK registers with the scope of the gateway's challenge (SEP-835): `mcp`, the resource's.
+    const accepted = await registration('SDK-style client', { scope: 'mcp' });
+    expect(accepted.status).toBe(201);
+    const registered = (await accepted.json()) as { client_id: string; scope?: string };
+    // Not a client scope of oidc-provider's: the resource indicator gives it.
+    expect(registered.scope).toBeUndefined();
+    const pkce = pkcePair();
+    const { params } = await authorize(
+      registered.client_id,
+      { role: 'reader', projects: '*' },
+      pkce.challenge,
+      'SDK-style client',
+    );
+    expect(params.get('code')).toEqual(expect.any(String));
+
+    const refused = await registration('Greedy client', { scope: 'mcp admin:everything' });
+    expect(refused.status).toBe(400);
+    expect(((await refused.json()) as { error: string }).error).toBe('invalid_client_metadata');
   });
 
   it('takes a client from registration to memory_recall within the consented role and projects', async () => {
@@ -237,7 +277,7 @@ describe('Cairn as an OAuth authorization server for MCP clients', () => {
     expect((await postRaw(`${world.gatewayUrl}/mcp`, rpc('tools/list'), bearer)).status).not.toBe(401);
 
     const own = await browser.fetch(`${world.issuer}/v1/session/oauth-grants`);
-    const grant = ((await own.json()) as { items: Record<string, unknown>[] }).items.find(
+    const grant = ((await own.json()) as { items: { id: string; clientId: string }[] }).items.find(
       (item) => item.clientId === clientId,
     );
     expect(grant).toMatchObject({

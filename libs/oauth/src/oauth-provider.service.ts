@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
 import { CAIRN_CONFIG, type CairnConfig } from '@cairn/config';
 import { SafeFetcher } from '@cairn/safe-fetch';
-import Provider, { type Configuration, errors, type KoaContextWithOIDC } from 'oidc-provider';
+import Provider, { type ClientMetadata, type Configuration, errors, type KoaContextWithOIDC } from 'oidc-provider';
 import { oauthAdapterClass } from './oauth-adapter';
 import { oauthFetch } from './oauth-fetch';
 import { OAuthGrants } from './oauth-grants.service';
@@ -34,6 +34,14 @@ const ROUTES = {
   challenge: `${OAUTH_PATH}/challenge`,
   credential: `${OAUTH_PATH}/credential`,
 };
+
+/** extraClientMetadata's validator: drops MCP_SCOPE from the client's `scope` (and the property, when nothing is left). */
+function withoutResourceScope(_ctx: unknown, key: string, value: unknown, metadata: ClientMetadata): void {
+  if (key !== 'scope' || typeof value !== 'string') return;
+  const kept = value.split(' ').filter((scope) => scope !== '' && scope !== MCP_SCOPE);
+  if (kept.length > 0) metadata.scope = kept.join(' ');
+  else delete metadata.scope;
+}
 
 /**
  * Cairn's authorization server: oidc-provider (an OpenID Certified implementation), configured
@@ -98,6 +106,11 @@ export class OAuthProvider {
       scopes: ['openid', 'offline_access'],
       claims: { openid: ['sub'] },
       responseTypes: ['code'],
+      // MCP clients register with the scope the gateway's challenge names (the MCP SDK sends it,
+      // SEP-835). `mcp` is the resource's scope, given through the resource indicator; oidc-provider
+      // checks a client's `scope` against its own scopes only and would refuse the registration.
+      // So `mcp` is taken out of a client's registered scopes; any other unknown one is still refused.
+      extraClientMetadata: { properties: ['scope'], validator: withoutResourceScope },
       pkce: { required: () => true },
       clientDefaults: {
         grant_types: ['authorization_code', 'refresh_token'],

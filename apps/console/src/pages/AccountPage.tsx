@@ -1,9 +1,13 @@
 import { useSession } from '../session';
 import { formatDate, PageHeader } from '../ui/layout';
+import { OwnConnectedApplications } from '../ui/connected-apps';
 import { ActiveSessions } from '../ui/sessions';
 import { SecondFactor } from '../ui/totp';
 
-/** Everyone's own account: who they are, the second factor, and their sessions. */
+/**
+ * Everyone's own account: who they are, the second factor, their sessions, and (a person of a
+ * tenant) the applications they connected with OAuth: a platform operator can authorize none.
+ */
 export function AccountPage() {
   const { session } = useSession();
   if (!session) return null;
@@ -31,6 +35,7 @@ export function AccountPage() {
       </div>
       {browser && session.account && <SecondFactor />}
       {browser && session.account && <ActiveSessions />}
+      {browser && session.account && session.kind === 'tenant' && <OwnConnectedApplications />}
     </>
   );
 }

@@ -3,6 +3,7 @@ import { Button, Disclosure, DisclosurePanel, Form, Heading } from 'react-aria-c
 import { useSearchParams } from 'wouter';
 import { ApiError } from '../api/errors';
 import { oidcStartUrl, sessionApi } from '../api/session-api';
+import { pendingReturnTo } from '../return-to';
 import { useSession } from '../session';
 import { useLoad } from '../ui/data';
 import { ErrorMessage, Field, Notice, PrimaryButton } from '../ui/forms';
@@ -41,10 +42,15 @@ export function SignInPage() {
   const [search] = useSearchParams();
   const refused = search.get('error');
   const { ended } = useSession();
+  // The consent page sent the person here (src/return-to.ts): say why, and that they go back.
+  const consentWaiting = pendingReturnTo()?.startsWith('/oauth/consent/') === true;
   return (
     <main className="centered sign-in">
       <h1>Sign in to Cairn</h1>
       {ended && <Notice>Your session has ended. Sign in again.</Notice>}
+      {consentWaiting && (
+        <Notice>An application asks for access to Cairn: sign in with your workspace account to continue.</Notice>
+      )}
       {refused && (
         <div role="alert" className="message error">
           {OIDC_ERRORS[refused] ?? 'Signing in through the identity provider failed.'}

@@ -3,6 +3,7 @@ import { Form } from 'react-aria-components';
 import { api, ok } from '../api/client';
 import { type components } from '../api/openapi';
 import { useTenantSlug } from '../session';
+import { TenantConnectedApplications } from '../ui/connected-apps';
 import { useCursorPages, useLoad } from '../ui/data';
 import { DangerButton, ErrorMessage, Field, Notice, PlainButton, PrimaryButton, SelectField } from '../ui/forms';
 import { formatDate, Loading, ModalDialog, PageHeader, Pager } from '../ui/layout';
@@ -20,7 +21,10 @@ const ROLES: readonly { value: Role; label: string }[] = [
 ];
 const PAGE_SIZE = 25;
 
-/** The tenant's tokens: issue (shown once, with a copy button), list page by page, revoke after confirmation. */
+/**
+ * The tenant's tokens: issue (shown once, with a copy button), list page by page, revoke after
+ * confirmation; then the applications people connected with OAuth, whose grants are tokens too.
+ */
 export function TokensPage() {
   const tenant = useTenantSlug();
   const pages = useCursorPages();
@@ -88,6 +92,7 @@ export function TokensPage() {
           onNext={() => pages.next(list.data?.nextCursor)}
         />
       </section>
+      <TenantConnectedApplications tenant={tenant} />
     </>
   );
 }

@@ -72,6 +72,7 @@ function personOf(principal: Principal): { tenant: TenantRef; userId: string } {
   throw new ForbiddenError('OAuth grants belong to people of a tenant: this token names no user', 'person_required');
 }
 
+/** A stored grant as the API shows it (the contract has no access to the repository's types). */
 function toGrantDto(grant: StoredOAuthGrant): GrantView {
   return {
     id: grant.id,
