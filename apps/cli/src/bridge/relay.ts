@@ -13,6 +13,7 @@ import {
   type RequestId,
 } from '@modelcontextprotocol/sdk/types.js';
 import { withHeadersDeadline } from './deadline-fetch';
+import { describeAuthorizationFailure, type RemoteAuthorization, sendAuthorized } from './remote-auth';
 
 /**
  * What the offline layer (offline-mode.ts) does around the relay; without one the bridge is a
@@ -35,8 +36,10 @@ export interface RelayInterceptor {
 export interface BridgeOptions {
   /** The remote Streamable HTTP endpoint, e.g. `https://cairn.example.com/mcp`. */
   readonly url: URL;
-  /** Sent as `Authorization: Bearer …` on every request; never logged. */
-  readonly token: string;
+  /** A session token, sent as `Authorization: Bearer …` on every request; never logged. */
+  readonly token?: string;
+  /** Or OAuth (`cairn login --oauth`): the SDK's transport presents, refreshes and renews the access token. */
+  readonly authorization?: RemoteAuthorization;
   /** Diagnostics (stdout carries only protocol messages); defaults to stderr. */
   readonly log?: (line: string) => void;
   /** For tests; defaults to the global fetch. */
@@ -78,7 +81,8 @@ export async function startBridge(stdin: Readable, stdout: Writable, options: Br
   const interceptor = options.interceptor;
   const local = new StdioServerTransport(stdin, stdout);
   const remote = new StreamableHTTPClientTransport(options.url, {
-    requestInit: { headers: { Authorization: `Bearer ${options.token}` } },
+    ...(options.token ? { requestInit: { headers: { Authorization: `Bearer ${options.token}` } } } : {}),
+    authProvider: options.authorization,
     fetch: withHeadersDeadline(options.fetch ?? fetch, options.headersTimeoutMs ?? DEFAULT_HEADERS_TIMEOUT_MS),
   });
   const inFlight = new Set<Promise<void>>();
@@ -113,7 +117,7 @@ export async function startBridge(stdin: Readable, stdout: Writable, options: Br
       remote.setProtocolVersion(interceptor.protocolVersion);
     }
     try {
-      await remote.send(message);
+      await sendAuthorized(remote, message, options.authorization);
     } catch (error) {
       if (typeof error === 'object' && error !== null) explained.add(error);
       const refusal = describeRefusal(error);
@@ -206,6 +210,17 @@ const UNREACHABLE_STATUSES = new Set([502, 503, 504]);
 
 /** Turns a failed POST into the JSON-RPC error the stdio client sees and a hint for its user. */
 function describeRefusal(error: unknown): Refusal {
+  const authorization = describeAuthorizationFailure(error);
+  if (authorization) {
+    // Not unreachable: the offline layer must not answer for a server that wants a new authorization.
+    return {
+      code: HTTP_REFUSED,
+      message: authorization,
+      data: { httpStatus: 401 },
+      explanation: authorization,
+      unreachable: false,
+    };
+  }
   if (!(error instanceof StreamableHTTPError)) {
     const message = `Cannot reach the remote MCP endpoint: ${errorText(error)}`;
     return { code: HTTP_REFUSED, message, data: {}, explanation: message, unreachable: true };
@@ -216,7 +231,7 @@ function describeRefusal(error: unknown): Refusal {
   const message = body?.message ?? `HTTP ${status ?? '?'}: ${error.message.slice(0, 300)}`;
   const hint =
     status === 401
-      ? ' (check CAIRN_TOKEN: it may be missing, expired or revoked)'
+      ? ' (check CAIRN_TOKEN, or run `cairn login --oauth` again: the token may be missing, expired or revoked)'
       : status === 403
         ? " (the token's role or project scope does not allow this)"
         : status === 429
