@@ -1,4 +1,5 @@
 import { type Readable, type Writable } from 'node:stream';
+import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { type FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
@@ -66,8 +67,8 @@ const DEFAULT_HEADERS_TIMEOUT_MS = 15_000;
 /**
  * A stdio MCP server on one side and a Streamable HTTP MCP client on the other, both the
  * SDK's own transports: each message read from `stdin` is POSTed to the remote endpoint with
- * the bearer token, and every message the remote answers is written to `stdout`. The relay
- * keeps three promises:
+ * the session token or the OAuth access token (remote-auth.ts), and every message the remote
+ * answers is written to `stdout`. The relay keeps three promises:
  * - an HTTP refusal (401, 403, 429, …) of a request is answered on stdout as a JSON-RPC error
  *   for that request id, so the stdio client never waits forever, and explained on stderr;
  * - the protocol version the remote chose at `initialize` is sent on later requests
@@ -166,6 +167,8 @@ export async function startBridge(stdin: Readable, stdout: Writable, options: Br
   remote.onerror = (error) => {
     // Closing aborts whatever the SDK still had open (its optional GET stream): not news.
     if (closing && error.name === 'AbortError') return;
+    // The person was sent to the browser: sendAuthorized waits for them, and says so if it fails.
+    if (options.authorization && error instanceof UnauthorizedError) return;
     // A failed send() throws right after this call: let relayToRemote's catch claim it first.
     setImmediate(() => {
       if (!explained.has(error)) log(`remote endpoint: ${errorText(error)}`);
