@@ -39,8 +39,8 @@ export class LoopbackCallback {
       server.once('error', reject);
       server.listen(0, HOST, () => resolve());
     });
-    // The bridge keeps it open for a later step-up; it must not keep the process alive by itself.
-    server.unref();
+    // Kept referenced: while a flow waits for the browser, this server is all that keeps the
+    // process alive. Its owner closes it (the login when done, the bridge when it ends).
     return new LoopbackCallback(server);
   }
 
@@ -60,7 +60,6 @@ export class LoopbackCallback {
         this.waiter = undefined;
         reject(new AuthorizationResponseError(`no answer from the browser within ${Math.round(timeoutMs / 1000)} s`));
       }, timeoutMs);
-      timer.unref();
       const settle =
         <T>(done: (value: T) => void) =>
         (value: T) => {
