@@ -92,7 +92,7 @@ describe('cairn as an OAuth client of Cairn', () => {
   }
 
   /** `cairn mcp` (the built bridge) under the SDK's real stdio client; stderr kept even when connecting fails. */
-  async function bridge() {
+  function bridge() {
     const transport = new StdioClientTransport({
       command: process.execPath,
       args: [CAIRN_ENTRY, 'mcp', '--no-offline'],
@@ -128,7 +128,7 @@ describe('cairn as an OAuth client of Cairn', () => {
     expect(first.tokens.refresh_token).toEqual(expect.any(String));
 
     // The bridge presents the access token: store, then recall, within the consented project.
-    const session = await bridge();
+    const session = bridge();
     await session.connected;
     const stored = (await session.client.callTool({
       name: 'memory_store',
@@ -143,7 +143,7 @@ describe('cairn as an OAuth client of Cairn', () => {
     const file = JSON.parse(readFileSync(join(home.configDir, 'config.json'), 'utf8')) as { oauth: KeptOAuth };
     file.oauth.tokens.access_token = 'no-longer-valid';
     writeFileSync(join(home.configDir, 'config.json'), JSON.stringify(file));
-    const refreshed = await bridge();
+    const refreshed = bridge();
     await refreshed.connected;
     expect(await recallText(refreshed.client, 'CLI OAuth')).toContain('The CLI reaches Cairn through OAuth');
     await refreshed.client.close();
@@ -164,7 +164,7 @@ describe('cairn as an OAuth client of Cairn', () => {
       headers: { 'x-csrf-token': csrf },
     });
     expect(revoke.status).toBe(204);
-    const revoked = await bridge();
+    const revoked = bridge();
     await expect(revoked.connected).rejects.toThrow(/run `cairn login --oauth` again/);
     expect(revoked.stderr()).toContain('run `cairn login --oauth` again');
     await revoked.client.close().catch(() => undefined);

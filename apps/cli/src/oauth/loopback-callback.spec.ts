@@ -6,7 +6,7 @@ describe('LoopbackCallback (RFC 8252 §7.3)', () => {
   afterEach(() => loopback.close());
 
   const visit = async (query: Record<string, string>) => {
-    const response = await fetch(`${loopback.url}?${new URLSearchParams(query)}`);
+    const response = await fetch(`${loopback.url}?${new URLSearchParams(query).toString()}`);
     return { status: response.status, text: await response.text() };
   };
 
