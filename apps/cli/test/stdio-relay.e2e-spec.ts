@@ -218,7 +218,7 @@ describe('cairn-mcp-stdio as a process (the built bin)', () => {
       const result = await run(['--url', 'https://cairn.example.com/mcp'], {}, '');
       expect(result.code).toBe(3);
       expect(result.stdout).toBe('');
-      expect(result.stderr).toMatch(/No session token configured[\s\S]*CAIRN_TOKEN/);
+      expect(result.stderr).toMatch(/No session token or OAuth login[\s\S]*CAIRN_TOKEN/);
     },
   );
 

@@ -1,4 +1,5 @@
 import { type Readable, type Writable } from 'node:stream';
+import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { type FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
@@ -13,6 +14,7 @@ import {
   type RequestId,
 } from '@modelcontextprotocol/sdk/types.js';
 import { withHeadersDeadline } from './deadline-fetch';
+import { describeAuthorizationFailure, type RemoteAuthorization, sendAuthorized } from './remote-auth';
 
 /**
  * What the offline layer (offline-mode.ts) does around the relay; without one the bridge is a
@@ -35,8 +37,10 @@ export interface RelayInterceptor {
 export interface BridgeOptions {
   /** The remote Streamable HTTP endpoint, e.g. `https://cairn.example.com/mcp`. */
   readonly url: URL;
-  /** Sent as `Authorization: Bearer …` on every request; never logged. */
-  readonly token: string;
+  /** A session token, sent as `Authorization: Bearer …` on every request; never logged. */
+  readonly token?: string;
+  /** Or OAuth (`cairn login --oauth`): the SDK's transport presents, refreshes and renews the access token. */
+  readonly authorization?: RemoteAuthorization;
   /** Diagnostics (stdout carries only protocol messages); defaults to stderr. */
   readonly log?: (line: string) => void;
   /** For tests; defaults to the global fetch. */
@@ -63,8 +67,8 @@ const DEFAULT_HEADERS_TIMEOUT_MS = 15_000;
 /**
  * A stdio MCP server on one side and a Streamable HTTP MCP client on the other, both the
  * SDK's own transports: each message read from `stdin` is POSTed to the remote endpoint with
- * the bearer token, and every message the remote answers is written to `stdout`. The relay
- * keeps three promises:
+ * the session token or the OAuth access token (remote-auth.ts), and every message the remote
+ * answers is written to `stdout`. The relay keeps three promises:
  * - an HTTP refusal (401, 403, 429, …) of a request is answered on stdout as a JSON-RPC error
  *   for that request id, so the stdio client never waits forever, and explained on stderr;
  * - the protocol version the remote chose at `initialize` is sent on later requests
@@ -78,7 +82,8 @@ export async function startBridge(stdin: Readable, stdout: Writable, options: Br
   const interceptor = options.interceptor;
   const local = new StdioServerTransport(stdin, stdout);
   const remote = new StreamableHTTPClientTransport(options.url, {
-    requestInit: { headers: { Authorization: `Bearer ${options.token}` } },
+    ...(options.token ? { requestInit: { headers: { Authorization: `Bearer ${options.token}` } } } : {}),
+    authProvider: options.authorization,
     fetch: withHeadersDeadline(options.fetch ?? fetch, options.headersTimeoutMs ?? DEFAULT_HEADERS_TIMEOUT_MS),
   });
   const inFlight = new Set<Promise<void>>();
@@ -113,7 +118,7 @@ export async function startBridge(stdin: Readable, stdout: Writable, options: Br
       remote.setProtocolVersion(interceptor.protocolVersion);
     }
     try {
-      await remote.send(message);
+      await sendAuthorized(remote, message, options.authorization);
     } catch (error) {
       if (typeof error === 'object' && error !== null) explained.add(error);
       const refusal = describeRefusal(error);
@@ -162,6 +167,8 @@ export async function startBridge(stdin: Readable, stdout: Writable, options: Br
   remote.onerror = (error) => {
     // Closing aborts whatever the SDK still had open (its optional GET stream): not news.
     if (closing && error.name === 'AbortError') return;
+    // The person was sent to the browser: sendAuthorized waits for them, and says so if it fails.
+    if (options.authorization && error instanceof UnauthorizedError) return;
     // A failed send() throws right after this call: let relayToRemote's catch claim it first.
     setImmediate(() => {
       if (!explained.has(error)) log(`remote endpoint: ${errorText(error)}`);
@@ -206,6 +213,17 @@ const UNREACHABLE_STATUSES = new Set([502, 503, 504]);
 
 /** Turns a failed POST into the JSON-RPC error the stdio client sees and a hint for its user. */
 function describeRefusal(error: unknown): Refusal {
+  const authorization = describeAuthorizationFailure(error);
+  if (authorization) {
+    // Not unreachable: the offline layer must not answer for a server that wants a new authorization.
+    return {
+      code: HTTP_REFUSED,
+      message: authorization,
+      data: { httpStatus: 401 },
+      explanation: authorization,
+      unreachable: false,
+    };
+  }
   if (!(error instanceof StreamableHTTPError)) {
     const message = `Cannot reach the remote MCP endpoint: ${errorText(error)}`;
     return { code: HTTP_REFUSED, message, data: {}, explanation: message, unreachable: true };
@@ -216,7 +234,7 @@ function describeRefusal(error: unknown): Refusal {
   const message = body?.message ?? `HTTP ${status ?? '?'}: ${error.message.slice(0, 300)}`;
   const hint =
     status === 401
-      ? ' (check CAIRN_TOKEN: it may be missing, expired or revoked)'
+      ? ' (check CAIRN_TOKEN, or run `cairn login --oauth` again: the token may be missing, expired or revoked)'
       : status === 403
         ? " (the token's role or project scope does not allow this)"
         : status === 429

@@ -2,7 +2,7 @@ import { type Readable, type Writable } from 'node:stream';
 import { type CliContext } from '../cli-context';
 import { openStoreFor } from '../offline/open-store';
 import { type OfflineStore } from '../offline/offline-store';
-import { requireToken } from '../settings/settings';
+import { bridgeCredentials } from './bridge-credentials';
 import { mcpUrlOf } from './mcp-url';
 import { OfflineMode } from './offline-mode';
 import { startBridge } from './relay';
@@ -14,6 +14,8 @@ export interface RunBridgeOptions {
   readonly offline: boolean;
   /** How the bridge calls itself on stderr (`cairn mcp`, or `cairn-mcp-stdio` for the alias). */
   readonly name: string;
+  /** OAuth, authorizing in the browser when needed (`--oauth`), even when a session token is set. */
+  readonly oauth?: boolean;
 }
 
 const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
@@ -25,10 +27,10 @@ const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
  */
 export async function runBridge(ctx: CliContext, options: RunBridgeOptions): Promise<void> {
   const settings = await ctx.settings();
-  const token = requireToken(settings);
   const url = mcpUrlOf(settings);
   const log = (line: string) => ctx.io.stderr.write(`${options.name}: ${line}\n`);
-  if (settings.token?.source === 'flag') {
+  const credentials = await bridgeCredentials(ctx, url, { oauth: options.oauth === true, log });
+  if (credentials.token && settings.token?.source === 'flag') {
     log('warning: the token was given with --token and is visible in the process list; prefer CAIRN_TOKEN');
   }
   if (url.protocol === 'http:' && !LOOPBACK.has(url.hostname)) {
@@ -36,7 +38,10 @@ export async function runBridge(ctx: CliContext, options: RunBridgeOptions): Pro
   }
   let store: OfflineStore | undefined;
   let offline: OfflineMode | undefined;
-  if (options.offline && settings.url) {
+  if (options.offline && settings.url && !credentials.token) {
+    // The cache follows the REST API, which takes session tokens, not the gateway's OAuth tokens.
+    log('offline cache off for this session: it needs a session token (OAuth tokens are for the MCP endpoint only)');
+  } else if (options.offline && settings.url) {
     try {
       store = await openStoreFor(ctx, { refresh: true, whoamiTimeoutMs: 5_000 });
       offline = new OfflineMode(store, await ctx.api(), { log });
@@ -46,7 +51,8 @@ export async function runBridge(ctx: CliContext, options: RunBridgeOptions): Pro
   }
   const bridge = await startBridge(ctx.io.stdin as Readable, ctx.io.stdout as Writable, {
     url,
-    token,
+    token: credentials.token,
+    authorization: credentials.authorization,
     log,
     interceptor: offline,
   });
@@ -65,4 +71,5 @@ export async function runBridge(ctx: CliContext, options: RunBridgeOptions): Pro
   process.off('SIGTERM', onSignal);
   await offline?.idle();
   store?.close();
+  await credentials.close();
 }

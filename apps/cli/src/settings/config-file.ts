@@ -20,6 +20,19 @@ export const configFileSchema = z.strictObject({
   adminToken: z.string().min(1).max(1024).optional(),
   /** The default project slug (CAIRN_PROJECT). */
   project: z.string().min(1).max(200).optional(),
+  /**
+   * What `cairn login --oauth` keeps for one MCP endpoint (oauth/oauth-store.ts): the client the
+   * authorization server registered and the tokens it issued, or only where they are when they
+   * live in the OS keychain. Read and written through the SDK's own schemas.
+   */
+  oauth: z
+    .strictObject({
+      mcpUrl: z.url(),
+      inKeychain: z.literal(true).optional(),
+      client: z.record(z.string(), z.unknown()).optional(),
+      tokens: z.record(z.string(), z.unknown()).optional(),
+    })
+    .optional(),
 });
 export type ConfigFile = z.infer<typeof configFileSchema>;
 

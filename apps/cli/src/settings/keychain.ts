@@ -1,6 +1,7 @@
 import { type KeychainReader } from './settings';
 
-export type TokenKind = 'token' | 'adminToken';
+/** `oauth`: the OAuth client and tokens of `cairn login --oauth`, as one JSON document. */
+export type TokenKind = 'token' | 'adminToken' | 'oauth';
 
 /** The OS keychain as the command uses it: one secret per (server URL, kind). */
 export interface KeychainStore extends KeychainReader {

@@ -23,7 +23,7 @@ export interface GlobalFlags {
 
 /** Reads a token kept in the OS keychain (when one is available on this machine). */
 export interface KeychainReader {
-  readToken(url: string, kind: 'token' | 'adminToken'): Promise<string | undefined>;
+  readToken(url: string, kind: 'token' | 'adminToken' | 'oauth'): Promise<string | undefined>;
 }
 
 /** Everything a command needs to know about where to connect and as whom, with each value's source. */

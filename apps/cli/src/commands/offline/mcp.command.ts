@@ -6,6 +6,7 @@ interface McpOptions {
   readonly syncInterval: number;
   readonly offline: boolean;
   readonly logName: string;
+  readonly oauth?: boolean;
 }
 
 /**
@@ -19,6 +20,10 @@ export function registerMcp(program: Command, context: ContextFactory): void {
     .description('stdio MCP bridge to the Cairn server, answering from a local cache and queueing writes when offline')
     .option('--sync-interval <seconds>', 'seconds between queue replays and change-feed syncs', seconds, 60)
     .option('--no-offline', 'a plain relay: no local cache, no write queue')
+    .option(
+      '--oauth',
+      'use OAuth and authorize in the browser whenever the server asks (first use, more scope, a revoked grant)',
+    )
     // How the bridge names itself on stderr: the alias cairn-mcp-stdio sets its own name.
     .addOption(new Option('--log-name <name>').hideHelp().default('cairn mcp'))
     .addHelpText(
@@ -26,13 +31,18 @@ export function registerMcp(program: Command, context: ContextFactory): void {
       `
 The MCP endpoint is --mcp-url / CAIRN_MCP_URL, else <CAIRN_URL>/mcp. The offline layer needs the
 REST API (CAIRN_URL) too; the cache and queue live in $XDG_CACHE_HOME/cairn/offline.sqlite.
-stdout carries only MCP messages; diagnostics go to stderr.`,
+stdout carries only MCP messages; diagnostics go to stderr.
+
+It authenticates with the session token (CAIRN_TOKEN, or \`cairn login\`), else with the OAuth
+tokens \`cairn login --oauth\` kept, refreshing them as needed. Without --oauth it never opens a
+browser: when the server wants a new authorization, calls fail saying to run \`cairn login --oauth\`.`,
     )
     .action(async (options: McpOptions, command: Command) => {
       await runBridge(context(command), {
         syncIntervalSeconds: options.syncInterval,
         offline: options.offline,
         name: options.logName,
+        oauth: options.oauth,
       });
     });
 }

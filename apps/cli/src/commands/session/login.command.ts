@@ -5,9 +5,12 @@ import { CliError, ExitCode } from '../../cli-error';
 import { readConfigFile, writeConfigFile } from '../../settings/config-file';
 import { promptHidden } from '../../settings/prompt';
 import { parseServerUrl } from '../../settings/settings';
+import { loginWithOAuth } from './oauth-login';
 
 interface LoginOptions {
   readonly keychain?: boolean;
+  readonly oauth?: boolean;
+  readonly scope?: string;
 }
 
 /**
@@ -24,13 +27,21 @@ export function registerLogin(program: Command, context: ContextFactory): void {
       '--keychain',
       'keep the token in the OS keychain instead of the file (falls back to the file, with a warning, when there is none)',
     )
+    .option(
+      '--oauth',
+      "authorize in the browser with the server's OAuth authorization server instead of a session token",
+    )
+    .option('--scope <scope>', 'with --oauth: the scope to ask for (default: what the MCP endpoint asks for)')
     .addHelpText(
       'after',
       '\nThe token comes from --token, CAIRN_TOKEN, or a hidden prompt when run in a terminal.\n' +
-        'Example: cairn login --url https://cairn.example.com --project web-app',
+        'Example: cairn login --url https://cairn.example.com --project web-app\n\n' +
+        'With --oauth, cairn opens the browser (CAIRN_BROWSER or BROWSER names another opener) and\n' +
+        'prints the URL; the tokens it gets are for `cairn mcp`. Example: cairn login --oauth --url https://cairn.example.com',
     )
     .action(async (options: LoginOptions, command: Command) => {
       const ctx = context(command);
+      if (options.oauth) return loginWithOAuth(ctx, options);
       const flags = ctx.flags;
       const file = await readConfigFile(ctx.paths.configFile);
       const rawUrl = flags.url ?? ctx.io.env.CAIRN_URL ?? file.url;
@@ -73,7 +84,8 @@ export function registerLogin(program: Command, context: ContextFactory): void {
         else
           ctx.output.warn('No usable OS keychain on this machine: the token is kept in the config file (mode 0600).');
       }
-      const { token: _previous, ...rest } = file;
+      // A session token replaces an OAuth login: one way of logging in at a time.
+      const { token: _previous, oauth: _oauth, ...rest } = file;
       await writeConfigFile(ctx.paths.configFile, {
         ...rest,
         url: base,
@@ -81,6 +93,7 @@ export function registerLogin(program: Command, context: ContextFactory): void {
         ...(project ? { project } : {}),
       });
       if (storedIn === 'file') await ctx.io.keychain?.deleteToken(base, 'token');
+      if (file.oauth?.inKeychain) await ctx.io.keychain?.deleteToken(file.oauth.mcpUrl, 'oauth');
       ctx.output.result(
         {
           server: url.origin,

@@ -7,9 +7,10 @@ interface LogoutOptions {
 }
 
 /**
- * `cairn logout`: forgets the session token (and the admin token) kept for the configured server,
- * in the file and in the OS keychain; `--all` forgets the server and default project too. The
- * server still honours the token until an admin revokes it (`cairn admin tokens revoke`).
+ * `cairn logout`: forgets the session token (and the admin token, and the OAuth client and
+ * tokens of `cairn login --oauth`) kept for the configured server, in the file and in the OS
+ * keychain; `--all` forgets the server and default project too. The server still honours a token
+ * until it is revoked (`cairn admin tokens revoke`; an OAuth grant in the console).
  */
 export function registerLogout(program: Command, context: ContextFactory): void {
   program
@@ -23,11 +24,13 @@ export function registerLogout(program: Command, context: ContextFactory): void 
       const removed: string[] = [];
       if (file.token) removed.push('token (file)');
       if (file.adminToken) removed.push('admin token (file)');
+      if (file.oauth) removed.push(`OAuth tokens (${file.oauth.inKeychain ? 'keychain' : 'file'})`);
       if (url && ctx.io.keychain) {
         if (await ctx.io.keychain.deleteToken(url, 'token')) removed.push('token (keychain)');
         if (await ctx.io.keychain.deleteToken(url, 'adminToken')) removed.push('admin token (keychain)');
       }
-      const { token: _token, adminToken: _admin, ...rest } = file;
+      if (file.oauth?.inKeychain) await ctx.io.keychain?.deleteToken(file.oauth.mcpUrl, 'oauth');
+      const { token: _token, adminToken: _admin, oauth: _oauth, ...rest } = file;
       const kept = options.all ? { version: file.version } : rest;
       await writeConfigFile(ctx.paths.configFile, kept);
       ctx.output.result(
