@@ -79,9 +79,15 @@ count=0
 while read -r scenario flags; do
   count=$((count + 1))
   log="$work/$(tr / _ <<<"$scenario").log"
-  # shellcheck disable=SC2086 # the wire flags are words
-  if node "$SUITE" client --command "node dist/tools/mcp-conformance/cairn-client.js" --scenario "$scenario" $flags \
-    --expected-failures "$work/expected.yaml" --output-dir "$results" >"$log" 2>&1; then
+  run_scenario() {
+    # shellcheck disable=SC2086 # the wire flags are words
+    node "$SUITE" client --command "node dist/tools/mcp-conformance/cairn-client.js" --scenario "$scenario" $flags \
+      --expected-failures "$work/expected.yaml" --output-dir "$results" >"$log" 2>&1
+  }
+  # sse-retry measures, in milliseconds, how long the client waits before it reconnects; on a
+  # loaded two-core machine the suite's own clock has measured a negative wait. A timing failure
+  # there gets one more run; any other failure, and a second one, stands.
+  if run_scenario || { [[ $scenario == sse-retry ]] && grep -q 'reconnected too early' "$log" && run_scenario; }; then
     outcome=$(grep -q 'Expected failures (in baseline)' "$log" && echo 'failed, as expected' || echo 'passed')
   else
     outcome='UNEXPECTED (a new failure, or an expected one that now passes)'
