@@ -1,6 +1,6 @@
 import { type Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { callTool, connectClient, postRaw, rpc } from './gateway-harness';
-import { REDIRECT_URI, tokenRequest } from './oauth-flow';
+import { authorizationUrl, REDIRECT_URI, tokenRequest } from './oauth-flow';
 import { CookieJar, type OAuthWorld, personWithProjects, pkcePair, startOAuthWorld } from './oauth-harness';
 
 /**
@@ -53,17 +53,7 @@ describe('Cairn as an OAuth authorization server for MCP clients', () => {
     clientName: string,
   ) {
     const browser = new CookieJar();
-    const query = new URLSearchParams({
-      client_id: clientId,
-      redirect_uri: REDIRECT_URI,
-      response_type: 'code',
-      scope: 'mcp',
-      state: 'st-1',
-      code_challenge: challenge,
-      code_challenge_method: 'S256',
-      resource: world.resource,
-    });
-    const start = await browser.fetch(`${world.issuer}/oauth/authorize?${query.toString()}`);
+    const start = await browser.fetch(authorizationUrl(world, clientId, challenge));
     expect(start.status).toBe(303);
     const interaction = new URL(start.headers.get('location') as string, world.issuer);
     expect(interaction.pathname).toMatch(/^\/v1\/oauth\/interactions\/[\w-]+$/);
