@@ -5,7 +5,19 @@ import { type Environment } from '../../settings/paths';
  * programs, write temporary files and print in the user's language. Anything else (tokens, cloud
  * credentials, CAIRN_TOKEN itself) stays behind unless named with --env.
  */
-const ALLOWED = new Set(['PATH', 'HOME', 'USER', 'LOGNAME', 'SHELL', 'LANG', 'LANGUAGE', 'TERM', 'TMPDIR', 'TZ', 'PWD']);
+const ALLOWED = new Set([
+  'PATH',
+  'HOME',
+  'USER',
+  'LOGNAME',
+  'SHELL',
+  'LANG',
+  'LANGUAGE',
+  'TERM',
+  'TMPDIR',
+  'TZ',
+  'PWD',
+]);
 /** LC_ALL, LC_CTYPE…: locale only, never secret. */
 const ALLOWED_PREFIX = /^LC_[A-Z_]+$/;
 /** --env NAME: a shell variable name; NAME=value is refused so values never appear in the process list. */

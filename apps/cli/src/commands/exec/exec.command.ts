@@ -5,7 +5,14 @@ import { CliError, type ExitCode, ReportedFailure } from '../../cli-error';
 import { collectList, integerIn, numberIn, oneOf } from '../input';
 import { ENV_NAME, strippedEnvironment } from './exec-env';
 import { type LimitedRun, runLimited, signalExitCode } from './run-limited';
-import { bubblewrapArgs, describeSandbox, detectSandbox, findExecutable, type Sandbox, type SandboxOptions } from './sandbox';
+import {
+  bubblewrapArgs,
+  describeSandbox,
+  detectSandbox,
+  findExecutable,
+  type Sandbox,
+  type SandboxOptions,
+} from './sandbox';
 
 /**
  * Exit codes of `cairn exec` besides the command's own (GNU timeout's and the shell's): the
@@ -51,9 +58,16 @@ interface ExecOptions {
 export function registerExec(program: Command, context: ContextFactory): void {
   program
     .command('exec')
-    .description('run a command with limits (in bubblewrap when available) and capture its output into the knowledge base')
+    .description(
+      'run a command with limits (in bubblewrap when available) and capture its output into the knowledge base',
+    )
     .argument('<command...>', 'the command and its arguments (after --)')
-    .option('--timeout <seconds>', `time limit (default ${DEFAULT_TIMEOUT_S})`, numberIn(0.1, 86_400), DEFAULT_TIMEOUT_S)
+    .option(
+      '--timeout <seconds>',
+      `time limit (default ${DEFAULT_TIMEOUT_S})`,
+      numberIn(0.1, 86_400),
+      DEFAULT_TIMEOUT_S,
+    )
     .option(
       '--kill-after <seconds>',
       `after the time limit, SIGTERM; SIGKILL this much later (default ${DEFAULT_GRACE_S})`,
@@ -169,7 +183,10 @@ Example: cairn exec --timeout 600 --env NODE_OPTIONS -- npm test`,
 function envNames(value: string, previous: readonly string[]): string[] {
   const names = collectList(value, previous);
   const bad = names.find((name) => !ENV_NAME.test(name));
-  if (bad) throw new InvalidArgumentError(`"${bad}" is not a variable name (give the name; its value is read from your environment)`);
+  if (bad)
+    throw new InvalidArgumentError(
+      `"${bad}" is not a variable name (give the name; its value is read from your environment)`,
+    );
   return names;
 }
 

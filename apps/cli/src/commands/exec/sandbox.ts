@@ -8,8 +8,7 @@ import { delimiter, isAbsolute, join } from 'node:path';
  * often forbid the user namespaces it needs, so a probe run with the same isolation decides.
  */
 export type Sandbox =
-  | { readonly kind: 'bubblewrap'; readonly path: string }
-  | { readonly kind: 'none'; readonly reason: string };
+  { readonly kind: 'bubblewrap'; readonly path: string } | { readonly kind: 'none'; readonly reason: string };
 
 export interface SandboxOptions {
   readonly cwd: string;
