@@ -1,8 +1,17 @@
+import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
 import { detectSandbox, findExecutable, type Sandbox } from '../src/commands/exec/sandbox';
-import { type CliWorld, type Home, makeHome, runCairn, startCliWorld, tenantWithToken } from './cli-harness';
+import {
+  CAIRN_ENTRY,
+  type CliWorld,
+  type Home,
+  makeHome,
+  runCairn,
+  startCliWorld,
+  tenantWithToken,
+} from './cli-harness';
 
 // Synthetic value in a real format; not a live credential.
 const GITHUB_PAT = 'ghp_Zq8vN3kT5wR1yL7pC2xM9bH4dF6gJ0sA1b2c';
@@ -79,29 +88,68 @@ describe('cairn exec', () => {
     expect((await cairn(['--no-capture', '--env', 'A=b', '--', 'true'])).code).toBe(2);
   });
 
-  it('on timeout kills the whole process group, a grandchild too, and exits 124', async () => {
-    // The same grandchild, given time, does write its file: so the check below can fail.
-    const control = await cairn(['--no-capture', '--', 'sh', '-c', '(sleep 0.2; touch finished) & wait']);
-    expect(control.code).toBe(0);
-    expect(existsSync(join(home.cwd, 'finished'))).toBe(true);
+  it.each(['auto', 'none'])(
+    'on timeout kills the whole process group, a grandchild too, and exits 124 (--sandbox %s)',
+    async (kind) => {
+      // The same grandchild, given time, does write its file: so the check below can fail.
+      const control = await cairn([
+        '--no-capture',
+        '--sandbox',
+        kind,
+        '--',
+        'sh',
+        '-c',
+        '(sleep 0.2; touch finished) & wait',
+      ]);
+      expect(control.code).toBe(0);
+      expect(existsSync(join(home.cwd, 'finished'))).toBe(true);
 
-    const started = Date.now();
-    const run = await cairn([
-      '--no-capture',
-      '--timeout',
-      '1',
-      '--kill-after',
-      '1',
-      '--',
-      'sh',
-      '-c',
-      '(sleep 2; touch grandchild-survived) & sleep 60',
-    ]);
-    expect(run.code).toBe(124);
-    expect(run.stderr).toContain('timed out after 1 s');
-    expect(Date.now() - started).toBeLessThan(10_000);
+      const started = Date.now();
+      const run = await cairn([
+        '--no-capture',
+        '--sandbox',
+        kind,
+        '--timeout',
+        '1',
+        '--kill-after',
+        '1',
+        '--',
+        'sh',
+        '-c',
+        '(sleep 2; touch grandchild-survived) & sleep 60',
+      ]);
+      expect(run.code).toBe(124);
+      expect(run.stderr).toContain('timed out after 1 s');
+      expect(Date.now() - started).toBeLessThan(10_000);
+      await sleep(2_500);
+      expect(existsSync(join(home.cwd, 'grandchild-survived'))).toBe(false);
+    },
+  );
+
+  it('passes its own SIGTERM on to the whole group and exits 143', async () => {
+    const child = spawn(
+      process.execPath,
+      [
+        CAIRN_ENTRY,
+        'exec',
+        '--no-capture',
+        '--sandbox',
+        'none',
+        '--',
+        'sh',
+        '-c',
+        '(sleep 2; touch survived) & echo started; sleep 60',
+      ],
+      { cwd: home.cwd, env: home.env, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    await new Promise<void>((resolve) =>
+      child.stdout.on('data', (chunk: Buffer) => chunk.includes('started') && resolve()),
+    );
+    child.kill('SIGTERM');
+    const code = await new Promise<number | null>((resolve) => child.once('close', resolve));
+    expect(code).toBe(143);
     await sleep(2_500);
-    expect(existsSync(join(home.cwd, 'grandchild-survived'))).toBe(false);
+    expect(existsSync(join(home.cwd, 'survived'))).toBe(false);
   });
 
   it('captures into the knowledge base: head and tail under --max-output, the secret replaced before upload', async () => {
@@ -133,7 +181,7 @@ describe('cairn exec', () => {
     expect(text).toMatch(/\[SECRET:[^\]]*:cli-1\]/);
   });
 
-  it('without bwrap on PATH: warns, records "sandbox: none"; --require-sandbox refuses (125) and runs nothing', async () => {
+  it('without bwrap on PATH, or with one that cannot run: warns, records "sandbox: none"; --require-sandbox refuses (125) and runs nothing', async () => {
     const bin = mkdtempSync(join(tmpdir(), 'cairn-exec-bin-'));
     try {
       for (const tool of ['sh', 'touch', 'echo']) symlinkSync(findExecutable(tool, '/usr/bin:/bin')!, join(bin, tool));
@@ -150,6 +198,20 @@ describe('cairn exec', () => {
       const text = await documentText(run.json().document);
       expect(text).toContain('sandbox: none (no bwrap (bubblewrap) or nsjail on PATH)');
       expect(text).toContain('unsandboxed');
+
+      // A bwrap that cannot create namespaces (a container without user namespaces) is found by the probe, not assumed.
+      writeFileSync(
+        join(bin, 'bwrap'),
+        '#!/bin/sh\necho "bwrap: No permissions to create new namespace" >&2\nexit 1\n',
+        { mode: 0o755 },
+      );
+      const broken = await cairn(['--no-capture', '--', 'echo', 'ran-anyway'], { PATH: path });
+      expect(broken.code).toBe(0);
+      expect(broken.stdout).toContain('ran-anyway');
+      expect(broken.stderr).toContain(
+        `${NO_SANDBOX} (bwrap is on PATH (${join(bin, 'bwrap')}) but cannot run here: bwrap: No permissions`,
+      );
+      expect((await cairn(['--no-capture', '--require-sandbox', '--', 'echo', 'x'], { PATH: path })).code).toBe(125);
     } finally {
       rmSync(bin, { recursive: true, force: true });
     }
