@@ -135,8 +135,8 @@ Example: cairn exec --timeout 600 --env NODE_OPTIONS -- npm test`,
       }
 
       const run = await runLimited({
-        command: sandbox.kind === 'bubblewrap' ? sandbox.path : resolved!,
-        args: sandbox.kind === 'bubblewrap' ? bubblewrapArgs(sandboxOptions, [resolved!, ...args]) : args,
+        command: sandbox.kind === 'bubblewrap' ? sandbox.path : resolved,
+        args: sandbox.kind === 'bubblewrap' ? bubblewrapArgs(sandboxOptions, [resolved, ...args]) : args,
         cwd,
         env,
         timeoutMs: options.timeout * 1000,
