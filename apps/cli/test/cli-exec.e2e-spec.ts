@@ -86,6 +86,10 @@ describe('cairn exec', () => {
     expect(missing.code).toBe(127);
     expect(missing.stderr).toContain('command not found');
     expect((await cairn(['--no-capture', '--env', 'A=b', '--', 'true'])).code).toBe(2);
+    // Capturing needs a token: checked before the command runs, not after.
+    const unconfigured = await runCairn(['exec', '--', 'touch', 'ran'], { env: home.env, cwd: home.cwd });
+    expect(unconfigured.code).toBe(3);
+    expect(existsSync(join(home.cwd, 'ran'))).toBe(false);
   });
 
   it.each(['auto', 'none'])(
