@@ -134,6 +134,13 @@ Example: cairn exec --timeout 600 --env NODE_OPTIONS -- npm test`,
         );
       }
 
+      // A toolchain in the home directory (nvm, pyenv) or /tmp is not there inside: say why bwrap will not find it.
+      const hiddenIn = [...sandboxOptions.hide, '/tmp'].find((dir) => resolved.startsWith(`${dir}/`));
+      if (sandbox.kind === 'bubblewrap' && hiddenIn)
+        ctx.output.warn(
+          `${resolved} is under ${hiddenIn}, hidden inside the sandbox (--share-home shows the home directory)`,
+        );
+
       const run = await runLimited({
         command: sandbox.kind === 'bubblewrap' ? sandbox.path : resolved,
         args: sandbox.kind === 'bubblewrap' ? bubblewrapArgs(sandboxOptions, [resolved, ...args]) : args,
@@ -149,11 +156,13 @@ Example: cairn exec --timeout 600 --env NODE_OPTIONS -- npm test`,
       const exitCode = exitCodeOf(run);
       const status = statusOf(run, options.timeout);
       if (run.timedOut) ctx.output.warn(`timed out after ${options.timeout} s: the process group was killed`);
-      if (run.output.cutBytes > 0)
+      // Not a result: with --json, one document on stdout, and a command that never started has none.
+      if (run.spawnError) fail(ctx, `${name}: ${run.spawnError.message}`, EXEC_EXIT.notExecutable);
+      if (options.capture && run.output.cutBytes > 0)
         ctx.output.info(`cairn exec: ${run.output.cutBytes} bytes of output cut from the capture (--max-output)`);
 
       const captured =
-        api && project && !run.spawnError
+        api && project
           ? await capture(ctx, api, project, options, {
               argv,
               cwd,
@@ -175,7 +184,6 @@ Example: cairn exec --timeout 600 --env NODE_OPTIONS -- npm test`,
         },
         () => '',
       );
-      if (run.spawnError) fail(ctx, `${name}: ${run.spawnError.message}`, EXEC_EXIT.notExecutable);
       if (exitCode !== 0) throw new ReportedFailure(status, exitCode as ExitCode);
     });
 }
