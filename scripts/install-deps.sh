@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs the system services Cairn needs for `npm start` / `npm test`:
 # PostgreSQL >= 15 with pgvector >= 0.8, and Redis >= 7; and, for the web console's browser
-# tests, the distribution's chromium (/usr/bin/chromium; the tests never download a browser).
+# tests, the distribution's chromium (/usr/bin/chromium; the tests never download a browser); and
+# bubblewrap (bwrap), the OS sandbox `cairn exec` uses and its tests exercise.
 # Debian/Ubuntu only.
 # Idempotent: anything already present is left alone.
 #
@@ -72,17 +73,19 @@ if ! command -v apt-get >/dev/null 2>&1; then
 fi
 
 major=$(pg_major)
-need_pg=0 need_vector=0 need_redis=0 need_chromium=0
+need_pg=0 need_vector=0 need_redis=0 need_chromium=0 need_bwrap=0
 if ((major < MIN_PG_MAJOR)) || [[ ! -x /usr/lib/postgresql/$major/bin/postgres ]]; then need_pg=1; fi
 if [[ ${CAIRN_PGVECTOR_FROM_SOURCE:-0} == 1 ]] || ((need_pg)) || ! pgvector_ok "$major"; then need_vector=1; fi
 if ! command -v redis-server >/dev/null 2>&1; then need_redis=1; fi
 if [[ ! -x /usr/bin/chromium ]]; then need_chromium=1; fi
+if ! command -v bwrap >/dev/null 2>&1; then need_bwrap=1; fi
 
-if ((!need_pg && !need_vector && !need_redis && !need_chromium)); then
+if ((!need_pg && !need_vector && !need_redis && !need_chromium && !need_bwrap)); then
   say "PostgreSQL $major: present ($(/usr/lib/postgresql/"$major"/bin/postgres --version))"
   say "pgvector $(pgvector_version "$major") for PostgreSQL $major: present"
   say "redis-server $(redis_version): present"
   say "chromium: present"
+  say "bwrap: present"
   exit 0
 fi
 
@@ -95,6 +98,7 @@ if [[ $(id -u) -ne 0 && $dry_run != 1 ]] && ! sudo -n true >/dev/null 2>&1; then
   fi
   ((need_redis)) && missing+=("redis-server (apt package: redis-server)")
   ((need_chromium)) && missing+=("chromium, for the web console's browser tests (apt package: chromium)")
+  ((need_bwrap)) && missing+=("bubblewrap, the sandbox of cairn exec (apt package: bubblewrap)")
   {
     echo "[install-deps] missing system dependencies:"
     printf '  - %s\n' "${missing[@]}"
@@ -238,4 +242,14 @@ if ((need_chromium)); then
   say "chromium: installed"
 else
   say "chromium: present"
+fi
+
+# --- bubblewrap (cairn exec's OS sandbox; its tests run inside it when it works) --
+
+if ((need_bwrap)); then
+  say "installing bubblewrap (apt package: bubblewrap)"
+  apt_install bubblewrap
+  say "bwrap: installed"
+else
+  say "bwrap: present"
 fi

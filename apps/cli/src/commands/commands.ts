@@ -3,6 +3,7 @@ import { type ContextFactory } from '../cli-context';
 import { registerAdmin } from './admin/admin.command';
 import { registerConnect } from './connect/connect.command';
 import { registerDoctor } from './doctor/doctor.command';
+import { registerExec } from './exec/exec.command';
 import { registerKb } from './kb/kb.command';
 import { registerBriefing } from './memory/briefing.command';
 import { registerRecall } from './memory/recall.command';
@@ -29,6 +30,7 @@ export function registerCommands(program: Command, context: ContextFactory): voi
   registerWorkingMemory(program, context);
   registerBriefing(program, context);
   registerKb(program, context);
+  registerExec(program, context);
   registerTransfer(program, context);
   registerMcp(program, context);
   registerSync(program, context);
