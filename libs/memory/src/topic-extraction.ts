@@ -23,13 +23,7 @@ export const TOPIC_MAX_CHARS = 64;
  * too long to be a topic.
  */
 export function normalizeTopic(raw: string): string | null {
-  const topic = raw
-    .normalize('NFKC')
-    .toLowerCase()
-    .replace(/\s+/gu, ' ')
-    .trim()
-    .replace(/^#+/u, '')
-    .trim();
+  const topic = raw.normalize('NFKC').toLowerCase().replace(/\s+/gu, ' ').trim().replace(/^#+/u, '').trim();
   const length = [...topic].length;
   return length >= TOPIC_MIN_CHARS && length <= TOPIC_MAX_CHARS ? topic : null;
 }

@@ -5,6 +5,8 @@ import { MemoryGetTool } from './memory-get.tool';
 import { MemoryHistoryTool } from './memory-history.tool';
 import { MemoryLinkTool } from './memory-link.tool';
 import { MemoryListTool } from './memory-list.tool';
+import { MemoryCategoriesTool } from './memory-categories.tool';
+import { MemoryTopicsTool } from './memory-topics.tool';
 import { MemoryRecallTool } from './memory-recall.tool';
 import { MemoryRelatedTool } from './memory-related.tool';
 import { MemoryStoreTool } from './memory-store.tool';
@@ -19,6 +21,8 @@ import { MemoryResource } from './memory.resource';
     MemoryStoreTool,
     MemoryRecallTool,
     MemoryListTool,
+    MemoryTopicsTool,
+    MemoryCategoriesTool,
     MemoryGetTool,
     MemoryUpdateTool,
     MemoryDeleteTool,
