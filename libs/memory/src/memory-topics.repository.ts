@@ -64,7 +64,7 @@ export class MemoryTopicsRepository {
   async tagAndKeywordTopics(scope: MemoryScope, prefix: string | undefined, limit: number): Promise<TopicCount[]> {
     const params = new SqlParams();
     const visible = visibleSql(scope, params);
-    const under = prefix ? ` AND left(t.topic, ${params.add(prefix.length)}) = ${params.add(prefix)}` : '';
+    const under = prefix ? ` AND left(t.topic, ${params.add([...prefix].length)}) = ${params.add(prefix)}` : '';
     const rows = await this.db.query<{ topic: string; memories: number; tag: number; keyword: number }>(
       `WITH labels AS (
          SELECT m.id, t.topic, bool_or(t.source = 'tag') AS from_tag, bool_or(t.source = 'keyword') AS from_keyword
