@@ -8,7 +8,7 @@ import { MemoryTopics } from '../memory-topics.service';
 const spec = defineTool({
   name: 'memory_categories',
   title: 'Memories per category',
-  toolset: 'core',
+  toolset: 'maintenance',
   permission: 'memory.read',
   scope: 'project',
   description:

@@ -14,7 +14,11 @@ import { MemoryUpdateTool } from './memory-update.tool';
 import { MemoryVerifyTool } from './memory-verify.tool';
 import { MemoryResource } from './memory.resource';
 
-/** The core memory tools of the MCP gateway and the memory resource (memory-hygiene serves the maintenance tools). */
+/**
+ * The core memory tools of the MCP gateway and the memory resource, plus the topic view
+ * (memory_topics, memory_categories, in the maintenance toolset); memory-hygiene serves the
+ * other maintenance tools.
+ */
 @Module({
   imports: [MemoryModule],
   providers: [

@@ -8,7 +8,7 @@ import { MemoryTopics } from '../memory-topics.service';
 const spec = defineTool({
   name: 'memory_topics',
   title: 'Topics of memories',
-  toolset: 'core',
+  toolset: 'maintenance',
   permission: 'memory.read',
   scope: 'project',
   description:
