@@ -46,11 +46,13 @@ export class MemoryTopics {
       const scope = projectScope(await this.resolver.resolve(projectSlug), viewer);
       const memories = await this.topics.countVisible(scope);
       const aggregated = await this.topics.tagAndKeywordTopics(scope, prefix, TOPIC_POOL);
-      const scanned = await this.topics.hashtagCandidates(scope, HASHTAG_SCAN_MEMORIES, HASHTAG_SCAN_CHARS);
+      // One more than the scan reads tells whether it read them all.
+      const found = await this.topics.hashtagCandidates(scope, HASHTAG_SCAN_MEMORIES + 1, HASHTAG_SCAN_CHARS);
+      const scanned = found.slice(0, HASHTAG_SCAN_MEMORIES);
       return {
         memories,
         topics: mergeTopicCounts(aggregated, scanned, prefix).slice(0, limit),
-        hashtagScan: { scanned: scanned.length, complete: scanned.length < HASHTAG_SCAN_MEMORIES },
+        hashtagScan: { scanned: scanned.length, complete: found.length <= HASHTAG_SCAN_MEMORIES },
       };
     });
   }
