@@ -15,8 +15,6 @@ import { MemoryHygieneRepository } from './memory-hygiene.repository';
 import { MemoryLookup } from './memory-lookup.service';
 import { MemoryMaintenance } from './memory-maintenance.service';
 import { MemoryReader } from './memory-reader.service';
-import { MemoryTopics } from './memory-topics.service';
-import { MemoryTopicsRepository } from './memory-topics.repository';
 import { MemorySettings } from './memory-settings.service';
 import { MemoryRecall } from './memory-recall.service';
 import { MemoryReviews } from './memory-reviews.service';
@@ -62,8 +60,6 @@ import { MemoriesRepository } from './memories.repository';
     MemoryLookup,
     MemoryMaintenance,
     MemoryReader,
-    MemoryTopics,
-    MemoryTopicsRepository,
     MemoryRecall,
     MemoryRecords,
     MemoryReviews,
@@ -95,7 +91,6 @@ import { MemoriesRepository } from './memories.repository';
     MemoryLookup,
     MemoryMaintenance,
     MemoryReader,
-    MemoryTopics,
     MemoryRecall,
     MemoryRecords,
     MemoryReviews,

@@ -3,7 +3,6 @@ import { MemoryModule } from '../memory.module';
 import { MemoriesController } from './memories.controller';
 import { MemoryLinksController } from './memory-links.controller';
 import { MemoryRecallController } from './memory-recall.controller';
-import { MemoryTopicsController } from './memory-topics.controller';
 
 /**
  * The memory REST API (`/v1/projects/{project}/memories…`); the api app mounts it. Hygiene,
@@ -11,6 +10,6 @@ import { MemoryTopicsController } from './memory-topics.controller';
  */
 @Module({
   imports: [MemoryModule],
-  controllers: [MemoryLinksController, MemoryRecallController, MemoryTopicsController, MemoriesController],
+  controllers: [MemoryLinksController, MemoryRecallController, MemoriesController],
 })
 export class MemoryHttpModule {}
