@@ -31,10 +31,10 @@ interface ReadPath {
 /**
  * Memory's visibility rule on every read path of the memory family (issue 22): alice's private
  * memory stays invisible to bob, another author of the same project (a member, like her), on
- * get, history, list, stale, recall in the project and across projects, related, the change
- * feed, the briefing, export, duplicates (live and the stored scan), prune and restore, the
- * contradiction check, the sharing listings, the review queue, and the MCP memory and briefing
- * resources. Each row shows the same path to a reader who may see it too (alice, or carol to
+ * get, history, list, the category summary, stale, recall in the project and across
+ * projects, related, the change feed, the briefing, export, duplicates (live and the stored
+ * scan), prune and restore, the contradiction check, the sharing listings, the review queue,
+ * and the MCP memory and briefing resources. Each row shows the same path to a reader who may see it too (alice, or carol to
  * whom alice shared it), so no row passes by showing nothing to anyone.
  */
 describe('a private memory of another author on every read path', () => {
@@ -174,6 +174,12 @@ describe('a private memory of another author on every read path', () => {
       seer: 'alice',
       hider: 'bob',
       read: async (r) => answer(await rest[r].get(url('/memories?limit=100'))),
+    },
+    {
+      path: 'categories (the topic view)',
+      seer: 'alice',
+      hider: 'bob',
+      read: async (r) => answer(await rest[r].get(url('/memories/categories?perCategory=5'))),
     },
     {
       path: 'stale',

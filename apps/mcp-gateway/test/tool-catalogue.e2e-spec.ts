@@ -43,6 +43,8 @@ const CONTRACT = [
   'broadcast_read',
   'broadcast_ack',
   'broadcast_verify',
+  'memory_topics',
+  'memory_categories',
 ];
 
 const principal = (role: (typeof ROLES)[number]): SessionPrincipal => ({

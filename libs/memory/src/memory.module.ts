@@ -15,6 +15,8 @@ import { MemoryHygieneRepository } from './memory-hygiene.repository';
 import { MemoryLookup } from './memory-lookup.service';
 import { MemoryMaintenance } from './memory-maintenance.service';
 import { MemoryReader } from './memory-reader.service';
+import { MemoryTopics } from './memory-topics.service';
+import { MemoryTopicsRepository } from './memory-topics.repository';
 import { MemorySettings } from './memory-settings.service';
 import { MemoryRecall } from './memory-recall.service';
 import { MemoryReviews } from './memory-reviews.service';
@@ -60,6 +62,8 @@ import { MemoriesRepository } from './memories.repository';
     MemoryLookup,
     MemoryMaintenance,
     MemoryReader,
+    MemoryTopics,
+    MemoryTopicsRepository,
     MemoryRecall,
     MemoryRecords,
     MemoryReviews,
@@ -91,6 +95,7 @@ import { MemoriesRepository } from './memories.repository';
     MemoryLookup,
     MemoryMaintenance,
     MemoryReader,
+    MemoryTopics,
     MemoryRecall,
     MemoryRecords,
     MemoryReviews,

@@ -843,6 +843,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/projects/{project}/memories/topics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Topics (tags, keywords, #hashtags) of the memories the caller may see, with counts per source */
+        get: operations["MemoryTopicsController_topicsOf"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/projects/{project}/memories/categories": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Memories per category the caller may see, with the newest few of each */
+        get: operations["MemoryTopicsController_categoriesOf"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/projects/{project}/memories": {
         parameters: {
             query?: never;
@@ -2935,6 +2969,44 @@ export interface components {
             asOf?: string;
             /** @description Narrow to these projects (default: all readable) */
             projects?: string[];
+        };
+        TopicsResultDto_Output: {
+            /** @description Live memories the caller may see here (the project and team ones) */
+            memories: number;
+            topics: {
+                topic: string;
+                /** @description Memories with this topic from any source */
+                memories: number;
+                /** @description Memories per source */
+                sources: {
+                    tag: number;
+                    hashtag: number;
+                    keyword: number;
+                };
+            }[];
+            /** @description Hashtags are read from the newest memories containing "#"; complete: every such memory was read */
+            hashtagScan: {
+                scanned: number;
+                complete: boolean;
+            };
+        };
+        CategoriesResultDto_Output: {
+            /** @description Live memories the caller may see here (the project and team ones) */
+            memories: number;
+            categories: {
+                /** @enum {string} */
+                category: "fact" | "preference" | "decision" | "pattern" | "bug" | "todo" | "person" | "architecture" | "other";
+                memories: number;
+                /** Format: date-time */
+                newestAt: string;
+                newest: {
+                    /** Format: uuid */
+                    id: string;
+                    snippet: string;
+                    /** Format: date-time */
+                    createdAt: string;
+                }[];
+            }[];
         };
         StoreMemoryDto: {
             /** @description The fact, in one or a few sentences */
@@ -6537,6 +6609,68 @@ export interface operations {
             409: components["responses"]["Error409"];
             413: components["responses"]["Error413"];
             415: components["responses"]["Error415"];
+            429: components["responses"]["Error429"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    MemoryTopicsController_topicsOf: {
+        parameters: {
+            query?: {
+                /** @description Only topics starting with this (case-insensitive) */
+                prefix?: string;
+                /** @description 1-100, default 30 */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                project: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TopicsResultDto_Output"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            429: components["responses"]["Error429"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    MemoryTopicsController_categoriesOf: {
+        parameters: {
+            query?: {
+                /** @description Newest per category, 0-5 */
+                perCategory?: number;
+            };
+            header?: never;
+            path: {
+                project: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CategoriesResultDto_Output"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
             429: components["responses"]["Error429"];
             503: components["responses"]["Error503"];
         };

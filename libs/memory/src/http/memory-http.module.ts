@@ -3,6 +3,7 @@ import { MemoryModule } from '../memory.module';
 import { MemoriesController } from './memories.controller';
 import { MemoryLinksController } from './memory-links.controller';
 import { MemoryRecallController } from './memory-recall.controller';
+import { MemoryTopicsController } from './memory-topics.controller';
 
 /**
  * The memory REST API (`/v1/projects/{project}/memories…`); the api app mounts it. Hygiene,
@@ -10,6 +11,6 @@ import { MemoryRecallController } from './memory-recall.controller';
  */
 @Module({
   imports: [MemoryModule],
-  controllers: [MemoryLinksController, MemoryRecallController, MemoriesController],
+  controllers: [MemoryLinksController, MemoryRecallController, MemoryTopicsController, MemoriesController],
 })
 export class MemoryHttpModule {}
