@@ -19,7 +19,7 @@ interface TopicRow {
 /**
  * The topic view (issue 25) over MCP and REST: counts over a seeded project, only over the
  * memories the caller may see (another agent's private memory stays out of every count), and
- * the refusals: a project outside the token, another tenant, bounds and malformed prefixes.
+ * the refusals: a project outside the token, another tenant, bounds and oversized prefixes.
  */
 describe('memory_topics and memory_categories', () => {
   let world: GatewayWorld;
@@ -148,6 +148,16 @@ describe('memory_topics and memory_categories', () => {
     expect(limited.data.topics).toHaveLength(2);
   });
 
+  it('treats the prefix as a plain filter: blank lists all, wildcards match literally', async () => {
+    const all = await toolOk(bob, 'memory_topics', { project: p0 });
+    const blank = await toolOk(bob, 'memory_topics', { project: p0, prefix: '  ' });
+    expect(blank.data.topics).toEqual(all.data.topics);
+    expect((await toolOk(bob, 'memory_topics', { project: p0, prefix: '%' })).data.topics).toEqual([]);
+    expect((await toolOk(bob, 'memory_topics', { project: p0, prefix: 'd_' })).data.topics).toEqual([]);
+    const controls = await toolOk(bob, 'memory_topics', { project: p0, prefix: 'de\u0000' });
+    expect(controls.data.topics.map((row: TopicRow) => row.topic)).toEqual(['deploy']);
+  });
+
   it('summarises categories with the newest snippets, over visible memories only', async () => {
     const { data, text } = await toolOk(bob, 'memory_categories', { project: p0, perCategory: 1 });
     expect(data.memories).toBe(3);
@@ -181,8 +191,6 @@ describe('memory_topics and memory_categories', () => {
   it.each([
     [{ limit: 101 }, /limit/],
     [{ limit: 0 }, /limit/],
-    [{ prefix: '' }, /prefix/],
-    [{ prefix: '%' }, /prefix/],
     [{ prefix: 'x'.repeat(65) }, /prefix/],
     [{ bogus: true }, /bogus|unrecognized/i],
   ])('refuses memory_topics with %j', async (args, message) => {
@@ -202,7 +210,8 @@ describe('memory_topics and memory_categories', () => {
     expect(categories.body.memories).toBe(3);
     expect(JSON.stringify(categories.body)).not.toContain('Secret plan');
     expect((await rest.bob.get(`/v1/projects/${p0}/memories/topics?limit=500`)).status).toBe(400);
-    expect((await rest.bob.get(`/v1/projects/${p0}/memories/topics?prefix=%25%25`)).status).toBe(400);
+    expect((await rest.bob.get(`/v1/projects/${p0}/memories/topics?prefix=`)).status).toBe(200);
+    expect((await rest.bob.get(`/v1/projects/${p0}/memories/topics?prefix=${'x'.repeat(65)}`)).status).toBe(400);
     expect((await rest.bob.get(`/v1/projects/${p0}/memories/categories?perCategory=9`)).status).toBe(400);
   });
 });

@@ -6616,7 +6616,7 @@ export interface operations {
     MemoryTopicsController_topicsOf: {
         parameters: {
             query?: {
-                /** @description Only topics starting with this (case-insensitive) */
+                /** @description Only topics starting with this (case-insensitive); blank lists all */
                 prefix?: string;
                 /** @description 1-100, default 30 */
                 limit?: number;

@@ -1,5 +1,6 @@
 import { createZodDto } from 'nestjs-zod';
 import { z } from 'zod';
+import { stripControlCharacters } from '@cairn/common';
 import { MEMORY_CATEGORIES } from './memory.types';
 
 /**
@@ -7,22 +8,17 @@ import { MEMORY_CATEGORIES } from './memory.types';
  * category. Tools take typed JSON; the REST query string coerces the numbers.
  */
 
-/** Characters a topic prefix may hold: what a normalised tag, keyword or hashtag starts with. */
-const PREFIX_PATTERN = /^[\p{L}\p{N}][\p{L}\p{N} ._/+-]{0,63}$/u;
-
 /**
- * A prefix as topics are spelled (lower case, Unicode-compatible form); anything else, such as
- * a LIKE wildcard or a control character, is refused rather than quietly matching nothing.
+ * A prefix as topics are spelled (Unicode-compatible form, lower case, trimmed, no control
+ * characters). It is a filter, nothing more: a blank prefix filters nothing, and a prefix no
+ * topic starts with lists none (it is compared with left(), never with LIKE, so no character is
+ * special).
  */
 export const topicPrefixSchema = z
   .string()
-  .transform((value) => value.normalize('NFKC').toLowerCase().trim())
-  .pipe(
-    z
-      .string()
-      .regex(PREFIX_PATTERN, 'must be 1-64 letters, digits, spaces or . _ / + - and start with a letter or digit'),
-  )
-  .describe('Only topics starting with this (case-insensitive)');
+  .max(64, 'must be at most 64 characters')
+  .transform((value) => stripControlCharacters(value.normalize('NFKC')).toLowerCase().trim() || undefined)
+  .describe('Only topics starting with this (case-insensitive); blank lists all');
 
 export const TOPIC_LIMIT_MAX = 100;
 export const PER_CATEGORY_MAX = 5;
