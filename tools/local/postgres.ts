@@ -149,6 +149,7 @@ async function ensureDatabase(pg: PostgresInstall, port: number, log: Log): Prom
   }
   try {
     await psql(pg, port, DATABASE, 'CREATE EXTENSION IF NOT EXISTS vector');
+    await psql(pg, port, DATABASE, 'CREATE EXTENSION IF NOT EXISTS pg_trgm');
   } catch (err) {
     throw new Error(
       `pgvector did not load into PostgreSQL ${pg.major}; run \`sudo scripts/install-deps.sh\`.\n${(err as Error).message}`,

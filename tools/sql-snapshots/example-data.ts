@@ -106,6 +106,24 @@ export async function createExampleData(get: RepositoryLookup, entry: TenantEntr
       metadata: {},
       retentionDays: 14,
     });
+    await get<{ lockOrCreate(...args: unknown[]): Promise<unknown> }>('CodeBranchesRepository').lockOrCreate(
+      EX.branchId,
+      EX.projectId,
+      'main',
+    );
+    await get<{ replace(file: object): Promise<unknown> }>('CodeFilesRepository').replace({
+      id: EX.fileId,
+      branchId: EX.branchId,
+      projectId: EX.projectId,
+      path: 'src/deploy.ts',
+      contentHash: EX.contentHash,
+      size: 27,
+      lineCount: 1,
+      language: 'typescript',
+      content: 'export function deploy() {}',
+      commit: null,
+      parseError: null,
+    });
     await get<{ upsertRule(rule: object): Promise<unknown> }>('MemorySharesRepository').upsertRule({
       projectId: EX.projectId,
       tag: 'deploy',

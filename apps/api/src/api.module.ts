@@ -4,6 +4,7 @@ import { AccountsHttpModule } from '@cairn/accounts';
 import { AuditHttpModule } from '@cairn/audit';
 import { AuthHttpModule } from '@cairn/auth';
 import { type CairnConfig } from '@cairn/config';
+import { CodeIndexHttpModule } from '@cairn/code-index';
 import { CoordinationHttpModule } from '@cairn/coordination';
 import { ExtractionHttpModule } from '@cairn/extraction';
 import { GenerationHttpModule } from '@cairn/generation';
@@ -45,6 +46,7 @@ export class ApiModule {
         MemorySharingHttpModule,
         JobsHttpModule,
         KnowledgeHttpModule,
+        CodeIndexHttpModule,
         WorkingMemoryHttpModule,
         SummariesHttpModule,
         GenerationHttpModule,

@@ -1,6 +1,8 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import { InfrastructureModule } from '@cairn/infrastructure';
 import { type CairnConfig } from '@cairn/config';
+import { CodeIndexMcpModule } from '@cairn/code-index';
+import { ContextCheckMcpModule } from '@cairn/context-check';
 import { CoordinationMcpModule } from '@cairn/coordination';
 import { ExtractionMcpModule } from '@cairn/extraction';
 import { KnowledgeMcpModule } from '@cairn/knowledge';
@@ -33,6 +35,8 @@ export class McpGatewayModule {
         StatusMcpModule,
         WorkingMemoryMcpModule,
         KnowledgeMcpModule,
+        CodeIndexMcpModule,
+        ContextCheckMcpModule,
         SummariesMcpModule,
         ExtractionMcpModule,
         SecretsMcpModule,

@@ -1,6 +1,7 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import { InfrastructureModule } from '@cairn/infrastructure';
 import { type CairnConfig } from '@cairn/config';
+import { CodeIndexModule } from '@cairn/code-index';
 import { EmbeddingWorkerModule } from '@cairn/embeddings';
 import { ExtractionWorkerModule } from '@cairn/extraction';
 import { JobWorkersModule } from '@cairn/jobs';
@@ -25,6 +26,7 @@ export class WorkerModule {
         MemoryModule,
         KnowledgeModule,
         KnowledgeWorkerModule,
+        CodeIndexModule,
         EmbeddingWorkerModule,
         SummariesWorkerModule,
         ExtractionWorkerModule,

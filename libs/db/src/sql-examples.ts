@@ -45,6 +45,9 @@ export const SNAPSHOT_EXAMPLE = {
   secretId: id(22),
   /** A fresh row's id where which table's does not matter. */
   newId: id(23),
+  /** The example project's indexed `main` branch and its one file (src/deploy.ts). */
+  branchId: id(24),
+  fileId: id(25),
   agentId: 'claude-code',
   otherAgentId: 'cursor:bob',
   tenantSlug: 'example',

@@ -28,3 +28,4 @@ export {
 } from './local-embedder';
 export { LOCAL_MODEL, type ModelFile, type ModelWheel } from './local-model';
 export { OllamaEmbedder, OpenAiEmbedder, type ProviderEmbedderOptions, providerModelId } from './provider-embedders';
+export { STOPWORDS } from './stopwords';

@@ -9,6 +9,7 @@ import { tenantSuspension } from './0007-tenant-suspension';
 import { oidcIdentities } from './0008-oidc-identities';
 import { platformDataKeys } from './0009-platform-data-keys';
 import { oauth } from './0010-oauth';
+import { trigramExtension } from './0011-trigram-extension';
 
 /** Control-schema migrations in order. Append only; never edit one that has shipped. */
 export const CONTROL_MIGRATIONS: readonly Migration[] = [
@@ -22,4 +23,5 @@ export const CONTROL_MIGRATIONS: readonly Migration[] = [
   oidcIdentities,
   platformDataKeys,
   oauth,
+  trigramExtension,
 ];

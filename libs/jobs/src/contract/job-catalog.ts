@@ -18,7 +18,7 @@ export const MAINTENANCE_TASKS = [
 ] as const;
 export type MaintenanceTask = (typeof MAINTENANCE_TASKS)[number];
 
-export const EMBEDDING_TARGETS = ['memory', 'kb_chunk'] as const;
+export const EMBEDDING_TARGETS = ['memory', 'kb_chunk', 'code_chunk'] as const;
 export type EmbeddingTargetName = (typeof EMBEDDING_TARGETS)[number];
 
 export const JOB_CATALOG = {

@@ -1,0 +1,41 @@
+/** Limits of the code index's REST contract (docs/code-index.md). */
+export const CODE_FILE_MAX_CHARS = 524_288;
+export const CODE_PATH_MAX_CHARS = 1_024;
+export const FILES_PER_UPLOAD = 100;
+export const PATHS_PER_REMOVAL = 1_000;
+export const MANIFEST_PAGE_MAX = 5_000;
+
+export interface ManifestEntry {
+  readonly path: string;
+  readonly hash: string;
+  readonly size: number;
+}
+
+export interface UploadedFile {
+  readonly path: string;
+  readonly hash: string;
+  readonly language: string | null;
+  readonly symbols: number;
+  readonly chunks: number;
+  readonly unchanged: boolean;
+  readonly redacted: readonly { readonly type: string; readonly count: number }[];
+}
+
+export const SYMBOL_KINDS = ['function', 'class', 'method', 'interface', 'type', 'enum', 'constant', 'module'] as const;
+export type SymbolKind = (typeof SYMBOL_KINDS)[number];
+
+/** A definition as code_symbol and code_search return it. */
+export interface SymbolHit {
+  readonly name: string;
+  readonly kind: string;
+  readonly path: string;
+  readonly startLine: number;
+  readonly endLine: number;
+  readonly signature: string;
+  readonly container: string | null;
+  readonly exported: boolean;
+  readonly hash: string;
+  readonly commit: string | null;
+  /** 1 for an exact name match, lower for fuzzy ones. */
+  readonly score: number;
+}
