@@ -14,9 +14,10 @@ module.exports = {
   // Dependencies that ship only ES modules are compiled to CommonJS like our own code (openid-client
   // and its oauth4webapi and jose too: Node requires them as they are, jest's VM cannot), and so is
   // @fastify/cookie, whose `import('cookie')` (ES modules) jest's VM refuses without --experimental-vm-modules,
-  // and oidc-provider (Cairn's authorization server, ES modules only).
+  // and oidc-provider (Cairn's authorization server, ES modules only), and isbinaryfile (the CLI's
+  // binary sniffer, ES modules only since 6: the built CLI requires it as Node allows, jest cannot).
   transformIgnorePatterns: [
-    '/node_modules/(?!(content-disposition|@apidevtools/json-schema-ref-parser|@fastify/cookie|cookie|openid-client|oauth4webapi|jose|oidc-provider)/)',
+    '/node_modules/(?!(content-disposition|@apidevtools/json-schema-ref-parser|@fastify/cookie|cookie|openid-client|oauth4webapi|jose|oidc-provider|isbinaryfile)/)',
   ],
   moduleFileExtensions: ['ts', 'js', 'json'],
   // bench/: the evaluation's own maths (BM25) and its CI subset, which guards retrieval quality.

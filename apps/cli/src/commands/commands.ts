@@ -1,6 +1,7 @@
 import { type Command } from 'commander';
 import { type ContextFactory } from '../cli-context';
 import { registerAdmin } from './admin/admin.command';
+import { registerCodeIndex } from './code-index/code-index.command';
 import { registerConnect } from './connect/connect.command';
 import { registerDoctor } from './doctor/doctor.command';
 import { registerExec } from './exec/exec.command';
@@ -30,6 +31,7 @@ export function registerCommands(program: Command, context: ContextFactory): voi
   registerWorkingMemory(program, context);
   registerBriefing(program, context);
   registerKb(program, context);
+  registerCodeIndex(program, context);
   registerExec(program, context);
   registerTransfer(program, context);
   registerMcp(program, context);

@@ -34,3 +34,16 @@ export function startCounter(output: Output, unit: string): Progress {
   bar.start(Number.MAX_SAFE_INTEGER, 0);
   return { advance: (by = 1) => bar.increment(by), stop: () => bar.stop() };
 }
+
+/** A status line (`indexing 120/800 files (3.1 MB)`): rewritten in place on a terminal, nothing in pipes or with --json. */
+export interface StatusLine {
+  update(text: string): void;
+  stop(): void;
+}
+
+export function startStatusLine(output: Output): StatusLine {
+  if (!output.interactive || output.json) return { update: () => undefined, stop: () => undefined };
+  const line = new SingleBar({ format: '{text}', stream: process.stderr, hideCursor: true, clearOnComplete: true });
+  line.start(1, 0, { text: '' });
+  return { update: (text) => line.update({ text }), stop: () => line.stop() };
+}
