@@ -54,6 +54,7 @@ const TIERS = {
     'working-memory': "an agent's scratchpad, session events and the briefing",
     knowledge: 'the project knowledge base: documents, chunks, fetched pages',
     summaries: 'file and session summaries',
+    'code-index': 'the code index: files per branch, symbols and references (tree-sitter), passages, the derived project card',
     'context-check': 'context_check: one question against memories, knowledge base and code index, with a calibrated confidence',
     extraction: 'fact extraction from transcripts into proposals',
     retention: "how long a tenant's audit log and knowledge base are kept: the installation's days or its own",

@@ -14,7 +14,7 @@ import { CodeQueries } from './code-queries.service';
 import { CodeRuns } from './code-runs.service';
 import { CodeSymbolsRepository } from './code-symbols.repository';
 import { CodeUpload } from './code-upload.service';
-import { CodeParser } from './parsing/code-parser';
+import { CodeParser } from './code-parser.service';
 
 /**
  * The code index (issue 25, docs/code-index.md): files, symbols, references and passages per

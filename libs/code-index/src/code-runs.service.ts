@@ -6,7 +6,7 @@ import { ProjectResolver } from '@cairn/projects';
 import { TenantTransaction } from '@cairn/tenancy';
 import { CodeBranchesRepository } from './code-branches.repository';
 import { CodeFilesRepository } from './code-files.repository';
-import { CARD_SOURCE_FILES, deriveCard } from './card/card-derivation';
+import { CARD_SOURCE_FILES, deriveCard } from './card-derivation';
 
 /** Files the card's outline reads at most: beyond that the card stays as the first ones make it. */
 const OUTLINE_MAX_FILES = 50_000;

@@ -14,7 +14,7 @@ import { CodeChunksRepository, type NewCodeChunk } from './code-chunks.repositor
 import { CodeFilesRepository } from './code-files.repository';
 import { CodeSymbolsRepository, type NewSymbol } from './code-symbols.repository';
 import { type UploadedFile } from './contract/code-index.types';
-import { CodeParser } from './parsing/code-parser';
+import { CodeParser } from './code-parser.service';
 
 export interface UploadRequest {
   readonly branch: string;

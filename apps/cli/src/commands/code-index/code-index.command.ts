@@ -9,9 +9,13 @@ import { COMMIT, gitInfo, plausibleBranch } from './git-info';
 const DEFAULT_MAX_FILE_BYTES = 512 * 1024;
 /** docs/code-index.md: at most 100 files per upload request. */
 const UPLOAD_MAX_FILES = 100;
-/** Content per upload request: large enough to need few requests, small enough for the server's body limit. */
-const UPLOAD_MAX_BYTES = 4 * 1024 * 1024;
-/** Uploads carry up to 4 MB that the server parses, chunks and summarises before it answers. */
+/**
+ * Content per upload request: few requests, yet the JSON body (content plus its escaping) stays
+ * under the server's default body limit (HTTP_BODY_LIMIT_BYTES, 1 MiB). A single file up to the
+ * per-file cap still goes alone.
+ */
+const UPLOAD_MAX_BYTES = 640 * 1024;
+/** An upload's files are scanned, parsed, chunked and stored before the server answers. */
 const REQUEST_TIMEOUT_MS = 120_000;
 
 interface IndexCommandOptions {

@@ -1,4 +1,4 @@
-import { type CodeFileOutline, type CodeFileText } from '../code-files.repository';
+import { type CodeFileOutline, type CodeFileText } from './code-files.repository';
 
 /** What the code index can say about a project, in the project card's sections (@cairn/project-card). */
 export interface DerivedCard {
