@@ -22,13 +22,12 @@ const FIXTURE: Record<string, string | Buffer> = {
 };
 const KEPT = ['.cairnignore', '.gitignore', 'app/models.py', 'src/greet.ts', 'src/main.ts'];
 
-// enabled once the code-index routes land
 /**
  * `cairn index` run as the built command against a real api: the server's manifest must list
  * exactly the files kept, with the hashes of their content; a re-run of an unchanged tree sends
  * nothing; a change and a deletion send exactly those; --dry-run sends nothing.
  */
-describe.skip('cairn index (the code index, docs/code-index.md)', () => {
+describe('cairn index (the code index, docs/code-index.md)', () => {
   let world: CliWorld;
   let home: Home;
   let member: Awaited<ReturnType<typeof tenantWithToken>>;

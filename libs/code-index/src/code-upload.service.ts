@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable, Logger } from '@nestjs/common';
 import { assertProjectAccess, authorOf, type SessionPrincipal } from '@cairn/access';
-import { BadRequestError } from '@cairn/common';
+import { BadRequestError, wellFormed } from '@cairn/common';
 import { sha256 } from '@cairn/generation';
 import { JobQueue } from '@cairn/jobs';
 import { ProjectResolver } from '@cairn/projects';
@@ -143,7 +143,7 @@ export class CodeUpload {
 
   private async prepare(file: { path: string; content: string; hash: string }): Promise<Prepared> {
     // PostgreSQL text holds neither NUL nor a lone surrogate; the hash still covers the file as sent.
-    const text = file.content.replaceAll('\u0000', '').toWellFormed();
+    const text = wellFormed(file.content.replaceAll('\u0000', ''));
     const clean = await this.secrets.redact([text]).catch((error: unknown) => {
       if (error instanceof BadRequestError) {
         throw new BadRequestError(`${file.path}: ${error.message}`, { path: file.path }, 'secret_refused');

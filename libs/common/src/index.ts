@@ -19,6 +19,7 @@ export {
   stripControlCharacters,
   VISIBLE_TEXT,
   visibleTextSchema,
+  wellFormed,
 } from './text';
 export { nameForMessage, pathForMessage } from './field-names';
 export { isConnectionFailure, ServiceUnavailableError, UNAVAILABLE_RETRY_AFTER_SECONDS } from './unavailable';

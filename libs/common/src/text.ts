@@ -4,6 +4,14 @@ import { z } from 'zod';
 // eslint-disable-next-line no-control-regex -- matching control characters is the point
 const CONTROL_CHARACTERS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]/g;
 
+// A high surrogate not followed by a low one, or a low one not preceded by a high one.
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
+/** Text PostgreSQL can store: each lone surrogate (JSON may carry one) becomes U+FFFD, as editors show it. */
+export function wellFormed(value: string): string {
+  return value.replace(LONE_SURROGATE, '\uFFFD');
+}
+
 /** Removes control characters that have no place in stored text (DESIGN §8). */
 export function stripControlCharacters(value: string): string {
   return value.replace(CONTROL_CHARACTERS, '');

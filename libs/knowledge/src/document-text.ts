@@ -1,8 +1,5 @@
 import { createHash } from 'node:crypto';
-import { stripControlCharacters } from '@cairn/common';
-
-// A high surrogate not followed by a low one, or a low one not preceded by a high one.
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+import { stripControlCharacters, wellFormed } from '@cairn/common';
 
 /**
  * Document text as it is stored and hashed: NFKC-folded, line endings unified to `\n`,
@@ -12,7 +9,7 @@ const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[
  */
 export function normaliseDocumentText(text: string): string {
   const unified = text.normalize('NFKC').replace(/\r\n?/g, '\n');
-  return stripControlCharacters(unified).replace(LONE_SURROGATE, '\uFFFD').trim();
+  return wellFormed(stripControlCharacters(unified)).trim();
 }
 
 /** Hex SHA-256 of text: the content identity used for de-duplication and embedding currency. */

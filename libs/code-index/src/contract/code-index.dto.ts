@@ -1,4 +1,4 @@
-import { slugSchema } from '@cairn/common';
+import { slugSchema, wellFormed } from '@cairn/common';
 import { redactedSchema } from '@cairn/secrets';
 import { createZodDto } from 'nestjs-zod';
 import { z } from 'zod';
@@ -24,7 +24,7 @@ export const codePathSchema = z
   .max(CODE_PATH_MAX_CHARS, `must be at most ${CODE_PATH_MAX_CHARS} characters`)
   .regex(CODE_PATH_PATTERN, 'must be a relative path such as src/main.ts (no leading /, no . or .. segment)')
   // Text that PostgreSQL can store: a lone surrogate becomes U+FFFD, as the file's own tools would show it.
-  .transform((path) => path.toWellFormed())
+  .transform(wellFormed)
   .describe('Path relative to the repository root, with / separators');
 
 export const BRANCH_PATTERN = /^[A-Za-z0-9_.@#+/-]{1,200}$/;

@@ -21,9 +21,6 @@ export interface UploadedFile {
   readonly redacted: readonly { readonly type: string; readonly count: number }[];
 }
 
-export const SYMBOL_KINDS = ['function', 'class', 'method', 'interface', 'type', 'enum', 'constant', 'module'] as const;
-export type SymbolKind = (typeof SYMBOL_KINDS)[number];
-
 /** A definition as code_symbol and code_search return it. */
 export interface SymbolHit {
   readonly name: string;

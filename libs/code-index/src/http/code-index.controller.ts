@@ -55,7 +55,8 @@ export class CodeIndexController {
   })
   @ZodResponse({ status: 200, type: UploadResultDto })
   async index(@Param() params: CodeProjectParamDto, @Body() body: UploadDto, @CurrentPrincipal() principal: Principal) {
-    return { files: await this.upload.upload(params.project, sessionOf(principal), body) };
+    const files = await this.upload.upload(params.project, sessionOf(principal), body);
+    return { files: files.map((file) => ({ ...file, redacted: [...file.redacted] })) };
   }
 
   @Post('files/remove')
