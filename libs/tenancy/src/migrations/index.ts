@@ -20,6 +20,7 @@ import { grantNotices } from './0018-grant-notices';
 import { idempotencyKeyDigests } from './0019-idempotency-key-digests';
 import { termDeltaLookup } from './0020-term-delta-lookup';
 import { kbRetainedFrom } from './0021-kb-retained-from';
+import { reservedForCodeIndex } from './0022-reserved-for-code-index';
 
 /**
  * Tenant-schema migrations in order, run with the tenant's schema first on the search
@@ -47,6 +48,7 @@ export const TENANT_MIGRATION_LIST: readonly Migration[] = [
   idempotencyKeyDigests,
   termDeltaLookup,
   kbRetainedFrom,
+  reservedForCodeIndex,
 ];
 
 /** Injection token so tests can run the migrator over a list with a failing step. */
