@@ -11,6 +11,7 @@ import { MemoryHygieneMcpModule } from '@cairn/memory-hygiene';
 import { MemorySharingMcpModule } from '@cairn/memory-sharing';
 import { MemoryReviewMcpModule } from '@cairn/memory-review';
 import { OAuthTokensModule } from '@cairn/oauth';
+import { ProjectCardMcpModule } from '@cairn/project-card';
 import { SecretsMcpModule } from '@cairn/secrets';
 import { SummariesMcpModule } from '@cairn/summaries';
 import { WorkingMemoryMcpModule } from '@cairn/working-memory';
@@ -34,6 +35,7 @@ export class McpGatewayModule {
         WorkingMemoryMcpModule,
         KnowledgeMcpModule,
         SummariesMcpModule,
+        ProjectCardMcpModule,
         ExtractionMcpModule,
         SecretsMcpModule,
         CoordinationMcpModule,
