@@ -54,8 +54,7 @@ const TIERS = {
     'working-memory': "an agent's scratchpad, session events and the briefing",
     knowledge: 'the project knowledge base: documents, chunks, fetched pages',
     summaries: 'file and session summaries',
-    'project-card':
-      "the project's card (stack, layout, entry points, conventions…): derived from its code index, edited by the team, every version kept",
+    'project-card': 'the project card an agent reads first: derived from the code index, edited by the team, versioned',
     extraction: 'fact extraction from transcripts into proposals',
     retention: "how long a tenant's audit log and knowledge base are kept: the installation's days or its own",
     maintenance: "the scheduled per-tenant runs of the other features' upkeep",

@@ -76,7 +76,8 @@ export function declares(schema: object, property: string, root: { components?: 
 /**
  * A call naming only its target (`{}`, `{ id }`) can be refused as "nothing to change" or
  * "pass one of these" before any lookup: where a field can be added, the probe adds one. So can
- * one whose changes name nothing (`{ changes: {} }`, a card edit): such a body is passed over.
+ * a call whose changes name nothing (a card edit's `{ changes: {} }`: the generator leaves out
+ * optional properties whatever `minProperties` says): such a body is passed over.
  */
 export function changesSomething(value: unknown): boolean {
   if (!isObject(value)) return true;

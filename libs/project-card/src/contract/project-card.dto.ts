@@ -1,4 +1,4 @@
-import { slugSchema, stripControlCharacters } from '@cairn/common';
+import { slugSchema, stripControlCharacters, visibleTextSchema } from '@cairn/common';
 import { createZodDto } from 'nestjs-zod';
 import { z } from 'zod';
 import {
@@ -14,13 +14,13 @@ import {
  * section is an error, not silently ignored.
  */
 
-/** One line of a list (control characters dropped, whitespace collapsed): each item renders as one line. */
+/**
+ * One line of a list (control characters dropped, whitespace collapsed): each item renders as one
+ * line. A required one must hold a visible character, which its published pattern states too.
+ */
 function line(max: number, required: boolean) {
-  const text = z
-    .string()
-    .max(max, `must be at most ${max} characters`)
-    .transform((value) => stripControlCharacters(value).replace(/\s+/g, ' ').trim());
-  return required ? text.pipe(z.string().min(1, 'must not be empty')) : text;
+  const text = required ? visibleTextSchema(max) : z.string().max(max, `must be at most ${max} characters`);
+  return text.transform((value) => stripControlCharacters(value).replace(/\s+/g, ' ').trim());
 }
 
 function list<T extends z.ZodType>(item: T, max: number) {
@@ -62,6 +62,8 @@ export const projectCardContentSchema = z.strictObject({
 export const projectCardChangesSchema = projectCardContentSchema
   .partial()
   .refine((changes) => Object.keys(changes).length > 0, 'must name at least one section to change')
+  // What the refinement checks, as JSON Schema states it (the OpenAPI document, the tool list).
+  .meta({ minProperties: 1 })
   .describe(`The sections to replace, each whole: ${PROJECT_CARD_SECTIONS.join(', ')}`);
 
 export const projectCardEditSchema = z.strictObject({
