@@ -16,6 +16,7 @@ import { MemoryHygieneHttpModule } from '@cairn/memory-hygiene';
 import { MemorySharingHttpModule } from '@cairn/memory-sharing';
 import { MemoryReviewHttpModule } from '@cairn/memory-review';
 import { MemoryChangesHttpModule, MemoryTransferHttpModule } from '@cairn/memory-sync';
+import { ProjectCardHttpModule } from '@cairn/project-card';
 import { ProjectsHttpModule } from '@cairn/projects';
 import { SecretsHttpModule } from '@cairn/secrets';
 import { StatusHttpModule } from '@cairn/status';
@@ -49,6 +50,7 @@ export class ApiModule {
         CodeIndexHttpModule,
         WorkingMemoryHttpModule,
         SummariesHttpModule,
+        ProjectCardHttpModule,
         GenerationHttpModule,
         ExtractionHttpModule,
         SecretsHttpModule,

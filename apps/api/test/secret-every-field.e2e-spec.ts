@@ -166,6 +166,22 @@ describe('secrets in every stored text field (REST, redact)', () => {
       }),
       201,
     );
+    expectStatus(
+      'project card',
+      await w.agent.patch(url('/card'), {
+        changes: {
+          stack: [`Vault ${secret('card.stack')}`],
+          layout: [{ path: `ops/${secret('card.layout.path')}/`, files: 3, summary: `keys ${secret('card.layout')}` }],
+          entryPoints: [{ path: `bin/${secret('card.entry.path')}`, why: `boots ${secret('card.entry.why')}` }],
+          buildAndTest: [{ command: `make TOKEN=${secret('card.command')}`, why: `uses ${secret('card.build.why')}` }],
+          conventions: [`never commit ${secret('card.convention')}`],
+          hotFiles: [{ path: `env/${secret('card.hot.path')}`, why: `holds ${secret('card.hot.why')}` }],
+          notes: `Staging token ${secret('card.notes')}`,
+        },
+        note: `rotated ${secret('card.note')}`,
+      }),
+      200,
+    );
     const line = importLine({
       content: `Imported with ${secret('import.content')}`,
       source: { path: connection(secret('import.source.path', password)), line: 3, contentHash: null },
@@ -211,6 +227,8 @@ describe('secrets in every stored text field (REST, redact)', () => {
       documents: await w.agent.get(url('/kb/documents')),
       kbSearch: await w.agent.post(url('/kb/search'), { query: 'bastion host runbook' }),
       broadcasts: await w.agent.get(url('/broadcasts')),
+      card: await w.agent.get(url('/card')),
+      cardVersions: await w.agent.get(url('/card/versions')),
       export: await api.app.inject({
         method: 'GET',
         url: memoriesUrl(w.project, '/export'),

@@ -13,6 +13,7 @@ import { MemoryHygieneMcpModule } from '@cairn/memory-hygiene';
 import { MemorySharingMcpModule } from '@cairn/memory-sharing';
 import { MemoryReviewMcpModule } from '@cairn/memory-review';
 import { OAuthTokensModule } from '@cairn/oauth';
+import { ProjectCardMcpModule } from '@cairn/project-card';
 import { SecretsMcpModule } from '@cairn/secrets';
 import { SummariesMcpModule } from '@cairn/summaries';
 import { WorkingMemoryMcpModule } from '@cairn/working-memory';
@@ -38,6 +39,7 @@ export class McpGatewayModule {
         CodeIndexMcpModule,
         ContextCheckMcpModule,
         SummariesMcpModule,
+        ProjectCardMcpModule,
         ExtractionMcpModule,
         SecretsMcpModule,
         CoordinationMcpModule,

@@ -45,6 +45,8 @@ const CONTRACT = [
   'broadcast_verify',
   'memory_topics',
   'memory_categories',
+  'project_card',
+  'project_card_edit',
 ];
 
 const principal = (role: (typeof ROLES)[number]): SessionPrincipal => ({

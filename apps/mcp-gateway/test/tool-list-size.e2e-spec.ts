@@ -18,7 +18,8 @@ const TOOLSET_BOUNDS: Record<Toolset, { descriptionsAndInputs: number; total: nu
   knowledge: { descriptionsAndInputs: 2_300, total: 5_800 },
   // The topic view (memory_topics, memory_categories) lives here: the default toolsets have no room for it.
   maintenance: { descriptionsAndInputs: 3_000, total: 6_700 },
-  harness: { descriptionsAndInputs: 1_500, total: 3_900 },
+  // The project card (project_card, project_card_edit): an edit's input spells out every section of the card.
+  harness: { descriptionsAndInputs: 4_400, total: 9_200 },
   secrets: { descriptionsAndInputs: 600, total: 1_400 },
   web: { descriptionsAndInputs: 700, total: 2_000 },
   sharing: { descriptionsAndInputs: 2_300, total: 8_000 },

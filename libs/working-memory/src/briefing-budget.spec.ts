@@ -1,4 +1,6 @@
+import { EMPTY_CARD_CONTENT, type ProjectCardView } from '@cairn/project-card';
 import { type BriefingMaterial, estimateTokens, fitBriefing } from './briefing-budget';
+import { compactBriefing } from './briefing-compact';
 import { renderBriefingText } from './briefing-text';
 import { type WorkingMemoryItem } from './contract/briefing.types';
 
@@ -126,5 +128,50 @@ describe('fitBriefing', () => {
         '#3 ASSIGN by orch → claude-code:alice: Take the retry bug\n[END UNVERIFIED AGENT CONTENT]',
     );
     expect(full).toContain("## Channel: each agent's latest STATUS\n[UNVERIFIED AGENT CONTENT");
+  });
+
+  describe('the project card', () => {
+    const card = (layout: number): ProjectCardView => ({
+      project: 'web-app',
+      version: 4,
+      content: {
+        ...EMPTY_CARD_CONTENT,
+        stack: ['TypeScript (612 files)', 'NestJS'],
+        layout: Array.from({ length: layout }, (_, i) => ({ path: `libs/lib${i}/`, files: i, summary: 'a library' })),
+        notes: 'Deploys go through Helm.',
+      },
+      edited: ['notes'],
+      derivedFrom: null,
+      updatedAt: at,
+      updatedBy: null,
+      note: null,
+    });
+
+    it('shows a card that fits whole, in the text too', () => {
+      const fitted = fitBriefing(material({ projectCard: card(3) }), 32_000);
+      expect(fitted.projectCard).toMatchObject({ version: 4, clipped: false });
+      expect(fitted.projectCard?.text).toContain('Stack: TypeScript (612 files), NestJS');
+      expect(fitted.truncated.projectCard).toBeUndefined();
+      expect(renderBriefingText(fitted)).toContain('## Project card\nProject card of web-app, v4 (edited: notes)');
+      expect(compactBriefing(fitted)).toContain('Project card of web-app, v4 (edited: notes)\nStack: ');
+    });
+
+    it('cuts a large card to a quarter of the budget, marking it clipped', () => {
+      const fitted = fitBriefing(material({ projectCard: card(60) }), 2_000);
+      expect(fitted.projectCard?.clipped).toBe(true);
+      expect(estimateTokens(fitted.projectCard)).toBeLessThanOrEqual(500);
+      expect(fitted.projectCard?.text).toMatch(/- … \d+ more/);
+      expect(fitted.truncated.projectCard).toBe(1);
+      expect(fitted.budget.used).toBeLessThanOrEqual(2_000);
+      expect(compactBriefing(fitted)).toContain('(Card shortened: project_card has all of it.)');
+    });
+
+    it('leaves out a project without a card, and a card with no room left', () => {
+      expect(fitBriefing(material(), 32_000).projectCard).toBeNull();
+      expect(fitBriefing(material({ projectCard: { ...card(3), version: 0 } }), 32_000).truncated).toEqual({});
+      const tight = fitBriefing(material({ projectCard: card(3) }), 10);
+      expect(tight.projectCard).toBeNull();
+      expect(tight.truncated.projectCard).toBe(1);
+    });
   });
 });

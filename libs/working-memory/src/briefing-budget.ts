@@ -1,3 +1,4 @@
+import { type ProjectCardView, renderCard } from '@cairn/project-card';
 import {
   type Briefing,
   type BriefingSection,
@@ -5,6 +6,7 @@ import {
   type EventItem,
   type LastSummary,
   type NewMemoryItem,
+  type ProjectCardItem,
   type ReviewOutcomeItem,
   type SystemStatus,
   type TimeAnchor,
@@ -28,10 +30,16 @@ export interface BriefingMaterial {
   readonly status: SystemStatus;
   /** Decided reviews of the caller's memories, not told before. */
   readonly reviewOutcomes?: readonly ReviewOutcomeItem[];
+  /** The project's card; absent or version 0 when it has none. */
+  readonly projectCard?: ProjectCardView | null;
 }
 
 /** The smallest piece of a summary worth showing when the whole does not fit. */
 const MIN_SUMMARY_CHARS = 200;
+/** The card takes at most this share of the budget: it is the same every session, the rest is news. */
+const CARD_BUDGET_SHARE = 0.25;
+/** A card cut shorter than this tells too little to be worth its tokens. */
+const MIN_CARD_CHARS = 200;
 
 /** The estimate the budget uses: a token per four characters of the serialised JSON. */
 export function estimateTokens(value: unknown): number {
@@ -109,10 +117,35 @@ class Budget {
 }
 
 /**
+ * The card rendered into what is left of its share of the budget: whole when it fits, else cut
+ * by renderCard (lists first, "… n more"), shrinking until its JSON fits (escaped newlines
+ * serialise longer than they count), or nothing when too little room is left.
+ */
+function fitCard(budget: Budget, card: ProjectCardView | null | undefined): ProjectCardItem | null {
+  if (!card || card.version === 0) return null;
+  const room = Math.min(Math.floor(budget.limit * CARD_BUDGET_SHARE), budget.limit - budget.used);
+  const full = renderCard(card, Number.MAX_SAFE_INTEGER);
+  let chars = Math.min(full.length, room * 4 - estimateTokens({ version: card.version, text: '', clipped: true }) * 4);
+  while (chars >= MIN_CARD_CHARS) {
+    const text = renderCard(card, chars);
+    const item = { version: card.version, text, clipped: text !== full };
+    const tokens = estimateTokens(item);
+    if (tokens <= room) {
+      budget.used += tokens;
+      if (item.clipped) budget.omit('projectCard', 1);
+      return item;
+    }
+    chars = Math.floor(chars * 0.8);
+  }
+  budget.omit('projectCard', 1);
+  return null;
+}
+
+/**
  * Fits the material into `limitTokens`, most important first: the time anchor always (an agent
  * must know when it is even in the tightest budget), then critical working memory, status, review
  * outcomes (told once: what is left out waits for the next briefing), the channel messages
- * addressed to the agent, the last summary, normal working memory, new memories, recent events,
+ * addressed to the agent, the project card (at most a quarter of the budget), the last summary, normal working memory, new memories, recent events,
  * the other agents' latest STATUS, ephemeral working memory.
  * Returns everything but the text rendering.
  */
@@ -133,6 +166,7 @@ export function fitBriefing(material: BriefingMaterial, limitTokens: number): Om
   const status = budget.whole('status', material.status);
   const reviewOutcomes = budget.list('reviewOutcomes', material.reviewOutcomes ?? []);
   const addressedToYou = budget.list('channel', material.channel.addressedToYou);
+  const projectCard = fitCard(budget, material.projectCard);
   const lastSummary = budget.summary(material.lastSummary);
   const normal = budget.list(
     'workingMemory.normal',
@@ -151,6 +185,7 @@ export function fitBriefing(material: BriefingMaterial, limitTokens: number): Om
     timeAnchor: material.timeAnchor,
     workingMemory: { critical, normal, ephemeral, total: entries.length, cap: material.workingMemory.cap },
     lastSummary,
+    projectCard,
     newMemories,
     recentEvents,
     channel: { addressedToYou, moreAddressedToYou: material.channel.moreAddressedToYou, latestStatus },

@@ -53,6 +53,10 @@ export function compactBriefing(briefing: Omit<Briefing, 'text'>): string {
       channel.moreAddressedToYou,
     ),
   );
+  if (briefing.projectCard) {
+    lines.push(briefing.projectCard.text);
+    if (briefing.projectCard.clipped) lines.push('(Card shortened: project_card has all of it.)');
+  }
   if (briefing.lastSummary) {
     const updated = ago(anchor.now, briefing.lastSummary.updatedAt);
     lines.push(`Last session summary (${updated}): ${oneLine(briefing.lastSummary.text, SUMMARY_CHARS)}`);

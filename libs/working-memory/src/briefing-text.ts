@@ -75,6 +75,10 @@ export function renderBriefingText(briefing: Omit<Briefing, 'text'>): string {
       channel.moreAddressedToYou,
     ),
   );
+  if (briefing.projectCard) {
+    const shortened = briefing.projectCard.clipped ? ' (shortened: project_card has all of it)' : '';
+    lines.push(`## Project card${shortened}`, briefing.projectCard.text);
+  }
   if (briefing.lastSummary) {
     const clipped = briefing.lastSummary.clipped ? ' (beginning only)' : '';
     lines.push(`## Last session summary, ${briefing.lastSummary.updatedAt}${clipped}`, briefing.lastSummary.text);

@@ -6,6 +6,7 @@ import { EMBEDDER, type Embedder } from '@cairn/embeddings';
 import { JobQueue } from '@cairn/jobs';
 import { MemoryDigest, projectScope, type RecentMemory, viewerOf } from '@cairn/memory';
 import { type ReviewOutcome, ReviewNotices } from '@cairn/memory-review';
+import { ProjectCards, type ProjectCardView } from '@cairn/project-card';
 import { ProjectResolver } from '@cairn/projects';
 import { TenantTransaction } from '@cairn/tenancy';
 import { type BriefingMaterial, fitBriefing } from './briefing-budget';
@@ -36,6 +37,7 @@ interface Gathered {
   readonly withoutVector: number;
   readonly reviewOutcomes: ReviewOutcome[];
   readonly channel: ChannelBriefing;
+  readonly projectCard: ProjectCardView;
 }
 
 /**
@@ -56,6 +58,7 @@ export class BriefingService {
     private readonly jobs: JobQueue,
     private readonly reviewNotices: ReviewNotices,
     private readonly channel: BroadcastBriefing,
+    private readonly cards: ProjectCards,
     @Optional() @Inject(EMBEDDER) private readonly embedder?: Embedder,
   ) {}
 
@@ -118,6 +121,7 @@ export class BriefingService {
         reason: outcome.decisionReason === null ? null : clip(outcome.decisionReason, MEMORY_CONTENT_CHARS),
         decidedAt: outcome.decidedAt.toISOString(),
       })),
+      projectCard: gathered.projectCard,
     };
     const fitted = fitBriefing(material, budgetTokens);
     // Told once: only what the budget kept; the rest waits for the next briefing.
@@ -143,6 +147,7 @@ export class BriefingService {
       withoutVector: await this.digest.withoutVector(project.id, this.embedder?.model.id ?? null),
       reviewOutcomes: await this.reviewNotices.untold(project.id, authorOf(principal), REVIEW_OUTCOMES_READ),
       channel: await this.channel.gather(project.id, principal),
+      projectCard: await this.cards.current(project.slug, principal),
     };
     return { ...gathered, now: await this.visits.recordVisit(project.id, agentKey) };
   }

@@ -3,6 +3,7 @@ import { CoordinationModule } from '@cairn/coordination';
 import { KnowledgeModule } from '@cairn/knowledge';
 import { MemoryModule } from '@cairn/memory';
 import { MemoryReviewModule } from '@cairn/memory-review';
+import { ProjectCardModule } from '@cairn/project-card';
 import { ProjectsModule } from '@cairn/projects';
 import { SecretsModule } from '@cairn/secrets';
 import { AgentSessionsRepository } from './agent-sessions.repository';
@@ -20,7 +21,15 @@ import { WorkingMemoryService } from './working-memory.service';
  * MemoryModule; summaries are archived through KnowledgeModule.
  */
 @Module({
-  imports: [ProjectsModule, MemoryModule, MemoryReviewModule, KnowledgeModule, SecretsModule, CoordinationModule],
+  imports: [
+    ProjectsModule,
+    MemoryModule,
+    MemoryReviewModule,
+    KnowledgeModule,
+    SecretsModule,
+    CoordinationModule,
+    ProjectCardModule,
+  ],
   providers: [
     AgentSessionsRepository,
     BriefingVisits,

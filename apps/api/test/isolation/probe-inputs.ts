@@ -75,10 +75,14 @@ export function declares(schema: object, property: string, root: { components?: 
 
 /**
  * A call naming only its target (`{}`, `{ id }`) can be refused as "nothing to change" or
- * "pass one of these" before any lookup: where a field can be added, the probe adds one.
+ * "pass one of these" before any lookup: where a field can be added, the probe adds one. So can
+ * a call whose changes name nothing (a card edit's `{ changes: {} }`: the generator leaves out
+ * optional properties whatever `minProperties` says): such a body is passed over.
  */
 export function changesSomething(value: unknown): boolean {
-  return !isObject(value) || Object.keys(value).some((key) => key !== 'id' && key !== 'project');
+  if (!isObject(value)) return true;
+  const fields = Object.entries(value).filter(([key]) => key !== 'id' && key !== 'project');
+  return fields.length > 0 && fields.every(([, field]) => !isObject(field) || Object.keys(field).length > 0);
 }
 
 /** Resources a route or tool addresses by id, and which victim object that id names. */
@@ -142,6 +146,9 @@ export function victimParam(name: string, resource: string, victim: VictimWorld)
       return victim.ids.fetchJob;
     case 'id':
       return victimIdFor(resource, victim);
+    case 'version':
+      // The victim project's card has a version 1 (victim-world.ts).
+      return '1';
     case 'uid':
       // An authorization request belongs to the browser that started it, not to a tenant: none to aim at.
       return randomUUID();
@@ -179,6 +186,8 @@ export function aimAtVictim(
   set('supersedes', Array.isArray(aimed.supersedes) ? [victim.ids.secondMemory] : victim.ids.secondMemory, true);
   set('sourceIds', [victim.ids.secondMemory], true);
   set('key', victim.ids.workingMemoryKey);
+  // A version of the victim project's card (project_card's argument): it has a version 1.
+  set('version', 1);
   set('jobId', victim.ids.fetchJob, true);
   set('project', victim.project);
   set('projects', [victim.project]);

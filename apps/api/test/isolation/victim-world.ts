@@ -136,6 +136,11 @@ export async function seedVictimWorld(world: GatewayWorld): Promise<VictimWorld>
     }),
     'kb document',
   );
+  // The project's card (version 1): a read of the card or of a version of it shows the marker if it leaks.
+  expectCreated(
+    await victim.patch(`${base}/card`, { changes: { notes: `${projectMarker} ${VICTIM_WORDS} card` } }),
+    'project card',
+  );
   const workingMemoryKey = 'victim-plan';
   expectCreated(
     await victim.request('PUT', `${base}/working-memory/${workingMemoryKey}`, {

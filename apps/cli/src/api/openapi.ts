@@ -1652,6 +1652,64 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/projects/{project}/card": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The project's card: stack, layout, entry points, build and test, conventions, hot files, notes
+         * @description Version 0 with empty sections when the project has no card yet.
+         */
+        get: operations["ProjectCardController_current"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Edit the card: a new version with the given sections replaced
+         * @description The sections named in `changes` replace the current ones whole and count as edited from then on: the code index no longer refreshes them. With `expectedVersion`, refused with 409 when another version is current. Secrets in the text are redacted.
+         */
+        patch: operations["ProjectCardController_edit"];
+        trace?: never;
+    };
+    "/v1/projects/{project}/card/versions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The card's versions, newest first, without their content; paged by `before` */
+        get: operations["ProjectCardController_versions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/projects/{project}/card/versions/{version}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One version of the card, with its content */
+        get: operations["ProjectCardController_version"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/projects/{project}/session/summarize": {
         parameters: {
             query?: never;
@@ -4373,6 +4431,14 @@ export interface components {
                 updatedAt: string;
                 clipped: boolean;
             } | null;
+            /** @description The project's card within its share of the budget; null when the project has none */
+            projectCard: {
+                version: number;
+                /** @description The card as compact markdown */
+                text: string;
+                /** @description Lists cut or notes shortened to fit the budget (project_card has all) */
+                clipped: boolean;
+            } | null;
             /** @description The most important memories added since lastSeenAt */
             newMemories: {
                 /** Format: uuid */
@@ -4509,6 +4575,116 @@ export interface components {
              * @description When this content was last sent
              */
             updatedAt: string;
+        };
+        ProjectCardDto_Output: {
+            project: string;
+            /** @description 0: the project has no card yet */
+            version: number;
+            /** @description Sections last written by an edit, not derivation; derivation leaves them alone */
+            edited: ("stack" | "layout" | "entryPoints" | "buildAndTest" | "conventions" | "hotFiles" | "notes")[];
+            /** @description The code index run the derived sections came from */
+            derivedFrom: {
+                branch: string;
+                commit: string | null;
+                /** Format: date-time */
+                at: string;
+            } | null;
+            updatedAt: string | null;
+            /** @description Who wrote this version; null when derivation did */
+            updatedBy: {
+                userId: string | null;
+                agentId: string | null;
+            } | null;
+            /** @description The edit's reason */
+            note: string | null;
+            content: {
+                stack: string[];
+                layout: {
+                    path: string;
+                    files: number;
+                    summary: string;
+                }[];
+                entryPoints: {
+                    path: string;
+                    why: string;
+                }[];
+                buildAndTest: {
+                    command: string;
+                    why: string;
+                }[];
+                conventions: string[];
+                hotFiles: {
+                    path: string;
+                    why: string;
+                }[];
+                notes: string;
+            };
+        };
+        ProjectCardEditDto: {
+            /** @description The sections to replace, each whole: stack, layout, entryPoints, buildAndTest, conventions, hotFiles, notes */
+            changes: {
+                /** @description Languages, frameworks, stores: "TypeScript (612 files)", "NestJS", "PostgreSQL" */
+                stack?: string[];
+                layout?: {
+                    /** @description A directory worth knowing, relative to the root */
+                    path: string;
+                    files: number;
+                    /** @description What lives there */
+                    summary: string;
+                }[];
+                /** @description Where execution starts (main files, handlers, CLIs) */
+                entryPoints?: {
+                    /** @description Relative to the repository root */
+                    path: string;
+                    why: string;
+                }[];
+                /** @description Commands to build, test, lint, run */
+                buildAndTest?: {
+                    command: string;
+                    why: string;
+                }[];
+                /** @description Rules this code base follows */
+                conventions?: string[];
+                /** @description Files changed often or central to most changes */
+                hotFiles?: {
+                    /** @description Relative to the repository root */
+                    path: string;
+                    why: string;
+                }[];
+                /** @description Free text: gotchas, state of work, anything the other sections do not hold */
+                notes?: string;
+            };
+            /** @description The version you read (0: no card yet); another version current refuses the edit (409) */
+            expectedVersion?: number;
+            /** @description Why, kept with the version */
+            note?: string;
+        };
+        ProjectCardVersionPageDto_Output: {
+            project: string;
+            /** @description Newest first, without their content */
+            items: {
+                /** @description 0: the project has no card yet */
+                version: number;
+                /** @description Sections last written by an edit, not derivation; derivation leaves them alone */
+                edited: ("stack" | "layout" | "entryPoints" | "buildAndTest" | "conventions" | "hotFiles" | "notes")[];
+                /** @description The code index run the derived sections came from */
+                derivedFrom: {
+                    branch: string;
+                    commit: string | null;
+                    /** Format: date-time */
+                    at: string;
+                } | null;
+                updatedAt: string | null;
+                /** @description Who wrote this version; null when derivation did */
+                updatedBy: {
+                    userId: string | null;
+                    agentId: string | null;
+                } | null;
+                /** @description The edit's reason */
+                note: string | null;
+            }[];
+            /** @description `before` of the next page; null at version 1 */
+            nextBefore: number | null;
         };
         TranscriptDto: {
             /** @description The session transcript or notes, as plain text */
@@ -8291,6 +8467,126 @@ export interface operations {
             409: components["responses"]["Error409"];
             413: components["responses"]["Error413"];
             415: components["responses"]["Error415"];
+            429: components["responses"]["Error429"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    ProjectCardController_current: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProjectCardDto_Output"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            429: components["responses"]["Error429"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    ProjectCardController_edit: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ProjectCardEditDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProjectCardDto_Output"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            429: components["responses"]["Error429"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    ProjectCardController_versions: {
+        parameters: {
+            query?: {
+                /** @description Only versions older than this (nextBefore) */
+                before?: number;
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                project: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProjectCardVersionPageDto_Output"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            429: components["responses"]["Error429"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    ProjectCardController_version: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project: string;
+                version: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProjectCardDto_Output"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
             429: components["responses"]["Error429"];
             503: components["responses"]["Error503"];
         };

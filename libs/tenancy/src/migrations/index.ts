@@ -21,6 +21,7 @@ import { idempotencyKeyDigests } from './0019-idempotency-key-digests';
 import { termDeltaLookup } from './0020-term-delta-lookup';
 import { kbRetainedFrom } from './0021-kb-retained-from';
 import { codeIndex } from './0022-code-index';
+import { projectCards } from './0023-project-cards';
 
 /**
  * Tenant-schema migrations in order, run with the tenant's schema first on the search
@@ -49,6 +50,7 @@ export const TENANT_MIGRATION_LIST: readonly Migration[] = [
   termDeltaLookup,
   kbRetainedFrom,
   codeIndex,
+  projectCards,
 ];
 
 /** Injection token so tests can run the migrator over a list with a failing step. */

@@ -65,6 +65,14 @@ export class BriefingDto extends createZodDto(
       cap: z.number().int(),
     }),
     lastSummary: z.object({ text: z.string(), updatedAt: z.iso.datetime(), clipped: z.boolean() }).nullable(),
+    projectCard: z
+      .object({
+        version: z.number().int(),
+        text: z.string().describe('The card as compact markdown'),
+        clipped: z.boolean().describe('Lists cut or notes shortened to fit the budget (project_card has all)'),
+      })
+      .nullable()
+      .describe("The project's card within its share of the budget; null when the project has none"),
     newMemories: z
       .array(
         z.object({

@@ -97,12 +97,22 @@ export interface SystemStatus {
   readonly notes: string[];
 }
 
+/** The project's card (stack, layout, commands, conventions…), rendered to fit its share of the budget. */
+export interface ProjectCardItem {
+  readonly version: number;
+  /** Compact markdown; project_card returns the whole card. */
+  readonly text: string;
+  /** True when the budget left room for only part of the card (lists cut, notes shortened). */
+  readonly clipped: boolean;
+}
+
 /** The sections the budget may shorten, in the order they are filled. */
 export const BRIEFING_SECTIONS = [
   'workingMemory.critical',
   'status',
   'reviewOutcomes',
   'channel',
+  'projectCard',
   'lastSummary',
   'workingMemory.normal',
   'newMemories',
@@ -124,6 +134,8 @@ export interface Briefing {
     readonly cap: number;
   };
   readonly lastSummary: LastSummary | null;
+  /** The project's card; null when the project has none (or the budget left no room for it). */
+  readonly projectCard: ProjectCardItem | null;
   readonly newMemories: NewMemoryItem[];
   readonly recentEvents: EventItem[];
   /**

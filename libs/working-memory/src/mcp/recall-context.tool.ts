@@ -42,9 +42,9 @@ const spec = defineTool({
   ].join(' '),
   input: contextOptionsSchema,
   // The text rendering goes to the content block; the structured copy need not repeat it. Review
-  // outcomes are told in the text only: their schema would push the default tool list over its
-  // size goal (tool-list-size.e2e-spec), and an agent reads the text.
-  output: BriefingDto.schema.omit({ text: true, reviewOutcomes: true }),
+  // outcomes and the project card are told in the text only: their schemas would push the default
+  // tool list over its size goal (tool-list-size.e2e-spec), and an agent reads the text.
+  output: BriefingDto.schema.omit({ text: true, reviewOutcomes: true, projectCard: true }),
   // Reading records the caller's own visit time (so the next briefing knows what is new);
   // no project content changes, which is what readOnlyHint is about.
   annotations: { readOnlyHint: true, idempotentHint: false },
@@ -59,7 +59,7 @@ export class RecallContextTool implements McpToolHandler<typeof spec.input, type
     // Named fields only: the input also carries the gateway's `project` argument.
     const options = { timezone: input.timezone, budgetTokens: input.budgetTokens };
     const { text: _markdown, ...briefing } = await this.briefings.context(call.project, call.principal, options);
-    const { reviewOutcomes: _toldInText, ...structured } = briefing;
+    const { reviewOutcomes: _toldInText, projectCard: _cardInText, ...structured } = briefing;
     return { structured, text: compactBriefing(briefing) };
   }
 }
