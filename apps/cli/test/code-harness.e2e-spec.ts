@@ -126,7 +126,10 @@ describe('cairn index on this repository, then the harness tools over MCP', () =
     });
     expect(data.confidence).toBeGreaterThan(0);
     expect(data.confidence).toBeLessThanOrEqual(1);
-    expect(data.evidence.map((item: { ref: string }) => item.ref).join(' ')).toContain('card-derivation.ts');
+    // Either place answers it: where the card is derived, or the run that derives it.
+    expect(data.evidence.map((item: { ref: string }) => item.ref).join(' ')).toMatch(
+      /libs\/code-index\/src\/(card-derivation\.ts|code-runs\.service\.ts)/,
+    );
     const vague = await toolOk(agent, 'context_check', { project, question: 'zebra migration weather forecast' });
     expect(vague.data.confidence).toBeLessThan(data.confidence);
     expect(vague.data.level).toBe('low');

@@ -100,9 +100,9 @@ export class CodeSymbolsRepository {
     return this.db.query<SymbolHit>(
       `SELECT * FROM (
          SELECT ${HIT_COLUMNS},
-                CASE WHEN lower(s.name) = $2 THEN 1.0
+                (CASE WHEN lower(s.name) = $2 THEN 1.0
                      WHEN $4 AND strpos(lower(s.name), $2) > 0 THEN 0.5 + 0.4 * length($2)::float / length(s.name)
-                     ELSE 0.8 * public.similarity(lower(s.name), $2) END AS score
+                     ELSE 0.8 * public.similarity(lower(s.name), $2) END)::float8 AS score
          FROM code_symbols s JOIN code_files f ON f.id = s.file_id
          WHERE s.branch_id = $1
            AND ($3::text[] IS NULL OR s.kind = ANY($3::text[]))
@@ -131,7 +131,7 @@ export class CodeSymbolsRepository {
   @SqlSnapshot({ params: [EX.branchId, 'src/deploy.ts'] })
   ofFile(branchId: string, path: string): Promise<SymbolHit[]> {
     return this.db.query<SymbolHit>(
-      `SELECT ${HIT_COLUMNS}, 1.0 AS score FROM code_symbols s JOIN code_files f ON f.id = s.file_id
+      `SELECT ${HIT_COLUMNS}, 1::float8 AS score FROM code_symbols s JOIN code_files f ON f.id = s.file_id
        WHERE f.branch_id = $1 AND f.path = $2 ORDER BY s.start_line`,
       [branchId, path],
     );
