@@ -1529,6 +1529,83 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/projects/{project}/code/manifest": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A page of a branch's manifest: every indexed path with its content hash, in path order
+         * @description A client uploads only the files whose hash differs, and removes paths it no longer has.
+         */
+        get: operations["CodeIndexController_manifest"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/projects/{project}/code/files": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Index files of a branch (up to 100 per request)
+         * @description Each file is scanned for secrets, parsed for symbols and references, and chunked for search; a file whose content is already indexed at its path is left alone. Embeddings and L0/L1 summaries are queued.
+         */
+        put: operations["CodeIndexController_index"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/projects/{project}/code/files/remove": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Remove files from a branch of the index (paths not indexed are ignored) */
+        post: operations["CodeIndexController_remove"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/projects/{project}/code/runs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Record a finished index run of a branch and derive the project card again
+         * @description Sections of the card that were edited keep their edited text.
+         */
+        post: operations["CodeIndexController_finish"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/projects/{project}/working-memory": {
         parameters: {
             query?: never;
@@ -4232,6 +4309,78 @@ export interface components {
             explain?: boolean;
             /** @description Only these projects; projects outside the token's scope are never searched */
             projects?: string[];
+        };
+        ManifestDto_Output: {
+            branch: string;
+            /** @description The commit of the last recorded run */
+            commit: string | null;
+            /** @description When the last run was recorded */
+            indexedAt: string | null;
+            files: {
+                path: string;
+                hash: string;
+                size: number;
+            }[];
+            /** @description Pass as `after` for the next page; null on the last */
+            next: string | null;
+        };
+        UploadDto: {
+            /** @description The git branch the files are from; every branch has a manifest of its own */
+            branch: string;
+            /** @description The commit the files were read at */
+            commit?: string;
+            files: {
+                /** @description Path relative to the repository root, with / separators */
+                path: string;
+                content: string;
+            }[];
+        };
+        UploadResultDto_Output: {
+            files: {
+                path: string;
+                /** @description SHA-256 (hex) of the content as sent */
+                hash: string;
+                /** @description The parser used; null: text chunks only */
+                language: string | null;
+                symbols: number;
+                chunks: number;
+                /** @description This content was already indexed at this path: nothing was rewritten */
+                unchanged: boolean;
+                redacted: {
+                    type: string;
+                    count: number;
+                }[];
+            }[];
+        };
+        RemovalDto: {
+            /** @description The git branch the files are from; every branch has a manifest of its own */
+            branch: string;
+            paths: string[];
+        };
+        RemovalResultDto_Output: {
+            removed: number;
+        };
+        RunDto: {
+            /** @description The git branch the files are from; every branch has a manifest of its own */
+            branch: string;
+            /** @description The commit the files were read at */
+            commit?: string;
+            /** @description Files the client looked at */
+            scanned: number;
+            uploaded: number;
+            removed: number;
+            /** @description Files left out (ignored, binary, too large, generated) */
+            skipped: number;
+        };
+        RunResultDto_Output: {
+            branch: string;
+            commit: string | null;
+            files: number;
+            symbols: number;
+            /** @description The project card, derived again from the index */
+            card: {
+                version: number;
+            };
         };
         WorkingMemoryListDto_Output: {
             /** @description Most important first, then most recently written */
@@ -8158,6 +8307,141 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["SearchResultDto_Output"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            429: components["responses"]["Error429"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    CodeIndexController_manifest: {
+        parameters: {
+            query?: {
+                /** @description The git branch the files are from; every branch has a manifest of its own */
+                branch?: string;
+                /** @description Start after this path (the `next` of the previous page) */
+                after?: string;
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                project: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ManifestDto_Output"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            429: components["responses"]["Error429"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    CodeIndexController_index: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UploadDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UploadResultDto_Output"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            429: components["responses"]["Error429"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    CodeIndexController_remove: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RemovalDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RemovalResultDto_Output"];
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            429: components["responses"]["Error429"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    CodeIndexController_finish: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RunDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RunResultDto_Output"];
                 };
             };
             400: components["responses"]["Error400"];
