@@ -55,8 +55,10 @@ const TIERS = {
     knowledge: 'the project knowledge base: documents, chunks, fetched pages',
     summaries: 'file and session summaries',
     'project-card': 'the project card an agent reads first: derived from the code index, edited by the team, versioned',
-    'code-index': 'the code index: files per branch, symbols and references (tree-sitter), passages, the derived project card',
-    'context-check': 'context_check: one question against memories, knowledge base and code index, with a calibrated confidence',
+    'code-index':
+      'the code index: files per branch, symbols and references (tree-sitter), passages, the derived project card',
+    'context-check':
+      'context_check: one question against memories, knowledge base and code index, with a calibrated confidence',
     extraction: 'fact extraction from transcripts into proposals',
     retention: "how long a tenant's audit log and knowledge base are kept: the installation's days or its own",
     maintenance: "the scheduled per-tenant runs of the other features' upkeep",

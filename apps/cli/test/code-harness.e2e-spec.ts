@@ -82,10 +82,17 @@ describe('cairn index on this repository, then the harness tools over MCP', () =
 
   it('code_search: by exact and approximate name, and by words', async () => {
     const exact = await toolOk(agent, 'code_search', { project, query: 'splitIdentifier' });
-    expect(exact.data.symbols[0]).toMatchObject({ name: 'splitIdentifier', path: 'libs/code-index/src/code-chunker.ts' });
+    expect(exact.data.symbols[0]).toMatchObject({
+      name: 'splitIdentifier',
+      path: 'libs/code-index/src/code-chunker.ts',
+    });
     const fuzzy = await toolOk(agent, 'code_search', { project, query: 'splitIdentifer', mode: 'keyword' });
     expect(fuzzy.data.symbols.map((hit: { name: string }) => hit.name)).toContain('splitIdentifier');
-    const words = await toolOk(agent, 'code_search', { project, query: 'split identifier into words', mode: 'keyword' });
+    const words = await toolOk(agent, 'code_search', {
+      project,
+      query: 'split identifier into words',
+      mode: 'keyword',
+    });
     const paths = words.data.passages.map((hit: { path: string }) => hit.path);
     expect(paths).toContain('libs/code-index/src/code-chunker.ts');
     expect(words.data.passages[0]).toEqual(
@@ -160,16 +167,20 @@ describe('cairn index on this repository, then the harness tools over MCP', () =
     );
   });
 
-  it('re-running on the unchanged tree uploads and removes nothing', async () => {
-    const again = await runCairn(['index', REPO_ROOT, '--json'], {
-      env: { ...home.env, CAIRN_URL: world.apiUrl, CAIRN_TOKEN: member.token },
-      cwd: REPO_ROOT,
-      timeoutMs: INDEX_TIMEOUT_MS,
-    });
-    const summary = again.json();
-    expect(summary.scanned).toBe(first.scanned);
-    expect(summary.uploaded).toBe(0);
-    expect(summary.removed).toBe(0);
-    expect(summary.unchanged).toBe(first.scanned);
-  }, INDEX_TIMEOUT_MS);
+  it(
+    're-running on the unchanged tree uploads and removes nothing',
+    async () => {
+      const again = await runCairn(['index', REPO_ROOT, '--json'], {
+        env: { ...home.env, CAIRN_URL: world.apiUrl, CAIRN_TOKEN: member.token },
+        cwd: REPO_ROOT,
+        timeoutMs: INDEX_TIMEOUT_MS,
+      });
+      const summary = again.json();
+      expect(summary.scanned).toBe(first.scanned);
+      expect(summary.uploaded).toBe(0);
+      expect(summary.removed).toBe(0);
+      expect(summary.unchanged).toBe(first.scanned);
+    },
+    INDEX_TIMEOUT_MS,
+  );
 });

@@ -64,7 +64,13 @@ export class CodeQueries {
     projectSlug: string,
     principal: SessionPrincipal,
     page: { branch: string; after?: string; limit: number },
-  ): Promise<{ branch: string; commit: string | null; indexedAt: Date | null; files: ManifestEntry[]; next: string | null }> {
+  ): Promise<{
+    branch: string;
+    commit: string | null;
+    indexedAt: Date | null;
+    files: ManifestEntry[];
+    next: string | null;
+  }> {
     assertProjectAccess(principal, projectSlug);
     return this.tx.run(async () => {
       const project = await this.projects.resolve(projectSlug);
@@ -83,7 +89,11 @@ export class CodeQueries {
     });
   }
 
-  async search(projectSlug: string, principal: SessionPrincipal, request: CodeSearchRequest): Promise<CodeSearchResult> {
+  async search(
+    projectSlug: string,
+    principal: SessionPrincipal,
+    request: CodeSearchRequest,
+  ): Promise<CodeSearchResult> {
     assertProjectAccess(principal, projectSlug);
     const query = normaliseQuery(request.query);
     if (query.length === 0 || query.length > QUERY_MAX_CHARS) {
@@ -163,7 +173,10 @@ export class CodeQueries {
   }
 
   /** Inside a transaction: the named branch, or the one indexed last; 404 when the project has no index. */
-  private async branchOf(projectSlug: string, name: string | undefined): Promise<{ project: ProjectRef; branch: CodeBranch }> {
+  private async branchOf(
+    projectSlug: string,
+    name: string | undefined,
+  ): Promise<{ project: ProjectRef; branch: CodeBranch }> {
     const project = await this.projects.resolve(projectSlug);
     const branch = name ? await this.branches.find(project.id, name) : await this.branches.newest(project.id);
     if (!branch) {

@@ -1,18 +1,7 @@
+import { CODE_SYMBOL_KINDS, type CodeSymbolKind } from './contract/code-index.types';
 import { type CodeLanguage } from './languages';
 
-/** What the code index records of a declaration. */
-export const CODE_SYMBOL_KINDS = [
-  'function',
-  'class',
-  'method',
-  'interface',
-  'type',
-  'enum',
-  'constant',
-  'module',
-] as const;
-
-export type CodeSymbolKind = (typeof CODE_SYMBOL_KINDS)[number];
+export { CODE_SYMBOL_KINDS, type CodeSymbolKind };
 
 export interface CodeSymbol {
   name: string;

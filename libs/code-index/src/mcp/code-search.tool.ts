@@ -35,7 +35,8 @@ function searchText(result: CodeSearchResult): string {
   const lines = [`Branch ${result.branch}${result.commit ? ` at ${result.commit.slice(0, 12)}` : ''}.`];
   if (result.symbols.length > 0) {
     lines.push('Symbols:');
-    for (const hit of result.symbols) lines.push(`- ${hit.signature} (${hit.kind}) ${hit.path}:${hit.startLine}-${hit.endLine}`);
+    for (const hit of result.symbols)
+      lines.push(`- ${hit.signature} (${hit.kind}) ${hit.path}:${hit.startLine}-${hit.endLine}`);
   }
   if (result.passages.length > 0) {
     lines.push('Passages:');

@@ -35,7 +35,8 @@ function symbolText(name: string, result: SymbolLookup): string {
     return `No symbol named "${name}" on branch ${result.branch}; try code_search or {"fuzzy": true}.`;
   }
   const lines = result.definitions.map(
-    (hit) => `Defined: ${hit.path}:${hit.startLine}-${hit.endLine} ${hit.kind}${hit.container ? ` in ${hit.container}` : ''}: ${hit.signature}`,
+    (hit) =>
+      `Defined: ${hit.path}:${hit.startLine}-${hit.endLine} ${hit.kind}${hit.container ? ` in ${hit.container}` : ''}: ${hit.signature}`,
   );
   lines.push(`${result.references.length}${result.moreReferences ? '+' : ''} references:`);
   for (const ref of result.references) lines.push(`- ${ref.path}:${ref.line}: ${ref.text}`);

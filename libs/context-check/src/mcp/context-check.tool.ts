@@ -34,10 +34,16 @@ export class ContextCheckTool implements McpToolHandler<typeof spec.input, typeo
 function checkText(result: ContextCheckResult): string {
   const lines = [`Confidence ${result.confidence} (${result.level}).`];
   for (const item of result.evidence) {
-    lines.push(`--- ${item.source} ${item.ref} (covers ${Math.round(item.coverage * 100)}% of the question)`, item.text);
+    lines.push(
+      `--- ${item.source} ${item.ref} (covers ${Math.round(item.coverage * 100)}% of the question)`,
+      item.text,
+    );
   }
   if (result.readNext.length > 0) {
-    lines.push('Read next:', ...result.readNext.map((next) => `- ${next.tool} ${JSON.stringify(next.arguments)}: ${next.why}`));
+    lines.push(
+      'Read next:',
+      ...result.readNext.map((next) => `- ${next.tool} ${JSON.stringify(next.arguments)}: ${next.why}`),
+    );
   }
   return [...lines, ...result.notes.map((note) => `Note: ${note}`)].join('\n');
 }
