@@ -47,6 +47,9 @@ const CONTRACT = [
   'memory_categories',
   'project_card',
   'project_card_edit',
+  'code_search',
+  'code_symbol',
+  'context_check',
 ];
 
 const principal = (role: (typeof ROLES)[number]): SessionPrincipal => ({

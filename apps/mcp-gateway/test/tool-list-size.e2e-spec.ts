@@ -19,7 +19,8 @@ const TOOLSET_BOUNDS: Record<Toolset, { descriptionsAndInputs: number; total: nu
   // The topic view (memory_topics, memory_categories) lives here: the default toolsets have no room for it.
   maintenance: { descriptionsAndInputs: 3_000, total: 6_700 },
   // The project card (project_card, project_card_edit): an edit's input spells out every section of the card.
-  harness: { descriptionsAndInputs: 4_400, total: 9_200 },
+  // and the code index (code_search, code_symbol, context_check): opt-in, so its size is the agent's choice.
+  harness: { descriptionsAndInputs: 6_600, total: 18_000 },
   secrets: { descriptionsAndInputs: 600, total: 1_400 },
   web: { descriptionsAndInputs: 700, total: 2_000 },
   sharing: { descriptionsAndInputs: 2_300, total: 8_000 },
