@@ -25,6 +25,10 @@ export class TestClient {
   post<T = any>(url: string, body?: unknown) {
     return this.request<T>('POST', url, body);
   }
+  put<T = any>(url: string, body?: unknown) {
+    return this.request<T>('PUT', url, body);
+  }
+
   patch<T = any>(url: string, body?: unknown) {
     return this.request<T>('PATCH', url, body);
   }
