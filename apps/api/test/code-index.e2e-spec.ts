@@ -138,13 +138,23 @@ describe('the code index over REST', () => {
     expect((await put({ branch: 'bad branch', files: [file(1)] })).status).toBe(400);
     expect((await put({ branch: 'main', commit: 'not-hex', files: [file(1)] })).status).toBe(400);
     expect((await put({ branch: 'main', files: [file(1)], extra: true })).status).toBe(400);
-    const twice = await put({ branch: 'main', files: [file(1), file(1)] });
-    expect(twice.status).toBe(400);
-    expect(twice.body.error.code).toBe('duplicate_path');
     expect((await w.agent.get(`${url(w.project, 'manifest')}?limit=0`)).status).toBe(400);
     expect((await w.agent.post(url(w.project, 'files/remove'), { branch: 'main', paths: [] })).status).toBe(400);
     const manifest = await w.reader.get(url(w.project, 'manifest'));
     expect(manifest.body.files.map((entry: { path: string }) => entry.path)).not.toContain('many/1.ts');
+  });
+
+  it('takes the later content of a path sent twice in one request', async () => {
+    const twice = await w.agent.put(url(w.project, 'files'), {
+      branch: 'twice',
+      files: [
+        { path: 'a.ts', content: 'export const A = 1;' },
+        { path: 'a.ts', content: 'export const A = 2;' },
+      ],
+    });
+    expect(twice.body.files).toEqual([expect.objectContaining({ path: 'a.ts', hash: sha256('export const A = 2;') })]);
+    const manifest = await w.reader.get(`${url(w.project, 'manifest')}?branch=twice`);
+    expect(manifest.body.files).toEqual([{ path: 'a.ts', hash: sha256('export const A = 2;'), size: 19 }]);
   });
 
   it('lets a reader read but not write, and keeps projects and tenants apart', async () => {

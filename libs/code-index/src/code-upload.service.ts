@@ -64,12 +64,12 @@ export class CodeUpload {
 
   async upload(projectSlug: string, principal: SessionPrincipal, request: UploadRequest): Promise<UploadedFile[]> {
     assertProjectAccess(principal, projectSlug);
-    const paths = request.files.map((file) => file.path);
-    const repeated = paths.find((path, i) => paths.indexOf(path) !== i);
-    if (repeated) throw new BadRequestError(`"${repeated}" is sent twice`, { path: repeated }, 'duplicate_path');
+    // A path sent twice in one request: the later content counts, as if sent in two requests.
+    const unique = [...new Map(request.files.map((file) => [file.path, file])).values()];
+    const paths = unique.map((file) => file.path);
     // A path names what later requests look up: refused when it holds a secret, never redacted.
     await this.secrets.refuseInIdentifiers(Object.fromEntries(paths.map((path, i) => [`files[${i}].path`, path])));
-    const sent = request.files.map((file) => ({ ...file, hash: sha256(file.content) }));
+    const sent = unique.map((file) => ({ ...file, hash: sha256(file.content) }));
     const known = await this.tx.run(async () => {
       const project = await this.projects.resolve(projectSlug);
       const branch = await this.branches.find(project.id, request.branch);
