@@ -10,6 +10,14 @@ INSERT INTO cairn.oauth_grants
   (id, tenant_id, user_id, token_id, client_id, client_name, client_uri, role, project_scope, expires_at)
 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10);
 
+-- OAuthGrantsRepository.accessTokenWithGrant
+-- parameters: $1 text
+SELECT r.payload, g.id IS NOT NULL AS grant_live, g.id, g.tenant_id, g.user_id, g.token_id, g.client_id, g.client_name, g.client_uri, g.role, g.project_scope, g.created_at,
+g.expires_at, g.revoked_at
+     FROM cairn.oauth_records r
+     LEFT JOIN cairn.oauth_grants g ON g.id = r.grant_id AND g.revoked_at IS NULL AND g.expires_at > now()
+     WHERE r.kind = 'AccessToken' AND r.id = $1 AND (r.expires_at IS NULL OR r.expires_at > now());
+
 -- OAuthGrantsRepository.findLive
 -- parameters: $1 text
 SELECT id, tenant_id, user_id, token_id, client_id, client_name, client_uri, role, project_scope, created_at,

@@ -5,7 +5,6 @@ import { UnauthenticatedError, type UnauthenticatedCode } from '@cairn/common';
 import { CAIRN_CONFIG, type CairnConfig } from '@cairn/config';
 import { storedIdOf } from './oauth-adapter';
 import { OAuthGrantsRepository } from './oauth-grants.repository';
-import { OAuthRecordsRepository } from './oauth-records.repository';
 
 /** oidc-provider's opaque tokens: 43 base64url characters (256 bits); the bound leaves room. */
 const OPAQUE_TOKEN = /^[A-Za-z0-9_-]{32,128}$/;
@@ -26,7 +25,6 @@ export class OAuthAccessTokens implements BearerScheme, OnModuleInit {
   constructor(
     @Inject(CAIRN_CONFIG) private readonly config: CairnConfig,
     private readonly schemes: BearerSchemes,
-    private readonly records: OAuthRecordsRepository,
     private readonly grants: OAuthGrantsRepository,
     private readonly verifier: TokenVerifier,
   ) {}
@@ -41,7 +39,7 @@ export class OAuthAccessTokens implements BearerScheme, OnModuleInit {
 
   async verify(token: string, challenge: Record<string, string>): Promise<SessionPrincipal> {
     const invalid = (message: string) => new UnauthenticatedError('invalid_token', message, challenge);
-    const found = await this.records.find('AccessToken', storedIdOf('AccessToken', token));
+    const found = await this.grants.accessTokenWithGrant(storedIdOf('AccessToken', token));
     if (!found) throw invalid('Token is not recognised, or has expired or been revoked');
     const payload = found.payload;
     const expiresAt = typeof payload.exp === 'number' ? payload.exp * 1000 : 0;
@@ -50,9 +48,9 @@ export class OAuthAccessTokens implements BearerScheme, OnModuleInit {
     if (!audiencesOf(payload.aud).includes(this.config.oauth.resource as string)) {
       throw invalid('The access token was issued for another resource');
     }
-    const grantId = typeof payload.grantId === 'string' ? payload.grantId : undefined;
-    const grant = grantId === undefined ? undefined : await this.grants.findLive(grantId);
-    if (!grant || grant.clientId !== payload.clientId) throw invalid('The grant behind this token was revoked');
+    const grant = found.grant;
+    if (!grant || grant.id !== payload.grantId || grant.clientId !== payload.clientId)
+      throw invalid('The grant behind this token was revoked');
     try {
       return { ...(await this.verifier.verifyTokenId(grant.tokenId)), via: 'oauth' };
     } catch (error) {

@@ -96,6 +96,25 @@ export class OAuthGrantsRepository {
     );
   }
 
+  /**
+   * An unexpired access token's payload (by the id the provider stored it under) with its grant
+   * when that is live, in one statement: the gateway's check at every request.
+   */
+  @SqlSnapshot({ params: ['c'.repeat(64)] })
+  async accessTokenWithGrant(
+    recordId: string,
+  ): Promise<{ payload: Record<string, unknown>; grant: StoredOAuthGrant | undefined } | undefined> {
+    const rows = await this.dataSource.query<(Row & { payload: Record<string, unknown>; grant_live: boolean })[]>(
+      `SELECT r.payload, g.id IS NOT NULL AS grant_live, ${COLUMNS.replace(/(\w+)/g, 'g.$1')}
+       FROM cairn.oauth_records r
+       LEFT JOIN cairn.oauth_grants g ON g.id = r.grant_id AND g.revoked_at IS NULL AND g.expires_at > now()
+       WHERE r.kind = 'AccessToken' AND r.id = $1 AND (r.expires_at IS NULL OR r.expires_at > now())`,
+      [recordId],
+    );
+    const row = rows[0];
+    return row && { payload: row.payload, grant: row.grant_live ? toGrant(row) : undefined };
+  }
+
   /** A grant neither revoked nor expired (nor gone with its tenant or user). */
   @SqlSnapshot({ params: [GRANT_ID] })
   async findLive(id: string): Promise<StoredOAuthGrant | undefined> {
