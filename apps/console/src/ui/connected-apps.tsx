@@ -3,8 +3,9 @@ import { api, ok } from '../api/client';
 import { type Grant, oauthApi } from '../api/oauth-api';
 import { useCan } from './permissions';
 import { type Loaded, useLoad } from './data';
-import { DangerButton, ErrorMessage, Notice, PlainButton } from './forms';
-import { formatDate, Loading, ModalDialog } from './layout';
+import { DangerButton, ErrorMessage, Notice } from './forms';
+import { formatDate, Loading } from './layout';
+import { ConfirmDialog } from './confirm-dialog';
 
 type GrantList = { readonly items: readonly Grant[] };
 
@@ -128,7 +129,6 @@ function GrantRow({
   readonly person: string | undefined;
   readonly revoke: () => Promise<unknown>;
 }) {
-  const [error, setError] = useState<unknown>(undefined);
   const name = nameOf(grant);
   const status = statusOf(grant);
   return (
@@ -146,37 +146,21 @@ function GrantRow({
       <td>{formatDate(grant.expiresAt)}</td>
       <td>
         {status === 'active' && (
-          <ModalDialog
+          <ConfirmDialog
             title={`Revoke ${name}?`}
             trigger={
               <DangerButton aria-label={`Revoke ${name}, authorized ${formatDate(grant.createdAt)}`}>
                 Revoke
               </DangerButton>
             }
+            confirmLabel="Revoke access"
+            onConfirm={revoke}
           >
-            {(close) => (
-              <>
-                <p>
-                  {name} loses access at its next request, and its refresh token stops working. To use it again, connect
-                  it anew from the application. This cannot be undone.
-                </p>
-                <ErrorMessage error={error} />
-                <div className="form-actions">
-                  <DangerButton
-                    onPress={() => {
-                      setError(undefined);
-                      revoke().then(close, setError);
-                    }}
-                  >
-                    Revoke access
-                  </DangerButton>
-                  <PlainButton onPress={close} autoFocus>
-                    Cancel
-                  </PlainButton>
-                </div>
-              </>
-            )}
-          </ModalDialog>
+            <p>
+              {name} loses access at its next request, and its refresh token stops working. To use it again, connect it
+              anew from the application. This cannot be undone.
+            </p>
+          </ConfirmDialog>
         )}
       </td>
     </tr>

@@ -3,7 +3,8 @@ import { api, ok } from '../api/client';
 import { type components } from '../api/openapi';
 import { useCursorPages, useLoad } from './data';
 import { DangerButton, ErrorMessage, Notice, PlainButton, SelectField } from './forms';
-import { formatDate, Loading, ModalDialog, Pager } from './layout';
+import { formatDate, Loading, Pager } from './layout';
+import { ConfirmDialog } from './confirm-dialog';
 
 type FailedJob = components['schemas']['FailedJobsDto_Output']['items'][number];
 type Queue = FailedJob['queue'];
@@ -242,35 +243,15 @@ function RemoveJob({
   remove: () => Promise<unknown>;
   onRemoved: () => void;
 }) {
-  const [error, setError] = useState<unknown>(undefined);
   return (
-    <ModalDialog
+    <ConfirmDialog
       title={`Remove job ${job.id}?`}
       trigger={<DangerButton aria-label={`Remove job ${job.id}`}>Remove</DangerButton>}
+      confirmLabel="Remove job"
+      onConfirm={remove}
+      onDone={onRemoved}
     >
-      {(close) => (
-        <>
-          <p>
-            The job and its error are deleted for good; its work is not done. Retry it instead if the cause is fixed.
-          </p>
-          <ErrorMessage error={error} />
-          <div className="form-actions">
-            <DangerButton
-              onPress={() => {
-                remove().then(() => {
-                  close();
-                  onRemoved();
-                }, setError);
-              }}
-            >
-              Remove job
-            </DangerButton>
-            <PlainButton onPress={close} autoFocus>
-              Cancel
-            </PlainButton>
-          </div>
-        </>
-      )}
-    </ModalDialog>
+      <p>The job and its error are deleted for good; its work is not done. Retry it instead if the cause is fixed.</p>
+    </ConfirmDialog>
   );
 }

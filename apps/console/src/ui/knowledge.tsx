@@ -4,7 +4,7 @@ import { api, ok } from '../api/client';
 import { type components } from '../api/openapi';
 import { TextAreaField } from './fields';
 import { DangerButton, ErrorMessage, Field, PlainButton, PrimaryButton, SelectField } from './forms';
-import { ModalDialog } from './layout';
+import { ConfirmDialog } from './confirm-dialog';
 import { useShowMore } from './more';
 import { ShowMore } from './show-more';
 
@@ -154,40 +154,21 @@ export function DeleteDocument({
   document: KbDocument;
   onDeleted: () => void;
 }) {
-  const [error, setError] = useState<unknown>(undefined);
   const name = documentName(document);
   return (
-    <ModalDialog title={`Delete ${name}?`} trigger={<DangerButton>Delete {name}</DangerButton>}>
-      {(close) => (
-        <>
-          <p>
-            The document and its {document.chunkCount} chunks leave the knowledge base at once; search no longer finds
-            them. This cannot be undone.
-          </p>
-          <ErrorMessage error={error} />
-          <div className="form-actions">
-            <DangerButton
-              onPress={() => {
-                ok(
-                  api.DELETE('/v1/projects/{project}/kb/documents/{id}', {
-                    params: { path: { project, id: document.id } },
-                  }),
-                )
-                  .then(() => {
-                    close();
-                    onDeleted();
-                  })
-                  .catch(setError);
-              }}
-            >
-              Delete document
-            </DangerButton>
-            <PlainButton onPress={close} autoFocus>
-              Cancel
-            </PlainButton>
-          </div>
-        </>
-      )}
-    </ModalDialog>
+    <ConfirmDialog
+      title={`Delete ${name}?`}
+      trigger={<DangerButton>Delete {name}</DangerButton>}
+      confirmLabel="Delete document"
+      onConfirm={() =>
+        ok(api.DELETE('/v1/projects/{project}/kb/documents/{id}', { params: { path: { project, id: document.id } } }))
+      }
+      onDone={onDeleted}
+    >
+      <p>
+        The document and its {document.chunkCount} chunks leave the knowledge base at once; search no longer finds them.
+        This cannot be undone.
+      </p>
+    </ConfirmDialog>
   );
 }
