@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -16,6 +17,8 @@ import {
   testConfig,
   type TestDatabase,
   testRedisUrl,
+  type Idps,
+  startIdps,
 } from '@cairn/testing';
 import { type Browser, chromium, type Page } from 'playwright-core';
 
@@ -154,4 +157,48 @@ export async function signInThroughPage(
   await page.getByLabel('Password', { exact: true }).fill(who.password ?? PASSWORD);
   await page.getByRole('button', { name: 'Sign in' }).click();
   await page.getByRole('button', { name: 'Sign out' }).waitFor();
+}
+
+/** The identity provider the console's sign-in tests federate with, as the sign-in page names it. */
+export const CORP_SSO = { id: 'corp', name: 'Corp SSO' };
+
+/**
+ * A real identity provider (oidc-provider on a loopback port) with Cairn at `origin` as its
+ * client, and the environment that configures Cairn for it: new people from example.com are
+ * created in `tenant` with the role their groups map to in `roles`.
+ */
+export async function startCorpSso(
+  origin: string,
+  options: { tenant: string; roles: Record<string, string> },
+): Promise<{ idps: Idps; env: Record<string, string> }> {
+  const secret = `client-secret-${randomBytes(8).toString('hex')}`;
+  const idps = await startIdps([
+    {
+      name: 'main',
+      clients: [
+        {
+          client_id: 'cairn',
+          client_secret: secret,
+          redirect_uris: [`${origin}/v1/session/oidc/${CORP_SSO.id}/callback`],
+        },
+      ],
+    },
+  ]);
+  const provider = {
+    ...CORP_SSO,
+    issuer: idps.urls.main,
+    clientId: 'cairn',
+    scopes: ['openid', 'email', 'profile', 'groups'],
+    tenant: options.tenant,
+    allowedDomains: ['example.com'],
+    roles: options.roles,
+    jitUsers: true,
+  };
+  return {
+    idps,
+    env: {
+      OIDC_PROVIDERS: JSON.stringify([provider]),
+      OIDC_CLIENT_SECRETS: JSON.stringify({ [CORP_SSO.id]: secret }),
+    },
+  };
 }

@@ -12,7 +12,6 @@ import {
   type LoopbackServer,
   PASSWORD,
   personWithPassword,
-  startIdps,
   startLoopbackServer,
   TestClient,
   uniqueSlug,
@@ -26,6 +25,8 @@ import {
   seriousAxeViolations,
   VIEWPORT,
   watchProblems,
+  CORP_SSO,
+  startCorpSso,
 } from './console-harness';
 import { InMemoryOAuthClient, oauthMcpClient, refreshRefusal } from './oauth-client';
 
@@ -41,8 +42,7 @@ import { InMemoryOAuthClient, oauthMcpClient, refreshRefusal } from './oauth-cli
  */
 jest.setTimeout(180_000);
 
-const SECRET = `client-secret-${randomBytes(8).toString('hex')}`;
-const PROVIDER = { id: 'corp', name: 'Corp SSO' };
+const PROVIDER = CORP_SSO;
 const MEMORY = 'Release trains leave on Thursdays; the deploy freeze starts Wednesday noon.';
 const CALLBACK_PAGE = '<!doctype html><html lang="en"><title>Back in the application</title><p>Done.</p></html>';
 
@@ -70,34 +70,13 @@ describe("an MCP client authorized through Cairn's OAuth server, the person deci
     redirectUri = `http://127.0.0.1:${callback.port}/oauth/callback`;
     const apiPort = await freePort();
     const origin = `http://127.0.0.1:${apiPort}`;
-    idps = await startIdps([
-      {
-        name: 'main',
-        clients: [
-          {
-            client_id: 'cairn',
-            client_secret: SECRET,
-            redirect_uris: [`${origin}/v1/session/oidc/${PROVIDER.id}/callback`],
-          },
-        ],
-      },
-    ]);
-    const provider = {
-      ...PROVIDER,
-      issuer: idps.urls.main,
-      clientId: 'cairn',
-      scopes: ['openid', 'email', 'profile', 'groups'],
-      tenant,
-      allowedDomains: ['example.com'],
-      roles: { devs: 'member' },
-      jitUsers: true,
-    };
+    const corp = await startCorpSso(origin, { tenant, roles: { devs: 'member' } });
+    idps = corp.idps;
     world = await startOAuthWorld({
       apiPort,
       consoleDir: build.dir,
       env: {
-        OIDC_PROVIDERS: JSON.stringify([provider]),
-        OIDC_CLIENT_SECRETS: JSON.stringify({ [PROVIDER.id]: SECRET }),
+        ...corp.env,
       },
     });
     expect(world.issuer).toBe(origin);

@@ -1,11 +1,9 @@
-import { randomBytes } from 'node:crypto';
 import {
   createTenant,
   freePort,
   type Idps,
   personWithPassword,
   SESSION_COOKIE,
-  startIdps,
   TestClient,
   uniqueSlug,
 } from '@cairn/testing';
@@ -21,6 +19,8 @@ import {
   startConsoleServer,
   VIEWPORT,
   watchProblems,
+  CORP_SSO,
+  startCorpSso,
 } from './console-harness';
 
 /**
@@ -31,8 +31,7 @@ import {
  */
 jest.setTimeout(120_000);
 
-const SECRET = `client-secret-${randomBytes(8).toString('hex')}`;
-const PROVIDER = { id: 'corp', name: 'Corp SSO' };
+const PROVIDER = CORP_SSO;
 
 describe('signing in to the web console through an identity provider, and out everywhere', () => {
   let build: ReturnType<typeof buildConsole>;
@@ -48,34 +47,13 @@ describe('signing in to the web console through an identity provider, and out ev
     build = buildConsole();
     const port = await freePort();
     const origin = `http://127.0.0.1:${port}`;
-    idps = await startIdps([
-      {
-        name: 'main',
-        clients: [
-          {
-            client_id: 'cairn',
-            client_secret: SECRET,
-            redirect_uris: [`${origin}/v1/session/oidc/${PROVIDER.id}/callback`],
-          },
-        ],
-      },
-    ]);
-    const provider = {
-      ...PROVIDER,
-      issuer: idps.urls.main,
-      clientId: 'cairn',
-      scopes: ['openid', 'email', 'profile', 'groups'],
-      tenant,
-      allowedDomains: ['example.com'],
-      roles: { admins: 'admin', devs: 'member' },
-      jitUsers: true,
-    };
+    const corp = await startCorpSso(origin, { tenant, roles: { admins: 'admin', devs: 'member' } });
+    idps = corp.idps;
     server = await startConsoleServer(build.dir, {
       port,
       env: {
         API_PUBLIC_URL: origin,
-        OIDC_PROVIDERS: JSON.stringify([provider]),
-        OIDC_CLIENT_SECRETS: JSON.stringify({ [PROVIDER.id]: SECRET }),
+        ...corp.env,
       },
     });
     expect(server.origin).toBe(origin);
