@@ -236,7 +236,7 @@ describe('Redis restarted during a run', () => {
         ).toBe(true);
         expect(await withTimeout(finished, 20_000)).toEqual({
           status: 'done',
-          counts: { memory: lost.length, kb_chunk: 0 },
+          counts: { memory: lost.length, kb_chunk: 0, code_chunk: 0 },
         });
       } finally {
         await events.close();
