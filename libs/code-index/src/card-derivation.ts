@@ -60,7 +60,17 @@ const NPM_FRAMEWORKS: Record<string, string> = {
   vite: 'Vite',
   webpack: 'webpack',
 };
-const PYTHON_FRAMEWORKS = ['django', 'flask', 'fastapi', 'pytest', 'sqlalchemy', 'pydantic', 'numpy', 'pandas', 'torch'];
+const PYTHON_FRAMEWORKS = [
+  'django',
+  'flask',
+  'fastapi',
+  'pytest',
+  'sqlalchemy',
+  'pydantic',
+  'numpy',
+  'pandas',
+  'torch',
+];
 const SCRIPT_ORDER = ['build', 'start', 'test', 'lint', 'typecheck', 'format', 'dev', 'bench', 'migrate'];
 const ENTRY_NAMES = /(^|\/)(main\.(ts|js|go|rs|py)|index\.(ts|js)|__main__\.py|manage\.py|app\.py|lib\.rs|Main\.java)$/;
 
@@ -148,7 +158,10 @@ function entryPointsOf(outline: readonly CodeFileOutline[], pkg: PackageJson | n
   for (const file of outline) {
     if (found.size >= 30) break;
     if (ENTRY_NAMES.test(file.path) && file.path.split('/').length <= 4 && !found.has(file.path)) {
-      found.set(file.path, /main\.|__main__|manage\.py|app\.py|Main\.java/.test(file.path) ? 'program entry' : 'module entry');
+      found.set(
+        file.path,
+        /main\.|__main__|manage\.py|app\.py|Main\.java/.test(file.path) ? 'program entry' : 'module entry',
+      );
     }
   }
   return [...found].slice(0, 30).map(([path, why]) => ({ path, why }));
@@ -182,7 +195,8 @@ function commandsOf(
     commands.push({ command: 'pytest', why: 'Python tests (test_*.py)' });
   }
   if (root.has('pom.xml')) commands.push({ command: 'mvn test', why: 'Maven' });
-  if (root.has('build.gradle') || root.has('build.gradle.kts')) commands.push({ command: './gradlew test', why: 'Gradle' });
+  if (root.has('build.gradle') || root.has('build.gradle.kts'))
+    commands.push({ command: './gradlew test', why: 'Gradle' });
   return commands.slice(0, 30);
 }
 
@@ -224,7 +238,7 @@ function parseJson(text: string | undefined): PackageJson | null {
   if (!text) return null;
   try {
     const value = JSON.parse(text) as unknown;
-    return value && typeof value === 'object' && !Array.isArray(value) ? (value as PackageJson) : null;
+    return value && typeof value === 'object' && !Array.isArray(value) ? value : null;
   } catch {
     return null;
   }

@@ -1,18 +1,5 @@
+import { type CodeSymbolKind } from './contract/code-index.types';
 import { type CodeLanguage } from './languages';
-
-/** What the code index records of a declaration. */
-export const CODE_SYMBOL_KINDS = [
-  'function',
-  'class',
-  'method',
-  'interface',
-  'type',
-  'enum',
-  'constant',
-  'module',
-] as const;
-
-export type CodeSymbolKind = (typeof CODE_SYMBOL_KINDS)[number];
 
 export interface CodeSymbol {
   name: string;

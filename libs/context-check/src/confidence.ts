@@ -1,3 +1,5 @@
+import { type ConfidenceSignals } from './contract/context-check.types';
+
 /**
  * How sure context_check is that the best evidence answers the question, as a probability
  * (docs/context-check.md). A logistic model over three signals every source gives the same way:
@@ -14,12 +16,6 @@
  * prints the expected calibration error and the Brier score beside the fit.
  */
 export const CONFIDENCE_WEIGHTS = { bias: -3.2, coverage: 4.6, agreement: 1.1, symbol: 1.4 } as const;
-
-export interface ConfidenceSignals {
-  readonly coverage: number;
-  readonly agreement: number;
-  readonly symbol: number;
-}
 
 export type ConfidenceWeights = { readonly bias: number } & { readonly [K in keyof ConfidenceSignals]: number };
 

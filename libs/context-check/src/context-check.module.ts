@@ -3,12 +3,11 @@ import { CodeIndexModule } from '@cairn/code-index';
 import { KnowledgeModule } from '@cairn/knowledge';
 import { MemoryModule } from '@cairn/memory';
 import { ContextCheck } from './context-check.service';
-import { ContextCheckTool } from './mcp/context-check.tool';
 
-/** context_check (toolset harness) in the MCP gateway: memories, knowledge base and code index together. */
+/** context_check's service: memories, knowledge base and code index together (ContextCheckMcpModule serves it). */
 @Module({
   imports: [MemoryModule, KnowledgeModule, CodeIndexModule],
-  providers: [ContextCheck, ContextCheckTool],
+  providers: [ContextCheck],
   exports: [ContextCheck],
 })
-export class ContextCheckMcpModule {}
+export class ContextCheckModule {}

@@ -4,9 +4,14 @@ import { CairnError } from '@cairn/common';
 import { CodeQueries, type CodeSearchResult } from '@cairn/code-index';
 import { KbSearchService } from '@cairn/knowledge';
 import { MemoryRecall, viewerOf } from '@cairn/memory';
-import { confidenceOf, type ConfidenceSignals, levelOf, LOW_CONFIDENCE } from './confidence';
+import { confidenceOf, levelOf, LOW_CONFIDENCE } from './confidence';
 import { coverageOf, termsOf } from './evidence-terms';
-import { type ContextCheckResult, type Evidence, type ReadNext } from './contract/context-check.types';
+import {
+  type ConfidenceSignals,
+  type ContextCheckResult,
+  type Evidence,
+  type ReadNext,
+} from './contract/context-check.types';
 
 /** Candidates read from each source; the answer shows the best `limit` of them all. */
 const PER_SOURCE = 8;
@@ -139,7 +144,9 @@ function codeEvidence(question: ReadonlySet<string>, code: CodeSearchResult | un
 function readNextOf(evidence: readonly Evidence[], code: CodeSearchResult | undefined): ReadNext[] {
   const paths = [
     ...new Set(
-      evidence.filter((item) => item.source === 'code' || item.source === 'symbol').map((item) => item.ref.split(':')[0]),
+      evidence
+        .filter((item) => item.source === 'code' || item.source === 'symbol')
+        .map((item) => item.ref.split(':')[0]),
     ),
   ].slice(0, 3);
   if (paths.length > 0) {

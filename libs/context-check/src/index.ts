@@ -1,5 +1,6 @@
-export { ContextCheckMcpModule } from './context-check.module';
+export { ContextCheckModule } from './context-check.module';
+export { ContextCheckMcpModule } from './mcp/context-check-mcp.module';
 export { ContextCheck } from './context-check.service';
-export { CONFIDENCE_WEIGHTS, confidenceOf, type ConfidenceSignals, type ConfidenceWeights } from './confidence';
+export { CONFIDENCE_WEIGHTS, confidenceOf, type ConfidenceWeights } from './confidence';
 export { coverageOf, termsOf } from './evidence-terms';
-export { type ContextCheckResult, type Evidence } from './contract/context-check.types';
+export { type ConfidenceSignals, type ContextCheckResult, type Evidence } from './contract/context-check.types';

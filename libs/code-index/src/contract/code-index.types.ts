@@ -5,6 +5,20 @@ export const FILES_PER_UPLOAD = 100;
 export const PATHS_PER_REMOVAL = 1_000;
 export const MANIFEST_PAGE_MAX = 5_000;
 
+/** What the code index records of a declaration (a contract: code_search filters by it). */
+export const CODE_SYMBOL_KINDS = [
+  'function',
+  'class',
+  'method',
+  'interface',
+  'type',
+  'enum',
+  'constant',
+  'module',
+] as const;
+
+export type CodeSymbolKind = (typeof CODE_SYMBOL_KINDS)[number];
+
 export interface ManifestEntry {
   readonly path: string;
   readonly hash: string;

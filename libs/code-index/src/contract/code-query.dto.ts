@@ -1,6 +1,6 @@
 import { searchQuerySchema, SEARCH_MODES } from '@cairn/search';
 import { z } from 'zod';
-import { CODE_SYMBOL_KINDS } from '../parsed-file';
+import { CODE_SYMBOL_KINDS } from './code-index.types';
 import { branchSchema } from './code-index.dto';
 
 /** Inputs and outputs of code_search and code_symbol (MCP). */
@@ -8,7 +8,12 @@ export const codeSearchInputSchema = z.strictObject({
   query: searchQuerySchema.describe('A symbol name (exact or approximate) or words describing the code'),
   branch: branchSchema.optional().describe('Default: the branch indexed last'),
   mode: z.enum(SEARCH_MODES).default('hybrid'),
-  kinds: z.array(z.enum(CODE_SYMBOL_KINDS)).min(1).max(CODE_SYMBOL_KINDS.length).optional().describe('Only these symbol kinds'),
+  kinds: z
+    .array(z.enum(CODE_SYMBOL_KINDS))
+    .min(1)
+    .max(CODE_SYMBOL_KINDS.length)
+    .optional()
+    .describe('Only these symbol kinds'),
   limit: z.number().int().min(1).max(30).default(8),
 });
 

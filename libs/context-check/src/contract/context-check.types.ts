@@ -1,4 +1,9 @@
-import { type ConfidenceSignals } from '../confidence';
+/** What the confidence is computed from (../confidence.ts); returned beside it so a client can recompute it. */
+export interface ConfidenceSignals {
+  readonly coverage: number;
+  readonly agreement: number;
+  readonly symbol: number;
+}
 
 export interface Evidence {
   readonly source: 'memory' | 'knowledge' | 'code' | 'symbol';
