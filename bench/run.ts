@@ -11,6 +11,7 @@ import { type BenchEnvironment, prepareEnvironment } from './lib/environment';
 import { gitCommit, machineInfo, renderTable, repositoryRoot, type ResultRow, writeResults } from './lib/report';
 import { benchBroadcast } from './broadcast-throughput';
 import { benchGateway } from './gateway/gateway-benchmark';
+import { benchHarness } from './harness/harness-benchmark';
 import { benchHooks } from './hooks/hooks-benchmark';
 import { benchPipeline } from './pipeline/pipeline-benchmark';
 import { benchDuplicates } from './search/duplicates-benchmark';
@@ -187,6 +188,19 @@ async function main(options: BenchOptions, cleanups: CleanupStack): Promise<void
         root,
         memories: options.hooksMemories,
         runs: options.hooksRuns,
+        log,
+      }),
+    );
+  }
+
+  if (selected('harness')) {
+    await runOne('harness', () =>
+      benchHarness({
+        databaseUrl: environment.databaseUrl,
+        redisUrl: environment.redisUrl,
+        root,
+        names: options.harnessNames,
+        questions: options.harnessQuestions,
         log,
       }),
     );

@@ -36,6 +36,10 @@ export interface BenchOptions {
   readonly hooksMemories: number;
   /** Measured runs of the UserPromptSubmit hook. */
   readonly hooksRuns: number;
+  /** Symbol names the harness benchmark looks up (each with code_symbol, code_search and git grep). */
+  readonly harnessNames: number;
+  /** Labelled questions from the git history the harness benchmark calibrates context_check on, at most. */
+  readonly harnessQuestions: number;
 }
 
 export const GATEWAY_TOOLS = ['recall', 'store'] as const;
@@ -51,6 +55,7 @@ export const BENCH_NAMES = [
   'gateway',
   'broadcast',
   'hooks',
+  'harness',
 ] as const;
 export const SEARCH_PROVIDERS = ['hash', 'local'] as const;
 export type SearchProvider = (typeof SEARCH_PROVIDERS)[number];
@@ -61,6 +66,7 @@ export const USAGE = `usage: npm run bench -- [--tenants N] [--seconds S] [--war
                         [--pipeline-latency MS] [--pipeline-slots N] [--pipeline-concurrency LIST]
                         [--gateway-concurrency LIST] [--gateway-memories N] [--gateway-profile]
                         [--gateway-tools LIST] [--gateway-compare DIR] [--hooks-memories N] [--hooks-runs N]
+                        [--harness-names N] [--harness-questions N]
   --tenants N       tenants to provision, and baseline schemas to create (default 100)
   --seconds S       measured seconds per throughput phase (default 3)
   --warmup S        unmeasured warm-up seconds per throughput phase (default 0.5)
@@ -72,6 +78,8 @@ export const USAGE = `usage: npm run bench -- [--tenants N] [--seconds S] [--war
                     the same recall without scopes, at the largest --sizes size, at concurrency
                     1 and --concurrency), hooks (the Claude Code UserPromptSubmit hook's wall time,
                     process start included, beside a bare node start and the recall in-process)
+                    harness (cairn index on this repository, symbol lookups over MCP beside git grep,
+                    the context to learn the layout, context_check's calibration on the git history)
                     (default: all)
   --sizes LIST      search and duplicates corpus sizes, and the largest one the scopes
                     benchmark's (default 10000,100000); --sizes 10000 skips the 100k size,
@@ -97,7 +105,11 @@ export const USAGE = `usage: npm run bench -- [--tenants N] [--seconds S] [--war
                                in the same interleaved slices: before/after on the same noise
   --hooks-memories N           memories in the hooks benchmark's project (default 10000)
   --hooks-runs N               measured hook runs (default 60; each beside a bare node start and
-                               the same recall in-process)`;
+                               the same recall in-process)
+  --harness-names N            symbol names the harness benchmark looks up (default 200; each one
+                               code_symbol, one code_search and one git grep)
+  --harness-questions N        questions from the git history context_check is calibrated on, at
+                               most (default 400; half fit, half held out)`;
 
 export class UsageError extends Error {}
 
@@ -118,6 +130,8 @@ const DEFAULTS: BenchOptions = {
   gatewayTools: GATEWAY_TOOLS,
   hooksMemories: 10_000,
   hooksRuns: 60,
+  harnessNames: 200,
+  harnessQuestions: 400,
 };
 
 type NumericOption =
@@ -130,7 +144,9 @@ type NumericOption =
   | 'pipelineSlots'
   | 'gatewayMemories'
   | 'hooksMemories'
-  | 'hooksRuns';
+  | 'hooksRuns'
+  | 'harnessNames'
+  | 'harnessQuestions';
 
 const FLAGS: Record<string, { key: NumericOption; integer: boolean; min: number; max: number }> = {
   '--tenants': { key: 'tenants', integer: true, min: 1, max: 100_000 },
@@ -143,6 +159,8 @@ const FLAGS: Record<string, { key: NumericOption; integer: boolean; min: number;
   '--gateway-memories': { key: 'gatewayMemories', integer: true, min: 100, max: 1_000_000 },
   '--hooks-memories': { key: 'hooksMemories', integer: true, min: 100, max: 1_000_000 },
   '--hooks-runs': { key: 'hooksRuns', integer: true, min: 5, max: 10_000 },
+  '--harness-names': { key: 'harnessNames', integer: true, min: 10, max: 10_000 },
+  '--harness-questions': { key: 'harnessQuestions', integer: true, min: 20, max: 2_000 },
 };
 
 const LIST_FLAGS = new Set([

@@ -7,7 +7,8 @@ import { dirname, join, relative } from 'node:path';
 export interface ResultRow {
   readonly benchmark: string;
   readonly metric: string;
-  readonly unit: 'ms' | 'req/s' | 'calls/s' | 'queries/s' | 'memories/s' | 's' | '%';
+  /** `score`: a unitless measure shown with three decimals (a Brier score, an error rate). */
+  readonly unit: 'ms' | 'req/s' | 'calls/s' | 'queries/s' | 'memories/s' | 's' | '%' | 'chars' | 'score';
   readonly value: number;
   readonly baseline: number | null;
   readonly baselineName: string | null;
@@ -45,6 +46,7 @@ function formatValue(value: number | null, unit: ResultRow['unit']): string {
   if (value === null || !Number.isFinite(value)) return '-';
   if (unit === 'ms') return `${value.toFixed(value < 10 ? 3 : 1)} ms`;
   if (unit === '%' || unit === 's') return `${value.toFixed(1)} ${unit}`;
+  if (unit === 'score') return value.toFixed(3);
   if ((unit === 'queries/s' || unit === 'memories/s') && value < 100) return `${value.toFixed(1)} ${unit}`;
   return `${Math.round(value).toLocaleString('en-US')} ${unit}`;
 }

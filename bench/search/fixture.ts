@@ -122,7 +122,12 @@ interface Issued {
   readonly token: string;
 }
 
-export async function createSearchTenant(bench: SearchApp, label: string): Promise<SearchTenant> {
+export async function createSearchTenant(
+  bench: SearchApp,
+  label: string,
+  /** MCP toolsets of the token (default: the default toolsets). */
+  toolsets?: readonly string[],
+): Promise<SearchTenant> {
   const { client, adminToken } = bench;
   const slug = `bench-search-${label}-${randomBytes(3).toString('hex')}`;
   const tenant = await client.expectJson<TenantRef>(201, 'POST', '/v1/tenants', adminToken, {
@@ -146,6 +151,7 @@ export async function createSearchTenant(bench: SearchApp, label: string): Promi
     agentId: 'bench:search',
     role: 'agent',
     projects: [project.slug],
+    ...(toolsets ? { toolsets } : {}),
   });
   const principal = await bench.app.get(TokenVerifier, { strict: false }).authenticate(`Bearer ${issued.token}`);
   if (principal.kind !== 'session') throw new Error('the benchmark token did not authenticate as a session');

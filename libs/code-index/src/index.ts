@@ -4,14 +4,12 @@ export { CodeIndexMcpModule } from './mcp/code-index-mcp.module';
 export { CodeQueries, type CodePassage, type CodeSearchResult, type SymbolLookup } from './code-queries.service';
 export { CodeUpload } from './code-upload.service';
 export { CodeRuns } from './code-runs.service';
-export { type SymbolHit } from './contract/code-index.types';
+export { CODE_SYMBOL_KINDS, type CodeSymbolKind, type SymbolHit } from './contract/code-index.types';
 export { CodeParser } from './code-parser.service';
 export { CODE_LANGUAGES, type CodeLanguage, LANGUAGE_BY_EXTENSION, languageOf } from './languages';
 export {
-  CODE_SYMBOL_KINDS,
   type CodeReference,
   type CodeSymbol,
-  type CodeSymbolKind,
   MAX_PARSE_BYTES,
   MAX_REFERENCES,
   PARSE_TIMEOUT_MS,

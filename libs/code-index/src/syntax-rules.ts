@@ -1,6 +1,6 @@
 import { type Node } from 'web-tree-sitter';
 import { type CodeLanguage } from './languages';
-import { type CodeSymbolKind } from './parsed-file';
+import { type CodeSymbolKind } from './contract/code-index.types';
 
 /**
  * What tags.scm cannot say about a declaration, per language: where its members live, which
