@@ -56,6 +56,7 @@ const rounded = (weights: ConfidenceWeights): ConfidenceWeights => ({
   coverage: Math.round(weights.coverage * 100) / 100,
   agreement: Math.round(weights.agreement * 100) / 100,
   symbol: Math.round(weights.symbol * 100) / 100,
+  margin: Math.round(weights.margin * 100) / 100,
 });
 
 export async function runCalibration(

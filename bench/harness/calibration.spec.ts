@@ -11,7 +11,7 @@ import {
   solve,
 } from './calibration';
 
-const TRUE = { bias: -2, coverage: 3, agreement: 1.5, symbol: 1 };
+const TRUE = { bias: -2, coverage: 3, agreement: 1.5, symbol: 1, margin: 2 };
 
 /** Labels drawn from a known logistic model with a fixed seed: the fit must find its weights again. */
 function synthetic(n: number, seed: number): Example[] {
@@ -21,9 +21,14 @@ function synthetic(n: number, seed: number): Example[] {
       coverage: random(),
       agreement: Math.floor(random() * 4) / 3,
       symbol: random() < 0.3 ? 1 : 0,
+      margin: random() * 0.5,
     };
     const z =
-      TRUE.bias + TRUE.coverage * signals.coverage + TRUE.agreement * signals.agreement + TRUE.symbol * signals.symbol;
+      TRUE.bias +
+      TRUE.coverage * signals.coverage +
+      TRUE.agreement * signals.agreement +
+      TRUE.symbol * signals.symbol +
+      TRUE.margin * signals.margin;
     return { signals, y: random() < 1 / (1 + Math.exp(-z)) ? 1 : 0 };
   });
 }

@@ -18,7 +18,7 @@ export interface Scored {
   readonly y: 0 | 1;
 }
 
-export const SIGNALS = ['coverage', 'agreement', 'symbol'] as const;
+export const SIGNALS = ['coverage', 'agreement', 'symbol', 'margin'] as const;
 export type SignalName = (typeof SIGNALS)[number];
 
 export interface FitOptions {
@@ -94,7 +94,13 @@ export function fitLogistic(examples: readonly Example[], options: FitOptions = 
     if (Math.max(...step.map(Math.abs)) < 1e-9) break;
   }
   const weight = (signal: SignalName): number => fixed[signal] ?? w[free.indexOf(signal) + 1];
-  return { bias: w[0], coverage: weight('coverage'), agreement: weight('agreement'), symbol: weight('symbol') };
+  return {
+    bias: w[0],
+    coverage: weight('coverage'),
+    agreement: weight('agreement'),
+    symbol: weight('symbol'),
+    margin: weight('margin'),
+  };
 }
 
 export interface ReliabilityBin {

@@ -40,6 +40,26 @@ export interface SymbolLookup {
   readonly moreReferences: boolean;
 }
 
+/** Names in a sentence looked up as symbols: at most this many (each is one indexed lookup). */
+const NAMES_PER_QUESTION = 3;
+
+/**
+ * Words of a sentence that are spelled like code rather than prose: in backticks, with an
+ * underscore or `$`, with a capital after a lower-case letter (camelCase, PascalCase with two
+ * humps), or followed by `()`.
+ */
+export function codeNamesIn(sentence: string): string[] {
+  const names = new Set<string>();
+  for (const match of sentence.matchAll(/`([A-Za-z_$][\w$]*)(?:\(\))?`|([A-Za-z_$][\w$]*)(\(\))?/g)) {
+    const name = match[1] ?? match[2];
+    const codeLike =
+      match[1] !== undefined || match[3] !== undefined || /[_$]/.test(name) || /[a-z0-9][A-Z]/.test(name);
+    if (codeLike && name.length >= 3 && /[A-Za-z]/.test(name)) names.add(name);
+    if (names.size >= NAMES_PER_QUESTION) break;
+  }
+  return [...names];
+}
+
 /** A name worth looking up as a symbol: one identifier-like word, or a dotted/qualified one. */
 const SYMBOL_LIKE = /^[A-Za-z_$][\w$]*(?:(?:\.|::)[A-Za-z_$][\w$]*)*$/;
 
@@ -103,15 +123,7 @@ export class CodeQueries {
     const queryVector = await this.hybrid.embedQuery(query, request.mode);
     return this.tx.run(async () => {
       const { branch } = await this.branchOf(projectSlug, request.branch);
-      const symbolQuery = query.replace(/\(\)$/, '');
-      const symbols = SYMBOL_LIKE.test(symbolQuery)
-        ? await this.symbols.find(branch.id, {
-            name: symbolQuery.split(/\.|::/).pop()!,
-            kinds: request.kinds ?? null,
-            fuzzy: true,
-            limit: request.limit,
-          })
-        : [];
+      const symbols = await this.symbolsNamed(branch.id, query, request);
       const { ranked, report } = await this.hybrid.rank(this.chunks.corpus(branch.projectId, branch.id), {
         query,
         mode: request.mode,
@@ -132,6 +144,26 @@ export class CodeQueries {
         notes: [...report.notes],
       };
     }, vectorSearchSettings(request.limit));
+  }
+
+  /**
+   * Definitions the query names: a query that is one name (`CodeParser`, `Foo.bar`, `parse()`)
+   * exactly or approximately; a sentence, exactly by the names in it that look like code
+   * (`memory_topics`, `splitIdentifier`, `` `build` ``), so "why does splitIdentifier drop digits"
+   * finds the function as well as the passages.
+   */
+  private async symbolsNamed(branchId: string, query: string, request: CodeSearchRequest): Promise<SymbolHit[]> {
+    const whole = query.replace(/\(\)$/, '');
+    const kinds = request.kinds ?? null;
+    if (SYMBOL_LIKE.test(whole)) {
+      const name = whole.split(/\.|::/).pop()!;
+      return this.symbols.find(branchId, { name, kinds, fuzzy: true, limit: request.limit });
+    }
+    const hits: SymbolHit[] = [];
+    for (const name of codeNamesIn(query)) {
+      hits.push(...(await this.symbols.find(branchId, { name, kinds, fuzzy: false, limit: request.limit })));
+    }
+    return hits.slice(0, request.limit);
   }
 
   async symbol(

@@ -15,10 +15,10 @@ describe('evidence terms', () => {
 });
 
 describe('confidence', () => {
-  it('grows with each signal and stays a probability', () => {
-    const none = confidenceOf({ coverage: 0, agreement: 0, symbol: 0 });
-    const covered = confidenceOf({ coverage: 1, agreement: 0, symbol: 0 });
-    const all = confidenceOf({ coverage: 1, agreement: 1, symbol: 1 });
+  it('grows with coverage, agreement and margin, and stays a probability', () => {
+    const none = confidenceOf({ coverage: 0, agreement: 0, symbol: 0, margin: 0 });
+    const covered = confidenceOf({ coverage: 1, agreement: 0, symbol: 0, margin: 0 });
+    const all = confidenceOf({ coverage: 1, agreement: 1, symbol: 1, margin: 0.5 });
     expect(none).toBeGreaterThan(0);
     expect(covered).toBeGreaterThan(none);
     expect(all).toBeGreaterThan(covered);

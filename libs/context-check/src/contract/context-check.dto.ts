@@ -22,6 +22,6 @@ export const contextCheckResultSchema = z.object({
   readNext: z
     .array(z.object({ tool: z.string(), arguments: z.record(z.string(), z.string()), why: z.string() }))
     .describe('When confidence is low: what to read next instead of guessing'),
-  signals: z.object({ coverage: z.number(), agreement: z.number(), symbol: z.number() }),
+  signals: z.object({ coverage: z.number(), agreement: z.number(), symbol: z.number(), margin: z.number() }),
   notes: z.array(z.string()),
 });

@@ -3,6 +3,7 @@ export interface ConfidenceSignals {
   readonly coverage: number;
   readonly agreement: number;
   readonly symbol: number;
+  readonly margin: number;
 }
 
 export interface Evidence {
