@@ -29,3 +29,4 @@ export {
 export { LOCAL_MODEL, type ModelFile, type ModelWheel } from './local-model';
 export { OllamaEmbedder, OpenAiEmbedder, type ProviderEmbedderOptions, providerModelId } from './provider-embedders';
 export { STOPWORDS } from './stopwords';
+export { type ChunkVectorStore, chunkVectorTarget } from './chunk-vector-target';

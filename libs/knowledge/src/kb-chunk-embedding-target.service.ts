@@ -1,49 +1,20 @@
 import { Injectable, type OnModuleInit } from '@nestjs/common';
-import {
-  type ComputedEmbedding,
-  type EmbeddingModel,
-  type EmbeddingTargetHandler,
-  EmbeddingTargets,
-  type MissingOptions,
-  type PendingEmbedding,
-  toVectorLiteral,
-} from '@cairn/embeddings';
+import { chunkVectorTarget, EmbeddingTargets } from '@cairn/embeddings';
 import { KB_CHUNKS_TABLE, KbChunksRepository } from './kb-chunks.repository';
 
 /**
- * How knowledge-base chunks get their vectors: the worker's embedding processor calls
- * `pending`, embeds outside any transaction, then `store`s. Registered on module init so
- * every app that imports the knowledge module can embed (worker) or enqueue (api) chunks.
+ * How knowledge-base chunks get their vectors: the worker's embedding processor asks the chunks
+ * repository for what is pending, embeds outside any transaction, then stores. Registered on
+ * module init so every app that imports the knowledge module can embed (worker) or enqueue (api).
  */
 @Injectable()
-export class KbChunkEmbeddingTarget implements EmbeddingTargetHandler, OnModuleInit {
-  readonly table = KB_CHUNKS_TABLE;
-
+export class KbChunkEmbeddingTarget implements OnModuleInit {
   constructor(
     private readonly targets: EmbeddingTargets,
     private readonly chunks: KbChunksRepository,
   ) {}
 
   onModuleInit(): void {
-    this.targets.register('kb_chunk', this);
-  }
-
-  pending(ids: readonly string[], model: EmbeddingModel): Promise<PendingEmbedding[]> {
-    return this.chunks.pending(ids, model.id);
-  }
-
-  store(vectors: readonly ComputedEmbedding[], model: EmbeddingModel): Promise<number> {
-    return this.chunks.store(
-      vectors.map((vector) => ({
-        id: vector.id,
-        contentHash: vector.contentHash,
-        literal: toVectorLiteral(vector.vector),
-      })),
-      model.id,
-    );
-  }
-
-  missing(model: EmbeddingModel, options: MissingOptions): Promise<string[]> {
-    return this.chunks.missing(model.id, options);
+    this.targets.register('kb_chunk', chunkVectorTarget(KB_CHUNKS_TABLE, this.chunks));
   }
 }
