@@ -3,7 +3,6 @@ import { type CodeSkipReason, collectCodeFiles, type LocalCodeFile } from '../..
 import { batchUploads, type BatchLimits, planIndex } from '../../indexing/index-plan';
 import { type Output } from '../../output/output';
 import { startStatusLine } from '../../output/progress';
-import { codeIndexClient } from './code-index-api';
 import { fetchManifest, type IndexTarget, recordRun, removePaths, uploadBatches } from './code-index-sync';
 
 export interface CodeIndexRunOptions extends IndexTarget {
@@ -94,9 +93,8 @@ export async function runCodeIndex(
       if (++seen % 100 === 0) status.update(`scanning ${seen} files`);
     }
     status.update("comparing with the server's manifest");
-    const client = codeIndexClient(api);
     const target: IndexTarget = { project: options.project, branch: options.branch, commit: options.commit };
-    const plan = planIndex(local, await fetchManifest(client, target));
+    const plan = planIndex(local, await fetchManifest(api, target));
     const toSend = plan.uploads.reduce((sum, file) => sum + file.size, 0);
     const base = {
       project: options.project,
@@ -128,20 +126,15 @@ export async function runCodeIndex(
     const showUploads = () =>
       status.update(`indexing ${doneFiles}/${plan.uploads.length} files (${formatBytes(doneBytes)})`);
     if (plan.uploads.length > 0) showUploads();
-    const sent = await uploadBatches(
-      client,
-      target,
-      batchUploads(plan.uploads, options.batchLimits),
-      (files, bytes) => {
-        doneFiles += files;
-        doneBytes += bytes;
-        showUploads();
-      },
-    );
+    const sent = await uploadBatches(api, target, batchUploads(plan.uploads, options.batchLimits), (files, bytes) => {
+      doneFiles += files;
+      doneBytes += bytes;
+      showUploads();
+    });
     skipped.unreadable += sent.vanished.length;
     if (plan.removals.length > 0) status.update(`removing ${plan.removals.length} files`);
-    const removed = plan.removals.length > 0 ? await removePaths(client, target, plan.removals) : 0;
-    const run = await recordRun(client, target, {
+    const removed = plan.removals.length > 0 ? await removePaths(api, target, plan.removals) : 0;
+    const run = await recordRun(api, target, {
       scanned: local.length,
       uploaded: sent.uploaded,
       removed,

@@ -1,9 +1,8 @@
-import { type Client } from 'openapi-fetch';
-import { ok } from '../../api/cairn-client';
+import { type CairnApi, ok } from '../../api/cairn-client';
+import { type AnswerOf, type BodyOf } from '../../api/rest-types';
 import { CliError } from '../../cli-error';
 import { type LocalCodeFile, readCodeFile } from '../../indexing/code-files';
 import { chunked, forEachLimited } from '../../indexing/index-plan';
-import { type CodeIndexPaths, type RecordRunAnswer, type RecordRunBody } from './code-index-api';
 
 /** Requests in flight at once: enough to hide latency, few enough not to crowd the server out for other agents. */
 export const IN_FLIGHT = 3;
@@ -32,7 +31,7 @@ export interface UploadTotals {
 }
 
 /** The branch's manifest, path → hash, page by page. */
-export async function fetchManifest(client: Client<CodeIndexPaths>, target: IndexTarget): Promise<Map<string, string>> {
+export async function fetchManifest(client: CairnApi, target: IndexTarget): Promise<Map<string, string>> {
   const manifest = new Map<string, string>();
   let after: string | undefined;
   do {
@@ -56,7 +55,7 @@ export async function fetchManifest(client: Client<CodeIndexPaths>, target: Inde
  * hashes were kept from the walk). `onBatch` hears of each batch the server took.
  */
 export async function uploadBatches(
-  client: Client<CodeIndexPaths>,
+  client: CairnApi,
   target: IndexTarget,
   batches: readonly (readonly LocalCodeFile[])[],
   onBatch: (files: number, bytes: number) => void,
@@ -103,11 +102,7 @@ export async function uploadBatches(
 }
 
 /** Removes the paths from the branch's index, at most REMOVE_BATCH per request; the number the server removed. */
-export async function removePaths(
-  client: Client<CodeIndexPaths>,
-  target: IndexTarget,
-  paths: readonly string[],
-): Promise<number> {
+export async function removePaths(client: CairnApi, target: IndexTarget, paths: readonly string[]): Promise<number> {
   let removed = 0;
   const slices = chunked(paths, REMOVE_BATCH);
   await forEachLimited(
@@ -131,10 +126,10 @@ export async function removePaths(
 
 /** Records the run with its counts; the server derives the project card again. */
 export function recordRun(
-  client: Client<CodeIndexPaths>,
+  client: CairnApi,
   target: IndexTarget,
-  counts: Omit<RecordRunBody, 'branch' | 'commit'>,
-): Promise<RecordRunAnswer> {
+  counts: Omit<BodyOf<'/v1/projects/{project}/code/runs', 'post'>, 'branch' | 'commit'>,
+): Promise<AnswerOf<'/v1/projects/{project}/code/runs', 'post'>> {
   return withContext(
     'Recording the run',
     ok(

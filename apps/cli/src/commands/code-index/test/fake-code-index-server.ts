@@ -1,5 +1,9 @@
 import { createHash } from 'node:crypto';
-import { type PutFilesBody, type RecordRunBody, type RemoveFilesBody } from '../code-index-api';
+import { type BodyOf } from '../../../api/rest-types';
+
+type PutFilesBody = BodyOf<'/v1/projects/{project}/code/files', 'put'>;
+type RecordRunBody = BodyOf<'/v1/projects/{project}/code/runs', 'post'>;
+type RemoveFilesBody = BodyOf<'/v1/projects/{project}/code/files/remove', 'post'>;
 
 /** One request the fake server answered: the route below `/v1/projects/{project}/code`. */
 export interface Call {
