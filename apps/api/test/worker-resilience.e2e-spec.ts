@@ -242,6 +242,12 @@ describe('Redis restarted during a run', () => {
         await events.close();
       }
       await waitUntilEmbedded(api, schema, ids, 30_000, 'every acknowledged write to be embedded');
+      // The sweep's jobs store their vectors before BullMQ marks them done: the queue empties just after.
+      await eventually(
+        async () => ((await queueState(queue)).pending === 0 ? true : undefined),
+        20_000,
+        'the embeddings queue to drain after the sweep',
+      );
       expect(await queueState(queue)).toEqual({ pending: 0, failed: 0 });
 
       // And every one of them is found by its meaning.
