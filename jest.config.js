@@ -31,6 +31,7 @@ module.exports = {
     '^@cairn/oauth-harness$': '<rootDir>/apps/mcp-gateway/test/oauth-harness',
     '^@cairn/mcp-gateway-app$': '<rootDir>/apps/mcp-gateway/src/mcp-gateway.module',
     '^@cairn/cli-recall-selection$': '<rootDir>/apps/cli/src/hooks/recall-selection',
+    '^@cairn/cli-code-index$': '<rootDir>/apps/cli/src/commands/code-index/code-index-run',
     '^@cairn/(.*)$': '<rootDir>/libs/$1/src',
   },
   globalSetup: '<rootDir>/test/global-setup.ts',

@@ -13,7 +13,7 @@ import { type INestApplicationContext } from '@nestjs/common';
 import { loadConfig } from '@cairn/config';
 import { JobQueue, QUEUE_NAMES, type QueueName } from '@cairn/jobs';
 import { quotedSchema } from '@cairn/tenancy';
-import { type CodeIndexSummary } from '../../apps/cli/src/commands/code-index/code-index-run';
+import { type CodeIndexSummary } from '@cairn/cli-code-index';
 import { type ChildServer, startGatewayProcess } from '../gateway/processes';
 import { RpcClient, type ToolResult } from '../gateway/rpc-client';
 import { startWorker } from '../pipeline/fixture';
