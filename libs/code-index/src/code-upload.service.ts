@@ -125,7 +125,7 @@ export class CodeUpload {
       });
       return new Set(stored.map((entry) => entry.file.path));
     });
-    await this.requestSummaries(projectSlug, principal, sent, written);
+    await this.requestSummaries(projectSlug, principal, prepared, written);
     const byPath = new Map(prepared.map((file) => [file.path, file]));
     return sent.map((file) => {
       const done = written.has(file.path) ? byPath.get(file.path) : undefined;
@@ -192,12 +192,14 @@ export class CodeUpload {
   private async requestSummaries(
     projectSlug: string,
     principal: SessionPrincipal,
-    sent: readonly { path: string; content: string }[],
+    prepared: readonly Prepared[],
     written: ReadonlySet<string>,
   ): Promise<void> {
-    for (const file of sent) {
+    for (const file of prepared) {
       if (!written.has(file.path) || file.content.trim().length === 0) continue;
-      await this.summaries.request(projectSlug, principal, file).catch((error: unknown) => {
+      // Already scanned for the index: the summary keeps the same placeholders and originals.
+      const scanned = { path: file.path, contentHash: file.hash, content: file.content, sealed: file.sealed };
+      await this.summaries.requestScanned(projectSlug, principal, scanned).catch((error: unknown) => {
         this.logger.warn(`summary of ${file.path} not requested: ${(error as Error).message}`);
       });
     }

@@ -5,7 +5,7 @@ import { NotFoundError } from '@cairn/common';
 import { sha256 } from '@cairn/generation';
 import { JobQueue } from '@cairn/jobs';
 import { ProjectResolver } from '@cairn/projects';
-import { SecretRedaction } from '@cairn/secrets';
+import { type SealedSecret, SecretRedaction } from '@cairn/secrets';
 import { TenantTransaction } from '@cairn/tenancy';
 import { FileSummariesRepository } from './file-summaries.repository';
 import { type CurrentFileSummary, type FileSummary } from './contract/file-summary.types';
@@ -37,7 +37,28 @@ export class FileSummaries {
     const contentHash = sha256(input.content);
     // The path names the summary in later requests (GET by path): refused, not redacted.
     await this.secrets.refuseInIdentifiers({ path: input.path });
+    // PostgreSQL text cannot hold NUL; the hash still covers the content exactly as sent.
     const clean = await this.secrets.redact([input.content.replaceAll('\u0000', '')]);
+    return this.requestScanned(projectSlug, principal, {
+      path: input.path,
+      contentHash,
+      content: clean.texts[0],
+      sealed: clean.sealed,
+    });
+  }
+
+  /**
+   * The same for a file its caller has already checked and redacted (the code index scans every
+   * file it stores): `path` refused if it held a secret, `content` with placeholders, `sealed`
+   * the originals, `contentHash` of the file as sent. Scanning it again would find nothing new.
+   */
+  requestScanned(
+    projectSlug: string,
+    principal: SessionPrincipal,
+    input: { path: string; contentHash: string; content: string; sealed: readonly SealedSecret[] },
+  ): Promise<FileSummary> {
+    assertProjectAccess(principal, projectSlug);
+    const { contentHash } = input;
     return this.tx.run(async () => {
       const project = await this.projects.resolve(projectSlug);
       const ready = await this.summaries.touchReady(project.id, input.path, contentHash);
@@ -47,11 +68,10 @@ export class FileSummaries {
         projectId: project.id,
         path: input.path,
         contentHash,
-        // PostgreSQL text cannot hold NUL; the hash still covers the content exactly as sent.
-        content: clean.texts[0],
+        content: input.content,
         requestedBy: authorOf(principal),
       });
-      await this.secrets.keep(clean.sealed, {
+      await this.secrets.keep(input.sealed, {
         projectId: project.id,
         sourceTable: 'file_summaries',
         sourceId: row.id,
