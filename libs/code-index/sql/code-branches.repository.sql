@@ -10,9 +10,13 @@ INSERT INTO code_branches (id, project_id, name) VALUES ($1, $2, $3) ON CONFLICT
 -- parameters: $1 uuid, $2 text
 SELECT id, project_id AS "projectId", name, last_commit AS "lastCommit", indexed_at AS "indexedAt" FROM code_branches WHERE project_id = $1 AND name = $2 FOR UPDATE;
 
--- CodeBranchesRepository.find
+-- CodeBranchesRepository.find (read)
 -- parameters: $1 uuid, $2 text
 SELECT id, project_id AS "projectId", name, last_commit AS "lastCommit", indexed_at AS "indexedAt" FROM code_branches WHERE project_id = $1 AND name = $2;
+
+-- CodeBranchesRepository.find (locked)
+-- parameters: $1 uuid, $2 text
+SELECT id, project_id AS "projectId", name, last_commit AS "lastCommit", indexed_at AS "indexedAt" FROM code_branches WHERE project_id = $1 AND name = $2 FOR UPDATE;
 
 -- CodeBranchesRepository.newest
 -- parameters: $1 uuid

@@ -31,10 +31,14 @@ export class CodeBranchesRepository {
     return rows[0];
   }
 
-  @SqlSnapshot({ params: [EX.projectId, 'main'] })
-  async find(projectId: string, name: string): Promise<CodeBranch | null> {
+  /** The branch if it was ever indexed; with `lock`, held until the transaction ends as an upload holds it. */
+  @SqlSnapshot(
+    { name: 'read', params: [EX.projectId, 'main'] },
+    { name: 'locked', params: [EX.projectId, 'main', { lock: true }] },
+  )
+  async find(projectId: string, name: string, options: { lock?: boolean } = {}): Promise<CodeBranch | null> {
     const rows = await this.db.query<CodeBranch>(
-      `SELECT ${COLUMNS} FROM code_branches WHERE project_id = $1 AND name = $2`,
+      `SELECT ${COLUMNS} FROM code_branches WHERE project_id = $1 AND name = $2${options.lock ? ' FOR UPDATE' : ''}`,
       [projectId, name],
     );
     return rows[0] ?? null;

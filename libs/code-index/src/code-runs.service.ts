@@ -30,10 +30,9 @@ export class CodeRuns {
     assertProjectAccess(principal, projectSlug);
     return this.tx.run(async () => {
       const project = await this.projects.resolve(projectSlug);
-      const branch = await this.branches.find(project.id, request.branch);
-      if (!branch) return { removed: 0 };
-      const locked = await this.branches.lockOrCreate(randomUUID(), project.id, request.branch);
-      return { removed: await this.files.remove(locked.id, [...new Set(request.paths)]) };
+      // Nothing to remove from a branch never indexed; otherwise it waits for an upload in progress.
+      const branch = await this.branches.find(project.id, request.branch, { lock: true });
+      return { removed: branch ? await this.files.remove(branch.id, [...new Set(request.paths)]) : 0 };
     });
   }
 
