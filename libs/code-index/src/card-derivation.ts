@@ -1,15 +1,8 @@
+import { type ProjectCardContent } from '@cairn/project-card';
 import { type CodeFileOutline, type CodeFileText } from './code-files.repository';
 
-/** What the code index can say about a project, in the project card's sections (@cairn/project-card). */
-export interface DerivedCard {
-  readonly stack: string[];
-  readonly layout: { path: string; files: number; summary: string }[];
-  readonly entryPoints: { path: string; why: string }[];
-  readonly buildAndTest: { command: string; why: string }[];
-  readonly conventions: string[];
-  readonly hotFiles: { path: string; why: string }[];
-  readonly notes: string;
-}
+/** What the code index can say about a project: the card's sections (edited ones are kept by @cairn/project-card). */
+type DerivedCard = ProjectCardContent;
 
 /** Root files the derivation reads besides the outline. */
 export const CARD_SOURCE_FILES = [
