@@ -11,7 +11,7 @@ export type FakeFailure = { readonly path?: string } & (
   | { readonly type: 'dimensions'; readonly dimensions: number } // vectors of another size
   | { readonly type: 'nan' } // a `NaN` literal in the first vector, as Python's json.dumps writes it
   | { readonly type: 'reverse-order' } // OpenAI: `data` in reverse order (legal; clients must sort by index)
-  | { readonly type: 'rerank-results'; readonly results: readonly unknown[] } // `/v1/rerank` answers these results verbatim
+  | { readonly type: 'rerank-results'; readonly results: readonly unknown[] } // `/v1/rerank` or TEI's `/rerank` answers these results verbatim
 );
 
 export interface FakeChatRequest {
@@ -40,8 +40,13 @@ export interface FakeModelServerOptions {
   chatAnswer?: string | ((request: FakeChatRequest) => string);
   /** When set, `/v1/*` requires `Authorization: Bearer <apiKey>`. */
   apiKey?: string;
-  /** `/v1/rerank`'s relevance score of one document for the query; default {@link fakeRerankScore}. */
+  /** The rerank relevance score of one document for the query (both dialects); default {@link fakeRerankScore}. */
   rerankScore?: (query: string, document: string) => number;
+  /**
+   * Texts TEI's `/rerank` takes in one request (its `--max-client-batch-size`, 32 by default);
+   * more are refused with 413 and a Validation error, as TEI does. Unlimited when unset.
+   */
+  rerankMaxBatch?: number;
 }
 
 export interface LoggedRequest {
@@ -88,8 +93,9 @@ export function fakeRerankScore(query: string, document: string): number {
 const tagged = (name: string) => (name.slice(name.lastIndexOf('/') + 1).includes(':') ? name : `${name}:latest`);
 
 /**
- * A real HTTP server speaking Ollama's native API, the OpenAI API and the rerank API of
- * llama.cpp, vLLM and Cohere-compatible servers (`POST /v1/rerank`) faithfully enough for the
+ * A real HTTP server speaking Ollama's native API, the OpenAI API, the rerank API of
+ * llama.cpp, vLLM and Cohere-compatible servers (`POST /v1/rerank`) and that of Hugging Face
+ * text-embeddings-inference (`POST /rerank {query, texts}` → `[{index, score}]`) faithfully enough for the
  * production clients: same paths, bodies, status codes and error shapes. Latency is
  * simulated with timers, so concurrent requests overlap and throughput depends only on the
  * configured latency (undici's fetch opens as many connections as needed).
@@ -160,7 +166,8 @@ export async function startFakeModelServer(initial: FakeModelServerOptions = {})
     if (failure?.type === 'malformed') return send(res, 200, '{"embeddings": [[0.1, 0.2');
 
     const openai = path.startsWith('/v1/');
-    if (openai && options.apiKey && req.headers.authorization !== `Bearer ${options.apiKey}`) {
+    // TEI checks a bearer key too when started with --api-key.
+    if ((openai || path === '/rerank') && options.apiKey && req.headers.authorization !== `Bearer ${options.apiKey}`) {
       return send(res, 401, { error: { message: 'Incorrect API key provided', type: 'invalid_request_error' } });
     }
     const route = `${req.method} ${path}`;
@@ -173,6 +180,8 @@ export async function startFakeModelServer(initial: FakeModelServerOptions = {})
         data: options.models.map((id) => ({ id, object: 'model', created: 0, owned_by: 'fake' })),
       });
     }
+    // TEI serves one model and names none in requests: it is answered before the model checks.
+    if (route === 'POST /rerank') return teiRerank(res, body, failure);
     const known = [
       'POST /api/embed',
       'POST /api/chat',
@@ -213,6 +222,10 @@ export async function startFakeModelServer(initial: FakeModelServerOptions = {})
     }
 
     if (path === '/v1/rerank') {
+      const wellFormed = typeof body.query === 'string' && Array.isArray(body.documents);
+      if (wellFormed && options.rerankMaxBatch !== undefined && body.documents.length > options.rerankMaxBatch) {
+        return send(res, 400, { error: { message: `too many documents: more than ${options.rerankMaxBatch}` } });
+      }
       const documents: unknown[] = Array.isArray(body.documents) ? body.documents : [];
       if (typeof body.query !== 'string' || documents.length === 0 || !documents.every((d) => typeof d === 'string')) {
         return send(res, 400, { error: { message: 'query and a non-empty list of documents are required' } });
@@ -263,6 +276,30 @@ export async function startFakeModelServer(initial: FakeModelServerOptions = {})
       return void res.end(`${JSON.stringify(final)}\n`);
     }
     return send(res, 200, { ...final, ...content });
+  }
+
+  /** TEI's `/rerank`: every text scored, best first, `[{index, score}]` (and `text` when asked for). */
+  function teiRerank(res: ServerResponse, body: any, failure: FakeFailure | undefined): void {
+    const texts: unknown[] = Array.isArray(body?.texts) ? body.texts : [];
+    if (typeof body?.query !== 'string' || texts.length === 0 || !texts.every((t) => typeof t === 'string')) {
+      return send(res, 422, { error: 'Input validation error: `texts` cannot be empty', error_type: 'Validation' });
+    }
+    if (options.rerankMaxBatch !== undefined && texts.length > options.rerankMaxBatch) {
+      return send(res, 413, {
+        error: `batch size ${texts.length} > maximum allowed batch size ${options.rerankMaxBatch}`,
+        error_type: 'Validation',
+      });
+    }
+    if (failure?.type === 'rerank-results') return send(res, 200, failure.results);
+    const score = options.rerankScore ?? fakeRerankScore;
+    const ranked = texts
+      .map((text, index) => ({
+        index,
+        score: score(body.query, text),
+        ...(body.return_text ? { text } : {}),
+      }))
+      .sort((a, b) => b.score - a.score || a.index - b.index);
+    return send(res, 200, ranked);
   }
 
   await new Promise<void>((resolve) => server.listen({ host: '127.0.0.1', port: 0, backlog: 1024 }, resolve));

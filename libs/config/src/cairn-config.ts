@@ -63,12 +63,16 @@ export interface CairnConfig {
   };
   /** The optional reranking stage of search: off (the default) while `url` is undefined. */
   readonly rerank: {
-    /** The server's base URL, without a trailing slash; requests go to `{url}/v1/rerank`. */
+    /** The server's base URL, without a trailing slash; the path is the API's. */
     readonly url: string | undefined;
+    /** `cohere`: `POST {url}/v1/rerank`; `tei`: text-embeddings-inference's `POST {url}/rerank`. */
+    readonly api: 'cohere' | 'tei';
     readonly model: string | undefined;
     readonly apiKey: string | undefined;
     /** How many fused results are sent; the reranker's order replaces the fused order among them. */
     readonly candidates: number;
+    /** Candidates per request; a search's requests go out concurrently, within one `timeoutMs`. */
+    readonly batchSize: number;
     /** A search's wait for the reranker; past it the fused order stands and the report says so. */
     readonly timeoutMs: number;
   };

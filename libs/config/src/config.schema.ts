@@ -91,12 +91,22 @@ export const environmentSchema = z.object({
   OPENAI_BASE_URL: httpUrl.optional(),
   OPENAI_API_KEY: z.string().min(1).max(512).optional(),
   PROVIDER_TIMEOUT_MS: positiveInt(30_000, 600_000),
-  /** A cross-encoder's server (`POST {RERANK_URL}/v1/rerank`); unset, recall keeps the fused order. */
+  /** A cross-encoder's server (RERANK_API says which path); unset, recall keeps the fused order. */
   RERANK_URL: httpUrl.optional(),
+  /**
+   * The server's API: `cohere` (`POST {url}/v1/rerank`: llama.cpp, vLLM, Jina, Cohere-compatible
+   * gateways) or `tei` (Hugging Face text-embeddings-inference, `POST {url}/rerank`).
+   */
+  RERANK_API: z.enum(['cohere', 'tei']).default('cohere'),
   RERANK_MODEL: modelName.optional(),
   RERANK_API_KEY: z.string().min(1).max(512).optional(),
-  /** Fused results sent to the reranker; it reorders these, the rest follow in fused order. */
-  RERANK_CANDIDATES: positiveInt(30, 100),
+  /**
+   * Fused results sent to the reranker; it reorders these, the rest follow in fused order. Deep
+   * enough by default that both rankers' candidates reach it, not only the keyword ranker's head.
+   */
+  RERANK_CANDIDATES: positiveInt(100, 500),
+  /** Candidates per request; requests go out at once. TEI refuses more than its --max-client-batch-size (32). */
+  RERANK_BATCH_SIZE: positiveInt(32, 500),
   /** How long a search waits for the reranker before it keeps the fused order. */
   RERANK_TIMEOUT_MS: positiveInt(800, 60_000),
   WORKER_CONCURRENCY_EMBEDDINGS: positiveInt(16, 256),

@@ -107,9 +107,11 @@ describe('loadConfig', () => {
   it('leaves reranking off unless RERANK_URL is set, and needs a model and a base URL with it', () => {
     expect(loadConfig('api', valid).rerank).toEqual({
       url: undefined,
+      api: 'cohere',
       model: undefined,
       apiKey: undefined,
-      candidates: 30,
+      candidates: 100,
+      batchSize: 32,
       timeoutMs: 800,
     });
     const secret = 'rk-very-secret-value';
@@ -118,14 +120,18 @@ describe('loadConfig', () => {
       RERANK_URL: 'http://reranker:8080/',
       RERANK_MODEL: 'bge-reranker-v2-m3',
       RERANK_API_KEY: secret,
-      RERANK_CANDIDATES: '12',
+      RERANK_API: 'tei',
+      RERANK_CANDIDATES: '500',
+      RERANK_BATCH_SIZE: '16',
       RERANK_TIMEOUT_MS: '300',
     });
     expect(on.rerank).toEqual({
       url: 'http://reranker:8080',
+      api: 'tei',
       model: 'bge-reranker-v2-m3',
       apiKey: secret,
-      candidates: 12,
+      candidates: 500,
+      batchSize: 16,
       timeoutMs: 300,
     });
     expect(problemsOf({ ...valid, RERANK_URL: 'http://reranker:8080' })).toContain(
@@ -134,9 +140,21 @@ describe('loadConfig', () => {
     for (const url of ['http://reranker:8080/v1', 'http://reranker:8080/v1/rerank/']) {
       expect(problemsOf({ ...valid, RERANK_URL: url, RERANK_MODEL: 'm' })).toContain('without /v1 or /rerank');
     }
-    const bad = problemsOf({ ...valid, RERANK_URL: 'ftp://x', RERANK_API_KEY: secret, RERANK_CANDIDATES: '500' });
+    expect(
+      problemsOf({ ...valid, RERANK_URL: 'http://tei:80/rerank', RERANK_MODEL: 'm', RERANK_API: 'tei' }),
+    ).toContain('Cairn calls /rerank');
+    const bad = problemsOf({
+      ...valid,
+      RERANK_URL: 'ftp://x',
+      RERANK_API_KEY: secret,
+      RERANK_CANDIDATES: '501',
+      RERANK_BATCH_SIZE: '0',
+      RERANK_API: 'ollama',
+    });
     expect(bad).toContain('RERANK_URL');
     expect(bad).toContain('RERANK_CANDIDATES');
+    expect(bad).toContain('RERANK_BATCH_SIZE');
+    expect(bad).toContain('RERANK_API');
     expect(bad).not.toContain(secret);
   });
 

@@ -90,9 +90,11 @@ export function loadConfig(app: AppName, env: EnvSource): CairnConfig {
     },
     rerank: {
       url: values.RERANK_URL?.replace(/\/+$/, ''),
+      api: values.RERANK_API,
       model: values.RERANK_MODEL,
       apiKey: values.RERANK_API_KEY,
       candidates: values.RERANK_CANDIDATES,
+      batchSize: values.RERANK_BATCH_SIZE,
       timeoutMs: values.RERANK_TIMEOUT_MS,
     },
     worker: {
@@ -247,7 +249,8 @@ function crossFieldProblems(values: Environment): string[] {
     if (!values.RERANK_MODEL) problems.push('RERANK_MODEL is required with RERANK_URL');
     // The path is ours to add; `…/v1` or `…/v1/rerank` would be asked for `…/v1/v1/rerank`.
     if (/\/(v\d+|rerank)\/*$/i.test(values.RERANK_URL)) {
-      problems.push('RERANK_URL must be the server base URL, without /v1 or /rerank (Cairn calls /v1/rerank)');
+      const path = values.RERANK_API === 'tei' ? '/rerank' : '/v1/rerank';
+      problems.push(`RERANK_URL must be the server base URL, without /v1 or /rerank (Cairn calls ${path})`);
     }
   }
   return problems;

@@ -6,7 +6,13 @@ export { ModelPresenceCheck, type ModelPresenceOptions } from './model-presence'
 export { type OllamaChatRequest, OllamaClient, type OllamaClientOptions } from './ollama.client';
 export { type OpenAiChatRequest, OpenAiClient, type OpenAiClientOptions } from './openai.client';
 export { ProviderError, type ProviderErrorKind } from './provider-error';
-export { RerankClient, type RerankClientOptions, type RerankResult } from './rerank.client';
+export {
+  RERANK_APIS,
+  type RerankApi,
+  RerankClient,
+  type RerankClientOptions,
+  type RerankResult,
+} from './rerank.client';
 export { ProviderClients } from './provider-clients.service';
 export { ProviderReadiness } from './provider-readiness.service';
 export { ProvidersModule } from './providers.module';

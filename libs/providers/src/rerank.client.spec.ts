@@ -23,6 +23,32 @@ describe('RerankClient over real HTTP', () => {
   afterEach(() => server.close());
 
   const client = (apiKey?: string, timeoutMs = 2_000) => new RerankClient({ baseUrl: server.url, apiKey, timeoutMs });
+  const tei = (apiKey?: string, timeoutMs = 2_000) =>
+    new RerankClient({ baseUrl: server.url, api: 'tei', apiKey, timeoutMs });
+
+  it("speaks TEI's dialect: {query, texts, truncate} to /rerank, [{index, score}] back, no model named", async () => {
+    const documents = ['pandas eat bamboo', 'the giant panda is a bear', 'hello'];
+    const results = await tei().rerank(model, 'giant panda bear', documents);
+    expect(server.requests[0]).toMatchObject({ method: 'POST', path: '/rerank' });
+    expect(server.requests[0]?.body).toEqual({ query: 'giant panda bear', texts: documents, truncate: true });
+    expect(results).toEqual([
+      { index: 1, score: 1 },
+      { index: 0, score: 0 },
+      { index: 2, score: 0 },
+    ]);
+    server.options.apiKey = key;
+    await expect(tei(key).rerank(model, 'q', ['a'])).resolves.toHaveLength(1);
+    expect(server.requests[1]?.headers.authorization).toBe(`Bearer ${key}`);
+  });
+
+  it("classifies TEI's refusals and an answer in the other dialect's shape", async () => {
+    server.options.rerankMaxBatch = 2;
+    const tooMany = await providerError(tei().rerank(model, 'q', ['a', 'b', 'c']));
+    expect(tooMany).toMatchObject({ kind: 'bad_request', status: 413 });
+    expect(tooMany.message).toContain('Reranker (TEI) POST /rerank');
+    server.fail({ type: 'rerank-results', path: '/rerank', results: [{ index: 0, relevance_score: 1 }] });
+    expect(await providerError(tei().rerank(model, 'q', ['a']))).toMatchObject({ kind: 'bad_response' });
+  });
 
   it('posts {model, query, documents, top_n} to /v1/rerank and returns each index with its score', async () => {
     const documents = ['pandas eat bamboo', 'the giant panda is a bear', 'hello'];

@@ -4,8 +4,9 @@ import { RerankClient, type RerankResult } from '@cairn/providers';
 import { type RerankDocument, type Reranker, type RerankScore } from './contract/reranker';
 
 /**
- * A cross-encoder behind the `/v1/rerank` API (llama.cpp's server, vLLM, Jina, Cohere-compatible
- * gateways). The answer numbers documents by their position in the request; an entry that
+ * A cross-encoder behind a rerank API (RerankClient: `/v1/rerank` of llama.cpp's server, vLLM,
+ * Jina, Cohere-compatible gateways, or TEI's `/rerank`). The answer numbers documents by their
+ * position in the request; an entry that
  * names no document sent (out of range, not an integer), repeats one already scored, or has
  * no finite score is ignored, so a confused server can reorder nothing it was not asked about.
  */
@@ -54,8 +55,8 @@ export function scoresByIndex(
 
 /** The reranker RERANK_URL configures, or null (reranking off, the default). */
 export function createReranker(config: CairnConfig): Reranker | null {
-  const { url, model, apiKey, timeoutMs } = config.rerank;
+  const { url, api, model, apiKey, timeoutMs } = config.rerank;
   if (!url || !model) return null;
   // The client's own timeout is the search's budget: a late answer is never used.
-  return new HttpReranker(new RerankClient({ baseUrl: url, apiKey, timeoutMs }), model);
+  return new HttpReranker(new RerankClient({ baseUrl: url, api, apiKey, timeoutMs }), model);
 }

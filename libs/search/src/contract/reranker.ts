@@ -12,14 +12,16 @@ export interface RerankScore {
 
 /**
  * A second-stage ranker (a cross-encoder) that reads the query and each candidate together,
- * after fusion. Implementations: {@link HttpReranker} (any server of the `/v1/rerank` API).
+ * after fusion. Implementations: {@link HttpReranker} (a server of the `/v1/rerank` API or TEI's `/rerank`).
  */
 export interface Reranker {
   /** The model, as search reports name it. */
   readonly model: string;
   /**
    * Scores for the documents it could score, in any order, each id at most once and only ids
-   * of `documents`. Rejects when the model cannot answer; stops when `signal` aborts.
+   * of `documents`. Rejects when the model cannot answer; stops when `signal` aborts. Called
+   * once per batch (RERANK_BATCH_SIZE documents at most), the batches of a search at once:
+   * scores must not depend on the other documents of the request, as a cross-encoder's do not.
    */
   rerank(query: string, documents: readonly RerankDocument[], signal?: AbortSignal): Promise<RerankScore[]>;
 }
