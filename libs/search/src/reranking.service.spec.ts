@@ -150,6 +150,92 @@ describe('Reranking against a real /v1/rerank server', () => {
     expect(await counted(metrics, 'error')).toBe(1);
   });
 
+  it('sends the candidates in batches of RERANK_BATCH_SIZE, all at once, and ranks them together', async () => {
+    const { reranking } = configured({ RERANK_BATCH_SIZE: '2' });
+    server.options.latencyMs = 100;
+    try {
+      const result = await reranking.rerank('staging deploy script', fused(), (hit) => TEXTS[hit.id]);
+      expect(server.requests.map((request) => request.body.documents)).toEqual(
+        expect.arrayContaining([
+          [TEXTS.a, TEXTS.b],
+          [TEXTS.c, TEXTS.d],
+        ]),
+      );
+      expect(server.peakOpenRequests('/v1/rerank')).toBeGreaterThanOrEqual(2);
+      // Scores from both requests are compared: c (3 words) and b (1) rise over a and d (0).
+      expect(ids(result.ranked)).toEqual(['c', 'b', 'a', 'd']);
+      expect(result.report).toMatchObject({ candidates: 4, applied: true });
+      // Both requests within one budget, not one after the other.
+      expect(result.report!.ms).toBeLessThan(190);
+    } finally {
+      server.options.latencyMs = undefined;
+    }
+  });
+
+  it('keeps the fused order when one batch of several stalls past the budget, and says how many', async () => {
+    const { reranking, metrics } = configured({ RERANK_BATCH_SIZE: '2', RERANK_TIMEOUT_MS: '300' });
+    server.fail({ type: 'hang', path: '/v1/rerank' });
+    const result = await reranking.rerank('staging deploy script', fused(), (hit) => TEXTS[hit.id]);
+    expect(server.requests).toHaveLength(2);
+    expect(ids(result.ranked)).toEqual(['a', 'b', 'c', 'd']);
+    expect(result.notes).toEqual([
+      'the reranker did not answer within 300 ms (1 of 2 requests unanswered): kept the fused order',
+    ]);
+    expect(result.report?.applied).toBe(false);
+    expect(await counted(metrics, 'timeout')).toBe(1);
+  });
+
+  it('keeps the fused order when one batch of several fails, though the others answered', async () => {
+    const { reranking, metrics } = configured({ RERANK_BATCH_SIZE: '3' });
+    server.fail({ type: 'status', status: 500, path: '/v1/rerank' });
+    const result = await reranking.rerank('staging deploy script', fused(), (hit) => TEXTS[hit.id]);
+    expect(server.requests).toHaveLength(2);
+    expect(ids(result.ranked)).toEqual(['a', 'b', 'c', 'd']);
+    expect(result.notes).toEqual(['the reranker is unavailable (a request of 2 failed): kept the fused order']);
+    expect(await counted(metrics, 'error')).toBe(1);
+  });
+
+  it("speaks TEI's /rerank with RERANK_API=tei, in batches under its request cap", async () => {
+    const { reranking } = configured({ RERANK_API: 'tei', RERANK_BATCH_SIZE: '2' });
+    server.options.rerankMaxBatch = 2;
+    try {
+      const result = await reranking.rerank('staging deploy script', fused(), (hit) => TEXTS[hit.id]);
+      expect(server.requests.map((request) => request.path)).toEqual(['/rerank', '/rerank']);
+      expect(server.requests.map((request) => request.body)).toEqual(
+        expect.arrayContaining([
+          { query: 'staging deploy script', texts: [TEXTS.a, TEXTS.b], truncate: true },
+          { query: 'staging deploy script', texts: [TEXTS.c, TEXTS.d], truncate: true },
+        ]),
+      );
+      expect(ids(result.ranked)).toEqual(['c', 'b', 'a', 'd']);
+      expect(result.report).toMatchObject({ model: MODEL, applied: true });
+
+      // Past TEI's cap the server refuses the request: the fused order stands.
+      const { reranking: oversized } = configured({ RERANK_API: 'tei', RERANK_BATCH_SIZE: '4' });
+      const refused = await oversized.rerank('staging deploy script', fused(), (hit) => TEXTS[hit.id]);
+      expect(ids(refused.ranked)).toEqual(['a', 'b', 'c', 'd']);
+      expect(refused.notes).toEqual(['the reranker is unavailable: kept the fused order']);
+    } finally {
+      server.options.rerankMaxBatch = undefined;
+    }
+  });
+
+  it('ignores TEI entries that name no text sent, and uses the rest', async () => {
+    const { reranking } = configured({ RERANK_API: 'tei' });
+    server.fail({
+      type: 'rerank-results',
+      path: '/rerank',
+      results: [
+        { index: 7, score: 0.99 },
+        { index: 3, score: 0.9 },
+        { index: 3, score: 0.1 },
+        { index: 1, score: 0.5 },
+      ],
+    });
+    const result = await reranking.rerank('q', fused(), (hit) => TEXTS[hit.id]);
+    expect(ids(result.ranked)).toEqual(['d', 'b', 'a', 'c']);
+  });
+
   it('sends nothing for an empty result list', async () => {
     const { reranking } = configured();
     expect(await reranking.rerank('q', [], () => 'x')).toEqual({ ranked: [], notes: [] });

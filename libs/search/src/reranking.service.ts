@@ -3,7 +3,7 @@ import { CAIRN_CONFIG, type CairnConfig } from '@cairn/config';
 import { MetricsService } from '@cairn/observability';
 import { ProviderError } from '@cairn/providers';
 import { Counter, Histogram } from 'prom-client';
-import { RERANKER, type Reranker, type RerankReport, type RerankScore } from './contract/reranker';
+import { RERANKER, type RerankDocument, type Reranker, type RerankReport, type RerankScore } from './contract/reranker';
 import { type Rerankable, rerankOrder } from './rerank-order';
 
 export interface Reranked<T> {
@@ -21,8 +21,10 @@ type Outcome = 'ok' | 'timeout' | 'error';
  * The optional reranking stage of search (RERANK_URL; off by default). After fusion (and any
  * date adjustment), the first RERANK_CANDIDATES results go to the reranker, whose order
  * replaces the fused order among them; the results after them keep their fused order, and a
- * candidate it did not score follows those it did. Past RERANK_TIMEOUT_MS or on any error the
- * fused order stands and the notes say so. The call is a model call: make it outside any
+ * candidate it did not score follows those it did. They go in requests of RERANK_BATCH_SIZE,
+ * all at once (servers cap a request: TEI at 32 texts by default), under one budget: past
+ * RERANK_TIMEOUT_MS, or when any request fails, the fused order stands and the notes say so
+ * (half a reranked list would mix two scales). The call is a model call: make it outside any
  * database transaction, so no pooled connection waits on it (DESIGN §11.3).
  */
 @Injectable()
@@ -78,8 +80,9 @@ export class Reranking {
     });
     if (!reranker || documents.length === 0 || query.trim() === '') return { ranked: [...ranked], notes: [] };
 
+    const batches = inBatches(documents, this.config.rerank.batchSize);
     const started = performance.now();
-    const { outcome: answered, scores, error } = await this.call(reranker, query, documents);
+    const { outcome: answered, scores, error, unanswered } = await this.call(reranker, query, batches);
     const ms = Math.round(performance.now() - started);
     // An answer that scores none of the candidates is no better than none: counted as an error.
     const outcome = answered === 'ok' && scores.length === 0 ? 'error' : answered;
@@ -95,43 +98,67 @@ export class Reranking {
       return { ranked: rerankOrder(ranked, head.length, scores), report: report(true), notes: [] };
     }
     const timeoutMs = this.config.rerank.timeoutMs;
+    // Which requests went wrong matters to an operator sizing RERANK_BATCH_SIZE against the server.
+    const several = batches.length > 1;
     const note =
       outcome === 'timeout'
-        ? `the reranker did not answer within ${timeoutMs} ms: kept the fused order`
+        ? `the reranker did not answer within ${timeoutMs} ms${several ? ` (${unanswered} of ${batches.length} requests unanswered)` : ''}: kept the fused order`
         : answered === 'ok'
           ? 'the reranker scored none of the candidates: kept the fused order'
-          : 'the reranker is unavailable: kept the fused order';
+          : `the reranker is unavailable${several ? ` (a request of ${batches.length} failed)` : ''}: kept the fused order`;
     this.logger.warn({
       msg: `reranking skipped: ${note}`,
       model: reranker.model,
       timeoutMs,
+      batches: batches.length,
       ...(error ? { err: error } : {}),
     });
     return { ranked: [...ranked], report: report(false), notes: [note] };
   }
 
-  /** The reranker's answer within the budget; the request is cancelled when the budget runs out. */
+  /**
+   * The reranker's answers to every batch within the budget, sent at once; the requests still
+   * open are cancelled when the budget runs out or one of them fails (the rest would be unused).
+   */
   private async call(
     reranker: Reranker,
     query: string,
-    documents: readonly { id: string; text: string }[],
-  ): Promise<{ outcome: Outcome; scores: RerankScore[]; error?: unknown }> {
+    batches: readonly (readonly RerankDocument[])[],
+  ): Promise<{ outcome: Outcome; scores: RerankScore[]; unanswered: number; error?: unknown }> {
     const controller = new AbortController();
     let timer: NodeJS.Timeout | undefined;
+    let pending = batches.length;
     const late = new Promise<'late'>(
       (resolve) => (timer = setTimeout(() => resolve('late'), this.config.rerank.timeoutMs)),
     );
+    const answers = Promise.all(
+      batches.map(async (batch) => {
+        const scores = await reranker.rerank(query, batch, controller.signal);
+        pending -= 1;
+        return scores;
+      }),
+    );
     try {
-      const answer = await Promise.race([reranker.rerank(query, documents, controller.signal), late]);
-      if (answer === 'late') return { outcome: 'timeout', scores: [] };
-      const sent = new Set(documents.map((document) => document.id));
-      return { outcome: 'ok', scores: answer.filter((score) => sent.has(score.id) && Number.isFinite(score.score)) };
+      const answer = await Promise.race([answers, late]);
+      if (answer === 'late') return { outcome: 'timeout', scores: [], unanswered: pending };
+      const sent = new Set(batches.flat().map((document) => document.id));
+      const scores = answer.flat().filter((score) => sent.has(score.id) && Number.isFinite(score.score));
+      return { outcome: 'ok', scores, unanswered: 0 };
     } catch (error) {
       const timedOut = error instanceof ProviderError && error.kind === 'timeout';
-      return { outcome: timedOut ? 'timeout' : 'error', scores: [], error };
+      return { outcome: timedOut ? 'timeout' : 'error', scores: [], unanswered: pending, error };
     } finally {
       clearTimeout(timer);
       controller.abort();
+      // Requests cancelled above reject after this returns: nobody is waiting for them any more.
+      answers.catch(() => undefined);
     }
   }
+}
+
+/** `documents` in runs of at most `size`, in order. */
+function inBatches<T>(documents: readonly T[], size: number): T[][] {
+  const batches: T[][] = [];
+  for (let start = 0; start < documents.length; start += size) batches.push(documents.slice(start, start + size));
+  return batches;
 }
