@@ -4,16 +4,19 @@
  * the same turns, and score both the same way.
  */
 import { MemoryRecall, SYSTEM_VIEWER } from '@cairn/memory';
-import { type SearchMode } from '@cairn/search';
-import { TenantEntry } from '@cairn/tenancy';
+import { type RerankReport, type SearchMode } from '@cairn/search';
+import { TenantEntry, type TenantRef } from '@cairn/tenancy';
 import { type BenchApp } from '../lib/app';
 import { Bm25Index } from './bm25';
 import { ingest, POOLED_PROJECT, type ProjectTurns } from './ingest';
 import { type EvalCorpus, type EvalQuestion, sessionOf, type Turn } from './longmemeval';
 import { type Haystack, RANKING_DEPTH, type Ranking, ratios, type Scores, scoreByType } from './metrics';
+import { type RerankerSetup, rerankerSetup, type RerankStats, rerankStats } from './rerank-stats';
 
 export const BASELINE = 'bm25';
-export type RankerName = SearchMode | typeof BASELINE;
+/** Suffix of a mode's row asked through the app with a reranker. */
+export const RERANKED = '+rerank';
+export type RankerName = SearchMode | `${SearchMode}${typeof RERANKED}` | typeof BASELINE;
 
 export interface RankerResult {
   readonly name: RankerName;
@@ -25,6 +28,8 @@ export interface RankerResult {
     readonly overall: Record<string, number | null>;
     readonly byType: Record<string, Record<string, number | null>>;
   };
+  /** On a reranked row: what the reranker did over these questions. */
+  readonly rerank?: RerankStats;
   /** Every question's ranked turn keys, for `--dump`; left out of the results file. */
   readonly rankings: readonly { readonly id: string; readonly ranked: readonly string[] }[];
 }
@@ -44,7 +49,9 @@ export interface EvalRun {
    * oracle split keeps only answer sessions, so there session recall has nothing to rule out.
    */
   readonly sessions?: { readonly total: number; readonly withoutAnswer: number };
-  /** BM25 first, then the Cairn modes in the order asked. */
+  /** The reranker of the reranked rows, when there are some. */
+  readonly reranker?: RerankerSetup;
+  /** BM25 first, then the Cairn modes in the order asked (each followed by its reranked row, if any). */
   readonly rankers: readonly RankerResult[];
 }
 
@@ -52,6 +59,12 @@ export interface EvalOptions {
   readonly modes: readonly SearchMode[];
   readonly haystack: Haystack;
   readonly log: (line: string) => void;
+  /**
+   * The api app again, over the same database, configured with a reranker (RERANK_URL): each
+   * mode is then also asked through it, a `<mode>+rerank` row after the fused one, so the two
+   * orders are scored on the same stored turns in the same run.
+   */
+  readonly reranked?: Pick<BenchApp, 'app' | 'config'>;
 }
 
 /** Pooled: every turn in one project. Per-question: each question's own sessions in a project of its own. */
@@ -76,6 +89,7 @@ function result(
   ranked: readonly string[][],
   ms: number,
   haystack: Haystack,
+  rerank?: RerankStats,
 ): RankerResult {
   const rankings: Ranking[] = questions.map((question, index) => ({
     type: question.type,
@@ -87,6 +101,7 @@ function result(
     name,
     msPerQuery: ms / Math.max(questions.length, 1),
     ...scoreByType(rankings, haystack),
+    ...(rerank ? { rerank } : {}),
     rankings: questions.map((question, index) => ({ id: question.id, ranked: ranked[index] ?? [] })),
   };
 }
@@ -133,36 +148,31 @@ export async function evaluate(
   const baseline = result(BASELINE, questions, bm25Ranked, performance.now() - bm25Started, haystack);
   log(`${BASELINE}: ${questions.length} questions in ${((performance.now() - bm25Started) / 1000).toFixed(1)} s`);
 
-  const recall = bench.app.get(MemoryRecall, { strict: false });
-  const entry = bench.app.get(TenantEntry);
   const rankers: RankerResult[] = [baseline];
+  const apps = [
+    { app: bench.app, suffix: '' },
+    ...(options.reranked ? [{ app: options.reranked.app, suffix: RERANKED }] : []),
+  ];
   for (const mode of options.modes) {
-    const started = performance.now();
-    const ranked: string[][] = [];
-    for (const [index, question] of questions.entries()) {
-      const { results: hits } = await entry.run(ingested.tenant, () =>
-        recall.recall(projectOf(index)?.slug ?? '', SYSTEM_VIEWER, {
-          query: question.question,
-          mode,
-          limit: depth,
-          explain: false,
-          filter: { scope: 'project' },
-          recordAccess: false,
-          // Asked on the question's date, as an agent asks "now".
-          asOf: { instant: question.date, offsetMinutes: 0 },
-        }),
-      );
-      ranked.push(hits.map((hit) => ingested.keyOf.get(hit.memory.id) ?? ''));
+    for (const { app, suffix } of apps) {
+      const name = `${mode}${suffix}` as RankerName;
+      const started = performance.now();
+      const asked = await ask(app, ingested.tenant, questions, mode, depth, (index) => projectOf(index)?.slug ?? '');
+      const ranked = asked.map((hits) => hits.memoryIds.map((id) => ingested.keyOf.get(id) ?? ''));
+      const ms = performance.now() - started;
+      const stats = suffix ? rerankStats(asked.map((hits) => hits.rerank)) : undefined;
+      rankers.push(withRatios(result(name, questions, ranked, ms, haystack, stats), baseline));
+      log(`${name}: done in ${(ms / 1000).toFixed(1)} s`);
     }
-    rankers.push(withRatios(result(mode, questions, ranked, performance.now() - started, haystack), baseline));
-    log(`${mode}: done in ${((performance.now() - started) / 1000).toFixed(1)} s`);
   }
+  const reranker = options.reranked ? rerankerSetup(options.reranked.config) : undefined;
   return {
     haystack,
     embedder: ingested.embedder,
     depth,
     projects: projects.length,
     memories: ingested.keyOf.size,
+    ...(reranker ? { reranker } : {}),
     seconds: { ...ingested.seconds, bm25Index: bm25IndexSeconds },
     ...(haystack === 'per-question'
       ? {
@@ -177,4 +187,34 @@ export async function evaluate(
       : {}),
     rankers,
   };
+}
+
+/** Every question asked of one app's recall in one mode: the memories found, and its reranking report. */
+async function ask(
+  app: BenchApp['app'],
+  tenant: TenantRef,
+  questions: readonly EvalQuestion[],
+  mode: SearchMode,
+  depth: number,
+  projectOf: (index: number) => string,
+): Promise<{ memoryIds: string[]; rerank: RerankReport | undefined }[]> {
+  const recall = app.get(MemoryRecall, { strict: false });
+  const entry = app.get(TenantEntry);
+  const answers: { memoryIds: string[]; rerank: RerankReport | undefined }[] = [];
+  for (const [index, question] of questions.entries()) {
+    const { results, report } = await entry.run(tenant, () =>
+      recall.recall(projectOf(index), SYSTEM_VIEWER, {
+        query: question.question,
+        mode,
+        limit: depth,
+        explain: false,
+        filter: { scope: 'project' },
+        recordAccess: false,
+        // Asked on the question's date, as an agent asks "now".
+        asOf: { instant: question.date, offsetMinutes: 0 },
+      }),
+    );
+    answers.push({ memoryIds: results.map((hit) => hit.memory.id), rerank: report.rerank });
+  }
+  return answers;
 }

@@ -1,7 +1,9 @@
 import { BASELINE, type EvalRun, type RankerResult } from './evaluate';
 import { METRIC_NAMES, type Scores } from './metrics';
+import { formatRerankStats } from './rerank-stats';
 
-const NAME_WIDTH = 12;
+/** Wide enough for `semantic+rerank`. */
+const NAME_WIDTH = 16;
 const CELL_WIDTH = 10;
 
 function cell(name: string, value: number): string {
@@ -64,6 +66,15 @@ export function formatRun(run: EvalRun, title: string): string {
       true,
     ),
   );
+  if (run.reranker) {
+    out.push(
+      '',
+      `reranked rows (<mode>+rerank): the same questions through recall with a reranker, after the fused rows`,
+    );
+    for (const ranker of run.rankers) {
+      if (ranker.rerank) out.push(`  ${formatRerankStats(ranker.name, run.reranker, ranker.rerank)}`);
+    }
+  }
   const types = Object.keys(run.rankers[0]?.byType ?? {});
   for (const type of types) {
     const questions = run.rankers[0]?.byType[type]?.questions ?? 0;

@@ -1,6 +1,7 @@
 import { join, resolve } from 'node:path';
 import { DEFAULT_MODELS_DIR } from '@cairn/config';
 import { LOCAL_MODEL, verifyModelFiles } from '@cairn/embeddings';
+import { type RerankApi } from '@cairn/providers';
 
 export const PROVIDERS = ['hash', 'local'] as const;
 export type Provider = (typeof PROVIDERS)[number];
@@ -27,4 +28,37 @@ export async function providerEnv(provider: Provider, root: string): Promise<Rec
     );
   }
   return { EMBEDDING_PROVIDER: 'local', EMBEDDING_MODELS_DIR: modelsDir };
+}
+
+/** `--reranker` and its companions: the reranker the eval's reranked rows go through. */
+export interface RerankerArgs {
+  readonly url: string;
+  /** RERANK_MODEL; TEI serves one model and is sent no name, so there it only labels the results. */
+  readonly model?: string;
+  readonly api: RerankApi;
+  readonly candidates?: number;
+  readonly batchSize?: number;
+  readonly timeoutMs?: number;
+}
+
+/** The label a TEI reranker's results carry when `--reranker-model` does not name its model. */
+export const TEI_DEFAULT_LABEL = 'tei';
+
+/**
+ * The settings for the reranked app (RERANK_*). The app's own validation (loadConfig) checks
+ * them; the model is required for the `cohere` API, which sends it with every request.
+ */
+export function rerankerEnv(reranker: RerankerArgs): Record<string, string> {
+  const model = reranker.model ?? (reranker.api === 'tei' ? TEI_DEFAULT_LABEL : undefined);
+  if (!model) throw new Error('--reranker needs --reranker-model NAME (the cohere API sends it with every request)');
+  return {
+    RERANK_URL: reranker.url,
+    RERANK_API: reranker.api,
+    RERANK_MODEL: model,
+    ...(reranker.candidates === undefined ? {} : { RERANK_CANDIDATES: String(reranker.candidates) }),
+    ...(reranker.batchSize === undefined ? {} : { RERANK_BATCH_SIZE: String(reranker.batchSize) }),
+    ...(reranker.timeoutMs === undefined ? {} : { RERANK_TIMEOUT_MS: String(reranker.timeoutMs) }),
+    // A key, if the server wants one, comes from the environment: never from the command line.
+    ...(process.env.RERANK_API_KEY ? { RERANK_API_KEY: process.env.RERANK_API_KEY } : {}),
+  };
 }

@@ -11,6 +11,15 @@
  *   --provider hash|local    the embedder (EMBEDDING_PROVIDER) for the run, default the
  *                            environment's EMBEDDING_PROVIDER or hash; local needs the model files
  *                            that `npm run models` fetches
+ *   --reranker URL           also ask every question through recall with this reranker (RERANK_URL):
+ *                            each mode gets a `<mode>+rerank` row beside its fused one, with the
+ *                            calls that fell back to the fused order and the rerank wait p50/p95
+ *   --reranker-model NAME    RERANK_MODEL (required with the cohere API; TEI's only labels results)
+ *   --reranker-api cohere|tei  RERANK_API (default cohere: POST /v1/rerank; tei: POST /rerank)
+ *   --rerank-candidates N    RERANK_CANDIDATES (default the app's, 100)
+ *   --rerank-batch N         RERANK_BATCH_SIZE (default the app's, 32)
+ *   --rerank-timeout MS      RERANK_TIMEOUT_MS (default the app's, 800); RERANK_API_KEY is read
+ *                            from the environment
  *   --relevance              instead: recall's calibrated relevance threshold on the labelled set
  *                            (bench/hooks/relevance-set.json) with --provider's embedder: precision,
  *                            recall and the curve around the default threshold (docs/hooks.md)
@@ -33,7 +42,8 @@ import { type EvalQuestion, loadLongMemEval } from './longmemeval';
 import { type Haystack, HAYSTACKS } from './metrics';
 import { formatRelevanceRun, runRelevanceEval } from '../hooks/relevance-run';
 import { formatRun } from './print';
-import { defaultProvider, type Provider, PROVIDERS, providerEnv } from './provider';
+import { RERANK_APIS } from '@cairn/providers';
+import { defaultProvider, type Provider, PROVIDERS, providerEnv, type RerankerArgs, rerankerEnv } from './provider';
 import { loadSecretsCorpus, SECRETS_CORPUS_FILE } from './secrets-corpus';
 import { evaluateSecrets, formatSecretsRun } from './secrets-eval';
 import { formatTimings, measureScanTimes } from './secrets-timing';
@@ -54,11 +64,21 @@ interface EvalArgs {
   secrets: boolean;
   /** Calibrate and measure recall's relevance threshold on the labelled set instead (bench/hooks). */
   relevance: boolean;
+  /** The reranker of the `<mode>+rerank` rows (`--reranker` and its companions). */
+  reranker?: Partial<RerankerArgs>;
 }
 
 const USAGE =
   'use --data PATH, --modes hybrid,keyword,semantic, --questions N, --provider hash|local, ' +
-  '--haystack pooled|per-question, --keep, --dump FILE, --secrets, --relevance';
+  '--haystack pooled|per-question, --keep, --dump FILE, --secrets, --relevance, --reranker URL, ' +
+  '--reranker-model NAME, --reranker-api cohere|tei, --rerank-candidates N, --rerank-batch N, --rerank-timeout MS';
+
+/** A whole number from `--flag`; the app's own settings check the range. */
+function count(flag: string, value: string): number {
+  const number = Number(value);
+  if (!Number.isInteger(number) || number < 1) throw new Error(`${flag} takes a positive whole number`);
+  return number;
+}
 
 function oneOf<T extends string>(flag: string, value: string, allowed: readonly T[]): T {
   if (!(allowed as readonly string[]).includes(value)) throw new Error(`${flag} takes ${allowed.join(' or ')}`);
@@ -93,9 +113,23 @@ function parseArgs(argv: readonly string[], root: string): EvalArgs {
     else if (flag === '--questions') args.questions = Math.max(1, Number(value));
     else if (flag === '--provider') args.provider = oneOf(flag, value, PROVIDERS);
     else if (flag === '--haystack') args.haystack = oneOf(flag, value, HAYSTACKS);
+    else if (flag === '--reranker') args.reranker = { ...args.reranker, url: value };
+    else if (flag === '--reranker-model') args.reranker = { ...args.reranker, model: value };
+    else if (flag === '--reranker-api') args.reranker = { ...args.reranker, api: oneOf(flag, value, RERANK_APIS) };
+    else if (flag === '--rerank-candidates') args.reranker = { ...args.reranker, candidates: count(flag, value) };
+    else if (flag === '--rerank-batch') args.reranker = { ...args.reranker, batchSize: count(flag, value) };
+    else if (flag === '--rerank-timeout') args.reranker = { ...args.reranker, timeoutMs: count(flag, value) };
     else throw new Error(`unknown argument ${flag} (${USAGE})`);
   }
+  if (args.reranker && !args.reranker.url) throw new Error('the --rerank* and --reranker-* flags need --reranker URL');
   return args;
+}
+
+/** The reranked app's settings, when `--reranker` asks for one. */
+function rerankedEnv(args: EvalArgs): Record<string, string> | undefined {
+  const reranker = args.reranker;
+  if (!reranker?.url) return undefined;
+  return rerankerEnv({ ...reranker, url: reranker.url, api: reranker.api ?? 'cohere' });
 }
 
 /** Beside, not over, the benchmark's latest.json; bench/results/*.json stays git-ignored. */
@@ -172,6 +206,7 @@ async function main(): Promise<void> {
   }
   if (!existsSync(args.data)) throw missingEvalData(args.data);
   const env = await providerEnv(args.provider, root);
+  const rerankEnv = rerankedEnv(args);
   const corpus = loadLongMemEval(args.data);
   const questions: EvalQuestion[] = corpus.questions.slice(0, args.questions);
   log(
@@ -187,14 +222,30 @@ async function main(): Promise<void> {
     if (args.keep) log(`keeping database ${environment.databaseName}`);
     const bench = await startApiApp(environment.databaseUrl, environment.redisUrl, env);
     cleanups.push(() => bench.app.close());
-    const run = await evaluate(bench, corpus, questions, { modes: args.modes, haystack: args.haystack, log });
+    // The same app with a reranker, over the same database: it asks what the first one stored.
+    const reranked = rerankEnv
+      ? await startApiApp(environment.databaseUrl, environment.redisUrl, { ...env, ...rerankEnv })
+      : undefined;
+    if (reranked) {
+      cleanups.push(() => reranked.app.close());
+      const { api, model, candidates, batchSize, timeoutMs } = reranked.config.rerank;
+      log(
+        `reranker ${model} (${api} API), ${candidates} candidates in batches of ${batchSize}, ${timeoutMs} ms budget`,
+      );
+    }
+    const run = await evaluate(bench, corpus, questions, {
+      modes: args.modes,
+      haystack: args.haystack,
+      log,
+      ...(reranked ? { reranked } : {}),
+    });
 
     const where =
       args.haystack === 'pooled'
         ? `${run.memories} turns pooled in one project`
         : `each question's own sessions in its own project (${run.projects} projects, ${run.memories} turns in all)`;
     process.stdout.write(
-      `\n${formatRun(run, `LongMemEval (oracle): ${where}, ${questions.length} questions; embedder ${run.embedder} (--provider ${args.provider})`)}`,
+      `\n${formatRun(run, `LongMemEval (oracle): ${where}, ${questions.length} questions; embedder ${run.embedder} (--provider ${args.provider})${run.reranker ? `; reranker ${run.reranker.model} (${run.reranker.api})` : ''}`)}`,
     );
     if (args.dump) {
       const contentOf = new Map(corpus.turns.map((turn) => [turn.key, turn.content]));
@@ -227,6 +278,7 @@ async function main(): Promise<void> {
       embedder: run.embedder,
       baseline: { name: 'bm25', k1: BM25_K1, b: BM25_B, source: 'bench/eval/bm25.ts' },
       depth: run.depth,
+      ...(run.reranker ? { reranker: run.reranker } : {}),
       turns: corpus.turns.length,
       projects: run.projects,
       memories: run.memories,
