@@ -152,6 +152,14 @@ describe('npm run eval with a reranker (a LongMemEval-shaped fixture, the in-tes
     const calls = server.requests.filter((request) => request.path === '/v1/rerank');
     expect(calls).toHaveLength(9);
     expect(calls.every((call) => call.body.model === MODEL && call.body.documents.length <= 4)).toBe(true);
+    // Both rankers' candidates: the answer (the keyword ranker's) and a turn sharing no word with
+    // any question, which only the semantic ranker lists.
+    for (const question of corpus.questions) {
+      const sent = calls.filter((call) => call.body.query === question.question).flatMap((call) => call.body.documents);
+      expect(sent).toHaveLength(12);
+      expect(sent).toContain('book a haircut for next month');
+      expect(sent).toContain(corpus.turns.find((turn) => question.relevant.has(turn.key))?.content);
+    }
     expect(answered.reranker).toEqual({
       server: server.url,
       api: 'cohere',
