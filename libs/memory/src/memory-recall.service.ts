@@ -155,7 +155,7 @@ export class MemoryRecall {
   private embed(temporal: Temporal, mode: SearchMode): Promise<QueryVector | undefined> {
     return temporal.textQuery === undefined
       ? Promise.resolve(undefined)
-      : this.search.embedQuery(temporal.textQuery, mode);
+      : this.search.embedQuery(temporal.textQuery, mode, { parts: true });
   }
 
   /**

@@ -4,6 +4,7 @@ import { type CorpusQuery } from './contract/corpus';
 import {
   type DatedOutcome,
   type DatedRankRequest,
+  type EmbedQueryOptions,
   type QueryVector,
   type RankOutcome,
   type RankRequest,
@@ -41,8 +42,8 @@ export class HybridSearch {
    * transaction and pass the result as `queryVector`, so the model call holds no connection.
    * A provider failure is not an error: the search then runs by keyword and says why.
    */
-  embedQuery(query: string, mode: SearchMode): Promise<QueryVector> {
-    return this.text.embedQuery(query, mode);
+  embedQuery(query: string, mode: SearchMode, options?: EmbedQueryOptions): Promise<QueryVector> {
+    return this.text.embedQuery(query, mode, options);
   }
 
   /**

@@ -4,10 +4,16 @@ import { EMBEDDER, type Embedder, EmbeddingBackfills } from '@cairn/embeddings';
 import { TenantContext } from '@cairn/tenancy';
 import { LRUCache } from 'lru-cache';
 import { type CorpusQuery } from './contract/corpus';
-import { type QueryVector, type RankOutcome, type RankRequest } from './contract/rank-request';
-import { type SearchMode } from './contract/search.types';
+import {
+  type EmbedQueryOptions,
+  type QueryVector,
+  type RankOutcome,
+  type RankRequest,
+} from './contract/rank-request';
+import { type RankedId, type SearchMode } from './contract/search.types';
 import { fuse, type FusionMethod } from './fusion';
 import { queryEntities } from './query-entities';
+import { mergeParts, queryParts } from './query-parts';
 import { QueryEmbeddings } from './query-embeddings.service';
 import { candidatesPerList } from './ranking-sizes';
 import { RankingRepository } from './ranking.repository';
@@ -76,23 +82,33 @@ export class TextRanking {
     const perList = candidatesPerList(request.limit);
     // Decided before the ranking statement, in the same transaction: a bounded count, cached.
     const exact = vector ? await this.scanChoice.exact(corpus.definition.table, this.embedder.model) : false;
-    const lists = await this.ranking.rank(corpus, {
-      keyword:
-        mode === 'semantic'
-          ? undefined
-          : {
-              query: request.query,
-              matchBudget: request.matchBudget ?? DEFAULT_MATCH_BUDGET,
-              entities: queryEntities(request.query),
-              limit: perList,
-              maxTerms: request.maxTerms ?? DEFAULT_MAX_TERMS,
-            },
-      semantic: vector ? { model: this.embedder.model, vector, limit: perList, exact } : undefined,
-    });
-    const ranked = fuse(lists, {
-      method: this.embedder.model.builtIn ? BUILT_IN_FUSION : MODEL_FUSION,
-      now: new Date(),
-    }).slice(0, request.limit);
+    const rankText = async (query: string, queryVector: Float32Array | undefined): Promise<RankedId[]> => {
+      const lists = await this.ranking.rank(corpus, {
+        keyword:
+          mode === 'semantic'
+            ? undefined
+            : {
+                query,
+                matchBudget: request.matchBudget ?? DEFAULT_MATCH_BUDGET,
+                entities: queryEntities(query),
+                limit: perList,
+                maxTerms: request.maxTerms ?? DEFAULT_MAX_TERMS,
+              },
+        semantic:
+          mode !== 'keyword' && queryVector
+            ? { model: this.embedder.model, vector: queryVector, limit: perList, exact }
+            : undefined,
+      });
+      return fuse(lists, { method: this.embedder.model.builtIn ? BUILT_IN_FUSION : MODEL_FUSION, now: new Date() });
+    };
+    const whole = await rankText(request.query, vector);
+    // A question about several things: each part ranked too (one statement each, same
+    // transaction), so the best match of every part can reach the first page.
+    const parts: RankedId[][] = [];
+    for (const part of prepared.parts ?? []) {
+      parts.push(await rankText(part.query, mode === 'keyword' ? undefined : part.vector));
+    }
+    const ranked = mergeParts(whole, parts).slice(0, request.limit);
     return {
       ranked,
       report: {
@@ -119,7 +135,12 @@ export class TextRanking {
    * transaction and pass the result as `queryVector`, so the model call holds no connection.
    * A provider failure is not an error: the search then runs by keyword and says why.
    */
-  async embedQuery(query: string, mode: SearchMode): Promise<QueryVector> {
+  async embedQuery(query: string, mode: SearchMode, options: EmbedQueryOptions = {}): Promise<QueryVector> {
+    const split = options.parts ? queryParts(query) : [];
+    if (split.length > 0) {
+      const [whole, ...parts] = await Promise.all([query, ...split].map((text) => this.embedQuery(text, mode)));
+      return { ...whole!, parts: parts.map((part) => ({ query: part.query, vector: part.vector })) };
+    }
     if (mode === 'keyword') return { query, vector: undefined, notes: [] };
     const timeoutMs = this.config.embeddings.queryTimeoutMs;
     let timer: NodeJS.Timeout | undefined;

@@ -7,6 +7,22 @@ export interface QueryVector {
   readonly query: string;
   readonly vector: Float32Array | undefined;
   readonly notes: readonly string[];
+  /**
+   * With `embedQuery(…, { parts: true })`: the parts of a question that coordinates several
+   * things (queryParts), each with its vector, ranked beside the whole question and merged.
+   */
+  readonly parts?: readonly QueryPart[];
+}
+
+/** One part of a decomposed question and its vector (absent when the provider did not answer). */
+export interface QueryPart {
+  readonly query: string;
+  readonly vector: Float32Array | undefined;
+}
+
+export interface EmbedQueryOptions {
+  /** Decompose a question that coordinates several things into parts ranked beside it. */
+  readonly parts?: boolean;
 }
 
 export interface RankRequest {
