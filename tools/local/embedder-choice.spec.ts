@@ -17,6 +17,15 @@ describe('npm start choosing its embedder', () => {
     expect(choice.message).toContain('local all-MiniLM-L6-v2');
   });
 
+  it('runs bge-small-en-v1.5 when EMBEDDING_MODEL names it', async () => {
+    const choice = await chooseEmbedder(
+      { EMBEDDING_MODELS_DIR: TEST_MODELS_DIR, EMBEDDING_MODEL: 'bge-small-en-v1.5' },
+      root,
+    );
+    expect(choice.env).toEqual({ EMBEDDING_PROVIDER: 'local', EMBEDDING_MODELS_DIR: TEST_MODELS_DIR });
+    expect(choice.message).toContain('local bge-small-en-v1.5');
+  });
+
   it('falls back to the hash embedder, saying why and what to run, when the model cannot be fetched', async () => {
     const choice = await chooseEmbedder({}, root, { indexUrl: 'http://127.0.0.1:9/simple' });
     expect(choice.env).toEqual({ EMBEDDING_PROVIDER: 'hash' });

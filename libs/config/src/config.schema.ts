@@ -8,6 +8,15 @@ export type AppName = 'api' | 'mcp-gateway' | 'worker' | 'migrate' | 'bench' | '
 const port = (fallback: number) => z.coerce.number().int().min(1).max(65535).default(fallback);
 /** Where the local embedding model lives unless EMBEDDING_MODELS_DIR says otherwise (relative to the working directory). */
 export const DEFAULT_MODELS_DIR = '.cairn/models';
+
+/**
+ * EMBEDDING_MODEL's values with EMBEDDING_PROVIDER=local and their dimensions: the catalogue of
+ * @cairn/embeddings (LOCAL_MODELS, which a test keeps equal to this), the first the default.
+ */
+export const LOCAL_EMBEDDING_MODELS: Readonly<Record<string, number>> = {
+  'all-minilm-l6-v2': 384,
+  'bge-small-en-v1.5': 384,
+};
 /**
  * Where `npm run build` puts the web console, relative to the working directory (the repository
  * root, or /app in the image), served by the api under /console. Not a variable: the build decides it.

@@ -1,4 +1,10 @@
-export { type AppName, DEFAULT_MODELS_DIR, environmentSchema, requiredByApp } from './config.schema';
+export {
+  type AppName,
+  DEFAULT_MODELS_DIR,
+  environmentSchema,
+  LOCAL_EMBEDDING_MODELS,
+  requiredByApp,
+} from './config.schema';
 export {
   CAIRN_CONFIG,
   type CairnConfig,

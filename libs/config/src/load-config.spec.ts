@@ -94,14 +94,27 @@ describe('loadConfig', () => {
   it('runs the local model with no model settings, and refuses another name or size for it', () => {
     const config = loadConfig('worker', { ...valid, EMBEDDING_PROVIDER: 'local', EMBEDDING_THREADS: '2' });
     expect(config.embeddings).toMatchObject({ provider: 'local', threads: 2, modelsDir: resolve('.cairn/models') });
-    const wrong = problemsOf({
+    expect(config.embeddings.model).toBeUndefined();
+    expect(problemsOf({ ...valid, EMBEDDING_PROVIDER: 'local', EMBEDDING_MODEL: 'bge-m3' })).toContain(
+      'EMBEDDING_MODEL must be one of all-minilm-l6-v2, bge-small-en-v1.5 (or unset) with EMBEDDING_PROVIDER=local',
+    );
+    const wrongSize = problemsOf({
       ...valid,
       EMBEDDING_PROVIDER: 'local',
-      EMBEDDING_MODEL: 'bge-m3',
+      EMBEDDING_MODEL: 'all-minilm-l6-v2',
       EMBEDDING_DIMENSIONS: '1024',
     });
-    expect(wrong).toContain('EMBEDDING_MODEL must be all-minilm-l6-v2 (or unset) with EMBEDDING_PROVIDER=local');
-    expect(wrong).toContain('EMBEDDING_DIMENSIONS must be 384 (or unset) with EMBEDDING_PROVIDER=local');
+    expect(wrongSize).toContain('EMBEDDING_DIMENSIONS must be 384 (or unset) with EMBEDDING_PROVIDER=local');
+  });
+
+  it('selects the other local model of the catalogue by EMBEDDING_MODEL', () => {
+    const config = loadConfig('worker', {
+      ...valid,
+      EMBEDDING_PROVIDER: 'local',
+      EMBEDDING_MODEL: 'bge-small-en-v1.5',
+      EMBEDDING_DIMENSIONS: '384',
+    });
+    expect(config.embeddings).toMatchObject({ provider: 'local', model: 'bge-small-en-v1.5', dimensions: 384 });
   });
 
   it('leaves reranking off unless RERANK_URL is set, and needs a model and a base URL with it', () => {

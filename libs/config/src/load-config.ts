@@ -5,6 +5,7 @@ import {
   decodeMasterKey,
   type Environment,
   environmentSchema,
+  LOCAL_EMBEDDING_MODELS,
   requiredByApp,
 } from './config.schema';
 import { type CairnConfig, type McpAuthorizationServerConfig, type OidcProviderConfig } from './cairn-config';
@@ -216,12 +217,14 @@ function crossFieldProblems(values: Environment): string[] {
     problems.push('SESSION_IDLE_TIMEOUT_SECONDS must not exceed SESSION_ABSOLUTE_TIMEOUT_SECONDS');
   }
   if (values.EMBEDDING_PROVIDER === 'local') {
-    // One model runs in the process; its name and size are fixed (LOCAL_MODEL in @cairn/embeddings).
-    if (values.EMBEDDING_MODEL && values.EMBEDDING_MODEL !== 'all-minilm-l6-v2') {
-      problems.push('EMBEDDING_MODEL must be all-minilm-l6-v2 (or unset) with EMBEDDING_PROVIDER=local');
-    }
-    if (values.EMBEDDING_DIMENSIONS && values.EMBEDDING_DIMENSIONS !== 384) {
-      problems.push('EMBEDDING_DIMENSIONS must be 384 (or unset) with EMBEDDING_PROVIDER=local');
+    // A model of the catalogue runs in the process (LOCAL_MODELS in @cairn/embeddings); its size is fixed.
+    const names = Object.keys(LOCAL_EMBEDDING_MODELS);
+    const name = values.EMBEDDING_MODEL || names[0];
+    const dimensions = LOCAL_EMBEDDING_MODELS[name];
+    if (dimensions === undefined) {
+      problems.push(`EMBEDDING_MODEL must be one of ${names.join(', ')} (or unset) with EMBEDDING_PROVIDER=local`);
+    } else if (values.EMBEDDING_DIMENSIONS && values.EMBEDDING_DIMENSIONS !== dimensions) {
+      problems.push(`EMBEDDING_DIMENSIONS must be ${dimensions} (or unset) with EMBEDDING_PROVIDER=local`);
     }
   } else if (values.EMBEDDING_PROVIDER !== 'hash') {
     if (!values.EMBEDDING_MODEL)

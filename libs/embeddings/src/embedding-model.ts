@@ -12,6 +12,11 @@ export interface Embedder {
   readonly model: EmbeddingModel;
   /** One unit-length vector per text, in order. */
   embed(texts: readonly string[]): Promise<Float32Array[]>;
+  /**
+   * A search query's unit-length vector, for models that embed queries differently from stored
+   * texts (an instruction before the query); without it, a query is embedded like any text.
+   */
+  embedQuery?(query: string): Promise<Float32Array>;
 }
 
 export const EMBEDDER = Symbol('EMBEDDER');

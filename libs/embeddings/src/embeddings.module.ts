@@ -20,6 +20,7 @@ export async function createEmbedder(config: CairnConfig, clients: ProviderClien
   if (provider === 'local') {
     return LocalEmbedder.load({
       modelsDir: config.embeddings.modelsDir,
+      model,
       threads: config.embeddings.threads,
       batchSize,
     });

@@ -26,7 +26,20 @@ export {
   sha256File,
   verifyModelFiles,
 } from './local-embedder';
-export { LOCAL_MODEL, type ModelFile, type ModelWheel } from './local-model';
+export {
+  BGE_SMALL_MODEL,
+  LOCAL_MODEL,
+  LOCAL_MODELS,
+  type LocalModelDefinition,
+  localModel,
+  mavenJarUrl,
+  MINILM_MODEL,
+  type ModelArchive,
+  type ModelFile,
+  type ModelJar,
+  type ModelWheel,
+  type Pooling,
+} from './local-model';
 export { OllamaEmbedder, OpenAiEmbedder, type ProviderEmbedderOptions, providerModelId } from './provider-embedders';
 export { STOPWORDS } from './stopwords';
 export { type ChunkVectorStore, chunkVectorTarget } from './chunk-vector-target';

@@ -71,6 +71,69 @@ describe('the local embedding model', () => {
   });
 });
 
+/**
+ * bge-small-en-v1.5 (int8, from LangChain4j's jar on Maven Central): the [CLS] vector, a window
+ * of 512 word pieces, and BAAI's retrieval instruction before queries only.
+ */
+describe('the bge-small-en-v1.5 local model', () => {
+  let embedder: LocalEmbedder;
+  beforeAll(async () => {
+    embedder = await LocalEmbedder.load({
+      modelsDir: TEST_MODELS_DIR,
+      model: 'bge-small-en-v1.5',
+      threads: 1,
+      batchSize: 4,
+    });
+  });
+  afterAll(() => embedder?.release());
+
+  it('is tracked as a model of its own (a switch re-embeds), 384 dimensions', () => {
+    expect(embedder.model).toEqual({
+      id: 'local-bge-small-en-v1.5-384',
+      provider: 'local',
+      dimensions: 384,
+      builtIn: false,
+    });
+  });
+
+  it('reads at most 512 word pieces, keeping the closing [SEP]', () => {
+    const ids = embedder.tokenize('deployment '.repeat(1_000));
+    expect(ids).toHaveLength(512);
+    expect(ids[0]).toBe(101);
+    expect(ids[ids.length - 1]).toBe(102);
+  });
+
+  it('embeds a query with the retrieval instruction, and stored texts without it', async () => {
+    const query = 'Which web framework does the service use?';
+    const [asText, withPrefix] = await embedder.embed([
+      query,
+      `Represent this sentence for searching relevant passages: ${query}`,
+    ]);
+    const asQuery = await embedder.embedQuery(query);
+    expect(norm(asQuery)).toBeCloseTo(1, 5);
+    expect(cosine(asQuery, withPrefix)).toBeGreaterThan(0.9999);
+    expect(cosine(asQuery, asText)).toBeLessThan(0.9999);
+  });
+
+  it('places a question nearer the fact that answers it than an unrelated one', async () => {
+    const question = await embedder.embedQuery('Which web framework does the service use?');
+    const [answer, other] = await embedder.embed([
+      'The API uses Fastify, not Express.',
+      'Alice prefers tabs over spaces in Go files.',
+    ]);
+    expect(cosine(question, answer)).toBeGreaterThan(cosine(question, other) + 0.05);
+  });
+
+  it('gives a text the same vector whatever it is embedded with (one text per inference)', async () => {
+    const texts = reference.sentences.map((item) => item.text);
+    const together = await embedder.embed(texts);
+    for (const [i, text] of texts.entries()) {
+      const [alone] = await embedder.embed([text]);
+      expect(cosine(together[i], alone)).toBeGreaterThan(0.9999);
+    }
+  });
+});
+
 describe('loading the local model', () => {
   let dir: string;
   beforeEach(async () => {

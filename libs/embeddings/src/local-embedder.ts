@@ -5,11 +5,13 @@ import { join } from 'node:path';
 import { Tokenizer } from '@huggingface/tokenizers';
 import { InferenceSession, Tensor } from 'onnxruntime-node';
 import { type Embedder, type EmbeddingModel } from './embedding-model';
-import { LOCAL_MODEL } from './local-model';
+import { type LocalModelDefinition, type Pooling, localModel } from './local-model';
 
 export interface LocalEmbedderOptions {
-  /** The models directory (`EMBEDDING_MODELS_DIR`); the model lives in its LOCAL_MODEL.folder. */
+  /** The models directory (`EMBEDDING_MODELS_DIR`); the model lives in its definition's folder. */
   readonly modelsDir: string;
+  /** EMBEDDING_MODEL: a name in the catalogue (LOCAL_MODELS); unset, the default model. */
+  readonly model?: string;
   /** Threads ONNX Runtime uses inside one inference (`EMBEDDING_THREADS`). */
   readonly threads: number;
   /** Texts per inference (at most LOCAL_MAX_BATCH). */
@@ -27,34 +29,33 @@ export const LOCAL_MAX_BATCH = 8;
 export class LocalModelUnavailableError extends Error {}
 
 /**
- * all-MiniLM-L6-v2 in the process (ONNX Runtime, CPU): word pieces up to 256 per text, the
- * token vectors averaged over the attention mask and scaled to unit length, as the model was
- * trained (sentence-transformers' mean pooling and Normalize modules). Texts are batched and
- * padded to the longest text of their batch.
+ * A catalogue model in the process (ONNX Runtime, CPU): word pieces up to its window per text,
+ * pooled as the model was trained (all-MiniLM-L6-v2: the token vectors averaged over the
+ * attention mask; bge-small-en-v1.5: the [CLS] token's vector), then scaled to unit length.
+ * Texts are batched and padded to the longest text of their batch.
  */
 export class LocalEmbedder implements Embedder {
-  readonly model: EmbeddingModel = {
-    id: LOCAL_MODEL.id,
-    provider: 'local',
-    dimensions: LOCAL_MODEL.dimensions,
-    builtIn: false,
-  };
+  readonly model: EmbeddingModel;
 
   private constructor(
+    readonly definition: LocalModelDefinition,
     private readonly session: InferenceSession,
     private readonly tokenizer: Tokenizer,
     private readonly batchSize: number,
-  ) {}
+  ) {
+    this.model = { id: definition.id, provider: 'local', dimensions: definition.dimensions, builtIn: false };
+  }
 
   /** Checks the files against their pinned digests, then loads the tokenizer and the model. */
   static async load(options: LocalEmbedderOptions): Promise<LocalEmbedder> {
-    const folder = join(options.modelsDir, LOCAL_MODEL.folder);
-    await verifyModelFiles(folder);
-    const [tokenizerJson, tokenizerConfig] = await Promise.all(
-      ['tokenizer.json', 'tokenizer_config.json'].map(
-        async (name) => JSON.parse(await readFile(join(folder, name), 'utf8')) as object,
-      ),
-    );
+    const definition = localModel(options.model);
+    const folder = join(options.modelsDir, definition.folder);
+    await verifyModelFiles(folder, definition);
+    const readJson = async (name: string) => JSON.parse(await readFile(join(folder, name), 'utf8')) as object;
+    const tokenizerJson = await readJson('tokenizer.json');
+    const tokenizerConfig = definition.files.some((file) => file.name === 'tokenizer_config.json')
+      ? await readJson('tokenizer_config.json')
+      : { ...definition.tokenizerConfig };
     const session = await InferenceSession.create(join(folder, 'model.onnx'), {
       executionProviders: ['cpu'],
       intraOpNumThreads: options.threads,
@@ -62,9 +63,10 @@ export class LocalEmbedder implements Embedder {
       graphOptimizationLevel: 'all',
     });
     return new LocalEmbedder(
+      definition,
       session,
       new Tokenizer(tokenizerJson, tokenizerConfig),
-      Math.min(LOCAL_MAX_BATCH, Math.max(1, options.batchSize)),
+      Math.min(LOCAL_MAX_BATCH, definition.maxBatch ?? LOCAL_MAX_BATCH, Math.max(1, options.batchSize)),
     );
   }
 
@@ -76,11 +78,19 @@ export class LocalEmbedder implements Embedder {
     return vectors;
   }
 
-  /** Word-piece ids with [CLS] and [SEP], at most LOCAL_MODEL.maxTokens (the [SEP] kept). */
+  /** A search query's vector: the model's query prefix (if it has one) before the text. */
+  async embedQuery(query: string): Promise<Float32Array> {
+    const [vector] = await this.embed([`${this.definition.queryPrefix ?? ''}${query}`]);
+    if (!vector) throw new Error('the local model returned no vector for the query');
+    return vector;
+  }
+
+  /** Word-piece ids with [CLS] and [SEP], at most the model's maxTokens (the [SEP] kept). */
   tokenize(text: string): number[] {
     const ids = this.tokenizer.encode(text).ids;
-    if (ids.length <= LOCAL_MODEL.maxTokens) return ids;
-    return [...ids.slice(0, LOCAL_MODEL.maxTokens - 1), ids[ids.length - 1]];
+    const max = this.definition.maxTokens;
+    if (ids.length <= max) return ids;
+    return [...ids.slice(0, max - 1), ids[ids.length - 1]];
   }
 
   async release(): Promise<void> {
@@ -105,15 +115,26 @@ export class LocalEmbedder implements Embedder {
       token_type_ids: new Tensor('int64', new BigInt64Array(texts.length * width), shape),
     });
     const hidden = output.last_hidden_state.data as Float32Array;
-    const size = LOCAL_MODEL.dimensions;
-    return encoded.map((row, r) => meanPooled(hidden, r * width * size, row.length, size));
+    const size = this.definition.dimensions;
+    return encoded.map((row, r) => pooled(this.definition.pooling, hidden, r * width * size, row.length, size));
   }
 }
 
-/** The mean of the first `tokens` token vectors of one text, scaled to unit length. */
-function meanPooled(hidden: Float32Array, offset: number, tokens: number, size: number): Float32Array {
+/**
+ * One text's vector from its token vectors (`tokens` of them, `size` wide, from `offset` in
+ * `hidden`), scaled to unit length: `mean` averages them (padding beyond `tokens` ignored),
+ * `cls` takes the first ([CLS]) token's.
+ */
+export function pooled(
+  pooling: Pooling,
+  hidden: Float32Array,
+  offset: number,
+  tokens: number,
+  size: number,
+): Float32Array {
   const sum = new Float64Array(size);
-  for (let t = 0; t < tokens; t += 1) {
+  const count = pooling === 'cls' ? Math.min(1, tokens) : tokens;
+  for (let t = 0; t < count; t += 1) {
     const base = offset + t * size;
     for (let d = 0; d < size; d += 1) sum[d] += hidden[base + d];
   }
@@ -124,9 +145,9 @@ function meanPooled(hidden: Float32Array, offset: number, tokens: number, size: 
   return Float32Array.from(sum, (value) => value / norm);
 }
 
-/** Every pinned file present with its digest; names what is wrong and how to fix it. */
-export async function verifyModelFiles(folder: string): Promise<void> {
-  for (const file of LOCAL_MODEL.files) {
+/** Every pinned file of the model (default: the default model) present with its digest; names what is wrong and how to fix it. */
+export async function verifyModelFiles(folder: string, model: LocalModelDefinition = localModel()): Promise<void> {
+  for (const file of model.files) {
     const path = join(folder, file.name);
     let digest: string;
     try {

@@ -46,9 +46,13 @@ export class QueryEmbeddings {
       return pending;
     }
     this.lookups.inc({ outcome: 'miss' });
-    const request = this.embedder
-      .embed([query])
-      .then(([vector]) => {
+    // A model trained with a query instruction (bge) gets it here, never for stored texts.
+    const request = (
+      this.embedder.embedQuery
+        ? this.embedder.embedQuery(query)
+        : this.embedder.embed([query]).then(([vector]) => vector)
+    )
+      .then((vector) => {
         if (!vector) throw new Error('the embedder returned no vector for the query');
         this.cache.set(key, vector);
         return vector;
