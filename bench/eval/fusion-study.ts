@@ -63,7 +63,7 @@ async function main(): Promise<void> {
     const bench = await startApiApp(
       environment.databaseUrl,
       environment.redisUrl,
-      await providerEnv(defaultProvider(), root),
+      await providerEnv(defaultProvider(), root, process.env.EMBEDDING_MODEL || undefined),
     );
     cleanups.push(() => bench.app.close());
     const ingested = await ingest(bench, [{ slug: POOLED_PROJECT, turns: corpus.turns }], log);

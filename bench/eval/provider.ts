@@ -1,6 +1,6 @@
 import { join, resolve } from 'node:path';
 import { DEFAULT_MODELS_DIR } from '@cairn/config';
-import { LOCAL_MODEL, verifyModelFiles } from '@cairn/embeddings';
+import { localModel, verifyModelFiles } from '@cairn/embeddings';
 import { type RerankApi } from '@cairn/providers';
 
 export const PROVIDERS = ['hash', 'local'] as const;
@@ -11,23 +11,27 @@ export function defaultProvider(): Provider {
   return PROVIDERS.find((name) => name === process.env.EMBEDDING_PROVIDER) ?? 'hash';
 }
 
-/** The settings that select the embedder; for `local`, checked before any service starts. */
-export async function providerEnv(provider: Provider, root: string): Promise<Record<string, string>> {
+/**
+ * The settings that select the embedder; for `local`, checked before any service starts.
+ * `model` names a local model of the catalogue (EMBEDDING_MODEL; default the default model).
+ */
+export async function providerEnv(provider: Provider, root: string, model?: string): Promise<Record<string, string>> {
   if (provider === 'hash') return { EMBEDDING_PROVIDER: 'hash' };
   const modelsDir = resolve(root, process.env.EMBEDDING_MODELS_DIR ?? DEFAULT_MODELS_DIR);
+  const definition = localModel(model);
   try {
-    await verifyModelFiles(join(modelsDir, LOCAL_MODEL.folder));
+    await verifyModelFiles(join(modelsDir, definition.folder), definition);
   } catch (error) {
     const problem = error instanceof Error ? error.message : String(error);
     // The embedder's own message usually names the fix already; say it once either way.
-    const fix = problem.includes('npm run models') ? '' : '; fetch it with `npm run models`';
+    const fix = problem.includes('npm run models') ? '' : '; fetch it with `npm run models ${definition.name}`';
     throw new Error(
       `--provider local needs the local embedding model in ${modelsDir}: ${problem}${fix} ` +
         '(or point EMBEDDING_MODELS_DIR at a folder that has it)',
       { cause: error },
     );
   }
-  return { EMBEDDING_PROVIDER: 'local', EMBEDDING_MODELS_DIR: modelsDir };
+  return { EMBEDDING_PROVIDER: 'local', EMBEDDING_MODELS_DIR: modelsDir, EMBEDDING_MODEL: definition.name };
 }
 
 /** `--reranker` and its companions: the reranker the eval's reranked rows go through. */

@@ -11,6 +11,8 @@
  *   --provider hash|local    the embedder (EMBEDDING_PROVIDER) for the run, default the
  *                            environment's EMBEDDING_PROVIDER or hash; local needs the model files
  *                            that `npm run models` fetches
+ *   --model NAME             with --provider local: the catalogue's model (EMBEDDING_MODEL), e.g.
+ *                            bge-small-en-v1.5; default the environment's EMBEDDING_MODEL or the default
  *   --reranker URL           also ask every question through recall with this reranker (RERANK_URL):
  *                            each mode gets a `<mode>+rerank` row beside its fused one, with the
  *                            calls that fell back to the fused order and the rerank wait p50/p95
@@ -55,6 +57,8 @@ interface EvalArgs {
   modes: SearchMode[];
   questions: number;
   provider: Provider;
+  /** The local model's name (EMBEDDING_MODEL) with --provider local. */
+  model?: string;
   haystack: Haystack;
   /** Keep the throwaway database for inspection (needs DATABASE_URL/REDIS_URL, else it dies with the services). */
   keep: boolean;
@@ -69,7 +73,7 @@ interface EvalArgs {
 }
 
 const USAGE =
-  'use --data PATH, --modes hybrid,keyword,semantic, --questions N, --provider hash|local, ' +
+  'use --data PATH, --modes hybrid,keyword,semantic, --questions N, --provider hash|local, --model NAME, ' +
   '--haystack pooled|per-question, --keep, --dump FILE, --secrets, --relevance, --reranker URL, ' +
   '--reranker-model NAME, --reranker-api cohere|tei, --rerank-candidates N, --rerank-batch N, --rerank-timeout MS';
 
@@ -93,6 +97,7 @@ function parseArgs(argv: readonly string[], root: string): EvalArgs {
     // EMBEDDING_PROVIDER when it names one of the two (as `npm run bench` reads it), else the
     // built-in embedder, which needs no files and repeats exactly.
     provider: defaultProvider(),
+    model: process.env.EMBEDDING_MODEL || undefined,
     haystack: 'pooled',
     keep: false,
     secrets: false,
@@ -112,6 +117,7 @@ function parseArgs(argv: readonly string[], root: string): EvalArgs {
     else if (flag === '--modes') args.modes = value.split(',').map((mode) => oneOf(flag, mode, SEARCH_MODES));
     else if (flag === '--questions') args.questions = Math.max(1, Number(value));
     else if (flag === '--provider') args.provider = oneOf(flag, value, PROVIDERS);
+    else if (flag === '--model') args.model = value;
     else if (flag === '--haystack') args.haystack = oneOf(flag, value, HAYSTACKS);
     else if (flag === '--reranker') args.reranker = { ...args.reranker, url: value };
     else if (flag === '--reranker-model') args.reranker = { ...args.reranker, model: value };
@@ -172,7 +178,7 @@ function secretsEval(root: string): void {
 
 /** `--relevance`: recall's relevance threshold on the labelled set (bench/hooks), with the chosen provider. */
 async function relevanceEval(root: string, args: EvalArgs): Promise<void> {
-  const env = await providerEnv(args.provider, root);
+  const env = await providerEnv(args.provider, root, args.model);
   const cleanups: (() => Promise<void>)[] = [];
   try {
     const environment = await prepareEnvironment(log, (cleanup) => cleanups.push(cleanup));
@@ -205,7 +211,7 @@ async function main(): Promise<void> {
     return;
   }
   if (!existsSync(args.data)) throw missingEvalData(args.data);
-  const env = await providerEnv(args.provider, root);
+  const env = await providerEnv(args.provider, root, args.model);
   const rerankEnv = rerankedEnv(args);
   const corpus = loadLongMemEval(args.data);
   const questions: EvalQuestion[] = corpus.questions.slice(0, args.questions);
