@@ -6,6 +6,11 @@ export interface EmbeddingModel {
   readonly dimensions: number;
   /** True for the deterministic built-in embedder: lexical, not semantic; reported as such. */
   readonly builtIn: boolean;
+  /**
+   * The keyword ranker's share in hybrid score fusion, where it was measured for this model
+   * (docs/retrieval.md); search uses its own default for a model without one.
+   */
+  readonly keywordWeight?: number;
 }
 
 export interface Embedder {

@@ -43,7 +43,13 @@ export class LocalEmbedder implements Embedder {
     private readonly tokenizer: Tokenizer,
     private readonly batchSize: number,
   ) {
-    this.model = { id: definition.id, provider: 'local', dimensions: definition.dimensions, builtIn: false };
+    this.model = {
+      id: definition.id,
+      provider: 'local',
+      dimensions: definition.dimensions,
+      builtIn: false,
+      ...(definition.keywordWeight === undefined ? {} : { keywordWeight: definition.keywordWeight }),
+    };
   }
 
   /** Checks the files against their pinned digests, then loads the tokenizer and the model. */

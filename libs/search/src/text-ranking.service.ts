@@ -21,9 +21,10 @@ import { VectorScanChoice } from './vector-scan-choice.service';
 
 /**
  * Fusion with a real embedding model, chosen on LongMemEval with bench/eval/fusion-study.ts
- * (figures in docs/retrieval.md).
+ * (figures in docs/retrieval.md) for all-MiniLM-L6-v2; a model measured otherwise says so
+ * (EmbeddingModel.keywordWeight).
  */
-const MODEL_FUSION: FusionMethod = { kind: 'score', keywordWeight: 0.7 };
+const MODEL_KEYWORD_WEIGHT = 0.7;
 /**
  * The built-in hash embedder measures word overlap, much as the keyword ranker does but
  * noisier, so in hybrid fusion it only nudges.
@@ -99,7 +100,7 @@ export class TextRanking {
             ? { model: this.embedder.model, vector: queryVector, limit: perList, exact }
             : undefined,
       });
-      return fuse(lists, { method: this.embedder.model.builtIn ? BUILT_IN_FUSION : MODEL_FUSION, now: new Date() });
+      return fuse(lists, { method: this.fusion(), now: new Date() });
     };
     const whole = await rankText(request.query, vector);
     // A question about several things: each part ranked too (one statement each, same
@@ -118,6 +119,12 @@ export class TextRanking {
         embeddingModel: mode === 'keyword' ? null : this.embedder.model.id,
       },
     };
+  }
+
+  private fusion(): FusionMethod {
+    const model = this.embedder.model;
+    if (model.builtIn) return BUILT_IN_FUSION;
+    return { kind: 'score', keywordWeight: model.keywordWeight ?? MODEL_KEYWORD_WEIGHT };
   }
 
   private async backfillRunning(): Promise<boolean> {
