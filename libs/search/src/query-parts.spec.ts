@@ -3,9 +3,9 @@ import { MAX_QUERY_PARTS, mergeParts, queryParts } from './query-parts';
 
 describe('queryParts', () => {
   it('splits "between A and B" into the two things compared', () => {
-    expect(queryParts("How many days passed between the Holi festival and the Sunday mass at St. Mary's Church?")).toEqual(
-      ['the Holi festival', "the Sunday mass at St. Mary's Church"],
-    );
+    expect(
+      queryParts("How many days passed between the Holi festival and the Sunday mass at St. Mary's Church?"),
+    ).toEqual(['the Holi festival', "the Sunday mass at St. Mary's Church"]);
   });
 
   it('splits a list joined by commas and a conjunction; short items borrow the words after the list', () => {
@@ -37,7 +37,11 @@ describe('queryParts', () => {
 });
 
 describe('mergeParts', () => {
-  const hit = (id: string, score: number): RankedId => ({ id, score, explain: { fused: score, final: score } as never });
+  const hit = (id: string, score: number): RankedId => ({
+    id,
+    score,
+    explain: { fused: score, final: score } as never,
+  });
 
   it('returns the whole question ranking unchanged without parts', () => {
     const whole = [hit('a', 0.9), hit('b', 0.5)];
@@ -48,7 +52,10 @@ describe('mergeParts', () => {
     // The whole question's words favour the first event's turns; the second event's turn is
     // the best match of its own part.
     const whole = [hit('first-1', 1), hit('first-2', 0.9), hit('first-3', 0.85), hit('second', 0.5)];
-    const parts = [[hit('first-1', 2), hit('first-2', 1.8)], [hit('second', 3), hit('first-3', 0.3)]];
+    const parts = [
+      [hit('first-1', 2), hit('first-2', 1.8)],
+      [hit('second', 3), hit('first-3', 0.3)],
+    ];
     const merged = mergeParts(whole, parts).map((r) => r.id);
     expect(merged.indexOf('second')).toBeLessThan(merged.indexOf('first-3'));
     expect(merged[0]).toBe('first-1');

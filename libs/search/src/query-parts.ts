@@ -24,7 +24,8 @@ const BETWEEN = /\bbetween\s+(.+?)\s+and\s+(.+?)\s*[?!.]?$/i;
 /** A conjunction that makes a list ("A and B", "A, B, or C"); commas alone may be an apposition. */
 const CONJUNCTION = /\s(?:and|or|as well as|versus|vs\.?)\s/i;
 /** A piece that opens a clause of its own ("…, and I was wondering", "…, but what…"): not a list item. */
-const CLAUSE_START = /^(?:i|i'm|i've|you|we|he|she|they|it|there|but|so|what|which|who|when|where|why|how|can|could|would|do|did|is|are|was)\b/i;
+const CLAUSE_START =
+  /^(?:i|i'm|i've|you|we|he|she|they|it|there|but|so|what|which|who|when|where|why|how|can|could|would|do|did|is|are|was)\b/i;
 /** Items this short borrow the words after the list ("workshops, lectures, and conferences in April"). */
 const SHORT_ITEM_WORDS = 4;
 /** Conjunctions and list separators; "and"/"or" after a comma count once. */
@@ -40,9 +41,8 @@ const FUNCTION_WORDS = new Set(
 );
 
 function contentWords(text: string): number {
-  return (text.toLowerCase().match(/[\p{L}\p{N}][\p{L}\p{N}'’-]*/gu) ?? []).filter(
-    (word) => !FUNCTION_WORDS.has(word),
-  ).length;
+  return (text.toLowerCase().match(/[\p{L}\p{N}][\p{L}\p{N}'’-]*/gu) ?? []).filter((word) => !FUNCTION_WORDS.has(word))
+    .length;
 }
 
 function clean(part: string): string {

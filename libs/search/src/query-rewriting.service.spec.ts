@@ -12,7 +12,10 @@ const MODEL_PARTS = ['date of the Holi festival', 'date of the Sunday mass'];
 function rewriting(env: Record<string, string>) {
   const config = testConfig('postgresql://cairn@db:5432/cairn', 'redis://redis:6379', env);
   const metrics = new MetricsService();
-  return { service: new QueryRewriting(createGenerator(config, new ProviderClients(config)), config, metrics), metrics };
+  return {
+    service: new QueryRewriting(createGenerator(config, new ProviderClients(config)), config, metrics),
+    metrics,
+  };
 }
 
 async function counted(metrics: MetricsService, name: string, outcome?: string): Promise<number> {

@@ -5,13 +5,7 @@ import { GENERATOR, type Generator, ProviderError } from '@cairn/providers';
 import { LRUCache } from 'lru-cache';
 import { Counter, Histogram } from 'prom-client';
 import { queryParts } from './query-parts';
-import {
-  parseRewrite,
-  REWRITE_MAX_TOKENS,
-  REWRITE_SYSTEM,
-  rewriteNote,
-  type RewriteOutcome,
-} from './query-rewrite';
+import { parseRewrite, REWRITE_MAX_TOKENS, REWRITE_SYSTEM, rewriteNote, type RewriteOutcome } from './query-rewrite';
 
 /** Questions whose answer is kept per process: a few hundred bytes each. */
 const CACHE_ENTRIES = 2_000;

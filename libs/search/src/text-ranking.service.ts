@@ -4,12 +4,7 @@ import { EMBEDDER, type Embedder, EmbeddingBackfills } from '@cairn/embeddings';
 import { TenantContext } from '@cairn/tenancy';
 import { LRUCache } from 'lru-cache';
 import { type CorpusQuery } from './contract/corpus';
-import {
-  type EmbedQueryOptions,
-  type QueryVector,
-  type RankOutcome,
-  type RankRequest,
-} from './contract/rank-request';
+import { type EmbedQueryOptions, type QueryVector, type RankOutcome, type RankRequest } from './contract/rank-request';
 import { type RankedId, type SearchMode } from './contract/search.types';
 import { fuse, type FusionMethod } from './fusion';
 import { queryEntities } from './query-entities';
