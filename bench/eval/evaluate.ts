@@ -12,11 +12,15 @@ import { ingest, POOLED_PROJECT, type ProjectTurns } from './ingest';
 import { type EvalCorpus, type EvalQuestion, sessionOf, type Turn } from './longmemeval';
 import { type Haystack, RANKING_DEPTH, type Ranking, ratios, type Scores, scoreByType } from './metrics';
 import { type RerankerSetup, rerankerSetup, type RerankStats, rerankStats } from './rerank-stats';
+import { type RewriterSetup, rewriterSetup, type RewriteStats, rewriteStats } from './rewrite-stats';
 
 export const BASELINE = 'bm25';
 /** Suffix of a mode's row asked through the app with a reranker. */
 export const RERANKED = '+rerank';
-export type RankerName = SearchMode | `${SearchMode}${typeof RERANKED}` | typeof BASELINE;
+/** Suffix of a mode's row asked through the app with the query rewrite on. */
+export const REWRITTEN = '+rewrite';
+export type RankerName =
+  SearchMode | `${SearchMode}${typeof RERANKED}` | `${SearchMode}${typeof REWRITTEN}` | typeof BASELINE;
 
 export interface RankerResult {
   readonly name: RankerName;
@@ -30,6 +34,8 @@ export interface RankerResult {
   };
   /** On a reranked row: what the reranker did over these questions. */
   readonly rerank?: RerankStats;
+  /** On a rewritten row: how many questions were ranked with the model's sub-queries, how many fell back. */
+  readonly rewrite?: RewriteStats;
   /** Every question's ranked turn keys, for `--dump`; left out of the results file. */
   readonly rankings: readonly { readonly id: string; readonly ranked: readonly string[] }[];
 }
@@ -51,6 +57,8 @@ export interface EvalRun {
   readonly sessions?: { readonly total: number; readonly withoutAnswer: number };
   /** The reranker of the reranked rows, when there are some. */
   readonly reranker?: RerankerSetup;
+  /** The rewrite model of the rewritten rows, when there are some (absent: the query rewrite was off). */
+  readonly rewriter?: RewriterSetup;
   /** BM25 first, then the Cairn modes in the order asked (each followed by its reranked row, if any). */
   readonly rankers: readonly RankerResult[];
 }
@@ -65,6 +73,8 @@ export interface EvalOptions {
    * orders are scored on the same stored turns in the same run.
    */
   readonly reranked?: Pick<BenchApp, 'app' | 'config'>;
+  /** Likewise with QUERY_REWRITE=on and a chat model: `<mode>+rewrite` rows. */
+  readonly rewritten?: Pick<BenchApp, 'app' | 'config'>;
 }
 
 /** Pooled: every turn in one project. Per-question: each question's own sessions in a project of its own. */
@@ -89,7 +99,7 @@ function result(
   ranked: readonly string[][],
   ms: number,
   haystack: Haystack,
-  rerank?: RerankStats,
+  extra: { rerank?: RerankStats; rewrite?: RewriteStats } = {},
 ): RankerResult {
   const rankings: Ranking[] = questions.map((question, index) => ({
     type: question.type,
@@ -101,7 +111,8 @@ function result(
     name,
     msPerQuery: ms / Math.max(questions.length, 1),
     ...scoreByType(rankings, haystack),
-    ...(rerank ? { rerank } : {}),
+    ...(extra.rerank ? { rerank: extra.rerank } : {}),
+    ...(extra.rewrite ? { rewrite: extra.rewrite } : {}),
     rankings: questions.map((question, index) => ({ id: question.id, ranked: ranked[index] ?? [] })),
   };
 }
@@ -152,6 +163,7 @@ export async function evaluate(
   const apps = [
     { app: bench.app, suffix: '' },
     ...(options.reranked ? [{ app: options.reranked.app, suffix: RERANKED }] : []),
+    ...(options.rewritten ? [{ app: options.rewritten.app, suffix: REWRITTEN }] : []),
   ];
   for (const mode of options.modes) {
     for (const { app, suffix } of apps) {
@@ -160,12 +172,18 @@ export async function evaluate(
       const asked = await ask(app, ingested.tenant, questions, mode, depth, (index) => projectOf(index)?.slug ?? '');
       const ranked = asked.map((hits) => hits.memoryIds.map((id) => ingested.keyOf.get(id) ?? ''));
       const ms = performance.now() - started;
-      const stats = suffix ? rerankStats(asked.map((hits) => hits.rerank)) : undefined;
-      rankers.push(withRatios(result(name, questions, ranked, ms, haystack, stats), baseline));
+      const extra =
+        suffix === RERANKED
+          ? { rerank: rerankStats(asked.map((hits) => hits.rerank)) }
+          : suffix === REWRITTEN
+            ? { rewrite: rewriteStats(asked.map((hits) => hits.notes)) }
+            : {};
+      rankers.push(withRatios(result(name, questions, ranked, ms, haystack, extra), baseline));
       log(`${name}: done in ${(ms / 1000).toFixed(1)} s`);
     }
   }
   const reranker = options.reranked ? rerankerSetup(options.reranked.config) : undefined;
+  const rewriter = options.rewritten ? rewriterSetup(options.rewritten.config) : undefined;
   return {
     haystack,
     embedder: ingested.embedder,
@@ -173,6 +191,7 @@ export async function evaluate(
     projects: projects.length,
     memories: ingested.keyOf.size,
     ...(reranker ? { reranker } : {}),
+    ...(rewriter ? { rewriter } : {}),
     seconds: { ...ingested.seconds, bm25Index: bm25IndexSeconds },
     ...(haystack === 'per-question'
       ? {
@@ -189,7 +208,7 @@ export async function evaluate(
   };
 }
 
-/** Every question asked of one app's recall in one mode: the memories found, and its reranking report. */
+/** Every question asked of one app's recall in one mode: the memories found, its reranking report and notes. */
 async function ask(
   app: BenchApp['app'],
   tenant: TenantRef,
@@ -197,10 +216,10 @@ async function ask(
   mode: SearchMode,
   depth: number,
   projectOf: (index: number) => string,
-): Promise<{ memoryIds: string[]; rerank: RerankReport | undefined }[]> {
+): Promise<{ memoryIds: string[]; rerank: RerankReport | undefined; notes: readonly string[] }[]> {
   const recall = app.get(MemoryRecall, { strict: false });
   const entry = app.get(TenantEntry);
-  const answers: { memoryIds: string[]; rerank: RerankReport | undefined }[] = [];
+  const answers: { memoryIds: string[]; rerank: RerankReport | undefined; notes: readonly string[] }[] = [];
   for (const [index, question] of questions.entries()) {
     const { results, report } = await entry.run(tenant, () =>
       recall.recall(projectOf(index), SYSTEM_VIEWER, {
@@ -214,7 +233,7 @@ async function ask(
         asOf: { instant: question.date, offsetMinutes: 0 },
       }),
     );
-    answers.push({ memoryIds: results.map((hit) => hit.memory.id), rerank: report.rerank });
+    answers.push({ memoryIds: results.map((hit) => hit.memory.id), rerank: report.rerank, notes: report.notes });
   }
   return answers;
 }

@@ -1,6 +1,7 @@
 import { BASELINE, type EvalRun, type RankerResult } from './evaluate';
 import { METRIC_NAMES, type Scores } from './metrics';
 import { formatRerankStats } from './rerank-stats';
+import { formatRewriteStats } from './rewrite-stats';
 
 /** Wide enough for `semantic+rerank`. */
 const NAME_WIDTH = 16;
@@ -74,6 +75,17 @@ export function formatRun(run: EvalRun, title: string): string {
     for (const ranker of run.rankers) {
       if (ranker.rerank) out.push(`  ${formatRerankStats(ranker.name, run.reranker, ranker.rerank)}`);
     }
+  }
+  if (run.rewriter) {
+    out.push(
+      '',
+      'rewritten rows (<mode>+rewrite): the same questions through recall with QUERY_REWRITE=on, after the fused rows',
+    );
+    for (const ranker of run.rankers) {
+      if (ranker.rewrite) out.push(`  ${formatRewriteStats(ranker.name, run.rewriter, ranker.rewrite)}`);
+    }
+  } else {
+    out.push('', 'query rewrite: off (--rewrite URL --rewrite-model NAME adds <mode>+rewrite rows)');
   }
   const types = Object.keys(run.rankers[0]?.byType ?? {});
   for (const type of types) {

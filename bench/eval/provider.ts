@@ -66,3 +66,30 @@ export function rerankerEnv(reranker: RerankerArgs): Record<string, string> {
     ...(process.env.RERANK_API_KEY ? { RERANK_API_KEY: process.env.RERANK_API_KEY } : {}),
   };
 }
+
+export const REWRITE_PROVIDERS = ['ollama', 'openai'] as const;
+
+/** `--rewrite` and its companions: the chat model the eval's `<mode>+rewrite` rows ask (QUERY_REWRITE=on). */
+export interface RewriteArgs {
+  /** Ollama's base URL, or an OpenAI-compatible server's with its `/v1`. */
+  readonly url: string;
+  readonly model?: string;
+  readonly provider: (typeof REWRITE_PROVIDERS)[number];
+  readonly timeoutMs?: number;
+}
+
+/** The settings for the rewriting app (CHAT_*, QUERY_REWRITE*); the app's own validation checks them. */
+export function rewriteEnv(rewrite: RewriteArgs): Record<string, string> {
+  if (!rewrite.model) throw new Error('--rewrite needs --rewrite-model NAME');
+  return {
+    CHAT_PROVIDER: rewrite.provider,
+    CHAT_MODEL: rewrite.model,
+    ...(rewrite.provider === 'ollama' ? { OLLAMA_URL: rewrite.url } : { OPENAI_BASE_URL: rewrite.url }),
+    QUERY_REWRITE: 'on',
+    ...(rewrite.timeoutMs === undefined ? {} : { QUERY_REWRITE_TIMEOUT_MS: String(rewrite.timeoutMs) }),
+    // A key, if the server wants one, comes from the environment: never from the command line.
+    ...(rewrite.provider === 'openai' && process.env.OPENAI_API_KEY
+      ? { OPENAI_API_KEY: process.env.OPENAI_API_KEY }
+      : {}),
+  };
+}

@@ -22,6 +22,13 @@
  *   --rerank-batch N         RERANK_BATCH_SIZE (default the app's, 32)
  *   --rerank-timeout MS      RERANK_TIMEOUT_MS (default the app's, 800); RERANK_API_KEY is read
  *                            from the environment
+ *   --rewrite URL            also ask every question through recall with the query rewrite on
+ *                            (QUERY_REWRITE=on, the chat model at URL: Ollama's base URL, or an
+ *                            OpenAI-compatible one with its /v1): each mode gets a `<mode>+rewrite`
+ *                            row, with how many questions fell back to the model-free parts
+ *   --rewrite-model NAME     CHAT_MODEL (required with --rewrite)
+ *   --rewrite-api ollama|openai  CHAT_PROVIDER (default ollama); OPENAI_API_KEY is read from the environment
+ *   --rewrite-timeout MS     QUERY_REWRITE_TIMEOUT_MS (default the app's, 1500)
  *   --relevance              instead: recall's calibrated relevance threshold on the labelled set
  *                            (bench/hooks/relevance-set.json) with --provider's embedder: precision,
  *                            recall and the curve around the default threshold (docs/hooks.md)
@@ -45,7 +52,17 @@ import { type Haystack, HAYSTACKS } from './metrics';
 import { formatRelevanceRun, runRelevanceEval } from '../hooks/relevance-run';
 import { formatRun } from './print';
 import { RERANK_APIS } from '@cairn/providers';
-import { defaultProvider, type Provider, PROVIDERS, providerEnv, type RerankerArgs, rerankerEnv } from './provider';
+import {
+  defaultProvider,
+  type Provider,
+  PROVIDERS,
+  providerEnv,
+  type RerankerArgs,
+  rerankerEnv,
+  REWRITE_PROVIDERS,
+  type RewriteArgs,
+  rewriteEnv,
+} from './provider';
 import { loadSecretsCorpus, SECRETS_CORPUS_FILE } from './secrets-corpus';
 import { evaluateSecrets, formatSecretsRun } from './secrets-eval';
 import { formatTimings, measureScanTimes } from './secrets-timing';
@@ -70,12 +87,15 @@ interface EvalArgs {
   relevance: boolean;
   /** The reranker of the `<mode>+rerank` rows (`--reranker` and its companions). */
   reranker?: Partial<RerankerArgs>;
+  /** The chat model of the `<mode>+rewrite` rows (`--rewrite` and its companions). */
+  rewrite?: Partial<RewriteArgs>;
 }
 
 const USAGE =
   'use --data PATH, --modes hybrid,keyword,semantic, --questions N, --provider hash|local, --model NAME, ' +
   '--haystack pooled|per-question, --keep, --dump FILE, --secrets, --relevance, --reranker URL, ' +
-  '--reranker-model NAME, --reranker-api cohere|tei, --rerank-candidates N, --rerank-batch N, --rerank-timeout MS';
+  '--reranker-model NAME, --reranker-api cohere|tei, --rerank-candidates N, --rerank-batch N, --rerank-timeout MS, ' +
+  '--rewrite URL, --rewrite-model NAME, --rewrite-api ollama|openai, --rewrite-timeout MS';
 
 /** A whole number from `--flag`; the app's own settings check the range. */
 function count(flag: string, value: string): number {
@@ -125,10 +145,23 @@ function parseArgs(argv: readonly string[], root: string): EvalArgs {
     else if (flag === '--rerank-candidates') args.reranker = { ...args.reranker, candidates: count(flag, value) };
     else if (flag === '--rerank-batch') args.reranker = { ...args.reranker, batchSize: count(flag, value) };
     else if (flag === '--rerank-timeout') args.reranker = { ...args.reranker, timeoutMs: count(flag, value) };
+    else if (flag === '--rewrite') args.rewrite = { ...args.rewrite, url: value };
+    else if (flag === '--rewrite-model') args.rewrite = { ...args.rewrite, model: value };
+    else if (flag === '--rewrite-api')
+      args.rewrite = { ...args.rewrite, provider: oneOf(flag, value, REWRITE_PROVIDERS) };
+    else if (flag === '--rewrite-timeout') args.rewrite = { ...args.rewrite, timeoutMs: count(flag, value) };
     else throw new Error(`unknown argument ${flag} (${USAGE})`);
   }
   if (args.reranker && !args.reranker.url) throw new Error('the --rerank* and --reranker-* flags need --reranker URL');
+  if (args.rewrite && !args.rewrite.url) throw new Error('the --rewrite-* flags need --rewrite URL');
   return args;
+}
+
+/** The rewriting app's settings, when `--rewrite` asks for one. */
+function rewrittenEnv(args: EvalArgs): Record<string, string> | undefined {
+  const rewrite = args.rewrite;
+  if (!rewrite?.url) return undefined;
+  return rewriteEnv({ ...rewrite, url: rewrite.url, provider: rewrite.provider ?? 'ollama' });
 }
 
 /** The reranked app's settings, when `--reranker` asks for one. */
@@ -213,6 +246,7 @@ async function main(): Promise<void> {
   if (!existsSync(args.data)) throw missingEvalData(args.data);
   const env = await providerEnv(args.provider, root, args.model);
   const rerankEnv = rerankedEnv(args);
+  const rewriteSettings = rewrittenEnv(args);
   const corpus = loadLongMemEval(args.data);
   const questions: EvalQuestion[] = corpus.questions.slice(0, args.questions);
   log(
@@ -239,11 +273,21 @@ async function main(): Promise<void> {
         `reranker ${model} (${api} API), ${candidates} candidates in batches of ${batchSize}, ${timeoutMs} ms budget`,
       );
     }
+    // And with the query rewrite on, over the same database too.
+    const rewritten = rewriteSettings
+      ? await startApiApp(environment.databaseUrl, environment.redisUrl, { ...env, ...rewriteSettings })
+      : undefined;
+    if (rewritten) {
+      cleanups.push(() => rewritten.app.close());
+      const { chat, queryRewrite } = rewritten.config;
+      log(`query rewrite by ${chat.model} (${chat.provider}), ${queryRewrite.timeoutMs} ms budget`);
+    }
     const run = await evaluate(bench, corpus, questions, {
       modes: args.modes,
       haystack: args.haystack,
       log,
       ...(reranked ? { reranked } : {}),
+      ...(rewritten ? { rewritten } : {}),
     });
 
     const where =
@@ -251,7 +295,7 @@ async function main(): Promise<void> {
         ? `${run.memories} turns pooled in one project`
         : `each question's own sessions in its own project (${run.projects} projects, ${run.memories} turns in all)`;
     process.stdout.write(
-      `\n${formatRun(run, `LongMemEval (oracle): ${where}, ${questions.length} questions; embedder ${run.embedder} (--provider ${args.provider})${run.reranker ? `; reranker ${run.reranker.model} (${run.reranker.api})` : ''}`)}`,
+      `\n${formatRun(run, `LongMemEval (oracle): ${where}, ${questions.length} questions; embedder ${run.embedder} (--provider ${args.provider})${run.reranker ? `; reranker ${run.reranker.model} (${run.reranker.api})` : ''}; query rewrite ${run.rewriter ? `${run.rewriter.model} (${run.rewriter.provider})` : 'off'}`)}`,
     );
     if (args.dump) {
       const contentOf = new Map(corpus.turns.map((turn) => [turn.key, turn.content]));
@@ -285,6 +329,8 @@ async function main(): Promise<void> {
       baseline: { name: 'bm25', k1: BM25_K1, b: BM25_B, source: 'bench/eval/bm25.ts' },
       depth: run.depth,
       ...(run.reranker ? { reranker: run.reranker } : {}),
+      // Whether the `<mode>+rewrite` rows exist; their rows carry how many questions fell back.
+      rewrite: run.rewriter ? { on: true, ...run.rewriter } : { on: false },
       turns: corpus.turns.length,
       projects: run.projects,
       memories: run.memories,

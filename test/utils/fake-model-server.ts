@@ -20,6 +20,7 @@ export interface FakeChatRequest {
   readonly messages: { role: string; content: string }[];
   readonly json: boolean;
   readonly maxTokens: number | undefined;
+  readonly temperature: number | undefined;
 }
 
 export interface FakeModelServerOptions {
@@ -36,6 +37,8 @@ export interface FakeModelServerOptions {
    * OLLAMA_NUM_PARALLEL); later ones wait their turn in arrival order. Unlimited when unset.
    */
   slots?: number;
+  /** Extra latency of chat/generate requests only (a slow chat model beside a fast embedder). */
+  chatLatencyMs?: number;
   /** Chat/generate answers: a string or a function of the request. */
   chatAnswer?: string | ((request: FakeChatRequest) => string);
   /** When set, `/v1/*` requires `Authorization: Bearer <apiKey>`. */
@@ -151,8 +154,10 @@ export async function startFakeModelServer(initial: FakeModelServerOptions = {})
     const index = failures.findIndex((failure) => !failure.path || failure.path === path);
     const failure = index === -1 ? undefined : failures.splice(index, 1)[0];
     const items = Array.isArray(body?.input) ? body.input.length : 1;
+    const chatPath = path === '/api/chat' || path === '/api/generate' || path === '/v1/chat/completions';
     const wait =
       (options.latencyMs ?? 0) +
+      (chatPath ? (options.chatLatencyMs ?? 0) : 0) +
       (path.endsWith('embed') || path.endsWith('embeddings') ? items : 0) * (options.perItemLatencyMs ?? 0);
     if (wait > 0) await work(wait);
 
@@ -255,6 +260,7 @@ export async function startFakeModelServer(initial: FakeModelServerOptions = {})
       messages,
       json: openai ? body.response_format?.type === 'json_object' : body.format === 'json',
       maxTokens: openai ? body.max_tokens : body.options?.num_predict,
+      temperature: openai ? body.temperature : body.options?.temperature,
     };
     const answer = typeof options.chatAnswer === 'function' ? options.chatAnswer(chat) : (options.chatAnswer ?? 'ok');
     if (openai) {

@@ -76,6 +76,13 @@ export interface CairnConfig {
     /** A search's wait for the reranker; past it the fused order stands and the report says so. */
     readonly timeoutMs: number;
   };
+  /** Recall's optional model-based query rewrite: off (the default) unless QUERY_REWRITE=on. */
+  readonly queryRewrite: {
+    /** Only with a chat model configured (the configuration refuses QUERY_REWRITE=on without one). */
+    readonly enabled: boolean;
+    /** A recall's wait for the model; past it the model-free parts stand and the report says so. */
+    readonly timeoutMs: number;
+  };
   readonly worker: {
     readonly concurrency: {
       readonly embeddings: number;

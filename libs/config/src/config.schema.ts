@@ -118,6 +118,13 @@ export const environmentSchema = z.object({
   RERANK_BATCH_SIZE: positiveInt(32, 500),
   /** How long a search waits for the reranker before it keeps the fused order. */
   RERANK_TIMEOUT_MS: positiveInt(800, 60_000),
+  /**
+   * `on`: recall asks the chat model (CHAT_PROVIDER) for a question's sub-questions and ranks
+   * them beside it; `off` (the default) keeps the model-free decomposition only.
+   */
+  QUERY_REWRITE: z.enum(['off', 'on']).default('off'),
+  /** How long a recall waits for the rewrite before it keeps the model-free parts. */
+  QUERY_REWRITE_TIMEOUT_MS: positiveInt(1_500, 60_000),
   WORKER_CONCURRENCY_EMBEDDINGS: positiveInt(16, 256),
   WORKER_CONCURRENCY_SUMMARIES: positiveInt(2, 64),
   WORKER_CONCURRENCY_EXTRACTION: positiveInt(1, 64),

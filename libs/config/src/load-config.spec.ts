@@ -171,6 +171,21 @@ describe('loadConfig', () => {
     expect(bad).not.toContain(secret);
   });
 
+  it('leaves the query rewrite off unless QUERY_REWRITE=on, and needs a chat model with it', () => {
+    expect(loadConfig('api', valid).queryRewrite).toEqual({ enabled: false, timeoutMs: 1_500 });
+    const chat = { CHAT_PROVIDER: 'ollama', CHAT_MODEL: 'llama3.2' };
+    expect(
+      loadConfig('api', { ...valid, ...chat, QUERY_REWRITE: 'on', QUERY_REWRITE_TIMEOUT_MS: '400' }).queryRewrite,
+    ).toEqual({ enabled: true, timeoutMs: 400 });
+    expect(loadConfig('api', { ...valid, ...chat }).queryRewrite.enabled).toBe(false);
+    expect(problemsOf({ ...valid, QUERY_REWRITE: 'on' })).toContain(
+      'QUERY_REWRITE=on needs a chat model (CHAT_PROVIDER and CHAT_MODEL)',
+    );
+    const bad = problemsOf({ ...valid, ...chat, QUERY_REWRITE: 'true', QUERY_REWRITE_TIMEOUT_MS: '0' });
+    expect(bad).toContain('QUERY_REWRITE');
+    expect(bad).toContain('QUERY_REWRITE_TIMEOUT_MS');
+  });
+
   it('reads the master keys as base64 or hex, and the previous one only while rotating', () => {
     const key = randomBytes(32);
     const previous = randomBytes(32);

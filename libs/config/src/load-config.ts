@@ -98,6 +98,7 @@ export function loadConfig(app: AppName, env: EnvSource): CairnConfig {
       batchSize: values.RERANK_BATCH_SIZE,
       timeoutMs: values.RERANK_TIMEOUT_MS,
     },
+    queryRewrite: { enabled: values.QUERY_REWRITE === 'on', timeoutMs: values.QUERY_REWRITE_TIMEOUT_MS },
     worker: {
       concurrency: {
         embeddings: values.WORKER_CONCURRENCY_EMBEDDINGS,
@@ -244,6 +245,10 @@ function crossFieldProblems(values: Environment): string[] {
   }
   if (values.CHAT_PROVIDER !== 'none' && !values.CHAT_MODEL) {
     problems.push(`CHAT_MODEL is required with CHAT_PROVIDER=${values.CHAT_PROVIDER}`);
+  }
+  // Asked for and impossible: better refused at start-up than silently never done.
+  if (values.QUERY_REWRITE === 'on' && values.CHAT_PROVIDER === 'none') {
+    problems.push('QUERY_REWRITE=on needs a chat model (CHAT_PROVIDER and CHAT_MODEL)');
   }
   if ((values.EMBEDDING_PROVIDER === 'openai' || values.CHAT_PROVIDER === 'openai') && !values.OPENAI_BASE_URL) {
     problems.push('OPENAI_BASE_URL is required when a provider is openai');

@@ -8,6 +8,8 @@ export interface GenerationRequest {
   readonly maxTokens: number;
   /** Ask the provider for a JSON answer (Ollama `format: "json"`, OpenAI `response_format`). */
   readonly json?: boolean;
+  /** Sampling temperature (0: the same answer for the same question); the provider's default when absent. */
+  readonly temperature?: number;
 }
 
 export interface GeneratorModel {

@@ -26,7 +26,13 @@ export class OllamaGenerator implements Generator {
 
   generate(request: GenerationRequest, signal?: AbortSignal): Promise<string> {
     return this.client.chat(
-      { model: this.model.name, messages: messages(request), maxTokens: request.maxTokens, json: request.json },
+      {
+        model: this.model.name,
+        messages: messages(request),
+        maxTokens: request.maxTokens,
+        json: request.json,
+        temperature: request.temperature,
+      },
       signal,
     );
   }
@@ -45,7 +51,13 @@ export class OpenAiGenerator implements Generator {
 
   generate(request: GenerationRequest, signal?: AbortSignal): Promise<string> {
     return this.client.chat(
-      { model: this.model.name, messages: messages(request), maxTokens: request.maxTokens, json: request.json },
+      {
+        model: this.model.name,
+        messages: messages(request),
+        maxTokens: request.maxTokens,
+        json: request.json,
+        temperature: request.temperature,
+      },
       signal,
     );
   }

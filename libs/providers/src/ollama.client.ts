@@ -14,6 +14,8 @@ export interface OllamaChatRequest {
   readonly messages: readonly ChatMessage[];
   readonly maxTokens: number;
   readonly json?: boolean;
+  /** Sampling temperature; the model's default when absent. */
+  readonly temperature?: number;
 }
 
 const embedResponse = z.object({ embeddings: z.array(z.array(z.number())) });
@@ -66,7 +68,10 @@ export class OllamaClient implements ModelCatalogClient {
         stream: false,
         ...(request.json ? { format: 'json' } : {}),
         keep_alive: this.keepAlive,
-        options: { num_predict: request.maxTokens },
+        options: {
+          num_predict: request.maxTokens,
+          ...(request.temperature === undefined ? {} : { temperature: request.temperature }),
+        },
       },
       schema: chatResponse,
       signal,

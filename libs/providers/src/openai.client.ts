@@ -15,6 +15,8 @@ export interface OpenAiChatRequest {
   readonly messages: readonly ChatMessage[];
   readonly maxTokens: number;
   readonly json?: boolean;
+  /** Sampling temperature; the server's default when absent. */
+  readonly temperature?: number;
 }
 
 const embeddingsResponse = z.object({
@@ -84,6 +86,7 @@ export class OpenAiClient implements ModelCatalogClient {
         model: request.model,
         messages: request.messages,
         max_tokens: request.maxTokens,
+        ...(request.temperature === undefined ? {} : { temperature: request.temperature }),
         ...(request.json ? { response_format: { type: 'json_object' } } : {}),
       },
       schema: chatResponse,

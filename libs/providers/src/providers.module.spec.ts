@@ -68,6 +68,9 @@ describe('ProvidersModule', () => {
       ],
       options: { num_predict: 10 },
     });
+    expect(server.requests.at(-1)?.body.options).not.toHaveProperty('temperature');
+    await generator?.generate({ system: 's', prompt: 'p', maxTokens: 10, temperature: 0 });
+    expect(server.requests.at(-1)?.body.options).toEqual({ num_predict: 10, temperature: 0 });
   });
 
   it('provides the OpenAI-compatible generator, with the key, and JSON mode on request', async () => {
@@ -86,5 +89,8 @@ describe('ProvidersModule', () => {
       headers: { authorization: 'Bearer sk-configured' },
       body: { max_tokens: 50, response_format: { type: 'json_object' } },
     });
+    expect(server.requests.at(-1)?.body).not.toHaveProperty('temperature');
+    await generator?.generate({ system: 's', prompt: 'p', maxTokens: 50, temperature: 0 });
+    expect(server.requests.at(-1)?.body).toMatchObject({ max_tokens: 50, temperature: 0 });
   });
 });

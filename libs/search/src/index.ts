@@ -47,6 +47,8 @@ export { DEFAULT_MATCH_BUDGET } from './text-ranking.service';
 export { createReranker, HttpReranker } from './http-reranker';
 export { QueryEmbeddings } from './query-embeddings.service';
 export { queryEntities } from './query-entities';
+export { REWRITE_NOTE_PREFIX, type RewriteOutcome, rewriteOutcomeOf } from './query-rewrite';
+export { QueryRewriting } from './query-rewriting.service';
 export { type Rerankable } from './rerank-order';
 export { type Reranked, Reranking } from './reranking.service';
 export { relevanceCalibration, relevanceOf } from './relevance';

@@ -5,6 +5,7 @@ import { createReranker } from './http-reranker';
 import { DatedRanking } from './dated-ranking.service';
 import { HybridSearch } from './hybrid-search.service';
 import { QueryEmbeddings } from './query-embeddings.service';
+import { QueryRewriting } from './query-rewriting.service';
 import { RankingRepository } from './ranking.repository';
 import { RelevanceRepository } from './relevance.repository';
 import { RelevanceScoring } from './relevance-scoring.service';
@@ -21,6 +22,7 @@ import { VectorScanChoice } from './vector-scan-choice.service';
     TextRanking,
     DatedRanking,
     QueryEmbeddings,
+    QueryRewriting,
     VectorScanChoice,
     RankingRepository,
     RelevanceRepository,

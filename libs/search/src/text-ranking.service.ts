@@ -8,8 +8,9 @@ import { type EmbedQueryOptions, type QueryVector, type RankOutcome, type RankRe
 import { type RankedId, type SearchMode } from './contract/search.types';
 import { fuse, type FusionMethod } from './fusion';
 import { queryEntities } from './query-entities';
-import { mergeParts, queryParts } from './query-parts';
+import { mergeParts } from './query-parts';
 import { QueryEmbeddings } from './query-embeddings.service';
+import { QueryRewriting } from './query-rewriting.service';
 import { candidatesPerList } from './ranking-sizes';
 import { RankingRepository } from './ranking.repository';
 import { VectorScanChoice } from './vector-scan-choice.service';
@@ -58,6 +59,7 @@ export class TextRanking {
     private readonly tenant: TenantContext,
     private readonly scanChoice: VectorScanChoice,
     private readonly queryEmbeddings: QueryEmbeddings,
+    private readonly rewriting: QueryRewriting,
   ) {}
 
   async rank(corpus: CorpusQuery, request: RankRequest): Promise<RankOutcome> {
@@ -135,13 +137,23 @@ export class TextRanking {
   /**
    * The query's vector for `mode` (none for keyword search). Call it before opening the tenant
    * transaction and pass the result as `queryVector`, so the model call holds no connection.
-   * A provider failure is not an error: the search then runs by keyword and says why.
+   * A provider failure is not an error: the search then runs by keyword and says why. With
+   * `parts`, the question's parts (from the rewrite model when QUERY_REWRITE=on, else found
+   * without one: QueryRewriting) are embedded too, each as soon as it is known; the whole
+   * question's vector is asked for meanwhile.
    */
   async embedQuery(query: string, mode: SearchMode, options: EmbedQueryOptions = {}): Promise<QueryVector> {
-    const split = options.parts ? queryParts(query) : [];
-    if (split.length > 0) {
-      const [whole, ...parts] = await Promise.all([query, ...split].map((text) => this.embedQuery(text, mode)));
-      return { ...whole!, parts: parts.map((part) => ({ query: part.query, vector: part.vector })) };
+    if (options.parts) {
+      const [whole, split] = await Promise.all([
+        this.embedQuery(query, mode),
+        this.rewriting.parts(query).then(async ({ parts, notes }) => ({
+          notes,
+          parts: await Promise.all(parts.map((text) => this.embedQuery(text, mode))),
+        })),
+      ]);
+      const notes = [...whole.notes, ...split.notes];
+      if (split.parts.length === 0) return { ...whole, notes };
+      return { ...whole, notes, parts: split.parts.map((part) => ({ query: part.query, vector: part.vector })) };
     }
     if (mode === 'keyword') return { query, vector: undefined, notes: [] };
     const timeoutMs = this.config.embeddings.queryTimeoutMs;
