@@ -1,19 +1,29 @@
 import { Injectable } from '@nestjs/common';
+import { InlineEmbedding } from '@cairn/embeddings';
 import { JobQueue } from '@cairn/jobs';
 import { TenantContext } from '@cairn/tenancy';
 import { type Memory } from './contract/memory.types';
+import { memoryEmbeddingText } from './memory-content';
 
-/** A written memory's embedding job: the after-commit step of a store and of a content update. */
+/**
+ * A written memory's embedding: the after-commit step of a store and of a content update. A
+ * short memory is embedded inline first (within EMBEDDING_INLINE_BUDGET_MS), so the write's
+ * answer comes when it is already searchable by meaning; the job is enqueued either way, after
+ * that attempt so the worker does not race it for the same text, and is a one-read no-op when
+ * the inline vector is current.
+ */
 @Injectable()
 export class MemoryEmbeddingJobs {
   constructor(
     private readonly tenant: TenantContext,
     private readonly jobs: JobQueue,
+    private readonly inline: InlineEmbedding,
   ) {}
 
   /** `deferred` when Redis did not take the job: the periodic sweep embeds the memory later. */
   async enqueue(memory: Memory): Promise<'queued' | 'deferred'> {
     const tenantId = this.tenant.require('MemoryEmbeddingJobs.enqueue').id;
+    await this.inline.embed('memory', memory.id, memoryEmbeddingText(memory.content, memory.keywords).length);
     const queued = await this.jobs.enqueueEmbedding(tenantId, 'memory', [
       { id: memory.id, contentHash: memory.contentHash },
     ]);

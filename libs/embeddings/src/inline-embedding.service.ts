@@ -1,0 +1,102 @@
+import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
+import { CAIRN_CONFIG, type CairnConfig } from '@cairn/config';
+import { type EmbeddingTargetName } from '@cairn/jobs';
+import { TenantTransaction } from '@cairn/tenancy';
+import { embedRows } from './embed-rows';
+import { EmbeddingMetrics } from './embedding-metrics.service';
+import { EMBEDDER, type Embedder, type EmbeddingModel } from './embedding-model';
+import { EmbeddingTargets } from './embedding-targets.registry';
+
+/** What became of one inline embed (`off`: disabled or not an in-process embedder; not counted). */
+export type InlineOutcome = 'done' | 'over_budget' | 'skipped_too_long' | 'skipped_busy' | 'error' | 'off';
+
+/**
+ * Embedders that compute in this process. A remote provider (Ollama, OpenAI) is left to the
+ * queue: its latency is a network's, its capacity shared, and the worker's CoalescingEmbedder
+ * batches concurrent writes into one request there, which an inline call per write would defeat.
+ */
+const IN_PROCESS: ReadonlySet<EmbeddingModel['provider']> = new Set(['hash', 'local']);
+
+/**
+ * Gives a freshly written row its vector in the writing process, right after its transaction
+ * committed, so a write is searchable by meaning when its answer goes out instead of when the
+ * worker reaches its job. Through the same path as the worker (`embedRows`: content-hash
+ * checked, no transaction held while the model runs), so a vector for text edited meanwhile is
+ * never stored. The write waits at most the budget; a model call still running then goes on in
+ * the background (still hash-checked) and the queued job, enqueued as always, is the fallback —
+ * a cheap no-op when the vector is already current. At most `maxInFlight` calls run at once (a
+ * late call keeps its slot until it ends): past that a write is left to the queue at once.
+ */
+@Injectable()
+export class InlineEmbedding implements OnApplicationShutdown {
+  private readonly logger = new Logger('InlineEmbedding');
+  private readonly settings: CairnConfig['embeddings']['inline'];
+  private readonly running = new Set<Promise<unknown>>();
+
+  constructor(
+    @Inject(EMBEDDER) private readonly embedder: Embedder,
+    @Inject(CAIRN_CONFIG) config: CairnConfig,
+    private readonly targets: EmbeddingTargets,
+    private readonly tx: TenantTransaction,
+    private readonly metrics: EmbeddingMetrics,
+  ) {
+    this.settings = config.embeddings.inline;
+  }
+
+  /** Whether this process embeds writes inline at all. */
+  get enabled(): boolean {
+    return this.settings.enabled && IN_PROCESS.has(this.embedder.model.provider);
+  }
+
+  /**
+   * Embeds row `id` of `target` now, if it is enabled here, its text (`chars` long, as the
+   * target embeds it) is short enough and a slot is free; waits at most the budget. Never
+   * throws: every outcome other than `done` leaves the row to its queued job. Call after commit.
+   */
+  async embed(target: EmbeddingTargetName, id: string, chars: number): Promise<InlineOutcome> {
+    if (!this.enabled) return 'off';
+    if (chars > this.settings.maxChars) return this.count('skipped_too_long');
+    if (this.running.size >= this.settings.maxInFlight) return this.count('skipped_busy');
+    const work = this.run(target, id);
+    this.running.add(work);
+    void work.finally(() => this.running.delete(work));
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<'over_budget'>((resolve) => {
+      timer = setTimeout(() => resolve('over_budget'), this.settings.budgetMs);
+    });
+    try {
+      return this.count(await Promise.race([work, late]));
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /** Lets late calls finish (their vectors are worth keeping) before the pool closes. */
+  async onApplicationShutdown(): Promise<void> {
+    await Promise.allSettled([...this.running]);
+  }
+
+  private async run(target: EmbeddingTargetName, id: string): Promise<InlineOutcome> {
+    try {
+      const { tooLong } = await embedRows(
+        this.targets.get(target),
+        this.embedder,
+        this.tx,
+        [id],
+        this.settings.maxChars,
+      );
+      return tooLong > 0 ? 'skipped_too_long' : 'done';
+    } catch (error) {
+      // The queued job retries with backoff and reports; here it is only worth a warning.
+      this.logger.warn(
+        `inline embedding of ${target} ${id} failed: ${error instanceof Error ? error.message : String(error)}`,
+      );
+      return 'error';
+    }
+  }
+
+  private count(outcome: InlineOutcome): InlineOutcome {
+    this.metrics.inline.inc({ outcome });
+    return outcome;
+  }
+}
