@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
 import { CAIRN_CONFIG, type CairnConfig } from '@cairn/config';
 import { type EmbeddingTargetName } from '@cairn/jobs';
-import { TenantTransaction } from '@cairn/tenancy';
+import { TenantContext, TenantEntry, TenantTransaction } from '@cairn/tenancy';
 import { embedRows } from './embed-rows';
 import { EmbeddingMetrics } from './embedding-metrics.service';
 import { EMBEDDER, type Embedder, type EmbeddingModel } from './embedding-model';
@@ -38,6 +38,8 @@ export class InlineEmbedding implements OnApplicationShutdown {
     @Inject(CAIRN_CONFIG) config: CairnConfig,
     private readonly targets: EmbeddingTargets,
     private readonly tx: TenantTransaction,
+    private readonly tenant: TenantContext,
+    private readonly entry: TenantEntry,
     private readonly metrics: EmbeddingMetrics,
   ) {
     this.settings = config.embeddings.inline;
@@ -57,7 +59,11 @@ export class InlineEmbedding implements OnApplicationShutdown {
     if (!this.enabled) return 'off';
     if (chars > this.settings.maxChars) return this.count('skipped_too_long');
     if (this.running.size >= this.settings.maxInFlight) return this.count('skipped_busy');
-    const work = this.run(target, id);
+    // A scope of its own in the same tenant: the embed is not part of the write's unit of work,
+    // so the request's before-commit step (a tool call's audit reservation) must not run again
+    // in these transactions, and a late call may outlive the request.
+    const tenant = this.tenant.require('InlineEmbedding.embed');
+    const work = this.entry.run(tenant, () => this.run(target, id));
     this.running.add(work);
     void work.finally(() => this.running.delete(work));
     let timer: NodeJS.Timeout | undefined;

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { Logger } from '@nestjs/common';
 import { type CairnConfig } from '@cairn/config';
 import { MetricsService } from '@cairn/observability';
-import { type TenantTransaction } from '@cairn/tenancy';
+import { type TenantContext, type TenantEntry, type TenantTransaction } from '@cairn/tenancy';
 import { testConfig } from '@cairn/testing';
 import { EmbeddingMetrics } from './embedding-metrics.service';
 import { type Embedder, type EmbeddingModel } from './embedding-model';
@@ -77,6 +77,8 @@ class GatedEmbedder implements Embedder {
 }
 
 const tx = { run: <T>(work: () => Promise<T>) => work() } as unknown as TenantTransaction;
+const tenant = { require: () => ({ id: 't', slug: 't', schema: 't_t' }) } as unknown as TenantContext;
+const entry = { run: <T>(_tenant: unknown, work: () => T) => work() } as unknown as TenantEntry;
 const tick = () => new Promise((resolve) => setImmediate(resolve));
 
 function build(embedder: Embedder, env: Record<string, string> = {}) {
@@ -88,7 +90,7 @@ function build(embedder: Embedder, env: Record<string, string> = {}) {
   const rows = new FakeRows();
   targets.register('memory', rows);
   const metrics = new EmbeddingMetrics(new MetricsService());
-  const inline = new InlineEmbedding(embedder, config, targets, tx, metrics);
+  const inline = new InlineEmbedding(embedder, config, targets, tx, tenant, entry, metrics);
   const queue = new EmbeddingProcessor(embedder, config, targets, tx);
   const counted = async () =>
     Object.fromEntries((await metrics.inline.get()).values.map((v) => [String(v.labels.outcome), v.value]));
