@@ -6,23 +6,20 @@ import { type EmbeddingTargetHandler } from './embedding-targets.registry';
 const BATCH = 64;
 
 /**
- * The one way a target's rows get their vectors, for the worker's jobs and for inline embeds
- * alike: read what still needs a vector (a short transaction), call the model with no
- * transaction held (DESIGN §11.3), store in another short transaction. The handler's `store`
- * keeps only vectors whose content hash still matches the row, so a vector computed for text
- * that was edited meanwhile is dropped and the edit's own job embeds the new text.
- * `maxChars`, when given, leaves the rows whose text is longer to the caller's fallback.
+ * How the worker's jobs give a target's rows their vectors: read what still needs a vector (a
+ * short transaction), call the model with no transaction held (DESIGN §11.3), store in another
+ * short transaction. The handler's `store` (which inline embeds use too) keeps only vectors
+ * whose content hash still matches the row, so a vector computed for text that was edited
+ * meanwhile is dropped and the edit's own job embeds the new text.
  */
 export async function embedRows(
   handler: EmbeddingTargetHandler,
   embedder: Embedder,
   tx: TenantTransaction,
   ids: readonly string[],
-  maxChars?: number,
-): Promise<{ pending: number; stored: number; tooLong: number }> {
+): Promise<{ pending: number; stored: number }> {
   const model = embedder.model;
-  const found = await tx.run(() => handler.pending(ids, model));
-  const pending = maxChars === undefined ? found : found.filter((row) => row.text.length <= maxChars);
+  const pending = await tx.run(() => handler.pending(ids, model));
   let stored = 0;
   for (let start = 0; start < pending.length; start += BATCH) {
     const batch = pending.slice(start, start + BATCH);
@@ -34,5 +31,5 @@ export async function embedRows(
     }));
     stored += await tx.run(() => handler.store(computed, model));
   }
-  return { pending: pending.length, stored, tooLong: found.length - pending.length };
+  return { pending: pending.length, stored };
 }

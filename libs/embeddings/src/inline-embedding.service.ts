@@ -2,10 +2,9 @@ import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/
 import { CAIRN_CONFIG, type CairnConfig } from '@cairn/config';
 import { type EmbeddingTargetName } from '@cairn/jobs';
 import { TenantContext, TenantEntry, TenantTransaction } from '@cairn/tenancy';
-import { embedRows } from './embed-rows';
 import { EmbeddingMetrics } from './embedding-metrics.service';
 import { EMBEDDER, type Embedder, type EmbeddingModel } from './embedding-model';
-import { EmbeddingTargets } from './embedding-targets.registry';
+import { EmbeddingTargets, type PendingEmbedding } from './embedding-targets.registry';
 
 /** What became of one inline embed (`off`: disabled or not an in-process embedder; not counted). */
 export type InlineOutcome = 'done' | 'over_budget' | 'skipped_too_long' | 'skipped_busy' | 'error' | 'off';
@@ -20,9 +19,10 @@ const IN_PROCESS: ReadonlySet<EmbeddingModel['provider']> = new Set(['hash', 'lo
 /**
  * Gives a freshly written row its vector in the writing process, right after its transaction
  * committed, so a write is searchable by meaning when its answer goes out instead of when the
- * worker reaches its job. Through the same path as the worker (`embedRows`: content-hash
- * checked, no transaction held while the model runs), so a vector for text edited meanwhile is
- * never stored. The write waits at most the budget; a model call still running then goes on in
+ * worker reaches its job. The writer hands over the text and content hash it just committed,
+ * so no read comes first; the vector is stored by the target's own `store`, as the worker's
+ * are: only while the row still has that hash (a vector for text edited meanwhile is never
+ * stored) and no transaction is held while the model runs (DESIGN §11.3). The write waits at most the budget; a model call still running then goes on in
  * the background (still hash-checked) and the queued job, enqueued as always, is the fallback —
  * a cheap no-op when the vector is already current. At most `maxInFlight` calls run at once (a
  * late call keeps its slot until it ends): past that a write is left to the queue at once.
@@ -51,19 +51,20 @@ export class InlineEmbedding implements OnApplicationShutdown {
   }
 
   /**
-   * Embeds row `id` of `target` now, if it is enabled here, its text (`chars` long, as the
-   * target embeds it) is short enough and a slot is free; waits at most the budget. Never
-   * throws: every outcome other than `done` leaves the row to its queued job. Call after commit.
+   * Embeds `row` of `target` now (its text as the target embeds it, and its content hash as
+   * committed), if it is enabled here, the text is short enough and a slot is free; waits at
+   * most the budget. Never throws: every outcome other than `done` leaves the row to its queued
+   * job. Call after commit.
    */
-  async embed(target: EmbeddingTargetName, id: string, chars: number): Promise<InlineOutcome> {
+  async embed(target: EmbeddingTargetName, row: PendingEmbedding): Promise<InlineOutcome> {
     if (!this.enabled) return 'off';
-    if (chars > this.settings.maxChars) return this.count('skipped_too_long');
+    if (row.text.length > this.settings.maxChars) return this.count('skipped_too_long');
     if (this.running.size >= this.settings.maxInFlight) return this.count('skipped_busy');
     // A scope of its own in the same tenant: the embed is not part of the write's unit of work,
     // so the request's before-commit step (a tool call's audit reservation) must not run again
     // in these transactions, and a late call may outlive the request.
     const tenant = this.tenant.require('InlineEmbedding.embed');
-    const work = this.entry.run(tenant, () => this.run(target, id));
+    const work = this.entry.run(tenant, () => this.run(target, row));
     this.running.add(work);
     void work.finally(() => this.running.delete(work));
     let timer: NodeJS.Timeout | undefined;
@@ -82,20 +83,19 @@ export class InlineEmbedding implements OnApplicationShutdown {
     await Promise.allSettled([...this.running]);
   }
 
-  private async run(target: EmbeddingTargetName, id: string): Promise<InlineOutcome> {
+  private async run(target: EmbeddingTargetName, row: PendingEmbedding): Promise<InlineOutcome> {
     try {
-      const { tooLong } = await embedRows(
-        this.targets.get(target),
-        this.embedder,
-        this.tx,
-        [id],
-        this.settings.maxChars,
-      );
-      return tooLong > 0 ? 'skipped_too_long' : 'done';
+      const handler = this.targets.get(target);
+      const model = this.embedder.model;
+      const [vector] = await this.embedder.embed([row.text]);
+      if (!vector) throw new Error('the embedder returned no vector');
+      // Stores nothing when an edit committed meanwhile: that edit's own embed gives the vector.
+      await this.tx.run(() => handler.store([{ id: row.id, contentHash: row.contentHash, vector }], model));
+      return 'done';
     } catch (error) {
       // The queued job retries with backoff and reports; here it is only worth a warning.
       this.logger.warn(
-        `inline embedding of ${target} ${id} failed: ${error instanceof Error ? error.message : String(error)}`,
+        `inline embedding of ${target} ${row.id} failed: ${error instanceof Error ? error.message : String(error)}`,
       );
       return 'error';
     }

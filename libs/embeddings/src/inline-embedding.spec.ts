@@ -7,7 +7,12 @@ import { testConfig } from '@cairn/testing';
 import { EmbeddingMetrics } from './embedding-metrics.service';
 import { type Embedder, type EmbeddingModel } from './embedding-model';
 import { EmbeddingProcessor } from './embedding.processor';
-import { type ComputedEmbedding, type EmbeddingTargetHandler, EmbeddingTargets } from './embedding-targets.registry';
+import {
+  type ComputedEmbedding,
+  type EmbeddingTargetHandler,
+  EmbeddingTargets,
+  type PendingEmbedding,
+} from './embedding-targets.registry';
 import { HashEmbedder } from './hash-embedder';
 import { InlineEmbedding } from './inline-embedding.service';
 
@@ -16,9 +21,11 @@ class FakeRows implements EmbeddingTargetHandler {
   readonly table = 'fake_rows';
   readonly rows = new Map<string, { text: string; hash: string; embeddedHash: string | null }>();
 
-  write(id: string, text: string): void {
+  /** Commits `text` as row `id`'s content; returns what the writer hands to the inline embed. */
+  write(id: string, text: string): PendingEmbedding {
     const hash = createHash('sha256').update(text).digest('hex');
     this.rows.set(id, { text, hash, embeddedHash: this.rows.get(id)?.embeddedHash ?? null });
+    return { id, text, contentHash: hash };
   }
 
   pending(ids: readonly string[]) {
@@ -103,8 +110,8 @@ describe('InlineEmbedding', () => {
 
   it('embeds a short write within the budget, leaving its queued job nothing to do', async () => {
     const { inline, rows, queue, counted } = build(new HashEmbedder());
-    rows.write('a', 'The deploy runs from the release branch');
-    expect(await inline.embed('memory', 'a', 40)).toBe('done');
+    const written = rows.write('a', 'The deploy runs from the release branch');
+    expect(await inline.embed('memory', written)).toBe('done');
     expect(rows.rows.get('a')?.embeddedHash).toBe(rows.rows.get('a')?.hash);
     expect(await queue.process({ target: 'memory', ids: ['a'] })).toEqual({
       status: 'skipped',
@@ -116,9 +123,9 @@ describe('InlineEmbedding', () => {
   it('answers at the budget on a slow model; the queued job then embeds the row', async () => {
     const slow = new GatedEmbedder();
     const { inline, rows, queue, counted } = build(slow);
-    rows.write('a', 'Slow models must not hold a write');
+    const written = rows.write('a', 'Slow models must not hold a write');
     const began = performance.now();
-    expect(await inline.embed('memory', 'a', 33)).toBe('over_budget');
+    expect(await inline.embed('memory', written)).toBe('over_budget');
     const waited = performance.now() - began;
     expect(waited).toBeGreaterThanOrEqual(45);
     expect(waited).toBeLessThan(1_000);
@@ -139,8 +146,7 @@ describe('InlineEmbedding', () => {
   it('never stores the older text when an edit lands while its vector is computed', async () => {
     const gated = new GatedEmbedder();
     const { inline, rows, queue } = build(gated, { EMBEDDING_INLINE_BUDGET_MS: '5000' });
-    rows.write('a', 'The cache expires after one hour');
-    const first = inline.embed('memory', 'a', 32);
+    const first = inline.embed('memory', rows.write('a', 'The cache expires after one hour'));
     await tick();
     rows.write('a', 'The cache expires after ten minutes');
     gated.release();
@@ -161,11 +167,13 @@ describe('InlineEmbedding', () => {
       EMBEDDING_INLINE_MAX_IN_FLIGHT: '2',
       EMBEDDING_INLINE_BUDGET_MS: '5000',
     });
-    for (const id of ['a', 'b', 'c', 'long']) rows.write(id, id === 'long' ? 'x'.repeat(101) : `row ${id}`);
-    expect(await inline.embed('memory', 'long', 101)).toBe('skipped_too_long');
-    const a = inline.embed('memory', 'a', 5);
-    const b = inline.embed('memory', 'b', 5);
-    expect(await inline.embed('memory', 'c', 5)).toBe('skipped_busy');
+    const [a0, b0, c0, long] = ['a', 'b', 'c', 'long'].map((id) =>
+      rows.write(id, id === 'long' ? 'x'.repeat(101) : `row ${id}`),
+    );
+    expect(await inline.embed('memory', long)).toBe('skipped_too_long');
+    const a = inline.embed('memory', a0);
+    const b = inline.embed('memory', b0);
+    expect(await inline.embed('memory', c0)).toBe('skipped_busy');
     await tick();
     expect(gated.waiting).toBe(2);
     gated.failWith = new Error('out of memory');
@@ -174,7 +182,7 @@ describe('InlineEmbedding', () => {
     expect(await counted()).toEqual({ skipped_too_long: 1, skipped_busy: 1, error: 2 });
     // The slots are free again once the calls ended.
     gated.failWith = undefined;
-    const c = inline.embed('memory', 'c', 5);
+    const c = inline.embed('memory', c0);
     await tick();
     gated.release();
     expect(await c).toBe('done');
@@ -182,12 +190,11 @@ describe('InlineEmbedding', () => {
 
   it('is off when disabled, and for a remote provider (its requests are batched by the worker)', async () => {
     const off = build(new HashEmbedder(), { EMBEDDING_INLINE: 'false' });
-    off.rows.write('a', 'anything');
-    expect(await off.inline.embed('memory', 'a', 8)).toBe('off');
+    expect(await off.inline.embed('memory', off.rows.write('a', 'anything'))).toBe('off');
     const remote = build(new GatedEmbedder('ollama'));
-    remote.rows.write('a', 'anything');
+
     expect(remote.inline.enabled).toBe(false);
-    expect(await remote.inline.embed('memory', 'a', 8)).toBe('off');
+    expect(await remote.inline.embed('memory', remote.rows.write('a', 'anything'))).toBe('off');
     expect(await off.counted()).toEqual({});
   });
 });

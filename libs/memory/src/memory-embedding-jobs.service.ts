@@ -23,7 +23,11 @@ export class MemoryEmbeddingJobs {
   /** `deferred` when Redis did not take the job: the periodic sweep embeds the memory later. */
   async enqueue(memory: Memory): Promise<'queued' | 'deferred'> {
     const tenantId = this.tenant.require('MemoryEmbeddingJobs.enqueue').id;
-    await this.inline.embed('memory', memory.id, memoryEmbeddingText(memory.content, memory.keywords).length);
+    await this.inline.embed('memory', {
+      id: memory.id,
+      text: memoryEmbeddingText(memory.content, memory.keywords),
+      contentHash: memory.contentHash,
+    });
     const queued = await this.jobs.enqueueEmbedding(tenantId, 'memory', [
       { id: memory.id, contentHash: memory.contentHash },
     ]);
