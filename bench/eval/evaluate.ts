@@ -46,12 +46,29 @@ export interface EvalRun {
   readonly sessions?: { readonly total: number; readonly withoutAnswer: number };
   /** BM25 first, then the Cairn modes in the order asked. */
   readonly rankers: readonly RankerResult[];
+  /** With `immediate`: hybrid recall right after the burst, before the queue embedded the long turns. */
+  readonly immediate?: ImmediateResult;
+}
+
+/**
+ * Hybrid recall "immediately after the burst": only the turns inline embedding embeds at once
+ * (embedding text up to EMBEDDING_INLINE_MAX_CHARS) have a vector, the longer ones are found by
+ * keyword until the queue reaches them. The settled figures are the run's own `hybrid` row.
+ */
+export interface ImmediateResult {
+  readonly maxChars: number;
+  /** Memories with a vector when asked, and all of them. */
+  readonly embedded: number;
+  readonly memories: number;
+  readonly hybrid: Omit<RankerResult, 'rankings'>;
 }
 
 export interface EvalOptions {
   readonly modes: readonly SearchMode[];
   readonly haystack: Haystack;
   readonly log: (line: string) => void;
+  /** Also ask in hybrid mode before the long turns have vectors (ImmediateResult). */
+  readonly immediate?: boolean;
 }
 
 /** Pooled: every turn in one project. Per-question: each question's own sessions in a project of its own. */
@@ -115,7 +132,14 @@ export async function evaluate(
   const { haystack, log } = options;
   const depth = RANKING_DEPTH[haystack];
   const projects = projectsFor(corpus, questions, haystack);
-  const ingested = await ingest(bench, projects, log);
+  const maxChars = bench.config.embeddings.inline.maxChars;
+  // A turn's embedding text is its content (turns are stored without keywords).
+  const ingested = await ingest(
+    bench,
+    projects,
+    log,
+    options.immediate ? { embedFirst: (content) => content.length <= maxChars } : {},
+  );
   // The question at index i is asked in projects[i] (per-question) or in the one pooled project.
   const projectOf = (index: number) => (haystack === 'pooled' ? projects[0] : projects[index]);
 
@@ -135,8 +159,7 @@ export async function evaluate(
 
   const recall = bench.app.get(MemoryRecall, { strict: false });
   const entry = bench.app.get(TenantEntry);
-  const rankers: RankerResult[] = [baseline];
-  for (const mode of options.modes) {
+  const ask = async (mode: SearchMode): Promise<RankerResult> => {
     const started = performance.now();
     const ranked: string[][] = [];
     for (const [index, question] of questions.entries()) {
@@ -154,9 +177,20 @@ export async function evaluate(
       );
       ranked.push(hits.map((hit) => ingested.keyOf.get(hit.memory.id) ?? ''));
     }
-    rankers.push(withRatios(result(mode, questions, ranked, performance.now() - started, haystack), baseline));
     log(`${mode}: done in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+    return withRatios(result(mode, questions, ranked, performance.now() - started, haystack), baseline);
+  };
+  let immediate: ImmediateResult | undefined;
+  if (ingested.embedRest) {
+    log(`immediately after the burst: only turns of at most ${maxChars} characters have vectors`);
+    const { rankings: _rankings, ...hybrid } = await ask('hybrid');
+    const rest = await ingested.embedRest();
+    const memories = ingested.keyOf.size;
+    immediate = { maxChars, embedded: memories - rest, memories, hybrid };
+    log(`settled: the other ${rest} turns embedded`);
   }
+  const rankers: RankerResult[] = [baseline];
+  for (const mode of options.modes) rankers.push(await ask(mode));
   return {
     haystack,
     embedder: ingested.embedder,
@@ -176,5 +210,6 @@ export async function evaluate(
         }
       : {}),
     rankers,
+    ...(immediate ? { immediate } : {}),
   };
 }

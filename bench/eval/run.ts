@@ -11,6 +11,10 @@
  *   --provider hash|local    the embedder (EMBEDDING_PROVIDER) for the run, default the
  *                            environment's EMBEDDING_PROVIDER or hash; local needs the model files
  *                            that `npm run models` fetches
+ *   --settled-only           skip the "immediately after the burst" pass: by default hybrid is
+ *                            asked once more before the turns longer than EMBEDDING_INLINE_MAX_CHARS
+ *                            have vectors (what inline embedding leaves to the queue), reported
+ *                            beside the settled figures per question type (docs/retrieval.md)
  *   --relevance              instead: recall's calibrated relevance threshold on the labelled set
  *                            (bench/hooks/relevance-set.json) with --provider's embedder: precision,
  *                            recall and the curve around the default threshold (docs/hooks.md)
@@ -54,11 +58,13 @@ interface EvalArgs {
   secrets: boolean;
   /** Calibrate and measure recall's relevance threshold on the labelled set instead (bench/hooks). */
   relevance: boolean;
+  /** Skip the hybrid pass immediately after the burst (before the long turns have vectors). */
+  settledOnly: boolean;
 }
 
 const USAGE =
   'use --data PATH, --modes hybrid,keyword,semantic, --questions N, --provider hash|local, ' +
-  '--haystack pooled|per-question, --keep, --dump FILE, --secrets, --relevance';
+  '--haystack pooled|per-question, --keep, --dump FILE, --settled-only, --secrets, --relevance';
 
 function oneOf<T extends string>(flag: string, value: string, allowed: readonly T[]): T {
   if (!(allowed as readonly string[]).includes(value)) throw new Error(`${flag} takes ${allowed.join(' or ')}`);
@@ -77,12 +83,14 @@ function parseArgs(argv: readonly string[], root: string): EvalArgs {
     keep: false,
     secrets: false,
     relevance: false,
+    settledOnly: false,
   };
   for (let i = 0; i < argv.length; i += 1) {
     const [flag, inline] = (argv[i] ?? '').split('=', 2);
-    if (flag === '--keep' || flag === '--secrets' || flag === '--relevance') {
+    if (flag === '--keep' || flag === '--secrets' || flag === '--relevance' || flag === '--settled-only') {
       if (flag === '--keep') args.keep = true;
       else if (flag === '--secrets') args.secrets = true;
+      else if (flag === '--settled-only') args.settledOnly = true;
       else args.relevance = true;
       continue;
     }
@@ -187,7 +195,12 @@ async function main(): Promise<void> {
     if (args.keep) log(`keeping database ${environment.databaseName}`);
     const bench = await startApiApp(environment.databaseUrl, environment.redisUrl, env);
     cleanups.push(() => bench.app.close());
-    const run = await evaluate(bench, corpus, questions, { modes: args.modes, haystack: args.haystack, log });
+    const run = await evaluate(bench, corpus, questions, {
+      modes: args.modes,
+      haystack: args.haystack,
+      log,
+      immediate: !args.settledOnly,
+    });
 
     const where =
       args.haystack === 'pooled'
@@ -235,6 +248,7 @@ async function main(): Promise<void> {
       seconds: run.seconds,
       ...(run.sessions ? { sessions: run.sessions } : {}),
       results: run.rankers.map(({ rankings: _rankings, ...rest }) => rest),
+      ...(run.immediate ? { immediate: run.immediate } : {}),
     });
     process.stdout.write(`\nresults: ${file} (also bench/results/eval-latest.json)\n`);
   } finally {
