@@ -6,6 +6,13 @@ import { EmbeddingMetrics } from './embedding-metrics.service';
 import { EMBEDDER, type Embedder, type EmbeddingModel } from './embedding-model';
 import { EmbeddingTargets, type PendingEmbedding } from './embedding-targets.registry';
 
+/**
+ * How long the queued job of a write whose inline embed ran over budget waits: the call goes on
+ * and almost always stores the vector well within this, so the job finds nothing to do instead
+ * of computing the same vector again; if the call fails, the job embeds the row after it.
+ */
+export const LATE_INLINE_GRACE_MS = 10_000;
+
 /** What became of one inline embed (`off`: disabled or not an in-process embedder; not counted). */
 export type InlineOutcome = 'done' | 'over_budget' | 'skipped_too_long' | 'skipped_busy' | 'error' | 'off';
 
