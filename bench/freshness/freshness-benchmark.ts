@@ -20,6 +20,7 @@ import { type LatencySummary, summarize } from '../lib/stats';
 import { inParallel, poll, startWorker } from '../pipeline/fixture';
 import { corpusMemory } from '../search/corpus';
 
+const INLINE_SETTINGS = ['EMBEDDING_INLINE_MAX_CHARS', 'EMBEDDING_INLINE_BUDGET_MS', 'EMBEDDING_INLINE_MAX_IN_FLIGHT'];
 /** A memory not found by meaning within this long counts as never found (and fails the run). */
 const GIVE_UP_MS = 120_000;
 /** Pause between a lane's recalls while it waits for a vector. */
@@ -98,7 +99,9 @@ export async function benchFreshness(
     'freshness: one api app (app.inject) and the worker in one process, as bench/pipeline runs them; ' +
       'each lane stores, then recalls (mode semantic, its own text) every 20 ms until the memory comes back',
   );
-  return { rows, notes, data: { runs, giveUpMs: GIVE_UP_MS } };
+  const settings = Object.fromEntries(INLINE_SETTINGS.map((name) => [name, process.env[name] ?? 'default']));
+  notes.push(`freshness: inline settings ${JSON.stringify(settings)}`);
+  return { rows, notes, data: { runs, giveUpMs: GIVE_UP_MS, settings } };
 }
 
 async function measure(
@@ -114,6 +117,8 @@ async function measure(
     CAIRN_MASTER_KEY: (input.bench.config.secrets.masterKey ?? randomBytes(32)).toString('base64'),
     QUEUE_PREFIX: `fresh${randomBytes(4).toString('hex')}`,
     EMBEDDING_INLINE: inline ? 'true' : 'false',
+    // The inline settings of the environment, if any, for trying other values than the defaults.
+    ...Object.fromEntries(INLINE_SETTINGS.flatMap((name) => (process.env[name] ? [[name, process.env[name]]] : []))),
   };
   input.log(`freshness ${provider} inline ${inline ? 'on' : 'off'}: ${input.stores} stores at c=${input.concurrency}`);
   const bench = await startApiApp(input.databaseUrl, input.redisUrl, env);

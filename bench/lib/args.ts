@@ -120,7 +120,9 @@ export const USAGE = `usage: npm run bench -- [--tenants N] [--seconds S] [--war
   --harness-questions N        questions from the git history context_check is calibrated on, at
                                most (default 400; half fit, half held out)
   --freshness-stores N         memories the freshness benchmark stores per run (default 1000)
-  --freshness-providers LIST   embedders the freshness benchmark runs with: hash, local (default hash)`;
+  --freshness-providers LIST   embedders the freshness benchmark runs with: hash, local (default hash);
+                               EMBEDDING_INLINE_MAX_CHARS, _BUDGET_MS and _MAX_IN_FLIGHT in the
+                               environment reach its apps`;
 
 export class UsageError extends Error {}
 
