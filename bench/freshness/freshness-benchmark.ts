@@ -1,14 +1,14 @@
 /**
  * Store → searchable by meaning (issue 26): a burst of memories stored through the real write
- * path (REST on the api app, `app.inject`) at a fixed concurrency, with the real worker
- * (`WorkerModule`, in-process, as bench/pipeline runs it) consuming the embedding queue. For
+ * path (REST on the api app, `app.inject`) at a fixed concurrency, with the built worker
+ * (`dist/apps/worker`) consuming the embedding queue in a process of its own, as deployed: in
+ * one process, the local model's inferences (synchronous in onnxruntime-node) would hold the
+ * api's event loop whichever app ran them. For
  * each memory: the time from the store call's start until a semantic-only recall of its own
  * text returns it. Measured with inline embedding on and, as the in-run baseline, off.
  */
 import { randomBytes } from 'node:crypto';
 import { loadavg } from 'node:os';
-import { type INestApplicationContext } from '@nestjs/common';
-import { type CairnConfig, loadConfig } from '@cairn/config';
 import { EMBEDDER, type Embedder } from '@cairn/embeddings';
 import { JobQueue, QUEUE_NAMES } from '@cairn/jobs';
 import { MetricsService } from '@cairn/observability';
@@ -17,7 +17,8 @@ import { type Provider, providerEnv } from '../eval/provider';
 import { type BenchApp, startApiApp } from '../lib/app';
 import { type ResultRow, row } from '../lib/report';
 import { type LatencySummary, summarize } from '../lib/stats';
-import { inParallel, poll, startWorker } from '../pipeline/fixture';
+import { type ChildServer, startWorkerProcess } from '../gateway/processes';
+import { inParallel, poll } from '../pipeline/fixture';
 import { corpusMemory } from '../search/corpus';
 
 const INLINE_SETTINGS = ['EMBEDDING_INLINE_MAX_CHARS', 'EMBEDDING_INLINE_BUDGET_MS', 'EMBEDDING_INLINE_MAX_IN_FLIGHT'];
@@ -96,7 +97,7 @@ export async function benchFreshness(
       (run.notFound > 0 ? `, ${run.notFound} NOT FOUND within ${GIVE_UP_MS / 1000} s` : ''),
   );
   notes.push(
-    'freshness: one api app (app.inject) and the worker in one process, as bench/pipeline runs them; ' +
+    'freshness: one api app (app.inject) in this process, the built worker (dist/apps/worker) in its own; ' +
       'each lane stores, then recalls (mode semantic, its own text) every 20 ms until the memory comes back',
   );
   const settings = Object.fromEntries(INLINE_SETTINGS.map((name) => [name, process.env[name] ?? 'default']));
@@ -122,10 +123,16 @@ async function measure(
   };
   input.log(`freshness ${provider} inline ${inline ? 'on' : 'off'}: ${input.stores} stores at c=${input.concurrency}`);
   const bench = await startApiApp(input.databaseUrl, input.redisUrl, env);
-  let worker: INestApplicationContext | undefined;
+  let worker: ChildServer | undefined;
   try {
     const target = await createTarget(bench);
-    worker = await startWorker(workerConfig(input, env));
+    worker = await startWorkerProcess(input.root, {
+      NODE_ENV: 'production',
+      DATABASE_URL: input.databaseUrl,
+      REDIS_URL: input.redisUrl,
+      LOG_LEVEL: 'silent',
+      ...env,
+    });
     const modelId = bench.app.get<Embedder>(EMBEDDER, { strict: false }).model.id;
     await waitForRollout(bench, target.schema, modelId);
     const searchable: number[] = [];
@@ -185,7 +192,7 @@ async function measure(
       loadAverage: loadavg(),
     };
   } finally {
-    await worker?.close();
+    await worker?.stop();
     const queues = bench.app.get(JobQueue, { strict: false });
     for (const name of QUEUE_NAMES) {
       await queues
@@ -218,16 +225,6 @@ async function createTarget(bench: BenchApp): Promise<Target> {
     projects: ['fresh'],
   });
   return { schema: tenant.schema, project: 'fresh', token };
-}
-
-function workerConfig(input: FreshnessBenchInput, env: Record<string, string>): CairnConfig {
-  return loadConfig('worker', {
-    NODE_ENV: 'production',
-    DATABASE_URL: input.databaseUrl,
-    REDIS_URL: input.redisUrl,
-    LOG_LEVEL: 'silent',
-    ...env,
-  });
 }
 
 /** The worker's start-up rollout in the new tenant (index built, empty backfill done) is over. */
