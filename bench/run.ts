@@ -14,6 +14,7 @@ import { benchGateway } from './gateway/gateway-benchmark';
 import { benchHarness } from './harness/harness-benchmark';
 import { benchHooks } from './hooks/hooks-benchmark';
 import { benchPipeline } from './pipeline/pipeline-benchmark';
+import { benchFreshness } from './freshness/freshness-benchmark';
 import { benchDuplicates } from './search/duplicates-benchmark';
 import { benchScopes } from './search/scopes-benchmark';
 import { benchSearch } from './search/search-benchmark';
@@ -201,6 +202,21 @@ async function main(options: BenchOptions, cleanups: CleanupStack): Promise<void
         root,
         names: options.harnessNames,
         questions: options.harnessQuestions,
+        log,
+      }),
+    );
+  }
+
+  if (selected('freshness')) {
+    await runOne('freshness', () =>
+      benchFreshness({
+        databaseUrl: environment.databaseUrl,
+        redisUrl: environment.redisUrl,
+        root,
+        bench,
+        stores: options.freshnessStores,
+        concurrency: options.concurrency,
+        providers: options.freshnessProviders,
         log,
       }),
     );

@@ -61,6 +61,21 @@ export interface EvalRun {
   readonly rewriter?: RewriterSetup;
   /** BM25 first, then the Cairn modes in the order asked (each followed by its reranked row, if any). */
   readonly rankers: readonly RankerResult[];
+  /** With `immediate`: hybrid recall right after the burst, before the queue embedded the long turns. */
+  readonly immediate?: ImmediateResult;
+}
+
+/**
+ * Hybrid recall "immediately after the burst": only the turns inline embedding embeds at once
+ * (embedding text up to EMBEDDING_INLINE_MAX_CHARS) have a vector, the longer ones are found by
+ * keyword until the queue reaches them. The settled figures are the run's own `hybrid` row.
+ */
+export interface ImmediateResult {
+  readonly maxChars: number;
+  /** Memories with a vector when asked, and all of them. */
+  readonly embedded: number;
+  readonly memories: number;
+  readonly hybrid: Omit<RankerResult, 'rankings'>;
 }
 
 export interface EvalOptions {
@@ -75,6 +90,8 @@ export interface EvalOptions {
   readonly reranked?: Pick<BenchApp, 'app' | 'config'>;
   /** Likewise with QUERY_REWRITE=on and a chat model: `<mode>+rewrite` rows. */
   readonly rewritten?: Pick<BenchApp, 'app' | 'config'>;
+  /** Also ask in hybrid mode before the long turns have vectors (ImmediateResult). */
+  readonly immediate?: boolean;
 }
 
 /** Pooled: every turn in one project. Per-question: each question's own sessions in a project of its own. */
@@ -141,7 +158,14 @@ export async function evaluate(
   const { haystack, log } = options;
   const depth = RANKING_DEPTH[haystack];
   const projects = projectsFor(corpus, questions, haystack);
-  const ingested = await ingest(bench, projects, log);
+  const maxChars = bench.config.embeddings.inline.maxChars;
+  // A turn's embedding text is its content (turns are stored without keywords).
+  const ingested = await ingest(
+    bench,
+    projects,
+    log,
+    options.immediate ? { embedFirst: (content) => content.length <= maxChars } : {},
+  );
   // The question at index i is asked in projects[i] (per-question) or in the one pooled project.
   const projectOf = (index: number) => (haystack === 'pooled' ? projects[0] : projects[index]);
 
@@ -159,6 +183,28 @@ export async function evaluate(
   const baseline = result(BASELINE, questions, bm25Ranked, performance.now() - bm25Started, haystack);
   log(`${BASELINE}: ${questions.length} questions in ${((performance.now() - bm25Started) / 1000).toFixed(1)} s`);
 
+  let immediate: ImmediateResult | undefined;
+  if (ingested.embedRest) {
+    log(`immediately after the burst: only turns of at most ${maxChars} characters have vectors`);
+    const started = performance.now();
+    const asked = await ask(
+      bench.app,
+      ingested.tenant,
+      questions,
+      'hybrid',
+      depth,
+      (index) => projectOf(index)?.slug ?? '',
+    );
+    const ranked = asked.map((hits) => hits.memoryIds.map((id) => ingested.keyOf.get(id) ?? ''));
+    const { rankings: _rankings, ...hybrid } = withRatios(
+      result('hybrid', questions, ranked, performance.now() - started, haystack),
+      baseline,
+    );
+    const rest = await ingested.embedRest();
+    const memories = ingested.keyOf.size;
+    immediate = { maxChars, embedded: memories - rest, memories, hybrid };
+    log(`settled: the other ${rest} turns embedded`);
+  }
   const rankers: RankerResult[] = [baseline];
   const apps = [
     { app: bench.app, suffix: '' },
@@ -205,6 +251,7 @@ export async function evaluate(
         }
       : {}),
     rankers,
+    ...(immediate ? { immediate } : {}),
   };
 }
 

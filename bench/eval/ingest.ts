@@ -34,6 +34,19 @@ export interface IngestedCorpus {
   /** The model id stored with the vectors (and used for the questions). */
   readonly embedder: string;
   readonly seconds: { insert: number; embed: number };
+  /**
+   * With `embedFirst`: embeds the turns it left without a vector (as the queue would reach them
+   * after a burst) and returns how many; the corpus is then as settled as without it.
+   */
+  readonly embedRest?: () => Promise<number>;
+}
+
+export interface IngestOptions {
+  /**
+   * Only the turns this accepts get their vectors before `ingest` returns (those inline
+   * embedding would have embedded at once); `embedRest` embeds the others.
+   */
+  readonly embedFirst?: (content: string) => boolean;
 }
 
 /**
@@ -45,6 +58,7 @@ export async function ingest(
   bench: Pick<BenchApp, 'app' | 'config'>,
   projects: readonly ProjectTurns[],
   log: (line: string) => void,
+  options: IngestOptions = {},
 ): Promise<IngestedCorpus> {
   const { app } = bench;
   const tenant = toTenantRef(await app.get(TenantsService).create({ slug: 'longmemeval', name: 'LongMemEval' }));
@@ -53,6 +67,7 @@ export async function ingest(
   const projectsService = app.get(ProjectsService, { strict: false });
   const repository = app.get(MemoriesRepository, { strict: false });
   const keyOf = new Map<string, string>();
+  const contentOf = new Map<string, string>();
   const started = performance.now();
   const rows: { projectId: string; turn: Turn }[] = [];
   for (const { slug, turns } of projects) {
@@ -65,6 +80,7 @@ export async function ingest(
         for (const { projectId, turn } of rows.slice(start, start + BATCH)) {
           const id = randomUUID();
           keyOf.set(id, turn.key);
+          contentOf.set(id, turn.content);
           await repository.insert({
             id,
             projectId,
@@ -95,14 +111,20 @@ export async function ingest(
   // A real model's vectors are kept between runs (the hash embedder is faster than the cache).
   const embedder = model.model.builtIn ? model : new CachedEmbedder(model, EMBEDDING_CACHE_DIR);
   const processor = new EmbeddingProcessor(embedder, bench.config, app.get(EmbeddingTargets), tx);
-  const ids = [...keyOf.keys()];
-  for (let start = 0; start < ids.length; start += BATCH) {
-    await entry.run(tenant, () => processor.process({ target: 'memory', ids: ids.slice(start, start + BATCH) }));
-  }
+  const embed = async (ids: readonly string[]): Promise<void> => {
+    for (let start = 0; start < ids.length; start += BATCH) {
+      await entry.run(tenant, () => processor.process({ target: 'memory', ids: ids.slice(start, start + BATCH) }));
+    }
+    // As an import of this size does (MemoryImporter): plans as good as after autovacuum's ANALYZE.
+    await app.get(DataSource).query(`ANALYZE ${tenant.schema}.memories`);
+  };
+  const { embedFirst } = options;
+  const all = [...keyOf.keys()];
+  const first = embedFirst ? all.filter((id) => embedFirst(contentOf.get(id) ?? '')) : all;
+  const rest = embedFirst ? all.filter((id) => !embedFirst(contentOf.get(id) ?? '')) : [];
+  await embed(first);
   // Exact without it; the worker folds the write path's term-count deltas as a loaded service would.
   await entry.run(tenant, () => app.get(TermStatistics).fold());
-  // As an import of this size does (MemoryImporter): plans as good as after autovacuum's ANALYZE.
-  await app.get(DataSource).query(`ANALYZE ${tenant.schema}.memories`);
   // As the worker's rollout does when a model becomes active: semantic ranking through the model's
   // HNSW index, approximate as in the product, not an exact scan (the hash model's is in the schema).
   if (!model.model.builtIn) {
@@ -112,11 +134,19 @@ export async function ingest(
     );
   }
   const embedded = performance.now();
-  log(`embedded them in ${((embedded - inserted) / 1000).toFixed(1)} s (${model.model.id})`);
+  log(`embedded ${first.length} of them in ${((embedded - inserted) / 1000).toFixed(1)} s (${model.model.id})`);
   return {
     tenant,
     keyOf,
     embedder: model.model.id,
     seconds: { insert: (inserted - started) / 1000, embed: (embedded - inserted) / 1000 },
+    ...(embedFirst
+      ? {
+          embedRest: async () => {
+            await embed(rest);
+            return rest.length;
+          },
+        }
+      : {}),
   };
 }

@@ -103,5 +103,38 @@ export function formatRun(run: EvalRun, title: string): string {
       ),
     );
   }
+  if (run.immediate) out.push('', immediateTable(run));
   return `${out.join('\n')}\n`;
+}
+
+/** Hybrid recall right after the burst (only short turns embedded) beside the settled run, overall and per type. */
+function immediateTable(run: EvalRun): string {
+  const immediate = run.immediate!;
+  const settled = run.rankers.find((ranker) => ranker.name === 'hybrid');
+  const metric = METRIC_NAMES[run.haystack].includes('recall@10') ? 'recall@10' : 'hit@10';
+  const header =
+    'question type'.padEnd(28) + 'immediate'.padStart(CELL_WIDTH + 2) + 'settled'.padStart(CELL_WIDTH + 2) + '  ratio';
+  const line = (type: string, now: Scores | undefined, later: Scores | undefined) => {
+    const a = now?.values[metric] ?? 0;
+    const b = later?.values[metric] ?? 0;
+    return (
+      type.padEnd(28) +
+      cell(metric, a).padStart(CELL_WIDTH + 2) +
+      cell(metric, b).padStart(CELL_WIDTH + 2) +
+      `  ${b > 0 ? `${(a / b).toFixed(2)}x` : 'n/a'}`
+    );
+  };
+  const lines = [
+    `Searchable by meaning at once: hybrid ${metric} immediately after the burst (${immediate.embedded} of ` +
+      `${immediate.memories} turns embedded: those of at most ${immediate.maxChars} characters, as inline ` +
+      'embedding does; the rest by keyword only) and settled (every turn embedded)',
+    header,
+    '-'.repeat(header.length),
+    line('all', immediate.hybrid.overall, settled?.overall),
+  ];
+  for (const type of Object.keys(immediate.hybrid.byType)) {
+    lines.push(line(type, immediate.hybrid.byType[type], settled?.byType[type]));
+  }
+  if (!settled) lines.push('(settled: hybrid was not among --modes)');
+  return lines.join('\n');
 }

@@ -29,6 +29,10 @@
  *   --rewrite-model NAME     CHAT_MODEL (required with --rewrite)
  *   --rewrite-api ollama|openai  CHAT_PROVIDER (default ollama); OPENAI_API_KEY is read from the environment
  *   --rewrite-timeout MS     QUERY_REWRITE_TIMEOUT_MS (default the app's, 1500)
+ *   --settled-only           skip the "immediately after the burst" pass: by default hybrid is
+ *                            asked once more before the turns longer than EMBEDDING_INLINE_MAX_CHARS
+ *                            have vectors (what inline embedding leaves to the queue), reported
+ *                            beside the settled figures per question type (docs/retrieval.md)
  *   --relevance              instead: recall's calibrated relevance threshold on the labelled set
  *                            (bench/hooks/relevance-set.json) with --provider's embedder: precision,
  *                            recall and the curve around the default threshold (docs/hooks.md)
@@ -89,11 +93,13 @@ interface EvalArgs {
   reranker?: Partial<RerankerArgs>;
   /** The chat model of the `<mode>+rewrite` rows (`--rewrite` and its companions). */
   rewrite?: Partial<RewriteArgs>;
+  /** Skip the hybrid pass immediately after the burst (before the long turns have vectors). */
+  settledOnly: boolean;
 }
 
 const USAGE =
   'use --data PATH, --modes hybrid,keyword,semantic, --questions N, --provider hash|local, --model NAME, ' +
-  '--haystack pooled|per-question, --keep, --dump FILE, --secrets, --relevance, --reranker URL, ' +
+  '--haystack pooled|per-question, --keep, --dump FILE, --settled-only, --secrets, --relevance, --reranker URL, ' +
   '--reranker-model NAME, --reranker-api cohere|tei, --rerank-candidates N, --rerank-batch N, --rerank-timeout MS, ' +
   '--rewrite URL, --rewrite-model NAME, --rewrite-api ollama|openai, --rewrite-timeout MS';
 
@@ -122,12 +128,14 @@ function parseArgs(argv: readonly string[], root: string): EvalArgs {
     keep: false,
     secrets: false,
     relevance: false,
+    settledOnly: false,
   };
   for (let i = 0; i < argv.length; i += 1) {
     const [flag, inline] = (argv[i] ?? '').split('=', 2);
-    if (flag === '--keep' || flag === '--secrets' || flag === '--relevance') {
+    if (flag === '--keep' || flag === '--secrets' || flag === '--relevance' || flag === '--settled-only') {
       if (flag === '--keep') args.keep = true;
       else if (flag === '--secrets') args.secrets = true;
+      else if (flag === '--settled-only') args.settledOnly = true;
       else args.relevance = true;
       continue;
     }
@@ -288,6 +296,7 @@ async function main(): Promise<void> {
       log,
       ...(reranked ? { reranked } : {}),
       ...(rewritten ? { rewritten } : {}),
+      immediate: !args.settledOnly,
     });
 
     const where =
@@ -339,6 +348,7 @@ async function main(): Promise<void> {
       seconds: run.seconds,
       ...(run.sessions ? { sessions: run.sessions } : {}),
       results: run.rankers.map(({ rankings: _rankings, ...rest }) => rest),
+      ...(run.immediate ? { immediate: run.immediate } : {}),
     });
     process.stdout.write(`\nresults: ${file} (also bench/results/eval-latest.json)\n`);
   } finally {

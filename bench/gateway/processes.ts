@@ -119,3 +119,32 @@ export async function startEchoProcess(root: string): Promise<ChildServer> {
   });
   return { url: `http://127.0.0.1:${port}`, pid: child.pid ?? 0, stop: stopper(child, exited) };
 }
+
+/**
+ * `node dist/apps/worker/src/main.js` as the product runs it, a process of its own (its model
+ * calls then never hold a measured app's event loop); resolves once its /readyz answers 200.
+ */
+export async function startWorkerProcess(root: string, env: Record<string, string>): Promise<ChildServer> {
+  const port = await freePort();
+  const child = spawn(process.execPath, [script(root, 'apps/worker/src/main.js')], {
+    cwd: root,
+    env: { PATH: process.env.PATH ?? '', ...env, HOST: '127.0.0.1', WORKER_PORT: String(port) },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  const { tail, exited } = watch(child, 'worker');
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = performance.now() + 60_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`the worker exited with ${child.exitCode}: ${tail()}`);
+    const ready = await fetch(`${url}/readyz`)
+      .then((response) => response.status === 200)
+      .catch(() => false);
+    if (ready) break;
+    if (performance.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error(`the worker was not ready within 60 s: ${tail()}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  return { url, pid: child.pid ?? 0, stop: stopper(child, exited) };
+}

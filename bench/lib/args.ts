@@ -40,6 +40,10 @@ export interface BenchOptions {
   readonly harnessNames: number;
   /** Labelled questions from the git history the harness benchmark calibrates context_check on, at most. */
   readonly harnessQuestions: number;
+  /** Memories the freshness benchmark stores in its burst (per embedder, inline on and off). */
+  readonly freshnessStores: number;
+  /** Embedders the freshness benchmark runs with, one pair of runs (inline on, off) each. */
+  readonly freshnessProviders: readonly SearchProvider[];
 }
 
 export const GATEWAY_TOOLS = ['recall', 'store'] as const;
@@ -56,6 +60,7 @@ export const BENCH_NAMES = [
   'broadcast',
   'hooks',
   'harness',
+  'freshness',
 ] as const;
 export const SEARCH_PROVIDERS = ['hash', 'local'] as const;
 export type SearchProvider = (typeof SEARCH_PROVIDERS)[number];
@@ -66,7 +71,8 @@ export const USAGE = `usage: npm run bench -- [--tenants N] [--seconds S] [--war
                         [--pipeline-latency MS] [--pipeline-slots N] [--pipeline-concurrency LIST]
                         [--gateway-concurrency LIST] [--gateway-memories N] [--gateway-profile]
                         [--gateway-tools LIST] [--gateway-compare DIR] [--hooks-memories N] [--hooks-runs N]
-                        [--harness-names N] [--harness-questions N]
+                        [--harness-names N] [--harness-questions N] [--freshness-stores N]
+                        [--freshness-providers LIST]
   --tenants N       tenants to provision, and baseline schemas to create (default 100)
   --seconds S       measured seconds per throughput phase (default 3)
   --warmup S        unmeasured warm-up seconds per throughput phase (default 0.5)
@@ -79,7 +85,10 @@ export const USAGE = `usage: npm run bench -- [--tenants N] [--seconds S] [--war
                     1 and --concurrency), hooks (the Claude Code UserPromptSubmit hook's wall time,
                     process start included, beside a bare node start and the recall in-process)
                     harness (cairn index on this repository, symbol lookups over MCP beside git grep,
-                    the context to learn the layout, context_check's calibration on the git history)
+                    the context to learn the layout, context_check's calibration on the git history),
+                    freshness (a burst of stores through the write path, each timed until a
+                    semantic-only recall of its own text returns it, inline embedding on and off;
+                    --concurrency applies)
                     (default: all)
   --sizes LIST      search and duplicates corpus sizes, and the largest one the scopes
                     benchmark's (default 10000,100000); --sizes 10000 skips the 100k size,
@@ -109,7 +118,11 @@ export const USAGE = `usage: npm run bench -- [--tenants N] [--seconds S] [--war
   --harness-names N            symbol names the harness benchmark looks up (default 200; each one
                                code_symbol, one code_search and one git grep)
   --harness-questions N        questions from the git history context_check is calibrated on, at
-                               most (default 400; half fit, half held out)`;
+                               most (default 400; half fit, half held out)
+  --freshness-stores N         memories the freshness benchmark stores per run (default 1000)
+  --freshness-providers LIST   embedders the freshness benchmark runs with: hash, local (default hash);
+                               EMBEDDING_INLINE_MAX_CHARS, _BUDGET_MS and _MAX_IN_FLIGHT in the
+                               environment reach its apps`;
 
 export class UsageError extends Error {}
 
@@ -132,6 +145,8 @@ const DEFAULTS: BenchOptions = {
   hooksRuns: 60,
   harnessNames: 200,
   harnessQuestions: 400,
+  freshnessStores: 1_000,
+  freshnessProviders: ['hash'],
 };
 
 type NumericOption =
@@ -146,7 +161,8 @@ type NumericOption =
   | 'hooksMemories'
   | 'hooksRuns'
   | 'harnessNames'
-  | 'harnessQuestions';
+  | 'harnessQuestions'
+  | 'freshnessStores';
 
 const FLAGS: Record<string, { key: NumericOption; integer: boolean; min: number; max: number }> = {
   '--tenants': { key: 'tenants', integer: true, min: 1, max: 100_000 },
@@ -161,6 +177,7 @@ const FLAGS: Record<string, { key: NumericOption; integer: boolean; min: number;
   '--hooks-runs': { key: 'hooksRuns', integer: true, min: 5, max: 10_000 },
   '--harness-names': { key: 'harnessNames', integer: true, min: 10, max: 10_000 },
   '--harness-questions': { key: 'harnessQuestions', integer: true, min: 20, max: 2_000 },
+  '--freshness-stores': { key: 'freshnessStores', integer: true, min: 10, max: 100_000 },
 };
 
 const LIST_FLAGS = new Set([
@@ -170,6 +187,7 @@ const LIST_FLAGS = new Set([
   '--pipeline-concurrency',
   '--gateway-concurrency',
   '--gateway-tools',
+  '--freshness-providers',
 ]);
 
 /** Accepts `--flag value` and `--flag=value`; anything else is a usage error. */
@@ -181,6 +199,7 @@ export function parseArgs(argv: readonly string[]): BenchOptions | 'help' {
     gatewayConcurrency: defaultGatewayConcurrency,
     gatewayProfile: defaultGatewayProfile,
     gatewayTools: defaultGatewayTools,
+    freshnessProviders: defaultFreshnessProviders,
     ...numeric
   } = DEFAULTS;
   const options: Record<NumericOption, number> = { ...numeric };
@@ -192,6 +211,7 @@ export function parseArgs(argv: readonly string[]): BenchOptions | 'help' {
   let gatewayProfile = defaultGatewayProfile;
   let gatewayTools = defaultGatewayTools;
   let gatewayCompare: string | undefined;
+  let freshnessProviders = defaultFreshnessProviders;
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] ?? '';
     if (arg === '--help' || arg === '-h') return 'help';
@@ -214,6 +234,7 @@ export function parseArgs(argv: readonly string[]): BenchOptions | 'help' {
       else if (flag === '--search-providers') searchProviders = list.map(searchProvider);
       else if (flag === '--gateway-concurrency') gatewayConcurrency = list.map(clientConcurrency);
       else if (flag === '--gateway-tools') gatewayTools = list.map(gatewayTool);
+      else if (flag === '--freshness-providers') freshnessProviders = list.map(searchProvider);
       else pipelineConcurrency = list.map(workerConcurrency);
       continue;
     }
@@ -237,6 +258,7 @@ export function parseArgs(argv: readonly string[]): BenchOptions | 'help' {
     gatewayConcurrency: [...new Set(gatewayConcurrency)],
     gatewayProfile,
     gatewayTools: [...new Set(gatewayTools)],
+    freshnessProviders: [...new Set(freshnessProviders)],
     ...(gatewayCompare ? { gatewayCompare } : {}),
     ...(only ? { only } : {}),
   };

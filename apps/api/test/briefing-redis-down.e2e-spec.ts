@@ -7,7 +7,8 @@ describe('session briefing with Redis down', () => {
   let api: ApiHarness;
 
   beforeAll(async () => {
-    api = await startApi({ REDIS_URL: `redis://127.0.0.1:${await freePort()}` });
+    // Inline embedding off: the memory waits for a vector, as it does when no in-process embedder serves.
+    api = await startApi({ REDIS_URL: `redis://127.0.0.1:${await freePort()}`, EMBEDDING_INLINE: 'false' });
   });
   afterAll(() => api.close());
 

@@ -8,7 +8,9 @@ describe('session briefing', () => {
   let tenant: TenantFixture;
 
   beforeAll(async () => {
-    api = await startApi();
+    // The briefing's count of memories still waiting for a vector is under test: the queue, not
+    // inline embedding (which would leave none waiting), gives them theirs here.
+    api = await startApi({ EMBEDDING_INLINE: 'false' });
     tenant = await createTenant(api.admin);
   });
   afterAll(() => api.close());

@@ -54,6 +54,16 @@ export interface CairnConfig {
     readonly threads: number;
     /** A search's wait for its query vector; past it the search runs by keyword and says so. */
     readonly queryTimeoutMs: number;
+    /** Embedding a short write right after it commits, in the writing process (hash and local embedders only). */
+    readonly inline: {
+      readonly enabled: boolean;
+      /** Embedding texts longer than this are left to the queue. */
+      readonly maxChars: number;
+      /** The longest a write waits for its vector. */
+      readonly budgetMs: number;
+      /** Inline embeds at once per process; past it, the queue. */
+      readonly maxInFlight: number;
+    };
   };
   readonly chat: { readonly provider: 'none' | 'ollama' | 'openai'; readonly model: string | undefined };
   readonly providers: {

@@ -90,6 +90,22 @@ export const environmentSchema = z.object({
   QUERY_EMBEDDING_TIMEOUT_MS: positiveInt(2_000, 60_000),
   /** Threads ONNX Runtime uses for one local inference. */
   EMBEDDING_THREADS: positiveInt(1, 64),
+  /**
+   * Embed a short write in the writing process right after it commits (in-process embedders
+   * only: hash, local), so it is searchable by meaning when the store answers; the queued job
+   * stays the fallback. See docs/retrieval.md "Searchable by meaning at once".
+   */
+  EMBEDDING_INLINE: flag(true),
+  /** Longer texts (content plus keywords) are left to the queue: a long inference would hold the answer. */
+  EMBEDDING_INLINE_MAX_CHARS: positiveInt(2_000, 100_000),
+  /** How long a write waits for its inline vector; past it the answer goes and the queue (or the late call) stores it. */
+  EMBEDDING_INLINE_BUDGET_MS: positiveInt(150, 10_000),
+  /**
+   * Inline embeds one process runs at once; writes past it are left to the queue, never waited
+   * for. Unset: 1 with the local model (onnxruntime-node infers on the event loop, so more only
+   * queue there, in front of requests), 4 otherwise (the built-in embedder's cost is its store).
+   */
+  EMBEDDING_INLINE_MAX_IN_FLIGHT: z.coerce.number().int().min(1).max(64).optional(),
   CHAT_PROVIDER: z.enum(['none', 'ollama', 'openai']).default('none'),
   CHAT_MODEL: modelName.optional(),
   OLLAMA_URL: httpUrl.default('http://127.0.0.1:11434'),

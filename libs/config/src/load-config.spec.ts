@@ -91,6 +91,28 @@ describe('loadConfig', () => {
     expect(config.providers.ollama.url).toBe('http://ollama:11434');
   });
 
+  it('embeds short writes inline by default, within bounds the settings change or refuse', () => {
+    expect(loadConfig('api', valid).embeddings.inline).toEqual({
+      enabled: true,
+      maxChars: 2_000,
+      budgetMs: 150,
+      maxInFlight: 4,
+    });
+    const tuned = loadConfig('api', {
+      ...valid,
+      EMBEDDING_INLINE: 'false',
+      EMBEDDING_INLINE_MAX_CHARS: '500',
+      EMBEDDING_INLINE_BUDGET_MS: '40',
+      EMBEDDING_INLINE_MAX_IN_FLIGHT: '2',
+    });
+    expect(tuned.embeddings.inline).toEqual({ enabled: false, maxChars: 500, budgetMs: 40, maxInFlight: 2 });
+    // The local model infers on the event loop: one inline call at a time unless told otherwise.
+    expect(loadConfig('api', { ...valid, EMBEDDING_PROVIDER: 'local' }).embeddings.inline.maxInFlight).toBe(1);
+    expect(problemsOf({ ...valid, EMBEDDING_INLINE: 'off' })).toContain('EMBEDDING_INLINE');
+    expect(problemsOf({ ...valid, EMBEDDING_INLINE_BUDGET_MS: '0' })).toContain('EMBEDDING_INLINE_BUDGET_MS');
+    expect(problemsOf({ ...valid, EMBEDDING_INLINE_MAX_IN_FLIGHT: '65' })).toContain('EMBEDDING_INLINE_MAX_IN_FLIGHT');
+  });
+
   it('runs the local model with no model settings, and refuses another name or size for it', () => {
     const config = loadConfig('worker', { ...valid, EMBEDDING_PROVIDER: 'local', EMBEDDING_THREADS: '2' });
     expect(config.embeddings).toMatchObject({ provider: 'local', threads: 2, modelsDir: resolve('.cairn/models') });

@@ -82,6 +82,12 @@ export function loadConfig(app: AppName, env: EnvSource): CairnConfig {
       modelsDir: resolve(values.EMBEDDING_MODELS_DIR),
       threads: values.EMBEDDING_THREADS,
       queryTimeoutMs: values.QUERY_EMBEDDING_TIMEOUT_MS,
+      inline: {
+        enabled: values.EMBEDDING_INLINE,
+        maxChars: values.EMBEDDING_INLINE_MAX_CHARS,
+        budgetMs: values.EMBEDDING_INLINE_BUDGET_MS,
+        maxInFlight: values.EMBEDDING_INLINE_MAX_IN_FLIGHT ?? (values.EMBEDDING_PROVIDER === 'local' ? 1 : 4),
+      },
     },
     chat: { provider: values.CHAT_PROVIDER, model: values.CHAT_MODEL },
     providers: {

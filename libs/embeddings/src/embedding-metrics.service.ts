@@ -8,6 +8,7 @@ export class EmbeddingMetrics {
   readonly requests: Counter<'provider' | 'model' | 'outcome'>;
   readonly batchSize: Histogram;
   readonly latency: Histogram<'provider' | 'model'>;
+  readonly inline: Counter<'outcome'>;
 
   constructor(metrics: MetricsService) {
     const registers = [metrics.registry];
@@ -28,6 +29,12 @@ export class EmbeddingMetrics {
       help: 'Embedding provider call duration, whatever the outcome',
       labelNames: ['provider', 'model'],
       buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60],
+      registers,
+    });
+    this.inline = new Counter({
+      name: 'cairn_embedding_inline_total',
+      help: 'Writes embedded in the writing process after commit, by outcome (done, over_budget, skipped_too_long, skipped_busy, error); all but done are left to the queue',
+      labelNames: ['outcome'],
       registers,
     });
   }

@@ -4,14 +4,18 @@ import { EmbeddingBackfills } from './embedding-backfills.service';
 import { EmbeddingProcessor } from './embedding.processor';
 import { EmbeddingRollout } from './embedding-rollout.service';
 import { EmbeddingTargets } from './embedding-targets.registry';
+import { InlineEmbedding } from './inline-embedding.service';
 import { VectorIndexesRepository } from './vector-indexes.repository';
 import { VectorIndexes } from './vector-indexes.service';
 
-/** Registry of embedding targets and backfill state; every app that writes, searches or embeds. */
+/**
+ * Registry of embedding targets, backfill state and inline embedding of short writes; every app
+ * that writes, searches or embeds.
+ */
 @Global()
 @Module({
-  providers: [EmbeddingTargets, EmbeddingBackfillsRepository, EmbeddingBackfills],
-  exports: [EmbeddingTargets, EmbeddingBackfillsRepository, EmbeddingBackfills],
+  providers: [EmbeddingTargets, EmbeddingBackfillsRepository, EmbeddingBackfills, InlineEmbedding],
+  exports: [EmbeddingTargets, EmbeddingBackfillsRepository, EmbeddingBackfills, InlineEmbedding],
 })
 export class EmbeddingTargetsModule {}
 

@@ -51,6 +51,6 @@ export async function createEmbedder(config: CairnConfig, clients: ProviderClien
       inject: [CAIRN_CONFIG, ProviderClients, EmbeddingMetrics],
     },
   ],
-  exports: [EMBEDDER],
+  exports: [EMBEDDER, EmbeddingMetrics],
 })
 export class EmbeddingsModule {}

@@ -18,6 +18,7 @@ export { EmbeddingsModule } from './embeddings.module';
 export { contentWords, HASH_MODEL, HashEmbedder } from './hash-embedder';
 export { createEmbedder } from './embeddings.module';
 export { EmbeddingMetrics } from './embedding-metrics.service';
+export { InlineEmbedding, type InlineOutcome, LATE_INLINE_GRACE_MS } from './inline-embedding.service';
 export { MeasuredEmbedder } from './measured-embedder';
 export {
   LocalEmbedder,

@@ -91,12 +91,16 @@ export class JobQueue implements OnApplicationShutdown {
     }
   }
 
-  /** An `embed` job whose id covers the rows and their content versions. */
+  /**
+   * An `embed` job whose id covers the rows and their content versions; `delayMs` holds it back
+   * (a write whose inline embed is still running gives that call time to finish first).
+   */
   enqueueEmbedding(
     tenantId: string,
     target: EmbeddingTargetName,
     items: readonly { id: string; contentHash: string }[],
     idSuffix = '',
+    delayMs?: number,
   ): Promise<boolean> {
     if (items.length === 0) return Promise.resolve(true);
     const digest = createHash('sha256')
@@ -107,7 +111,7 @@ export class JobQueue implements OnApplicationShutdown {
       'embeddings',
       'embed',
       { tenantId, target, ids: items.map((item) => item.id) },
-      { jobId: `embed-${target}-${tenantId}-${digest}${idSuffix}` },
+      { jobId: `embed-${target}-${tenantId}-${digest}${idSuffix}`, ...(delayMs ? { delayMs } : {}) },
     );
   }
 
