@@ -26,7 +26,7 @@ export const RANKING_DEPTH: Record<Haystack, number> = { pooled: 10, 'per-questi
 /** What each haystack reports, in print order. */
 export const METRIC_NAMES: Record<Haystack, readonly string[]> = {
   pooled: ['recall@1', 'recall@5', 'recall@10', 'hit@1', 'hit@5', 'hit@10', 'MRR'],
-  'per-question': ['any@5', 'all@5', 'hit@10'],
+  'per-question': ['any@5', 'all@5', 'recall@1', 'recall@5', 'recall@10', 'hit@10', 'MRR'],
 };
 
 const CUTOFFS = [1, 5, 10] as const;
@@ -51,15 +51,16 @@ export function rankSessions(ranked: readonly string[]): string[] {
 
 /**
  * LongMemEval's session-level retrieval: any@5 = an answer session among the first five
- * sessions, all@5 = every answer session among them; plus the answer turns' hit@10.
+ * sessions, all@5 = every answer session among them; plus the answer turns' recall@k, hit@10
+ * and MRR, as over the pooled haystack.
  */
 function sessionScores(ranking: Ranking): Record<string, number> {
   const top = new Set(rankSessions(ranking.ranked).slice(0, 5));
   const answers = [...ranking.answerSessions];
   return {
+    ...turnScores(ranking),
     'any@5': answers.some((id) => top.has(id)) ? 1 : 0,
     'all@5': answers.length > 0 && answers.every((id) => top.has(id)) ? 1 : 0,
-    'hit@10': turnScores(ranking)['hit@10'] ?? 0,
   };
 }
 
