@@ -47,6 +47,10 @@ describe('the Claude Code plugin in Claude Code', () => {
       ANTHROPIC_BASE_URL: nowhere,
       CLAUDE_CODE_MAX_RETRIES: '0',
       CAIRN_MCP_URL: `${nowhere}/mcp`,
+      // What the prompt hook's recall may take before it skips silently: 1 s by default, which a
+      // loaded CI machine's cold start of the hook process plus the recall once exceeded. The budget
+      // itself is tested in hooks.e2e-spec; here the recalled memory must reach the model.
+      CAIRN_RECALL_BUDGET_MS: '10000',
       DISABLE_TELEMETRY: '1',
       DISABLE_AUTOUPDATER: '1',
       CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
