@@ -82,19 +82,7 @@ export async function startGatewayProcess(options: GatewayProcessOptions): Promi
   });
   const { tail, exited } = watch(child, 'gateway');
   const url = `http://127.0.0.1:${port}`;
-  const deadline = performance.now() + 60_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`the gateway exited with ${child.exitCode}: ${tail()}`);
-    const ready = await fetch(`${url}/readyz`)
-      .then((response) => response.status === 200)
-      .catch(() => false);
-    if (ready) break;
-    if (performance.now() > deadline) {
-      child.kill('SIGKILL');
-      throw new Error(`the gateway was not ready within 60 s: ${tail()}`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
+  await untilReady(child, 'gateway', url, tail);
   return { url, pid: child.pid ?? 0, stop: stopper(child, exited) };
 }
 
@@ -133,18 +121,23 @@ export async function startWorkerProcess(root: string, env: Record<string, strin
   });
   const { tail, exited } = watch(child, 'worker');
   const url = `http://127.0.0.1:${port}`;
+  await untilReady(child, 'worker', url, tail);
+  return { url, pid: child.pid ?? 0, stop: stopper(child, exited) };
+}
+
+/** Polls `{url}/readyz` until it answers 200; a child that exits or is not ready within 60 s fails the run. */
+async function untilReady(child: ChildProcess, name: string, url: string, tail: () => string): Promise<void> {
   const deadline = performance.now() + 60_000;
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`the worker exited with ${child.exitCode}: ${tail()}`);
+    if (child.exitCode !== null) throw new Error(`the ${name} exited with ${child.exitCode}: ${tail()}`);
     const ready = await fetch(`${url}/readyz`)
       .then((response) => response.status === 200)
       .catch(() => false);
-    if (ready) break;
+    if (ready) return;
     if (performance.now() > deadline) {
       child.kill('SIGKILL');
-      throw new Error(`the worker was not ready within 60 s: ${tail()}`);
+      throw new Error(`the ${name} was not ready within 60 s: ${tail()}`);
     }
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
-  return { url, pid: child.pid ?? 0, stop: stopper(child, exited) };
 }
