@@ -36,8 +36,9 @@ describe('memory hygiene: decay, prune, restore, duplicates, merge', () => {
 
   beforeAll(async () => {
     // Own queue prefixes: the api's jobs stay in this file, and the consumer started by
-    // EmbeddingWorkerModule listens where nothing is queued, so it never embeds behind our back.
-    api = await startApi({ QUEUE_PREFIX: `hyg${randomBytes(4).toString('hex')}` });
+    // EmbeddingWorkerModule listens where nothing is queued, so it never embeds behind our back;
+    // no inline embedding either (a stored memory would have its vector when the store answers).
+    api = await startApi({ QUEUE_PREFIX: `hyg${randomBytes(4).toString('hex')}`, EMBEDDING_INLINE: 'false' });
     w = await memoryWorld(api);
     anyReader = api.client.as((await issueToken(api.admin, w.tenant.slug, { role: 'reader', projects: '*' })).token);
     const config = testConfig(

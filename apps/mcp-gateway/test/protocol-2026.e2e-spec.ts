@@ -168,7 +168,11 @@ describe('MCP gateway: protocol revision 2026-07-28 beside 2025-11-25', () => {
       });
     }
     // None of them stored anything.
-    const check = modernRpc('tools/call', { name: 'memory_recall', arguments: { query: content } });
+    // By keyword: the text itself, had any of them stored it (a semantic ranker lists neighbours anyway).
+    const check = modernRpc('tools/call', {
+      name: 'memory_recall',
+      arguments: { query: content, mode: 'keyword' },
+    });
     const recalled = await postRaw(urls[0], check, modernHeaders(agent, 'tools/call', 'memory_recall'));
     expect(recalled.json.result.content[0].text).toMatch(/^No memories match/);
     // The base64 sentinel form of the same name is accepted.
