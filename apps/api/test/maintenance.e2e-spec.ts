@@ -40,7 +40,8 @@ describe('maintenance jobs', () => {
       });
 
   beforeAll(async () => {
-    api = await startApi();
+    // No inline embedding: the sweep's case is a memory whose only embedding job was lost.
+    api = await startApi({ EMBEDDING_INLINE: 'false' });
     w = await memoryWorld(api);
     worker = await createDbTestingModule(
       testConfig(api.database.url, testRedisUrl(), { QUEUE_PREFIX: prefix }, 'worker'),
