@@ -17,7 +17,8 @@ describe('recall with a relevance threshold', () => {
   const search = (body: Record<string, unknown>) => w.agent.post(memoriesUrl(w.project, '/search'), body);
 
   beforeAll(async () => {
-    api = await startApi({ EMBEDDING_PROVIDER: 'hash' });
+    // Stored memories stay without vectors (no worker, no inline embedding): relevance by coverage.
+    api = await startApi({ EMBEDDING_PROVIDER: 'hash', EMBEDDING_INLINE: 'false' });
     w = await memoryWorld(api);
     for (const content of [
       'Run the database migrations with npm run db:migrate',
