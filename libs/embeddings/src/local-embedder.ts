@@ -3,9 +3,9 @@ import { createReadStream } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Tokenizer } from '@huggingface/tokenizers';
-import { InferenceSession, Tensor } from 'onnxruntime-node';
 import { type Embedder, type EmbeddingModel } from './embedding-model';
 import { type LocalModelDefinition, type Pooling, localModel } from './local-model';
+import { OnnxThread } from './onnx-thread';
 
 export interface LocalEmbedderOptions {
   /** The models directory (`EMBEDDING_MODELS_DIR`); the model lives in its definition's folder. */
@@ -32,14 +32,15 @@ export class LocalModelUnavailableError extends Error {}
  * A catalogue model in the process (ONNX Runtime, CPU): word pieces up to its window per text,
  * pooled as the model was trained (all-MiniLM-L6-v2: the token vectors averaged over the
  * attention mask; bge-small-en-v1.5: the [CLS] token's vector), then scaled to unit length.
- * Texts are batched and padded to the longest text of their batch.
+ * Texts are batched and padded to the longest text of their batch. The inference itself runs on
+ * a thread of its own (OnnxThread), so the event loop serves requests meanwhile.
  */
 export class LocalEmbedder implements Embedder {
   readonly model: EmbeddingModel;
 
   private constructor(
     readonly definition: LocalModelDefinition,
-    private readonly session: InferenceSession,
+    private readonly session: OnnxThread,
     private readonly tokenizer: Tokenizer,
     private readonly batchSize: number,
   ) {
@@ -62,12 +63,7 @@ export class LocalEmbedder implements Embedder {
     const tokenizerConfig = definition.files.some((file) => file.name === 'tokenizer_config.json')
       ? await readJson('tokenizer_config.json')
       : { ...definition.tokenizerConfig };
-    const session = await InferenceSession.create(join(folder, 'model.onnx'), {
-      executionProviders: ['cpu'],
-      intraOpNumThreads: options.threads,
-      interOpNumThreads: 1,
-      graphOptimizationLevel: 'all',
-    });
+    const session = await OnnxThread.start(join(folder, 'model.onnx'), { threads: options.threads });
     return new LocalEmbedder(
       definition,
       session,
@@ -114,13 +110,15 @@ export class LocalEmbedder implements Embedder {
         mask[r * width + c] = 1n;
       }),
     );
-    const shape = [texts.length, width];
-    const output = await this.session.run({
-      input_ids: new Tensor('int64', ids, shape),
-      attention_mask: new Tensor('int64', mask, shape),
-      token_type_ids: new Tensor('int64', new BigInt64Array(texts.length * width), shape),
-    });
-    const hidden = output.last_hidden_state.data as Float32Array;
+    const dims = [texts.length, width];
+    const hidden = await this.session.run(
+      {
+        input_ids: { data: ids, dims },
+        attention_mask: { data: mask, dims },
+        token_type_ids: { data: new BigInt64Array(texts.length * width), dims },
+      },
+      'last_hidden_state',
+    );
     const size = this.definition.dimensions;
     return encoded.map((row, r) => pooled(this.definition.pooling, hidden, r * width * size, row.length, size));
   }
