@@ -102,10 +102,10 @@ export const environmentSchema = z.object({
   EMBEDDING_INLINE_BUDGET_MS: positiveInt(150, 10_000),
   /**
    * Inline embeds one process runs at once; writes past it are left to the queue, never waited
-   * for. Unset: 1 with the local model (onnxruntime-node infers on the event loop, so more only
-   * queue there, in front of requests), 4 otherwise (the built-in embedder's cost is its store).
+   * for. The local model infers on a thread of its own (they wait their turn there, not on the
+   * event loop); the built-in embedder's cost is its store statement.
    */
-  EMBEDDING_INLINE_MAX_IN_FLIGHT: z.coerce.number().int().min(1).max(64).optional(),
+  EMBEDDING_INLINE_MAX_IN_FLIGHT: positiveInt(4, 64),
   CHAT_PROVIDER: z.enum(['none', 'ollama', 'openai']).default('none'),
   CHAT_MODEL: modelName.optional(),
   OLLAMA_URL: httpUrl.default('http://127.0.0.1:11434'),

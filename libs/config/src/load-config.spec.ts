@@ -106,8 +106,8 @@ describe('loadConfig', () => {
       EMBEDDING_INLINE_MAX_IN_FLIGHT: '2',
     });
     expect(tuned.embeddings.inline).toEqual({ enabled: false, maxChars: 500, budgetMs: 40, maxInFlight: 2 });
-    // The local model infers on the event loop: one inline call at a time unless told otherwise.
-    expect(loadConfig('api', { ...valid, EMBEDDING_PROVIDER: 'local' }).embeddings.inline.maxInFlight).toBe(1);
+    // The local model infers on a thread of its own: the same default as the built-in embedder.
+    expect(loadConfig('api', { ...valid, EMBEDDING_PROVIDER: 'local' }).embeddings.inline.maxInFlight).toBe(4);
     expect(problemsOf({ ...valid, EMBEDDING_INLINE: 'off' })).toContain('EMBEDDING_INLINE');
     expect(problemsOf({ ...valid, EMBEDDING_INLINE_BUDGET_MS: '0' })).toContain('EMBEDDING_INLINE_BUDGET_MS');
     expect(problemsOf({ ...valid, EMBEDDING_INLINE_MAX_IN_FLIGHT: '65' })).toContain('EMBEDDING_INLINE_MAX_IN_FLIGHT');

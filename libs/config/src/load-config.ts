@@ -86,7 +86,7 @@ export function loadConfig(app: AppName, env: EnvSource): CairnConfig {
         enabled: values.EMBEDDING_INLINE,
         maxChars: values.EMBEDDING_INLINE_MAX_CHARS,
         budgetMs: values.EMBEDDING_INLINE_BUDGET_MS,
-        maxInFlight: values.EMBEDDING_INLINE_MAX_IN_FLIGHT ?? (values.EMBEDDING_PROVIDER === 'local' ? 1 : 4),
+        maxInFlight: values.EMBEDDING_INLINE_MAX_IN_FLIGHT,
       },
     },
     chat: { provider: values.CHAT_PROVIDER, model: values.CHAT_MODEL },
