@@ -9,6 +9,7 @@ export {
   type UnauthenticatedCode,
   UnauthenticatedError,
 } from './cairn-error';
+export { LATE, withinBudget } from './budget';
 export { pastInstantSchema } from './time';
 export { REAL_MIN_NORMAL, unitIntervalRealSchema } from './numbers';
 export {

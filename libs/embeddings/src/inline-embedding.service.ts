@@ -1,4 +1,5 @@
 import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
+import { LATE, withinBudget } from '@cairn/common';
 import { CAIRN_CONFIG, type CairnConfig } from '@cairn/config';
 import { type EmbeddingTargetName } from '@cairn/jobs';
 import { TenantContext, TenantEntry, TenantTransaction } from '@cairn/tenancy';
@@ -76,15 +77,8 @@ export class InlineEmbedding implements OnApplicationShutdown {
     const work = this.entry.run(tenant, () => this.run(target, row));
     this.running.add(work);
     void work.finally(() => this.running.delete(work));
-    let timer: NodeJS.Timeout | undefined;
-    const late = new Promise<'over_budget'>((resolve) => {
-      timer = setTimeout(() => resolve('over_budget'), this.settings.budgetMs);
-    });
-    try {
-      return this.count(await Promise.race([work, late]));
-    } finally {
-      clearTimeout(timer);
-    }
+    const outcome = await withinBudget(work, this.settings.budgetMs);
+    return this.count(outcome === LATE ? 'over_budget' : outcome);
   }
 
   /** Lets late calls finish (their vectors are worth keeping) before the pool closes. */

@@ -103,10 +103,7 @@ export class OnnxThread {
     const transfer = Object.values(inputs).map((input) => input.data.buffer as ArrayBuffer);
     return new Promise<Float32Array>((resolve, reject) => {
       this.hold(id, { resolve, reject });
-      this.worker.postMessage(
-        { id, inputs: Object.fromEntries(Object.entries(inputs).map(([name, i]) => [name, { ...i }])), output },
-        transfer,
-      );
+      this.worker.postMessage({ id, inputs, output }, transfer);
     });
   }
 

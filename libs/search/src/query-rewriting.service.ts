@@ -1,4 +1,5 @@
 import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
+import { LATE, withinBudget } from '@cairn/common';
 import { CAIRN_CONFIG, type CairnConfig } from '@cairn/config';
 import { MetricsService } from '@cairn/observability';
 import { GENERATOR, type Generator, ProviderError } from '@cairn/providers';
@@ -114,8 +115,6 @@ export class QueryRewriting {
   private async call(generator: Generator, question: string): Promise<Answer> {
     const timeoutMs = this.config.queryRewrite.timeoutMs;
     const controller = new AbortController();
-    let timer: NodeJS.Timeout | undefined;
-    const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), timeoutMs)));
     const started = performance.now();
     // The question is the caller's own, and the answer only becomes searches within the caller's
     // scope, which it could have sent itself: no fence against instructions inside it is needed.
@@ -131,8 +130,8 @@ export class QueryRewriting {
     );
     let answer: Answer;
     try {
-      const text = await Promise.race([request, late]);
-      if (text === 'late') {
+      const text = await withinBudget(request, timeoutMs);
+      if (text === LATE) {
         answer = { outcome: 'timeout', parts: [] };
       } else {
         const parts = parseRewrite(text, question);
@@ -143,7 +142,6 @@ export class QueryRewriting {
       answer = { outcome: timedOut ? 'timeout' : 'error', parts: [] };
       this.logger.warn({ msg: 'query rewrite failed; using the model-free parts', err: error });
     } finally {
-      clearTimeout(timer);
       controller.abort();
       // Cancelled above after the budget: its rejection has nobody waiting for it.
       request.catch(() => undefined);

@@ -1,4 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
+import { LATE, withinBudget } from '@cairn/common';
 import { CAIRN_CONFIG, type CairnConfig } from '@cairn/config';
 import { MetricsService } from '@cairn/observability';
 import { ProviderError } from '@cairn/providers';
@@ -126,11 +127,7 @@ export class Reranking {
     batches: readonly (readonly RerankDocument[])[],
   ): Promise<{ outcome: Outcome; scores: RerankScore[]; unanswered: number; error?: unknown }> {
     const controller = new AbortController();
-    let timer: NodeJS.Timeout | undefined;
     let pending = batches.length;
-    const late = new Promise<'late'>(
-      (resolve) => (timer = setTimeout(() => resolve('late'), this.config.rerank.timeoutMs)),
-    );
     const answers = Promise.all(
       batches.map(async (batch) => {
         const scores = await reranker.rerank(query, batch, controller.signal);
@@ -139,8 +136,8 @@ export class Reranking {
       }),
     );
     try {
-      const answer = await Promise.race([answers, late]);
-      if (answer === 'late') return { outcome: 'timeout', scores: [], unanswered: pending };
+      const answer = await withinBudget(answers, this.config.rerank.timeoutMs);
+      if (answer === LATE) return { outcome: 'timeout', scores: [], unanswered: pending };
       const sent = new Set(batches.flat().map((document) => document.id));
       const scores = answer.flat().filter((score) => sent.has(score.id) && Number.isFinite(score.score));
       return { outcome: 'ok', scores, unanswered: 0 };
@@ -148,7 +145,6 @@ export class Reranking {
       const timedOut = error instanceof ProviderError && error.kind === 'timeout';
       return { outcome: timedOut ? 'timeout' : 'error', scores: [], unanswered: pending, error };
     } finally {
-      clearTimeout(timer);
       controller.abort();
       // Requests cancelled above reject after this returns: nobody is waiting for them any more.
       answers.catch(() => undefined);

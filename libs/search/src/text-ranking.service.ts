@@ -1,4 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
+import { LATE, withinBudget } from '@cairn/common';
 import { CAIRN_CONFIG, type CairnConfig } from '@cairn/config';
 import { EMBEDDER, type Embedder, EmbeddingBackfills } from '@cairn/embeddings';
 import { TenantContext } from '@cairn/tenancy';
@@ -157,13 +158,11 @@ export class TextRanking {
     }
     if (mode === 'keyword') return { query, vector: undefined, notes: [] };
     const timeoutMs = this.config.embeddings.queryTimeoutMs;
-    let timer: NodeJS.Timeout | undefined;
     // A stalled provider must not stall searches: past the budget they run by keyword. The call
     // itself goes on, and its vector is remembered for the next search with the same text.
-    const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), timeoutMs)));
     try {
-      const vector = await Promise.race([this.queryEmbeddings.embed(query), late]);
-      if (vector === 'late') {
+      const vector = await withinBudget(this.queryEmbeddings.embed(query), timeoutMs);
+      if (vector === LATE) {
         this.logger.warn({ msg: 'query embedding timed out; searching by keyword only', timeoutMs });
         return {
           query,
@@ -175,8 +174,6 @@ export class TextRanking {
     } catch (error) {
       this.logger.warn({ msg: 'query embedding failed; searching by keyword only', err: error });
       return { query, vector: undefined, notes: ['the embedding provider is unavailable: searched by keyword only'] };
-    } finally {
-      clearTimeout(timer);
     }
   }
 }
