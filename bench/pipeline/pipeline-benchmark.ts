@@ -194,7 +194,7 @@ async function run(shared: Shared, mode: Mode, concurrency: number): Promise<Run
           const queued = await producer.enqueue(
             'embeddings',
             'embed',
-            { tenantId: target.tenant.id, target: 'memory', ids },
+            { tenantId: target.tenant.id, target: 'memory', ids, origin: 'bulk' },
             { jobId: `sweep-memory-${target.tenant.id}-bench-${start + offset}` },
           );
           if (!queued) throw new Error('could not enqueue an embed job');
@@ -291,9 +291,12 @@ async function steadyPhase(
 
 /** What `MemoryWriter.store` does after its transaction commits: one job for the one memory. */
 async function enqueueOne(producer: JobQueue, target: PipelineTenant, one: NewRow): Promise<void> {
-  const queued = await producer.enqueueEmbedding(target.tenant.id, 'memory', [
-    { id: one.id, contentHash: one.contentHash },
-  ]);
+  const queued = await producer.enqueueEmbedding(
+    target.tenant.id,
+    'memory',
+    [{ id: one.id, contentHash: one.contentHash }],
+    { origin: 'interactive' },
+  );
   if (!queued) throw new Error('could not enqueue an embed job');
 }
 

@@ -265,7 +265,8 @@ export class MemoryImporter {
       const items = memories
         .slice(start, start + EMBED_JOB_SIZE)
         .map((memory) => ({ id: memory.id, contentHash: memoryContentHash(memory.content, memory.keywords) }));
-      queued = (await this.jobs.enqueueEmbedding(tenantId, 'memory', items)) && queued;
+      // Bulk: an import's jobs share the queue with other tenants' in turn and wait for interactive writes.
+      queued = (await this.jobs.enqueueEmbedding(tenantId, 'memory', items, { origin: 'bulk' })) && queued;
     }
     return queued ? 'queued' : 'deferred';
   }

@@ -51,7 +51,7 @@ export class SweepJobHandler implements HandlesJob<'maintenance', 'stale-embeddi
         await this.jobs.enqueue(
           'embeddings',
           'embed',
-          { tenantId: tenant.id, target: name, ids: ids.slice(start, start + PER_JOB) },
+          { tenantId: tenant.id, target: name, ids: ids.slice(start, start + PER_JOB), origin: 'bulk' },
           { jobId: `sweep-${name}-${tenant.id}-${window}-${start}` },
         );
       }
