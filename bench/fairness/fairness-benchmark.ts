@@ -1,6 +1,6 @@
 /**
  * Fairness between tenants in the embedding queue: tenant A imports N memories (bulk jobs of
- * 256, as `MemoryImporter` enqueues them) and tenant B writes M memories one at a time during
+ * BULK_JOB_SIZE, as `MemoryImporter` enqueues them) and tenant B writes M memories one at a time during
  * it (one interactive job each, as `MemoryWriter.store` enqueues it), consumed by the real
  * worker (`WorkerModule`, in-process) from an Ollama-speaking fake model server. Run twice with
  * fresh tenants and queue prefix: EMBEDDING_QUEUE_FAIRNESS=false (one FIFO queue: the baseline)
@@ -9,7 +9,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { loadavg } from 'node:os';
 import { type INestApplicationContext } from '@nestjs/common';
-import { type JobQueue } from '@cairn/jobs';
+import { BULK_JOB_SIZE, type JobQueue } from '@cairn/jobs';
 import { DataSource } from 'typeorm';
 import { type FakeModelServer, startFakeModelServer } from '../../test/utils/fake-model-server';
 import { type BenchApp } from '../lib/app';
@@ -36,8 +36,6 @@ import {
   workerConfig,
 } from '../pipeline/fixture';
 
-/** Memories per bulk job: what `MemoryImporter` puts in one (its EMBED_JOB_SIZE). */
-const IMPORT_JOB_SIZE = 256;
 /** Rows per INSERT of the import (the import's own transaction is one; chunks keep statements small). */
 const INSERT_CHUNK = 500;
 
@@ -110,7 +108,7 @@ export async function benchFairness(
         writeRate: input.writeRate,
         concurrency: input.concurrency,
         latencyMs: input.latencyMs,
-        importJobSize: IMPORT_JOB_SIZE,
+        importJobSize: BULK_JOB_SIZE,
         seconds,
         runs: [off, on],
       },
@@ -151,14 +149,12 @@ async function run(shared: Shared, fairness: boolean): Promise<RunResult> {
     for (let start = 0; start < imported.length; start += INSERT_CHUNK) {
       await insertRows(dataSource, a, imported.slice(start, start + INSERT_CHUNK));
     }
-    let importJobs = 0;
-    for (let start = 0; start < imported.length; start += IMPORT_JOB_SIZE) {
-      const items = imported.slice(start, start + IMPORT_JOB_SIZE).map(({ id, contentHash }) => ({ id, contentHash }));
-      if (!(await producer.enqueueEmbedding(a.tenant.id, 'memory', items, { origin: 'bulk' }))) {
-        throw new Error('could not enqueue an import job');
-      }
-      importJobs += 1;
+    // MemoryImporter's call: every row in one call, which enqueues bulk jobs of BULK_JOB_SIZE.
+    const items = imported.map(({ id, contentHash }) => ({ id, contentHash }));
+    if (!(await producer.enqueueEmbedding(a.tenant.id, 'memory', items, { origin: 'bulk' }))) {
+      throw new Error('could not enqueue the import jobs');
     }
+    const importJobs = Math.ceil(items.length / BULK_JOB_SIZE);
     log(`  ${label}: A's ${input.items} memories imported, ${importJobs} bulk jobs enqueued`);
 
     // B's writes, one at a time on schedule (open loop), each followed by its interactive job.
@@ -270,7 +266,7 @@ function rows(off: RunResult, on: RunResult, input: FairnessBenchInput): ResultR
 function notes(off: RunResult, on: RunResult, input: FairnessBenchInput, seconds: number): string[] {
   return [
     `fairness: tenant A imports ${input.items} memories (bulk INSERTs of ${INSERT_CHUNK}, then ${on.importJobs} bulk ` +
-      `embed jobs of ${IMPORT_JOB_SIZE}, as MemoryImporter enqueues them); right after, tenant B writes ` +
+      `embed jobs of ${BULK_JOB_SIZE}, as MemoryImporter enqueues them); right after, tenant B writes ` +
       `${input.writes} memories one at a time at ${input.writeRate}/s (a single-row INSERT, then one interactive ` +
       `job, as MemoryWriter.store enqueues it; inline embedding aside); the real WorkerModule consumes in-process ` +
       `at WORKER_CONCURRENCY_EMBEDDINGS ${input.concurrency} from an Ollama-protocol fake model server serving one ` +

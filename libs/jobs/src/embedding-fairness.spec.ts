@@ -7,7 +7,7 @@ import { createDbTestingModule, createTestDatabase, type TestDatabase, testConfi
 import { catalogEntries, type JobOrigin } from './contract/job-catalog';
 import { type JobResult } from './contract/job-handler';
 import { JobHandlers } from './job-handlers.registry';
-import { JobQueue } from './job-queue.service';
+import { BULK_JOB_SIZE, JobQueue } from './job-queue.service';
 import { JobsModule, JobWorkersModule } from './jobs.module';
 
 /** Each `embed` job the worker ran, in the order it ran them (one at a time: concurrency 1). */
@@ -201,6 +201,24 @@ describe('embedding queue fairness over real Redis (integration)', () => {
         await queue.resume();
       }
       await until(() => ranFor(tenantId) === 2, 'both jobs to run');
+    });
+
+    it('splits bulk work into jobs of BULK_JOB_SIZE rows, in order, and keeps interactive work whole', async () => {
+      const tenantId = randomUUID();
+      const rows = Array.from({ length: 2 * BULK_JOB_SIZE + 1 }, () => item()[0]!);
+      const queue = jobs.queue('embeddings');
+      await whilePaused(jobs, async () => {
+        expect(await jobs.enqueueEmbedding(tenantId, 'memory', rows, { origin: 'bulk' })).toBe(true);
+        expect(await jobs.enqueueEmbedding(tenantId, 'memory', rows, { origin: 'interactive' })).toBe(true);
+        const bulkJobs = (await queue.getPrioritized()).filter((job) => job.data.tenantId === tenantId);
+        const sizes = bulkJobs
+          .sort((x, y) => (x.opts.priority ?? 0) - (y.opts.priority ?? 0))
+          .map((job) => (job.data as { ids: string[] }).ids.length);
+        expect(sizes).toEqual([BULK_JOB_SIZE, BULK_JOB_SIZE, 1]);
+        const waiting = (await queue.getWaiting()).filter((job) => job.data.tenantId === tenantId);
+        expect(waiting.map((job) => (job.data as { ids: string[] }).ids.length)).toEqual([rows.length]);
+      });
+      await until(() => ranFor(tenantId) === 4, 'the four jobs to run');
     });
 
     it('refuses an embed job without an origin, or with one it does not know', async () => {

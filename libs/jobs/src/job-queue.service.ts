@@ -37,6 +37,14 @@ export interface EmbeddingJobOptions {
   readonly delayMs?: number;
 }
 
+/**
+ * Rows per bulk embed job at most. A running job holds its worker slot until all its rows are
+ * embedded, so an interactive job arriving while every slot runs bulk work waits for the first
+ * of them to finish: small bulk jobs keep that wait short (docs/embedding-queue.md). Texts reach
+ * the model in batches across jobs anyway (EMBEDDING_BATCH_SIZE), so this costs a job, not a call.
+ */
+export const BULK_JOB_SIZE = 64;
+
 /** The one queue whose jobs are ordered by origin, and its bulk work shared between tenants. */
 const FAIR_QUEUE: QueueName = 'embeddings';
 
@@ -120,14 +128,25 @@ export class JobQueue implements OnApplicationShutdown {
     }
   }
 
-  /** An `embed` job whose id covers the rows and their content versions. */
-  enqueueEmbedding(
+  /**
+   * An `embed` job whose id covers the rows and their content versions; bulk work as jobs of at
+   * most BULK_JOB_SIZE rows, in order (false when any of them was not taken).
+   */
+  async enqueueEmbedding(
     tenantId: string,
     target: EmbeddingTargetName,
     items: readonly { id: string; contentHash: string }[],
-    { origin, idSuffix = '', delayMs }: EmbeddingJobOptions,
+    options: EmbeddingJobOptions,
   ): Promise<boolean> {
-    if (items.length === 0) return Promise.resolve(true);
+    if (options.origin === 'bulk' && items.length > BULK_JOB_SIZE) {
+      let queued = true;
+      for (let start = 0; start < items.length; start += BULK_JOB_SIZE) {
+        queued = (await this.enqueueEmbedding(tenantId, target, items.slice(start, start + BULK_JOB_SIZE), options)) && queued;
+      }
+      return queued;
+    }
+    const { origin, idSuffix = '', delayMs } = options;
+    if (items.length === 0) return true;
     const digest = createHash('sha256')
       .update(items.map((item) => `${item.id}:${item.contentHash}`).join(','))
       .digest('hex')
