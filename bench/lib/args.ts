@@ -136,7 +136,7 @@ export const USAGE = `usage: npm run bench -- [--tenants N] [--seconds S] [--war
                                environment reach its apps
   --fairness-items N           memories tenant A imports in the fairness benchmark (default 5000)
   --fairness-writes N          memories tenant B writes one at a time during it (default 200)
-  --fairness-write-rate N      B's writes per second (default 100)
+  --fairness-write-rate N      B's writes per second (default 20)
   --fairness-concurrency N     the fairness benchmark's WORKER_CONCURRENCY_EMBEDDINGS (default 4)`;
 
 export class UsageError extends Error {}
@@ -164,7 +164,7 @@ const DEFAULTS: BenchOptions = {
   freshnessProviders: ['hash'],
   fairnessItems: 5_000,
   fairnessWrites: 200,
-  fairnessWriteRate: 100,
+  fairnessWriteRate: 20,
   fairnessConcurrency: 4,
 };
 
