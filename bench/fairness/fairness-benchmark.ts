@@ -259,7 +259,13 @@ function rows(off: RunResult, on: RunResult, input: FairnessBenchInput): ResultR
     row(bench, `B's ${input.writes} writes: time to embedding p50`, 'ms', on.writeLag.p50, baseline(off.writeLag.p50)),
     row(bench, `B's ${input.writes} writes: time to embedding p95`, 'ms', on.writeLag.p95, baseline(off.writeLag.p95)),
     row(bench, `B's ${input.writes} writes: time to embedding max`, 'ms', on.writeLag.max, baseline(off.writeLag.max)),
-    row(bench, `A's import of ${input.items}: first row to last vector`, 's', on.importSeconds, baseline(off.importSeconds)),
+    row(
+      bench,
+      `A's import of ${input.items}: first row to last vector`,
+      's',
+      on.importSeconds,
+      baseline(off.importSeconds),
+    ),
   ];
 }
 

@@ -190,13 +190,13 @@ describe('embedding queue fairness over real Redis (integration)', () => {
         const prioritized = await queue.getPrioritized();
         const waiting = await queue.getWaiting();
         expect(prioritized.map((job) => job.data)).toEqual([
-          { tenantId, target: 'memory', ids: [rows[0]!.id], origin: 'bulk' },
+          { tenantId, target: 'memory', ids: [rows[0].id], origin: 'bulk' },
         ]);
-        expect(prioritized[0]!.opts.priority).toBeGreaterThan(0);
+        expect(prioritized[0].opts.priority).toBeGreaterThan(0);
         expect(waiting.map((job) => job.data)).toEqual([
-          { tenantId, target: 'memory', ids: [rows[0]!.id], origin: 'interactive' },
+          { tenantId, target: 'memory', ids: [rows[0].id], origin: 'interactive' },
         ]);
-        expect(waiting[0]!.id).toMatch(/-write$/);
+        expect(waiting[0].id).toMatch(/-write$/);
       } finally {
         await queue.resume();
       }
@@ -205,7 +205,7 @@ describe('embedding queue fairness over real Redis (integration)', () => {
 
     it('splits bulk work into jobs of BULK_JOB_SIZE rows, in order, and keeps interactive work whole', async () => {
       const tenantId = randomUUID();
-      const rows = Array.from({ length: 2 * BULK_JOB_SIZE + 1 }, () => item()[0]!);
+      const rows = Array.from({ length: 2 * BULK_JOB_SIZE + 1 }, () => item()[0]);
       const queue = jobs.queue('embeddings');
       await whilePaused(jobs, async () => {
         expect(await jobs.enqueueEmbedding(tenantId, 'memory', rows, { origin: 'bulk' })).toBe(true);

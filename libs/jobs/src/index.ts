@@ -27,7 +27,13 @@ export {
 export { JobHandlers, TENANT_GONE } from './job-handlers.registry';
 export { JobMetrics } from './job-metrics.service';
 export { MAX_PRIORITY } from './bulk-fair-share';
-export { BULK_JOB_SIZE, type EmbeddingJobOptions, type EnqueueOptions, JobQueue, withTimeout } from './job-queue.service';
+export {
+  BULK_JOB_SIZE,
+  type EmbeddingJobOptions,
+  type EnqueueOptions,
+  JobQueue,
+  withTimeout,
+} from './job-queue.service';
 export { JobsHttpModule } from './http/jobs-http.module';
 export { JobsModule, JobWorkersModule } from './jobs.module';
 export { type FailedJob, QueueAdmin, type QueueOverview } from './queue-admin.service';

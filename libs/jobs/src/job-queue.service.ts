@@ -106,7 +106,8 @@ export class JobQueue implements OnApplicationShutdown {
     if (!schema) throw new Error(`unknown job ${queue}/${name}`);
     schema.parse(payload);
     const origin = originOf(queue, name, payload);
-    if (queue === FAIR_QUEUE && !origin) throw new Error(`job ${queue}/${name} must say its origin: interactive or bulk`);
+    if (queue === FAIR_QUEUE && !origin)
+      throw new Error(`job ${queue}/${name} must say its origin: interactive or bulk`);
     const jobId = options.jobId.replace(/[^A-Za-z0-9_.-]/g, '-');
     try {
       const priority = await withTimeout(this.priority(queue, origin, payload), ENQUEUE_TIMEOUT_MS);
@@ -141,7 +142,8 @@ export class JobQueue implements OnApplicationShutdown {
     if (options.origin === 'bulk' && items.length > BULK_JOB_SIZE) {
       let queued = true;
       for (let start = 0; start < items.length; start += BULK_JOB_SIZE) {
-        queued = (await this.enqueueEmbedding(tenantId, target, items.slice(start, start + BULK_JOB_SIZE), options)) && queued;
+        queued =
+          (await this.enqueueEmbedding(tenantId, target, items.slice(start, start + BULK_JOB_SIZE), options)) && queued;
       }
       return queued;
     }

@@ -98,7 +98,12 @@ describe('job workers over real Redis (integration)', () => {
   const handled = (tenantId: string) => calls.filter((call) => call.tenantId === tenantId).length;
 
   const embed = (tenantId: string, jobId: string) =>
-    jobs.enqueue('embeddings', 'embed', { tenantId, target: 'memory', ids: [randomUUID()], origin: 'interactive' }, { jobId });
+    jobs.enqueue(
+      'embeddings',
+      'embed',
+      { tenantId, target: 'memory', ids: [randomUUID()], origin: 'interactive' },
+      { jobId },
+    );
 
   it('runs a job through its handler and keeps its result', async () => {
     const tenantId = randomUUID();

@@ -29,12 +29,17 @@ export class MemoryEmbeddingJobs {
       text: memoryEmbeddingText(memory.content, memory.keywords),
       contentHash: memory.contentHash,
     });
-    const queued = await this.jobs.enqueueEmbedding(tenantId, 'memory', [{ id: memory.id, contentHash: memory.contentHash }], {
-      // A write through REST, MCP or a hook: someone may search for it next, ahead of bulk work.
-      origin: 'interactive',
-      // Still running: the worker would compute the same vector beside it.
-      delayMs: inline === 'over_budget' ? LATE_INLINE_GRACE_MS : undefined,
-    });
+    const queued = await this.jobs.enqueueEmbedding(
+      tenantId,
+      'memory',
+      [{ id: memory.id, contentHash: memory.contentHash }],
+      {
+        // A write through REST, MCP or a hook: someone may search for it next, ahead of bulk work.
+        origin: 'interactive',
+        // Still running: the worker would compute the same vector beside it.
+        delayMs: inline === 'over_budget' ? LATE_INLINE_GRACE_MS : undefined,
+      },
+    );
     return queued ? 'queued' : 'deferred';
   }
 }
