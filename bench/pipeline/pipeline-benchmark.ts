@@ -44,7 +44,10 @@ import { measureRawProvider, type RawThroughput } from './raw-provider';
 const WRITE_CHUNK = 500;
 /** Enqueues in flight while writing, as concurrent api requests would make them. */
 const ENQUEUE_CONCURRENCY = 32;
-/** Ids per job in the batched reference: what the stale-embedding sweep puts in one job. */
+/**
+ * Ids per job in the batched reference: what the stale-embedding sweep put in one job when this was
+ * measured (bulk jobs are BULK_JOB_SIZE, 64, since embedding-queue fairness; kept for comparable figures).
+ */
 const SWEEP_JOB_SIZE = 100;
 /** The worker's EMBEDDING_BATCH_SIZE default: texts per provider call for multi-id jobs. */
 const PROVIDER_BATCH = 32;
