@@ -14,6 +14,7 @@ import { benchGateway } from './gateway/gateway-benchmark';
 import { benchHarness } from './harness/harness-benchmark';
 import { benchHooks } from './hooks/hooks-benchmark';
 import { benchPipeline } from './pipeline/pipeline-benchmark';
+import { benchFairness } from './fairness/fairness-benchmark';
 import { benchFreshness } from './freshness/freshness-benchmark';
 import { benchDuplicates } from './search/duplicates-benchmark';
 import { benchScopes } from './search/scopes-benchmark';
@@ -217,6 +218,22 @@ async function main(options: BenchOptions, cleanups: CleanupStack): Promise<void
         stores: options.freshnessStores,
         concurrency: options.concurrency,
         providers: options.freshnessProviders,
+        log,
+      }),
+    );
+  }
+
+  if (selected('fairness')) {
+    await runOne('fairness', () =>
+      benchFairness({
+        databaseUrl: environment.databaseUrl,
+        redisUrl: environment.redisUrl,
+        bench,
+        items: options.fairnessItems,
+        writes: options.fairnessWrites,
+        writeRate: options.fairnessWriteRate,
+        concurrency: options.fairnessConcurrency,
+        latencyMs: options.pipelineLatencyMs,
         log,
       }),
     );

@@ -44,6 +44,14 @@ export interface BenchOptions {
   readonly freshnessStores: number;
   /** Embedders the freshness benchmark runs with, one pair of runs (inline on, off) each. */
   readonly freshnessProviders: readonly SearchProvider[];
+  /** Memories tenant A imports in the fairness benchmark. */
+  readonly fairnessItems: number;
+  /** Memories tenant B writes during that import. */
+  readonly fairnessWrites: number;
+  /** B's writes per second. */
+  readonly fairnessWriteRate: number;
+  /** The fairness benchmark's worker embedding concurrency. */
+  readonly fairnessConcurrency: number;
 }
 
 export const GATEWAY_TOOLS = ['recall', 'store'] as const;
@@ -61,6 +69,7 @@ export const BENCH_NAMES = [
   'hooks',
   'harness',
   'freshness',
+  'fairness',
 ] as const;
 export const SEARCH_PROVIDERS = ['hash', 'local'] as const;
 export type SearchProvider = (typeof SEARCH_PROVIDERS)[number];
@@ -72,7 +81,8 @@ export const USAGE = `usage: npm run bench -- [--tenants N] [--seconds S] [--war
                         [--gateway-concurrency LIST] [--gateway-memories N] [--gateway-profile]
                         [--gateway-tools LIST] [--gateway-compare DIR] [--hooks-memories N] [--hooks-runs N]
                         [--harness-names N] [--harness-questions N] [--freshness-stores N]
-                        [--freshness-providers LIST]
+                        [--freshness-providers LIST] [--fairness-items N] [--fairness-writes N]
+                        [--fairness-write-rate N] [--fairness-concurrency N]
   --tenants N       tenants to provision, and baseline schemas to create (default 100)
   --seconds S       measured seconds per throughput phase (default 3)
   --warmup S        unmeasured warm-up seconds per throughput phase (default 0.5)
@@ -88,7 +98,8 @@ export const USAGE = `usage: npm run bench -- [--tenants N] [--seconds S] [--war
                     the context to learn the layout, context_check's calibration on the git history),
                     freshness (a burst of stores through the write path, each timed until a
                     semantic-only recall of its own text returns it, inline embedding on and off;
-                    --concurrency applies)
+                    --concurrency applies), fairness (tenant B's interactive writes embedded during
+                    tenant A's import, with the embedding queue's fairness off and on)
                     (default: all)
   --sizes LIST      search and duplicates corpus sizes, and the largest one the scopes
                     benchmark's (default 10000,100000); --sizes 10000 skips the 100k size,
@@ -122,7 +133,11 @@ export const USAGE = `usage: npm run bench -- [--tenants N] [--seconds S] [--war
   --freshness-stores N         memories the freshness benchmark stores per run (default 1000)
   --freshness-providers LIST   embedders the freshness benchmark runs with: hash, local (default hash);
                                EMBEDDING_INLINE_MAX_CHARS, _BUDGET_MS and _MAX_IN_FLIGHT in the
-                               environment reach its apps`;
+                               environment reach its apps
+  --fairness-items N           memories tenant A imports in the fairness benchmark (default 5000)
+  --fairness-writes N          memories tenant B writes one at a time during it (default 200)
+  --fairness-write-rate N      B's writes per second (default 20)
+  --fairness-concurrency N     the fairness benchmark's WORKER_CONCURRENCY_EMBEDDINGS (default 4)`;
 
 export class UsageError extends Error {}
 
@@ -147,6 +162,10 @@ const DEFAULTS: BenchOptions = {
   harnessQuestions: 400,
   freshnessStores: 1_000,
   freshnessProviders: ['hash'],
+  fairnessItems: 5_000,
+  fairnessWrites: 200,
+  fairnessWriteRate: 20,
+  fairnessConcurrency: 4,
 };
 
 type NumericOption =
@@ -162,7 +181,11 @@ type NumericOption =
   | 'hooksRuns'
   | 'harnessNames'
   | 'harnessQuestions'
-  | 'freshnessStores';
+  | 'freshnessStores'
+  | 'fairnessItems'
+  | 'fairnessWrites'
+  | 'fairnessWriteRate'
+  | 'fairnessConcurrency';
 
 const FLAGS: Record<string, { key: NumericOption; integer: boolean; min: number; max: number }> = {
   '--tenants': { key: 'tenants', integer: true, min: 1, max: 100_000 },
@@ -178,6 +201,10 @@ const FLAGS: Record<string, { key: NumericOption; integer: boolean; min: number;
   '--harness-names': { key: 'harnessNames', integer: true, min: 10, max: 10_000 },
   '--harness-questions': { key: 'harnessQuestions', integer: true, min: 20, max: 2_000 },
   '--freshness-stores': { key: 'freshnessStores', integer: true, min: 10, max: 100_000 },
+  '--fairness-items': { key: 'fairnessItems', integer: true, min: 256, max: 1_000_000 },
+  '--fairness-writes': { key: 'fairnessWrites', integer: true, min: 10, max: 100_000 },
+  '--fairness-write-rate': { key: 'fairnessWriteRate', integer: true, min: 1, max: 10_000 },
+  '--fairness-concurrency': { key: 'fairnessConcurrency', integer: true, min: 1, max: 64 },
 };
 
 const LIST_FLAGS = new Set([

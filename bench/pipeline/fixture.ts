@@ -64,12 +64,19 @@ export function workerConfig(input: {
   /** EMBEDDING_MAX_IN_FLIGHT; the app's default when absent. */
   maxInFlight?: number;
   queuePrefix: string;
+  /** EMBEDDING_QUEUE_FAIRNESS; the app's default (on) when absent. */
+  fairness?: boolean;
+  /**
+   * CAIRN_MASTER_KEY (base64); a fresh one when absent. A run that starts a second worker on the
+   * same database must give the first one's: the worker refuses data keys wrapped by another key.
+   */
+  masterKey?: string;
 }): CairnConfig {
   return loadConfig('worker', {
     NODE_ENV: 'production',
     DATABASE_URL: input.databaseUrl,
     REDIS_URL: input.redisUrl,
-    CAIRN_MASTER_KEY: randomBytes(32).toString('base64'),
+    CAIRN_MASTER_KEY: input.masterKey ?? randomBytes(32).toString('base64'),
     LOG_LEVEL: 'silent',
     QUEUE_PREFIX: input.queuePrefix,
     EMBEDDING_PROVIDER: 'ollama',
@@ -78,6 +85,7 @@ export function workerConfig(input: {
     OLLAMA_URL: input.modelUrl,
     WORKER_CONCURRENCY_EMBEDDINGS: String(input.concurrency),
     ...(input.maxInFlight ? { EMBEDDING_MAX_IN_FLIGHT: String(input.maxInFlight) } : {}),
+    ...(input.fairness === undefined ? {} : { EMBEDDING_QUEUE_FAIRNESS: String(input.fairness) }),
   });
 }
 

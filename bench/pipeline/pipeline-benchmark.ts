@@ -44,7 +44,10 @@ import { measureRawProvider, type RawThroughput } from './raw-provider';
 const WRITE_CHUNK = 500;
 /** Enqueues in flight while writing, as concurrent api requests would make them. */
 const ENQUEUE_CONCURRENCY = 32;
-/** Ids per job in the batched reference: what the stale-embedding sweep puts in one job. */
+/**
+ * Ids per job in the batched reference: what the stale-embedding sweep put in one job when this was
+ * measured (bulk jobs are BULK_JOB_SIZE, 64, since embedding-queue fairness; kept for comparable figures).
+ */
 const SWEEP_JOB_SIZE = 100;
 /** The worker's EMBEDDING_BATCH_SIZE default: texts per provider call for multi-id jobs. */
 const PROVIDER_BATCH = 32;
@@ -194,7 +197,7 @@ async function run(shared: Shared, mode: Mode, concurrency: number): Promise<Run
           const queued = await producer.enqueue(
             'embeddings',
             'embed',
-            { tenantId: target.tenant.id, target: 'memory', ids },
+            { tenantId: target.tenant.id, target: 'memory', ids, origin: 'bulk' },
             { jobId: `sweep-memory-${target.tenant.id}-bench-${start + offset}` },
           );
           if (!queued) throw new Error('could not enqueue an embed job');
@@ -291,9 +294,12 @@ async function steadyPhase(
 
 /** What `MemoryWriter.store` does after its transaction commits: one job for the one memory. */
 async function enqueueOne(producer: JobQueue, target: PipelineTenant, one: NewRow): Promise<void> {
-  const queued = await producer.enqueueEmbedding(target.tenant.id, 'memory', [
-    { id: one.id, contentHash: one.contentHash },
-  ]);
+  const queued = await producer.enqueueEmbedding(
+    target.tenant.id,
+    'memory',
+    [{ id: one.id, contentHash: one.contentHash }],
+    { origin: 'interactive' },
+  );
   if (!queued) throw new Error('could not enqueue an embed job');
 }
 

@@ -72,7 +72,7 @@ describe('a job that meets an unreachable database', () => {
       await jobs.enqueue(
         'embeddings',
         'embed',
-        { tenantId: tenant.id, target: 'memory', ids: [id] },
+        { tenantId: tenant.id, target: 'memory', ids: [id], origin: 'interactive' },
         { jobId, delayMs: 300 },
       ),
     ).toBe(true);

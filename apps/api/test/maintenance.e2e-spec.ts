@@ -75,7 +75,9 @@ describe('maintenance jobs', () => {
 
     const waiting = await worker.get(JobQueue).queue('embeddings').getJobs(['waiting', 'prioritized', 'delayed']);
     const job = waiting.find((candidate) => (candidate.data as { ids: string[] }).ids.includes(memory.id));
-    expect(job?.data).toMatchObject({ tenantId: w.tenant.id, target: 'memory' });
+    // Bulk work: behind interactive writes, sharing the queue with other tenants' bulk work in turn.
+    expect(job?.data).toMatchObject({ tenantId: w.tenant.id, target: 'memory', origin: 'bulk' });
+    expect(job?.opts.priority).toBeGreaterThan(0);
     await runJob(worker, 'embeddings', 'embed', job!.data as never);
     const [row] = await sql<{ model: string }>(`SELECT embedding_model AS model FROM {schema}.memories WHERE id = $1`, [
       memory.id,

@@ -1,3 +1,4 @@
+import { JobQueue } from '@cairn/jobs';
 import { AccessRecorder } from '@cairn/memory';
 import { randomUUID } from 'node:crypto';
 import { createProject, createTenant, issueToken, type TestClient } from '@cairn/testing';
@@ -285,6 +286,15 @@ describe('memory change feed, export and import', () => {
         embedding: 'queued',
         redacted: [],
       });
+      // An import's embedding is bulk work: prioritized behind interactive writes, shared between tenants.
+      const embeddings = api.app.get(JobQueue).queue('embeddings');
+      const importJobs = (await embeddings.getPrioritized()).filter((job) => job.data.tenantId === other.id);
+      expect(importJobs.map((job) => job.data.origin)).toEqual(['bulk']);
+      expect(importJobs[0]?.opts.priority).toBeGreaterThan(0);
+      // A write through REST is interactive: no priority, ahead of every bulk job.
+      const written = (await embeddings.getWaiting()).filter((job) => job.data.tenantId === w.tenant.id);
+      expect(written.length).toBeGreaterThan(0);
+      expect(new Set(written.map((job) => job.data.origin))).toEqual(new Set(['interactive']));
 
       const second = await exportText(otherAdmin, target);
       const secondLines = second.text.trimEnd().split('\n');

@@ -29,7 +29,7 @@ describe('queue administration', () => {
       await jobs.enqueue(
         'embeddings',
         'embed',
-        { tenantId: tenant.id, target: 'memory', ids: [randomUUID()] },
+        { tenantId: tenant.id, target: 'memory', ids: [randomUUID()], origin: 'interactive' },
         { jobId: jobIds[tenant.slug] },
       );
     }
@@ -99,7 +99,12 @@ describe('queue administration', () => {
     });
     for (const [index, jobId] of ids.entries()) {
       const tenantId = index < 2 ? a.id : b.id;
-      await jobs.enqueue('embeddings', 'embed', { tenantId, target: 'memory', ids: [randomUUID()] }, { jobId });
+      await jobs.enqueue(
+        'embeddings',
+        'embed',
+        { tenantId, target: 'memory', ids: [randomUUID()], origin: 'interactive' },
+        { jobId },
+      );
     }
     for (let i = 0; i < 200 && (await queue.getFailedCount()) < 3; i += 1) {
       await new Promise((resolve) => setTimeout(resolve, 25));

@@ -80,7 +80,12 @@ describe('the console: operations, audit, settings and account', () => {
     });
     try {
       for (const jobId of ids) {
-        await jobs.enqueue('embeddings', 'embed', { tenantId, target: 'memory', ids: [randomUUID()] }, { jobId });
+        await jobs.enqueue(
+          'embeddings',
+          'embed',
+          { tenantId, target: 'memory', ids: [randomUUID()], origin: 'interactive' },
+          { jobId },
+        );
       }
       for (let i = 0; i < 400; i += 1) {
         const states = await Promise.all(ids.map(async (id) => (await queue.getJob(id))?.isFailed()));

@@ -120,6 +120,8 @@ export class CodeUpload {
             tenantId,
             'code_chunk',
             chunks.map((chunk) => ({ id: chunk.id, contentHash: chunk.contentHash })),
+            // A repository's index is bulk work, however few files a run sends: nobody waits on a chunk.
+            { origin: 'bulk' },
           );
         }
       });

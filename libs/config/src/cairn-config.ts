@@ -183,7 +183,11 @@ export interface CairnConfig {
     readonly registrationsPerHour: number;
   };
   /** BullMQ key prefix; lets several installations (or test files) share one Redis. */
-  readonly queues: { readonly prefix: string };
+  readonly queues: {
+    readonly prefix: string;
+    /** Interactive embed jobs ahead of bulk ones, and bulk work shared between tenants in turn. */
+    readonly embeddingFairness: boolean;
+  };
 }
 
 export const CAIRN_CONFIG = Symbol('CAIRN_CONFIG');

@@ -231,6 +231,13 @@ export const environmentSchema = z.object({
     .string()
     .regex(/^[a-z][a-z0-9_-]{0,31}$/, 'must be 1-32 lower-case letters, digits, _ or -')
     .default('cairn'),
+  /**
+   * Interactive embed jobs (writes through REST, MCP, hooks) ahead of bulk ones (imports,
+   * sweeps, backfills, code uploads), and bulk work shared between tenants in turn, so one
+   * tenant's backlog cannot hold another's. `false` is one FIFO queue for all (the old order).
+   * See docs/embedding-queue.md.
+   */
+  EMBEDDING_QUEUE_FAIRNESS: flag(true),
 });
 
 export type Environment = z.infer<typeof environmentSchema>;

@@ -113,6 +113,12 @@ describe('loadConfig', () => {
     expect(problemsOf({ ...valid, EMBEDDING_INLINE_MAX_IN_FLIGHT: '65' })).toContain('EMBEDDING_INLINE_MAX_IN_FLIGHT');
   });
 
+  it('orders the embedding queue fairly unless told not to, and refuses anything but true or false', () => {
+    expect(loadConfig('api', valid).queues).toEqual({ prefix: 'cairn', embeddingFairness: true });
+    expect(loadConfig('worker', { ...valid, EMBEDDING_QUEUE_FAIRNESS: 'false' }).queues.embeddingFairness).toBe(false);
+    expect(problemsOf({ ...valid, EMBEDDING_QUEUE_FAIRNESS: 'yes' })).toContain('EMBEDDING_QUEUE_FAIRNESS');
+  });
+
   it('runs the local model with no model settings, and refuses another name or size for it', () => {
     const config = loadConfig('worker', { ...valid, EMBEDDING_PROVIDER: 'local', EMBEDDING_THREADS: '2' });
     expect(config.embeddings).toMatchObject({ provider: 'local', threads: 2, modelsDir: resolve('.cairn/models') });

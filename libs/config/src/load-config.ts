@@ -172,7 +172,7 @@ export function loadConfig(app: AppName, env: EnvSource): CairnConfig {
       clientMetadataDocuments: values.OAUTH_CLIENT_METADATA_DOCUMENTS,
       registrationsPerHour: values.OAUTH_REGISTRATIONS_PER_HOUR,
     },
-    queues: { prefix: values.QUEUE_PREFIX },
+    queues: { prefix: values.QUEUE_PREFIX, embeddingFairness: values.EMBEDDING_QUEUE_FAIRNESS },
   });
 }
 

@@ -6,6 +6,8 @@ export {
   type EmbedJob,
   JOB_CATALOG,
   type JobName,
+  JOB_ORIGINS,
+  type JobOrigin,
   type JobPayload,
   MAINTENANCE_TASKS,
   type MaintenanceTask,
@@ -24,7 +26,14 @@ export {
 } from './contract/job-handler';
 export { JobHandlers, TENANT_GONE } from './job-handlers.registry';
 export { JobMetrics } from './job-metrics.service';
-export { type EnqueueOptions, JobQueue, withTimeout } from './job-queue.service';
+export { MAX_PRIORITY } from './bulk-fair-share';
+export {
+  BULK_JOB_SIZE,
+  type EmbeddingJobOptions,
+  type EnqueueOptions,
+  JobQueue,
+  withTimeout,
+} from './job-queue.service';
 export { JobsHttpModule } from './http/jobs-http.module';
 export { JobsModule, JobWorkersModule } from './jobs.module';
 export { type FailedJob, QueueAdmin, type QueueOverview } from './queue-admin.service';

@@ -13,6 +13,7 @@ const STATES = ['waiting', 'active', 'delayed', 'prioritized', 'failed', 'paused
 @Injectable()
 export class JobMetrics {
   readonly duration: Histogram<'queue' | 'name' | 'outcome'>;
+  readonly wait: Histogram<'queue' | 'origin'>;
 
   constructor(metrics: MetricsService, jobs: JobQueue) {
     new Gauge({
@@ -41,6 +42,13 @@ export class JobMetrics {
       help: 'Job run time by queue, job name and outcome',
       labelNames: ['queue', 'name', 'outcome'],
       buckets: [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300],
+      registers: [metrics.registry],
+    });
+    this.wait = new Histogram({
+      name: 'cairn_job_queue_wait_seconds',
+      help: 'Time from a job being ready (enqueued, or its delay over) to its first start, by queue and origin (interactive, bulk; none outside the embeddings queue)',
+      labelNames: ['queue', 'origin'],
+      buckets: [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300, 600, 1800],
       registers: [metrics.registry],
     });
   }

@@ -4,11 +4,11 @@ import { CAIRN_CONFIG, type CairnConfig } from '@cairn/config';
 import { DelayedError, type Job, MetricsTime, UnrecoverableError, Worker } from 'bullmq';
 import { type Redis } from 'ioredis';
 import { createBullConnection } from './bullmq-connection';
-import { JOB_CATALOG, QUEUE_NAMES, type QueueName } from './contract/job-catalog';
+import { JOB_CATALOG, originOf, QUEUE_NAMES, type QueueName } from './contract/job-catalog';
 import { type JobResult, PermanentJobError } from './contract/job-handler';
 import { JobHandlers } from './job-handlers.registry';
 import { JobMetrics } from './job-metrics.service';
-import { withTimeout } from './job-queue.service';
+import { JobQueue, withTimeout } from './job-queue.service';
 
 /**
  * Errors that mean "the provider is overloaded or away; try again later" carry the pause
@@ -70,6 +70,7 @@ export class JobWorkers implements OnApplicationBootstrap, OnApplicationShutdown
     @Inject(CAIRN_CONFIG) private readonly config: CairnConfig,
     private readonly handlers: JobHandlers,
     private readonly metrics: JobMetrics,
+    private readonly jobs: JobQueue,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -112,6 +113,7 @@ export class JobWorkers implements OnApplicationBootstrap, OnApplicationShutdown
     if (!schema || !handler) throw new UnrecoverableError(`unknown job ${queue}/${job.name}`);
     const parsed = schema.safeParse(job.data);
     if (!parsed.success) throw new UnrecoverableError(`malformed payload for ${queue}/${job.name}`);
+    await this.started(queue, job);
     const timer = this.metrics.duration.startTimer({ queue, name: job.name });
     try {
       const result = await handler.handle(parsed.data as never, {
@@ -137,6 +139,25 @@ export class JobWorkers implements OnApplicationBootstrap, OnApplicationShutdown
       timer({ outcome: 'error' });
       if (error instanceof PermanentJobError) throw new UnrecoverableError(error.message);
       throw error;
+    }
+  }
+
+  /**
+   * A job's first start: its time in the queue by origin, and, for a bulk job with a fair-share
+   * tag, the fair-share clock moved up to it (later arrivals queue from there). A clock that
+   * could not be moved (Redis away for a moment) only costs fairness, so the job runs anyway.
+   */
+  private async started(queue: QueueName, job: Job): Promise<void> {
+    if (job.attemptsStarted <= 1) {
+      const ready = job.timestamp + (job.opts.delay ?? 0);
+      const waited = Math.max(0, (job.processedOn ?? Date.now()) - ready) / 1000;
+      this.metrics.wait.observe({ queue, origin: originOf(queue, job.name, job.data) ?? 'none' }, waited);
+    }
+    const priority = job.opts.priority ?? 0;
+    if (priority > 0 && queue === 'embeddings' && this.jobs.fairShare) {
+      await withTimeout(this.jobs.fairShare.started(priority), 1_000).catch((error: unknown) =>
+        this.logger.debug({ msg: 'could not move the fair-share clock', queue, err: error }),
+      );
     }
   }
 

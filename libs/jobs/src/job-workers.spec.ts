@@ -98,7 +98,12 @@ describe('job workers over real Redis (integration)', () => {
   const handled = (tenantId: string) => calls.filter((call) => call.tenantId === tenantId).length;
 
   const embed = (tenantId: string, jobId: string) =>
-    jobs.enqueue('embeddings', 'embed', { tenantId, target: 'memory', ids: [randomUUID()] }, { jobId });
+    jobs.enqueue(
+      'embeddings',
+      'embed',
+      { tenantId, target: 'memory', ids: [randomUUID()], origin: 'interactive' },
+      { jobId },
+    );
 
   it('runs a job through its handler and keeps its result', async () => {
     const tenantId = randomUUID();
@@ -161,7 +166,7 @@ describe('job workers over real Redis (integration)', () => {
     let release: () => void = () => undefined;
     script.set(tenantId, () => new Promise((resolve) => (release = () => resolve({ status: 'done' }))));
     const ids = [randomUUID()];
-    const payload = { tenantId, target: 'memory' as const, ids };
+    const payload = { tenantId, target: 'memory' as const, ids, origin: 'bulk' as const };
     await jobs.enqueue('embeddings', 'embed', payload, { jobId: `dup-${tenantId}` });
     await jobs.enqueue('embeddings', 'embed', payload, { jobId: `dup-${tenantId}` });
     for (let i = 0; i < 100 && calls.filter((c) => c.tenantId === tenantId).length === 0; i += 1) {

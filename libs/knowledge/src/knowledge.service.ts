@@ -149,6 +149,8 @@ export class KnowledgeService {
           principal.tenant.id,
           'kb_chunk',
           newChunks.map((chunk) => ({ id: chunk.id, contentHash: chunk.contentHash })),
+          // One document a user or agent asked for (REST, MCP, a fetch it requested).
+          { origin: 'interactive' },
         );
       });
       return { project, document, newChunks, duplicate: false, replaced };

@@ -107,9 +107,12 @@ export class MemoryMerger {
 
   private async enqueue(memory: Memory): Promise<MergeResult['embedding']> {
     const tenantId = this.tenant.require('MemoryMerger.enqueue').id;
-    const queued = await this.jobs.enqueueEmbedding(tenantId, 'memory', [
-      { id: memory.id, contentHash: memory.contentHash },
-    ]);
+    const queued = await this.jobs.enqueueEmbedding(
+      tenantId,
+      'memory',
+      [{ id: memory.id, contentHash: memory.contentHash }],
+      { origin: 'interactive' },
+    );
     return queued ? 'queued' : 'deferred';
   }
 }

@@ -37,7 +37,6 @@ interface RestoredOriginals {
 }
 
 const MAX_LINES = 10_000;
-const EMBED_JOB_SIZE = 256;
 /** Imports at least this large settle the statistics ranking depends on at once (see settle). */
 const SETTLE_AFTER = 1_000;
 
@@ -260,13 +259,12 @@ export class MemoryImporter {
   private async enqueue(memories: readonly ExportedMemory[]): Promise<ImportResult['embedding']> {
     if (memories.length === 0) return 'unchanged';
     const tenantId = this.tenant.require('MemoryImporter.enqueue').id;
-    let queued = true;
-    for (let start = 0; start < memories.length; start += EMBED_JOB_SIZE) {
-      const items = memories
-        .slice(start, start + EMBED_JOB_SIZE)
-        .map((memory) => ({ id: memory.id, contentHash: memoryContentHash(memory.content, memory.keywords) }));
-      queued = (await this.jobs.enqueueEmbedding(tenantId, 'memory', items)) && queued;
-    }
+    const items = memories.map((memory) => ({
+      id: memory.id,
+      contentHash: memoryContentHash(memory.content, memory.keywords),
+    }));
+    // Bulk: jobs of BULK_JOB_SIZE that share the queue with other tenants' in turn and wait for interactive writes.
+    const queued = await this.jobs.enqueueEmbedding(tenantId, 'memory', items, { origin: 'bulk' });
     return queued ? 'queued' : 'deferred';
   }
 }

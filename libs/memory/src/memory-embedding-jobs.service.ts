@@ -33,9 +33,12 @@ export class MemoryEmbeddingJobs {
       tenantId,
       'memory',
       [{ id: memory.id, contentHash: memory.contentHash }],
-      '',
-      // Still running: the worker would compute the same vector beside it.
-      inline === 'over_budget' ? LATE_INLINE_GRACE_MS : undefined,
+      {
+        // A write through REST, MCP or a hook: someone may search for it next, ahead of bulk work.
+        origin: 'interactive',
+        // Still running: the worker would compute the same vector beside it.
+        delayMs: inline === 'over_budget' ? LATE_INLINE_GRACE_MS : undefined,
+      },
     );
     return queued ? 'queued' : 'deferred';
   }

@@ -1,5 +1,6 @@
 import { Inject } from '@nestjs/common';
 import {
+  BULK_JOB_SIZE,
   type HandlesJob,
   JobHandler,
   type JobPayload,
@@ -13,7 +14,8 @@ import { EMBEDDER, type Embedder } from '../embedding-model';
 import { EmbeddingTargets } from '../embedding-targets.registry';
 import { EmbeddingProcessor } from '../embedding.processor';
 
-const BATCH = 256;
+/** A link of the chain is a bulk job: small, so it never holds a worker slot long (docs/embedding-queue.md). */
+const BATCH = BULK_JOB_SIZE;
 
 /**
  * `embeddings/reembed-backfill`: one batch of rows without a vector of the model, then the

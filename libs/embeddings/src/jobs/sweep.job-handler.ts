@@ -1,6 +1,7 @@
 import { Inject } from '@nestjs/common';
 import { CAIRN_CONFIG, type CairnConfig } from '@cairn/config';
 import {
+  BULK_JOB_SIZE,
   type HandlesJob,
   JobHandler,
   type JobPayload,
@@ -14,7 +15,8 @@ import { EmbeddingRollout } from '../embedding-rollout.service';
 import { EmbeddingTargets } from '../embedding-targets.registry';
 
 const SCAN_LIMIT = 2_000;
-const PER_JOB = 100;
+/** Bulk jobs stay small, so an interactive write never waits long for a worker slot. */
+const PER_JOB = BULK_JOB_SIZE;
 /** Rows younger than this probably still have their own job on the way. */
 const SETTLED_SECONDS = 120;
 
@@ -51,7 +53,7 @@ export class SweepJobHandler implements HandlesJob<'maintenance', 'stale-embeddi
         await this.jobs.enqueue(
           'embeddings',
           'embed',
-          { tenantId: tenant.id, target: name, ids: ids.slice(start, start + PER_JOB) },
+          { tenantId: tenant.id, target: name, ids: ids.slice(start, start + PER_JOB), origin: 'bulk' },
           { jobId: `sweep-${name}-${tenant.id}-${window}-${start}` },
         );
       }

@@ -21,9 +21,24 @@ export type MaintenanceTask = (typeof MAINTENANCE_TASKS)[number];
 export const EMBEDDING_TARGETS = ['memory', 'kb_chunk', 'code_chunk'] as const;
 export type EmbeddingTargetName = (typeof EMBEDDING_TARGETS)[number];
 
+/**
+ * Who is waiting for an embed job: `interactive` is a user's or agent's write (REST, MCP, hooks)
+ * that someone may search for in a moment; `bulk` is work nobody waits on row by row (imports,
+ * code uploads, sweeps, backfills after a model switch). Interactive jobs go ahead of bulk ones,
+ * and bulk jobs are shared between tenants in turn (docs/embedding-queue.md).
+ */
+export const JOB_ORIGINS = ['interactive', 'bulk'] as const;
+export type JobOrigin = (typeof JOB_ORIGINS)[number];
+
 export const JOB_CATALOG = {
   embeddings: {
-    embed: z.strictObject({ tenantId, target: z.enum(EMBEDDING_TARGETS), ids: z.array(id).min(1).max(1_000) }),
+    embed: z.strictObject({
+      tenantId,
+      target: z.enum(EMBEDDING_TARGETS),
+      ids: z.array(id).min(1).max(1_000),
+      /** Required of producers (JobQueue refuses an embed job without it); absent on jobs queued before it existed. */
+      origin: z.enum(JOB_ORIGINS, 'must be interactive or bulk').optional(),
+    }),
     /** Re-embeds a tenant's rows for `model` after a model switch, a batch per run, resuming after `after`. */
     'reembed-backfill': z.strictObject({
       tenantId,
@@ -91,6 +106,16 @@ export type EmbedJob = JobPayload<'embeddings', 'embed'>;
 export function carriesTenant(queue: QueueName, name: string): boolean {
   const schema = (JOB_CATALOG[queue] as Record<string, z.ZodObject | undefined>)[name];
   return schema !== undefined && 'tenantId' in schema.shape;
+}
+
+/**
+ * The origin of job `queue/name` with `payload`: what an embed job says, bulk for a re-embedding
+ * backfill, none for the other queues (they are not ordered by origin).
+ */
+export function originOf(queue: QueueName, name: string, payload: unknown): JobOrigin | undefined {
+  if (queue !== 'embeddings') return undefined;
+  if (name === 'reembed-backfill') return 'bulk';
+  return (payload as { origin?: JobOrigin } | undefined)?.origin;
 }
 
 /** Every (queue, name) pair in the catalog. */
