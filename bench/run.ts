@@ -16,6 +16,7 @@ import { benchHooks } from './hooks/hooks-benchmark';
 import { benchPipeline } from './pipeline/pipeline-benchmark';
 import { benchFairness } from './fairness/fairness-benchmark';
 import { benchFreshness } from './freshness/freshness-benchmark';
+import { benchFleet } from './fleet/fleet-benchmark';
 import { benchDuplicates } from './search/duplicates-benchmark';
 import { benchScopes } from './search/scopes-benchmark';
 import { benchSearch } from './search/search-benchmark';
@@ -218,6 +219,20 @@ async function main(options: BenchOptions, cleanups: CleanupStack): Promise<void
         stores: options.freshnessStores,
         concurrency: options.concurrency,
         providers: options.freshnessProviders,
+        log,
+      }),
+    );
+  }
+  // Last: its schema-change step leaves every tenant of the database one version ahead of the product.
+  if (selected('tenants')) {
+    await runOne('tenantFleet', () =>
+      benchFleet({
+        root,
+        databaseUrl: environment.databaseUrl,
+        redisUrl: environment.redisUrl,
+        tenants: options.fleetTenants,
+        throwawayDatabase: environment.source === 'ephemeral services',
+        load: { seconds: options.seconds, warmupSeconds: options.warmupSeconds },
         log,
       }),
     );

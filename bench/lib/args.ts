@@ -2,6 +2,8 @@
 export interface BenchOptions {
   /** Tenants created through the API (and as many baseline schemas). */
   readonly tenants: number;
+  /** Tenants of the fleet benchmark (run with `--only tenants`): provisioned, seeded, migrated, recalled in. */
+  readonly fleetTenants: number;
   /** Measured duration of each throughput phase. */
   readonly seconds: number;
   /** Unmeasured lead-in of each throughput phase. */
@@ -75,7 +77,7 @@ export const SEARCH_PROVIDERS = ['hash', 'local'] as const;
 export type SearchProvider = (typeof SEARCH_PROVIDERS)[number];
 export type BenchName = (typeof BENCH_NAMES)[number];
 
-export const USAGE = `usage: npm run bench -- [--tenants N] [--seconds S] [--warmup S] [--concurrency C]
+export const USAGE = `usage: npm run bench -- [--tenants N] [--fleet-tenants N] [--seconds S] [--warmup S] [--concurrency C]
                         [--only LIST] [--sizes LIST] [--search-providers LIST] [--pipeline-items N]
                         [--pipeline-latency MS] [--pipeline-slots N] [--pipeline-concurrency LIST]
                         [--gateway-concurrency LIST] [--gateway-memories N] [--gateway-profile]
@@ -84,6 +86,8 @@ export const USAGE = `usage: npm run bench -- [--tenants N] [--seconds S] [--war
                         [--freshness-providers LIST] [--fairness-items N] [--fairness-writes N]
                         [--fairness-write-rate N] [--fairness-concurrency N]
   --tenants N       tenants to provision, and baseline schemas to create (default 100)
+  --fleet-tenants N tenants of the fleet part of the tenants benchmark: each provisioned, seeded with
+                    20 memories, recalled in and migrated (default 1000; the scale goal is 10000)
   --seconds S       measured seconds per throughput phase (default 3)
   --warmup S        unmeasured warm-up seconds per throughput phase (default 0.5)
   --concurrency C   requests in flight during throughput phases (default 16)
@@ -143,6 +147,7 @@ export class UsageError extends Error {}
 
 const DEFAULTS: BenchOptions = {
   tenants: 100,
+  fleetTenants: 1_000,
   seconds: 3,
   warmupSeconds: 0.5,
   concurrency: 16,
@@ -170,6 +175,7 @@ const DEFAULTS: BenchOptions = {
 
 type NumericOption =
   | 'tenants'
+  | 'fleetTenants'
   | 'seconds'
   | 'warmupSeconds'
   | 'concurrency'
@@ -189,6 +195,7 @@ type NumericOption =
 
 const FLAGS: Record<string, { key: NumericOption; integer: boolean; min: number; max: number }> = {
   '--tenants': { key: 'tenants', integer: true, min: 1, max: 100_000 },
+  '--fleet-tenants': { key: 'fleetTenants', integer: true, min: 20, max: 100_000 },
   '--seconds': { key: 'seconds', integer: false, min: 0.1, max: 3_600 },
   '--warmup': { key: 'warmupSeconds', integer: false, min: 0, max: 600 },
   '--concurrency': { key: 'concurrency', integer: true, min: 1, max: 1_024 },

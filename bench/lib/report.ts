@@ -8,7 +8,7 @@ export interface ResultRow {
   readonly benchmark: string;
   readonly metric: string;
   /** `score`: a unitless measure shown with three decimals (a Brier score, an error rate). */
-  readonly unit: 'ms' | 'req/s' | 'calls/s' | 'queries/s' | 'memories/s' | 's' | '%' | 'chars' | 'score';
+  readonly unit: 'ms' | 'req/s' | 'calls/s' | 'queries/s' | 'memories/s' | 's' | '%' | 'chars' | 'score' | 'MiB';
   readonly value: number;
   readonly baseline: number | null;
   readonly baselineName: string | null;
@@ -47,6 +47,7 @@ function formatValue(value: number | null, unit: ResultRow['unit']): string {
   if (unit === 'ms') return `${value.toFixed(value < 10 ? 3 : 1)} ms`;
   if (unit === '%' || unit === 's') return `${value.toFixed(1)} ${unit}`;
   if (unit === 'score') return value.toFixed(3);
+  if (unit === 'MiB') return `${value.toFixed(value < 10 ? 2 : 1)} MiB`;
   if ((unit === 'queries/s' || unit === 'memories/s') && value < 100) return `${value.toFixed(1)} ${unit}`;
   return `${Math.round(value).toLocaleString('en-US')} ${unit}`;
 }

@@ -60,6 +60,8 @@ export async function startSearchApp(
   databaseUrl: string,
   redisUrl: string,
   provider: SearchProvider = 'hash',
+  /** More settings for this app (e.g. a pool of one connection). */
+  overrides: Record<string, string> = {},
 ): Promise<SearchApp> {
   const adminToken = `bench-admin-${randomBytes(24).toString('hex')}`;
   const queuePrefix = `bench-${randomBytes(6).toString('hex')}`;
@@ -76,6 +78,7 @@ export async function startSearchApp(
     QUEUE_PREFIX: queuePrefix,
     EMBEDDING_PROVIDER: provider,
     EMBEDDING_MODELS_DIR: DEFAULT_MODELS_DIR,
+    ...overrides,
   });
   const app = await createHttpApp(ApiModule.register(config), {
     name: 'api',

@@ -85,7 +85,7 @@ export async function writeQueries(dir: string, texts: readonly string[], embedd
   );
 }
 
-const INSERT_SQL = `
+export const BULK_MEMORY_INSERT_SQL = `
   INSERT INTO memories (id, project_id, content, content_hash, category, tags, keywords, importance, confidence,
     author_user_id, author_agent_id, author_token_id, created_at, updated_at)
   SELECT u.id, $2::uuid, u.content, u.content_hash, u.category, u.tags, u.keywords, u.importance, u.confidence,
@@ -120,7 +120,7 @@ export async function seedCairn(
     }));
     await inTenant(() =>
       bench.tx.run(() =>
-        bench.db.query(INSERT_SQL, [
+        bench.db.query(BULK_MEMORY_INSERT_SQL, [
           JSON.stringify(rows),
           target.projectId,
           principal.userId,

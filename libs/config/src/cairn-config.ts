@@ -18,6 +18,8 @@ export interface CairnConfig {
   readonly database: {
     readonly url: string;
     readonly poolMax: number;
+    /** Seconds after which a pooled connection is replaced (0: never); bounds catalog-cache memory. */
+    readonly poolMaxLifetimeSeconds: number;
     readonly statementTimeoutMs: number;
   };
   readonly redis: { readonly url: string };

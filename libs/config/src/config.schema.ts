@@ -65,6 +65,13 @@ export const environmentSchema = z.object({
   DATABASE_URL: postgresUrl.optional(),
   DATABASE_POOL_MAX: positiveInt(10, 500),
   DATABASE_STATEMENT_TIMEOUT_MS: positiveInt(30_000, 3_600_000),
+  /**
+   * A pooled connection is closed and replaced once this old (0: never). Each PostgreSQL backend
+   * caches the catalog entries of every tenant schema it has touched, and nothing but a new
+   * connection gives that memory back (bench: --only fleet), so a long-lived pool serving
+   * thousands of tenants must recycle its connections.
+   */
+  DATABASE_POOL_MAX_LIFETIME_SECONDS: z.coerce.number().int().min(0).max(86_400).default(1_800),
   REDIS_URL: redisUrl.optional(),
   CAIRN_ADMIN_TOKEN: adminToken.optional(),
   CAIRN_MASTER_KEY: masterKey.optional(),

@@ -52,6 +52,7 @@ export function loadConfig(app: AppName, env: EnvSource): CairnConfig {
     database: {
       url: values.DATABASE_URL ?? '',
       poolMax: values.DATABASE_POOL_MAX,
+      poolMaxLifetimeSeconds: values.DATABASE_POOL_MAX_LIFETIME_SECONDS,
       statementTimeoutMs: values.DATABASE_STATEMENT_TIMEOUT_MS,
     },
     redis: { url: values.REDIS_URL ?? '' },

@@ -26,6 +26,8 @@ import { PreparedStatements } from './prepared-statements.service';
         retryDelay: 2_000,
         extra: {
           max: config.database.poolMax,
+          // Recycled so no backend keeps the catalog caches of thousands of tenants for ever.
+          maxLifetimeSeconds: config.database.poolMaxLifetimeSeconds,
           application_name: `cairn-${config.app}`,
           statement_timeout: config.database.statementTimeoutMs,
           idle_in_transaction_session_timeout: config.database.statementTimeoutMs * 2,
