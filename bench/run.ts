@@ -15,6 +15,7 @@ import { benchHarness } from './harness/harness-benchmark';
 import { benchHooks } from './hooks/hooks-benchmark';
 import { benchPipeline } from './pipeline/pipeline-benchmark';
 import { benchFreshness } from './freshness/freshness-benchmark';
+import { benchReplicas } from './replicas/replicas-benchmark';
 import { benchDuplicates } from './search/duplicates-benchmark';
 import { benchScopes } from './search/scopes-benchmark';
 import { benchSearch } from './search/search-benchmark';
@@ -217,6 +218,19 @@ async function main(options: BenchOptions, cleanups: CleanupStack): Promise<void
         stores: options.freshnessStores,
         concurrency: options.concurrency,
         providers: options.freshnessProviders,
+        log,
+      }),
+    );
+  }
+
+  if (selected('replicas')) {
+    await runOne('replicas', () =>
+      benchReplicas({
+        databaseUrl: environment.databaseUrl,
+        redisUrl: environment.redisUrl,
+        root,
+        clients: options.replicasClients,
+        burst: options.replicasBurst,
         log,
       }),
     );

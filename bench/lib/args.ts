@@ -44,6 +44,10 @@ export interface BenchOptions {
   readonly freshnessStores: number;
   /** Embedders the freshness benchmark runs with, one pair of runs (inline on, off) each. */
   readonly freshnessProviders: readonly SearchProvider[];
+  /** Concurrent MCP clients through HAProxy during the replicas benchmark's scenarios. */
+  readonly replicasClients: number;
+  /** Memories stored in the burst before the replicas benchmark restarts the workers. */
+  readonly replicasBurst: number;
 }
 
 export const GATEWAY_TOOLS = ['recall', 'store'] as const;
@@ -61,6 +65,7 @@ export const BENCH_NAMES = [
   'hooks',
   'harness',
   'freshness',
+  'replicas',
 ] as const;
 export const SEARCH_PROVIDERS = ['hash', 'local'] as const;
 export type SearchProvider = (typeof SEARCH_PROVIDERS)[number];
@@ -72,7 +77,7 @@ export const USAGE = `usage: npm run bench -- [--tenants N] [--seconds S] [--war
                         [--gateway-concurrency LIST] [--gateway-memories N] [--gateway-profile]
                         [--gateway-tools LIST] [--gateway-compare DIR] [--hooks-memories N] [--hooks-runs N]
                         [--harness-names N] [--harness-questions N] [--freshness-stores N]
-                        [--freshness-providers LIST]
+                        [--freshness-providers LIST] [--replicas-clients N] [--replicas-burst N]
   --tenants N       tenants to provision, and baseline schemas to create (default 100)
   --seconds S       measured seconds per throughput phase (default 3)
   --warmup S        unmeasured warm-up seconds per throughput phase (default 0.5)
@@ -88,7 +93,10 @@ export const USAGE = `usage: npm run bench -- [--tenants N] [--seconds S] [--war
                     the context to learn the layout, context_check's calibration on the git history),
                     freshness (a burst of stores through the write path, each timed until a
                     semantic-only recall of its own text returns it, inline embedding on and off;
-                    --concurrency applies)
+                    --concurrency applies), replicas (two api, two gateway and two worker
+                    processes behind Debian's HAProxy: rolling restart, kill -9 of a gateway,
+                    worker restart with queued jobs, revocation and rate limits across replicas;
+                    exits 1 when a goal does not hold; see bench/replicas/README.md)
                     (default: all)
   --sizes LIST      search and duplicates corpus sizes, and the largest one the scopes
                     benchmark's (default 10000,100000); --sizes 10000 skips the 100k size,
@@ -122,7 +130,10 @@ export const USAGE = `usage: npm run bench -- [--tenants N] [--seconds S] [--war
   --freshness-stores N         memories the freshness benchmark stores per run (default 1000)
   --freshness-providers LIST   embedders the freshness benchmark runs with: hash, local (default hash);
                                EMBEDDING_INLINE_MAX_CHARS, _BUDGET_MS and _MAX_IN_FLIGHT in the
-                               environment reach its apps`;
+                               environment reach its apps
+  --replicas-clients N         concurrent MCP clients through HAProxy in the replicas benchmark (default 8)
+  --replicas-burst N           memories stored before the replicas benchmark restarts the workers
+                               with jobs queued (default 2000)`;
 
 export class UsageError extends Error {}
 
@@ -147,6 +158,8 @@ const DEFAULTS: BenchOptions = {
   harnessQuestions: 400,
   freshnessStores: 1_000,
   freshnessProviders: ['hash'],
+  replicasClients: 8,
+  replicasBurst: 2_000,
 };
 
 type NumericOption =
@@ -162,7 +175,9 @@ type NumericOption =
   | 'hooksRuns'
   | 'harnessNames'
   | 'harnessQuestions'
-  | 'freshnessStores';
+  | 'freshnessStores'
+  | 'replicasClients'
+  | 'replicasBurst';
 
 const FLAGS: Record<string, { key: NumericOption; integer: boolean; min: number; max: number }> = {
   '--tenants': { key: 'tenants', integer: true, min: 1, max: 100_000 },
@@ -178,6 +193,8 @@ const FLAGS: Record<string, { key: NumericOption; integer: boolean; min: number;
   '--harness-names': { key: 'harnessNames', integer: true, min: 10, max: 10_000 },
   '--harness-questions': { key: 'harnessQuestions', integer: true, min: 20, max: 2_000 },
   '--freshness-stores': { key: 'freshnessStores', integer: true, min: 10, max: 100_000 },
+  '--replicas-clients': { key: 'replicasClients', integer: true, min: 1, max: 256 },
+  '--replicas-burst': { key: 'replicasBurst', integer: true, min: 10, max: 100_000 },
 };
 
 const LIST_FLAGS = new Set([
