@@ -45,6 +45,9 @@ export function haproxyConfig(layout: HaproxyLayout): string {
     '  timeout client 60s',
     '  timeout server 60s',
     '  timeout http-keep-alive 10s',
+    // A check's own timeout is `inter` unless set: on a loaded machine a /readyz slower than
+    // that would take a healthy replica out, and both at once leave no server at all.
+    '  timeout check 3s',
     '  retries 3',
     '  retry-on conn-failure',
     '  option redispatch 1',
