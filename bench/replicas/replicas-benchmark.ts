@@ -70,6 +70,9 @@ export async function benchReplicas(
       RATE_LIMIT_TENANT_PER_MINUTE: '10000000',
       SHUTDOWN_DRAIN_MS: String(DRAIN_MS),
       SHUTDOWN_TIMEOUT_MS: '10000',
+      // Gateways answer verified tokens from memory, so the revocation check (d) proves the
+      // LISTEN/NOTIFY that empties every replica's cache, not merely a lookup per request.
+      TOKEN_CACHE_TTL_MS: '60000',
       // Every store queues its embedding job, so the workers have a queue to drain (scenario c).
       EMBEDDING_INLINE: 'false',
       WORKER_CONCURRENCY_EMBEDDINGS: '1',
