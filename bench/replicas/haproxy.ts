@@ -114,7 +114,12 @@ export async function startHaproxy(dir: string, layout: HaproxyLayout): Promise<
     }
     return states;
   };
-  await waitFor(async () => (await fetch(statsUrl).then((r) => r.ok).catch(() => false)) || child.exitCode !== null);
+  await waitFor(
+    async () =>
+      (await fetch(statsUrl)
+        .then((r) => r.ok)
+        .catch(() => false)) || child.exitCode !== null,
+  );
   if (child.exitCode !== null) throw new Error(`haproxy exited with ${child.exitCode}: ${tail}`);
   return {
     configFile,

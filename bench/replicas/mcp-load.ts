@@ -87,7 +87,12 @@ export class McpLoad {
       this.calls.push(record);
       try {
         if (store) this.storedIds.push(await storeOne(client, this.target.project));
-        else await client.callTool('memory_recall', { query: 'replica restart drain', limit: 5, project: this.target.project });
+        else
+          await client.callTool('memory_recall', {
+            query: 'replica restart drain',
+            limit: 5,
+            project: this.target.project,
+          });
       } catch (error) {
         record.error = error instanceof Error ? error.message.slice(0, 200) : String(error);
       }

@@ -15,6 +15,8 @@ const ENTRY: Record<ReplicaApp, string> = {
 };
 const PORT_VARIABLE: Record<ReplicaApp, string> = { api: 'API_PORT', 'mcp-gateway': 'MCP_PORT', worker: 'WORKER_PORT' };
 
+const START_TIMEOUT_MS = 240_000;
+
 /** One replica: its process comes and goes, its name and port stay. */
 export class Replica {
   private child: ChildProcess | undefined;
@@ -50,7 +52,12 @@ export class Replica {
     this.tail = '';
     const child = spawn(process.execPath, [script], {
       cwd: this.root,
-      env: { PATH: process.env.PATH ?? '', ...this.env, HOST: '127.0.0.1', [PORT_VARIABLE[this.app]]: String(this.port) },
+      env: {
+        PATH: process.env.PATH ?? '',
+        ...this.env,
+        HOST: '127.0.0.1',
+        [PORT_VARIABLE[this.app]]: String(this.port),
+      },
       // Request logs go nowhere, as they would go to a log collector; stderr says why a start failed.
       stdio: ['ignore', 'ignore', 'pipe'],
     });
@@ -59,16 +66,17 @@ export class Replica {
     });
     this.child = child;
     this.exited = new Promise((resolve) => child.once('exit', (code) => resolve(code)));
-    const deadline = performance.now() + 90_000;
+    // A liveness bound, not a timing: on a machine shared with other work a start can take a minute.
+    const deadline = performance.now() + START_TIMEOUT_MS;
     for (;;) {
       if (child.exitCode !== null) throw new Error(`${this.name} exited with ${child.exitCode}: ${this.tail}`);
-      const ready = await fetch(`${this.url}/readyz`, { signal: AbortSignal.timeout(2_000) })
-        .then((response) => response.status === 200)
-        .catch(() => false);
-      if (ready) return;
+      const last = await fetch(`${this.url}/readyz`, { signal: AbortSignal.timeout(5_000) })
+        .then(async (response) => `${response.status} ${(await response.text()).slice(0, 300)}`)
+        .catch((error: unknown) => (error instanceof Error ? error.message : String(error)));
+      if (last.startsWith('200 ')) return;
       if (performance.now() > deadline) {
         child.kill('SIGKILL');
-        throw new Error(`${this.name} was not ready within 90 s: ${this.tail}`);
+        throw new Error(`${this.name} was not ready within ${START_TIMEOUT_MS / 1000} s (last: ${last}): ${this.tail}`);
       }
       await new Promise((resolve) => setTimeout(resolve, 200));
     }

@@ -97,11 +97,16 @@ export async function benchReplicas(
       checkIntervalMs: CHECK_INTERVAL_MS,
       backends: [
         { name: 'api', frontendPort: ports.api, servers: apis.map((r) => ({ name: r.name, port: r.port })) },
-        { name: 'gateway', frontendPort: ports.gateway, servers: gateways.map((r) => ({ name: r.name, port: r.port })) },
+        {
+          name: 'gateway',
+          frontendPort: ports.gateway,
+          servers: gateways.map((r) => ({ name: r.name, port: r.port })),
+        },
       ],
     });
     const proxy = haproxy;
-    for (const replica of [...apis, ...gateways]) await untilServer(proxy, backendOf(replica) ?? '', replica.name, 'UP');
+    for (const replica of [...apis, ...gateways])
+      await untilServer(proxy, backendOf(replica) ?? '', replica.name, 'UP');
     const gatewayUrl = `http://127.0.0.1:${ports.gateway}`;
     const apiUrl = `http://127.0.0.1:${ports.api}`;
     log(`replicas: haproxy up (${haproxy.configFile}); api at ${apiUrl}, MCP at ${gatewayUrl}/mcp`);
@@ -125,7 +130,7 @@ export async function benchReplicas(
     const rolling = await rollingRestart({ replicas, haproxy, load, rest, log });
     log(`replicas: (a) ${rolling.goal.detail}`);
     log('replicas: (b) kill -9 of gateway1');
-    const killed = await killOneGateway({ gateway: gateways[0] as Replica, haproxy, load });
+    const killed = await killOneGateway({ gateway: gateways[0], haproxy, load });
     log(`replicas: (b) ${killed.goal.detail}`);
     await load.stop();
     await rest.stop();
@@ -160,7 +165,7 @@ export async function benchReplicas(
     log(`replicas: (c) ${worker.goal.detail}; ${loadUnembedded} of ${load.storedIds.length} load stores unembedded`);
 
     log('replicas: (d) revocation through api1, then calls through every gateway');
-    const revocation = await revokeAcrossReplicas(bench, tenants, apis[0] as Replica, gateways, gatewayUrl);
+    const revocation = await revokeAcrossReplicas(bench, tenants, apis[0], gateways, gatewayUrl);
     log(`replicas: (d) ${revocation.goal.detail}`);
     log(`replicas: (d) gateways restarted with RATE_LIMIT_TOKEN_PER_MINUTE=${LOW_TOKEN_LIMIT}`);
     const rateLimit = await rateLimitAcrossGateways(bench, tenants, gateways, haproxy);
@@ -185,11 +190,22 @@ export async function benchReplicas(
         ...steadyBaseline,
         value: steady.callsPerSecond,
       }),
-      row('replicas', 'failed MCP calls during the rolling restart', '%', percent(rolling.mcpFailed, rolling.mcpCalls), {
-        ...steadyBaseline,
-        value: percent(steady.failed, steady.calls),
-      }),
-      row('replicas', 'failed calls of those in flight at a gateway kill -9', '%', percent(killed.failedInFlight, killed.inFlight)),
+      row(
+        'replicas',
+        'failed MCP calls during the rolling restart',
+        '%',
+        percent(rolling.mcpFailed, rolling.mcpCalls),
+        {
+          ...steadyBaseline,
+          value: percent(steady.failed, steady.calls),
+        },
+      ),
+      row(
+        'replicas',
+        'failed calls of those in flight at a gateway kill -9',
+        '%',
+        percent(killed.failedInFlight, killed.inFlight),
+      ),
       row('replicas', 'failed calls started after the kill -9', '%', percent(killed.failedAfter, killed.startedAfter), {
         ...steadyBaseline,
         value: percent(steady.failed, steady.calls),
@@ -273,7 +289,11 @@ async function rateLimitAcrossGateways(
   for (let i = 0; i < LOW_TOKEN_LIMIT * 2; i++) {
     const which = i % clients.length;
     const outcome = await outcomeOf(
-      (clients[which] as RpcClient).callTool('memory_recall', { query: 'limit', limit: 1, project: target.projectSlug }),
+      (clients[which]).callTool('memory_recall', {
+        query: 'limit',
+        limit: 1,
+        project: target.projectSlug,
+      }),
     );
     outcomes.push(outcome);
     if (outcome === 'ok') accepted[which] = (accepted[which] ?? 0) + 1;

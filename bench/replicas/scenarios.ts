@@ -54,7 +54,8 @@ export class RestLoad {
           await response.arrayBuffer();
           if (response.status !== 200) this.failures.push(`HTTP ${response.status}`);
         } catch (error) {
-          this.failures.push(error instanceof Error ? String(error.cause ?? error.message) : String(error));
+          const cause = error instanceof Error && error.cause instanceof Error ? error.cause : error;
+          this.failures.push(cause instanceof Error ? cause.message : String(cause));
         }
       }
     })();
@@ -197,8 +198,8 @@ export async function restartWorkersWithQueuedJobs(input: {
   return { goal, stored: ids.length, unembedded: left, depths, drainSeconds: (performance.now() - began) / 1000 };
 }
 
-/** `tools/call` outcome of one call: accepted, refused for auth (401/403) or for the rate limit, or another error. */
-export async function outcomeOf(call: Promise<unknown>): Promise<'ok' | 'unauthorized' | 'rate-limited' | string> {
+/** `tools/call` outcome of one call: `ok`, `unauthorized` (401/403), `rate-limited`, or the error's message. */
+export async function outcomeOf(call: Promise<unknown>): Promise<string> {
   try {
     await call;
     return 'ok';
