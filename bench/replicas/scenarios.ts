@@ -16,6 +16,12 @@ export interface Goal {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** Polls `done` every 50 ms, at most `timeoutMs` (then goes on: the caller reports what it sees). */
+async function waitUntil(done: () => Promise<boolean>, timeoutMs: number): Promise<void> {
+  const deadline = performance.now() + timeoutMs;
+  while (!(await done()) && performance.now() < deadline) await sleep(50);
+}
+
 /** The backend a replica is a server of, or undefined for the worker (nothing routes to it). */
 export const backendOf = (replica: Replica): string | undefined =>
   replica.app === 'api' ? 'api' : replica.app === 'mcp-gateway' ? 'gateway' : undefined;
@@ -162,6 +168,12 @@ export async function restartWorkersWithQueuedJobs(input: {
     const counts = await input.queue.getJobCounts('waiting', 'active', 'delayed', 'prioritized');
     return Object.values(counts).reduce((sum, n) => sum + n, 0);
   };
+  const [first, second] = input.workers;
+  if (!first || !second) throw new Error('two workers are needed');
+  // With both workers up the hash embedder keeps pace with the stores and no queue forms: the
+  // burst lands while both are stopped, so every worker start below meets a backlog.
+  const depths: { moment: string; depth: number }[] = [];
+  for (const worker of input.workers) await worker.stop();
   const ids: string[] = [];
   const clients = Array.from({ length: 8 }, () => new RpcClient(input.gatewayUrl, input.token, 1));
   let next = 0;
@@ -174,13 +186,18 @@ export async function restartWorkersWithQueuedJobs(input: {
     }),
   );
   for (const client of clients) client.close();
-  const depths: { moment: string; depth: number }[] = [{ moment: 'after the burst', depth: await depth() }];
-  for (const worker of input.workers) {
-    await worker.stop();
-    depths.push({ moment: `${worker.name} stopped`, depth: await depth() });
-    await worker.start();
-    depths.push({ moment: `${worker.name} started again`, depth: await depth() });
-  }
+  const backlog = await depth();
+  depths.push({ moment: 'after the burst, both workers stopped', depth: backlog });
+  // worker1 starts on the backlog and is SIGTERMed mid-queue (its active jobs go back); worker2
+  // and worker1 then start again and finish it.
+  await first.start();
+  await waitUntil(async () => (await depth()) < backlog || backlog === 0, 60_000);
+  depths.push({ moment: `${first.name} working`, depth: await depth() });
+  await first.stop();
+  depths.push({ moment: `${first.name} stopped mid-queue`, depth: await depth() });
+  await second.start();
+  await first.start();
+  depths.push({ moment: 'both started again', depth: await depth() });
   input.log(`replicas: queue depth ${depths.map((d) => `${d.moment}: ${d.depth}`).join(', ')}`);
   const began = performance.now();
   let left = await input.unembedded(ids);
@@ -193,7 +210,9 @@ export async function restartWorkersWithQueuedJobs(input: {
   const goal: Goal = {
     name: 'worker restart with queued jobs: every stored memory embedded',
     held: left === 0 && finalDepth === 0,
-    detail: `${ids.length - left} of ${ids.length} burst memories embedded; queue depth ${depths[0]?.depth} after the burst, ${finalDepth} at the end`,
+    detail:
+      `${ids.length - left} of ${ids.length} burst memories embedded; queue depth ${backlog} after the burst, ` +
+      `${depths[2]?.depth} when ${first.name} was stopped mid-queue, ${finalDepth} at the end`,
   };
   return { goal, stored: ids.length, unembedded: left, depths, drainSeconds: (performance.now() - began) / 1000 };
 }
