@@ -289,7 +289,7 @@ async function rateLimitAcrossGateways(
   for (let i = 0; i < LOW_TOKEN_LIMIT * 2; i++) {
     const which = i % clients.length;
     const outcome = await outcomeOf(
-      (clients[which]).callTool('memory_recall', {
+      clients[which].callTool('memory_recall', {
         query: 'limit',
         limit: 1,
         project: target.projectSlug,
