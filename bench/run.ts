@@ -17,6 +17,7 @@ import { benchPipeline } from './pipeline/pipeline-benchmark';
 import { benchFairness } from './fairness/fairness-benchmark';
 import { benchFreshness } from './freshness/freshness-benchmark';
 import { benchFleet } from './fleet/fleet-benchmark';
+import { benchReplicas } from './replicas/replicas-benchmark';
 import { benchDuplicates } from './search/duplicates-benchmark';
 import { benchScopes } from './search/scopes-benchmark';
 import { benchSearch } from './search/search-benchmark';
@@ -223,21 +224,6 @@ async function main(options: BenchOptions, cleanups: CleanupStack): Promise<void
       }),
     );
   }
-  // Last: its schema-change step leaves every tenant of the database one version ahead of the product.
-  if (selected('tenants')) {
-    await runOne('tenantFleet', () =>
-      benchFleet({
-        root,
-        databaseUrl: environment.databaseUrl,
-        redisUrl: environment.redisUrl,
-        tenants: options.fleetTenants,
-        throwawayDatabase: environment.source === 'ephemeral services',
-        load: { seconds: options.seconds, warmupSeconds: options.warmupSeconds },
-        log,
-      }),
-    );
-  }
-
   if (selected('fairness')) {
     await runOne('fairness', () =>
       benchFairness({
@@ -249,6 +235,34 @@ async function main(options: BenchOptions, cleanups: CleanupStack): Promise<void
         writeRate: options.fairnessWriteRate,
         concurrency: options.fairnessConcurrency,
         latencyMs: options.pipelineLatencyMs,
+        log,
+      }),
+    );
+  }
+
+  if (selected('replicas')) {
+    await runOne('replicas', () =>
+      benchReplicas({
+        databaseUrl: environment.databaseUrl,
+        redisUrl: environment.redisUrl,
+        root,
+        clients: options.replicasClients,
+        burst: options.replicasBurst,
+        log,
+      }),
+    );
+  }
+
+  // Last: its schema-change step leaves every tenant of the database one version ahead of the product.
+  if (selected('tenants')) {
+    await runOne('tenantFleet', () =>
+      benchFleet({
+        root,
+        databaseUrl: environment.databaseUrl,
+        redisUrl: environment.redisUrl,
+        tenants: options.fleetTenants,
+        throwawayDatabase: environment.source === 'ephemeral services',
+        load: { seconds: options.seconds, warmupSeconds: options.warmupSeconds },
         log,
       }),
     );

@@ -2,7 +2,10 @@
 # Installs the system services Cairn needs for `npm start` / `npm test`:
 # PostgreSQL >= 15 with pgvector >= 0.8, and Redis >= 7; and, for the web console's browser
 # tests, the distribution's chromium (/usr/bin/chromium; the tests never download a browser); and
-# bubblewrap (bwrap), the OS sandbox `cairn exec` uses and its tests exercise.
+# bubblewrap (bwrap), the OS sandbox `cairn exec` uses and its tests exercise; and HAProxy
+# (/usr/sbin/haproxy), the load balancer the replicas benchmark (bench/replicas) puts in front of
+# two replicas of each app. The harness runs its own haproxy on free ports; the distribution's
+# haproxy service is stopped and disabled so that nothing else holds a port.
 # Debian/Ubuntu only.
 # Idempotent: anything already present is left alone.
 #
@@ -73,19 +76,23 @@ if ! command -v apt-get >/dev/null 2>&1; then
 fi
 
 major=$(pg_major)
-need_pg=0 need_vector=0 need_redis=0 need_chromium=0 need_bwrap=0
+need_pg=0 need_vector=0 need_redis=0 need_chromium=0 need_bwrap=0 need_haproxy=0
 if ((major < MIN_PG_MAJOR)) || [[ ! -x /usr/lib/postgresql/$major/bin/postgres ]]; then need_pg=1; fi
 if [[ ${CAIRN_PGVECTOR_FROM_SOURCE:-0} == 1 ]] || ((need_pg)) || ! pgvector_ok "$major"; then need_vector=1; fi
 if ! command -v redis-server >/dev/null 2>&1; then need_redis=1; fi
 if [[ ! -x /usr/bin/chromium ]]; then need_chromium=1; fi
 if ! command -v bwrap >/dev/null 2>&1; then need_bwrap=1; fi
+if [[ ! -x /usr/sbin/haproxy ]]; then need_haproxy=1; fi
 
-if ((!need_pg && !need_vector && !need_redis && !need_chromium && !need_bwrap)); then
+haproxy_version() { /usr/sbin/haproxy -v 2>/dev/null | sed -n '1s/^HAProxy version \([^ ]*\).*/\1/p'; }
+
+if ((!need_pg && !need_vector && !need_redis && !need_chromium && !need_bwrap && !need_haproxy)); then
   say "PostgreSQL $major: present ($(/usr/lib/postgresql/"$major"/bin/postgres --version))"
   say "pgvector $(pgvector_version "$major") for PostgreSQL $major: present"
   say "redis-server $(redis_version): present"
   say "chromium: present"
   say "bwrap: present"
+  say "haproxy $(haproxy_version): present"
   exit 0
 fi
 
@@ -99,6 +106,7 @@ if [[ $(id -u) -ne 0 && $dry_run != 1 ]] && ! sudo -n true >/dev/null 2>&1; then
   ((need_redis)) && missing+=("redis-server (apt package: redis-server)")
   ((need_chromium)) && missing+=("chromium, for the web console's browser tests (apt package: chromium)")
   ((need_bwrap)) && missing+=("bubblewrap, the sandbox of cairn exec (apt package: bubblewrap)")
+  ((need_haproxy)) && missing+=("HAProxy, for the replicas benchmark (apt package: haproxy)")
   {
     echo "[install-deps] missing system dependencies:"
     printf '  - %s\n' "${missing[@]}"
@@ -252,4 +260,21 @@ if ((need_bwrap)); then
   say "bwrap: installed"
 else
   say "bwrap: present"
+fi
+
+# --- HAProxy (the replicas benchmark's load balancer; bench/replicas) -------------
+
+if ((need_haproxy)); then
+  say "installing HAProxy (apt package: haproxy)"
+  apt_install haproxy
+  # The package starts its own service where an init system runs; the benchmark starts haproxy
+  # itself, on free ports, so the system one is stopped and kept from starting again.
+  if command -v systemctl >/dev/null 2>&1 && [[ -d /run/systemd/system ]]; then
+    as_root systemctl disable --now haproxy >/dev/null 2>&1 || true
+  elif [[ -x /etc/init.d/haproxy ]]; then
+    as_root /etc/init.d/haproxy stop >/dev/null 2>&1 || true
+  fi
+  say "haproxy: installed"
+else
+  say "haproxy $(haproxy_version): present"
 fi

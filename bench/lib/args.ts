@@ -54,6 +54,10 @@ export interface BenchOptions {
   readonly fairnessWriteRate: number;
   /** The fairness benchmark's worker embedding concurrency. */
   readonly fairnessConcurrency: number;
+  /** Concurrent MCP clients through HAProxy during the replicas benchmark's scenarios. */
+  readonly replicasClients: number;
+  /** Memories stored in the burst before the replicas benchmark restarts the workers. */
+  readonly replicasBurst: number;
 }
 
 export const GATEWAY_TOOLS = ['recall', 'store'] as const;
@@ -72,6 +76,7 @@ export const BENCH_NAMES = [
   'harness',
   'freshness',
   'fairness',
+  'replicas',
 ] as const;
 export const SEARCH_PROVIDERS = ['hash', 'local'] as const;
 export type SearchProvider = (typeof SEARCH_PROVIDERS)[number];
@@ -84,7 +89,8 @@ export const USAGE = `usage: npm run bench -- [--tenants N] [--fleet-tenants N] 
                         [--gateway-tools LIST] [--gateway-compare DIR] [--hooks-memories N] [--hooks-runs N]
                         [--harness-names N] [--harness-questions N] [--freshness-stores N]
                         [--freshness-providers LIST] [--fairness-items N] [--fairness-writes N]
-                        [--fairness-write-rate N] [--fairness-concurrency N]
+                        [--fairness-write-rate N] [--fairness-concurrency N] [--replicas-clients N]
+                        [--replicas-burst N]
   --tenants N       tenants to provision, and baseline schemas to create (default 100)
   --fleet-tenants N tenants of the fleet part of the tenants benchmark: each provisioned, seeded with
                     20 memories, recalled in and migrated (default 1000; the scale goal is 10000)
@@ -103,7 +109,10 @@ export const USAGE = `usage: npm run bench -- [--tenants N] [--fleet-tenants N] 
                     freshness (a burst of stores through the write path, each timed until a
                     semantic-only recall of its own text returns it, inline embedding on and off;
                     --concurrency applies), fairness (tenant B's interactive writes embedded during
-                    tenant A's import, with the embedding queue's fairness off and on)
+                    tenant A's import, with the embedding queue's fairness off and on), replicas (two api, two gateway and two worker
+                    processes behind Debian's HAProxy: rolling restart, kill -9 of a gateway,
+                    worker restart with queued jobs, revocation and rate limits across replicas;
+                    exits 1 when a goal does not hold; see bench/replicas/README.md)
                     (default: all)
   --sizes LIST      search and duplicates corpus sizes, and the largest one the scopes
                     benchmark's (default 10000,100000); --sizes 10000 skips the 100k size,
@@ -141,7 +150,10 @@ export const USAGE = `usage: npm run bench -- [--tenants N] [--fleet-tenants N] 
   --fairness-items N           memories tenant A imports in the fairness benchmark (default 5000)
   --fairness-writes N          memories tenant B writes one at a time during it (default 200)
   --fairness-write-rate N      B's writes per second (default 20)
-  --fairness-concurrency N     the fairness benchmark's WORKER_CONCURRENCY_EMBEDDINGS (default 4)`;
+  --fairness-concurrency N     the fairness benchmark's WORKER_CONCURRENCY_EMBEDDINGS (default 4)
+  --replicas-clients N         concurrent MCP clients through HAProxy in the replicas benchmark (default 8)
+  --replicas-burst N           memories stored before the replicas benchmark restarts the workers
+                               with jobs queued (default 2000)`;
 
 export class UsageError extends Error {}
 
@@ -171,6 +183,8 @@ const DEFAULTS: BenchOptions = {
   fairnessWrites: 200,
   fairnessWriteRate: 20,
   fairnessConcurrency: 4,
+  replicasClients: 8,
+  replicasBurst: 2_000,
 };
 
 type NumericOption =
@@ -191,7 +205,9 @@ type NumericOption =
   | 'fairnessItems'
   | 'fairnessWrites'
   | 'fairnessWriteRate'
-  | 'fairnessConcurrency';
+  | 'fairnessConcurrency'
+  | 'replicasClients'
+  | 'replicasBurst';
 
 const FLAGS: Record<string, { key: NumericOption; integer: boolean; min: number; max: number }> = {
   '--tenants': { key: 'tenants', integer: true, min: 1, max: 100_000 },
@@ -212,6 +228,8 @@ const FLAGS: Record<string, { key: NumericOption; integer: boolean; min: number;
   '--fairness-writes': { key: 'fairnessWrites', integer: true, min: 10, max: 100_000 },
   '--fairness-write-rate': { key: 'fairnessWriteRate', integer: true, min: 1, max: 10_000 },
   '--fairness-concurrency': { key: 'fairnessConcurrency', integer: true, min: 1, max: 64 },
+  '--replicas-clients': { key: 'replicasClients', integer: true, min: 1, max: 256 },
+  '--replicas-burst': { key: 'replicasBurst', integer: true, min: 10, max: 100_000 },
 };
 
 const LIST_FLAGS = new Set([

@@ -27,7 +27,13 @@ describe.each(Object.keys(sets))('chart policy with the %s values', (name) => {
 
   it('gives pods longer to stop than the apps take to drain', () => {
     const config = rendered[name].find((o) => o.kind === 'ConfigMap' && o.metadata.name.endsWith('cairn'))!;
-    expect(terminationViolations(rendered[name], Number(config.data.SHUTDOWN_TIMEOUT_MS))).toEqual([]);
+    expect(
+      terminationViolations(
+        rendered[name],
+        Number(config.data.SHUTDOWN_TIMEOUT_MS),
+        Number(config.data.SHUTDOWN_DRAIN_MS ?? 0),
+      ),
+    ).toEqual([]);
   });
 });
 
@@ -119,11 +125,14 @@ describe('chart policy details', () => {
     expect(checked).toBeGreaterThan(0);
   });
 
-  it('derives terminationGracePeriodSeconds from SHUTDOWN_TIMEOUT_MS', () => {
-    const objects = renderChart({ valuesFiles: sets.minimal, set: { 'config.SHUTDOWN_TIMEOUT_MS': '60000' } });
-    expect(terminationViolations(objects, 60_000)).toEqual([]);
+  it('derives terminationGracePeriodSeconds from SHUTDOWN_TIMEOUT_MS and SHUTDOWN_DRAIN_MS', () => {
+    const objects = renderChart({
+      valuesFiles: sets.minimal,
+      set: { 'config.SHUTDOWN_TIMEOUT_MS': '60000', 'config.SHUTDOWN_DRAIN_MS': '20000' },
+    });
+    expect(terminationViolations(objects, 60_000, 20_000)).toEqual([]);
     const api = objects.find((o) => o.kind === 'Deployment')!;
-    expect(api.spec.template.spec.terminationGracePeriodSeconds).toBeGreaterThan(60);
+    expect(api.spec.template.spec.terminationGracePeriodSeconds).toBeGreaterThan(80);
   });
 });
 
@@ -175,6 +184,10 @@ describe('each policy rule fails on what it forbids', () => {
     const objects = base();
     delete objects.find((o) => o.kind === 'Job')!.metadata.annotations!['helm.sh/hook'];
     expect(migrationHookViolations(objects)).toEqual([expect.stringMatching(/helm.sh\/hook/)]);
+  });
+
+  it('a grace period with no room for the drain before the shutdown deadline', () => {
+    expect(terminationViolations(base(), 25_000, 10_000)).toHaveLength(3);
   });
 
   it('a grace period shorter than the shutdown deadline', () => {

@@ -58,7 +58,9 @@ export function spawnApps(root: string, env: NodeJS.ProcessEnv, ports: AppPorts)
     port: portOf(ports, app),
     child: spawn(process.execPath, ['--require', preload, app.entry], {
       cwd: root,
-      env: { ...env, [app.portVar]: String(portOf(ports, app)) },
+      // One instance of each on this machine: no load balancer to drain away from, so Ctrl-C
+      // and `npm stop` close at once unless SHUTDOWN_DRAIN_MS says otherwise.
+      env: { SHUTDOWN_DRAIN_MS: '0', ...env, [app.portVar]: String(portOf(ports, app)) },
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     }),
   }));

@@ -77,6 +77,8 @@ function appEnv(app: ProcessAppName, overrides: Record<string, string | undefine
     CAIRN_MASTER_KEY: secrets.masterKey,
     CAIRN_ADMIN_TOKEN: app === 'api' ? secrets.adminToken : undefined,
     SHUTDOWN_TIMEOUT_MS: String(SHUTDOWN_TIMEOUT_MS),
+    // The close phase alone; the drain before it has its own tests (shutdown-drain.e2e-spec.ts).
+    SHUTDOWN_DRAIN_MS: '0',
     ...overrides,
   };
 }

@@ -55,6 +55,8 @@ export class ServerProcesses {
         CAIRN_MASTER_KEY: this.secrets.masterKey,
         CAIRN_ADMIN_TOKEN: app === 'api' ? this.secrets.adminToken : undefined,
         SHUTDOWN_TIMEOUT_MS: '3000',
+        // stop() stands for the server going away: no drain before the listener closes.
+        SHUTDOWN_DRAIN_MS: '0',
       });
       return { app, port, url: `http://127.0.0.1:${port}`, process: new ChildApp(app, APP_ENTRY[app], env) };
     });

@@ -139,18 +139,26 @@ export function migrationHookViolations(objects: readonly K8sObject[]): string[]
   return out;
 }
 
-/** SIGTERM → the apps drain within SHUTDOWN_TIMEOUT_MS; the pod must be given longer than that. */
-export function terminationViolations(objects: readonly K8sObject[], shutdownTimeoutMs: number): string[] {
+/**
+ * SIGTERM → the apps drain for SHUTDOWN_DRAIN_MS, then close within SHUTDOWN_TIMEOUT_MS; the pod
+ * must be given longer than preStop plus both.
+ */
+export function terminationViolations(
+  objects: readonly K8sObject[],
+  shutdownTimeoutMs: number,
+  shutdownDrainMs = 0,
+): string[] {
   return objects
     .filter((o) => o.kind === 'Deployment' && ['api', 'mcp-gateway', 'worker'].includes(component(o)))
     .flatMap((d) => {
       const spec = d.spec.template.spec;
       const preStop = Number(spec.containers[0].lifecycle?.preStop?.exec?.command?.[1] ?? 0);
       const grace = spec.terminationGracePeriodSeconds ?? 30;
-      return grace * 1000 > shutdownTimeoutMs + preStop * 1000
+      return grace * 1000 > shutdownTimeoutMs + shutdownDrainMs + preStop * 1000
         ? []
         : [
-            `${nameOf(d)}: terminationGracePeriodSeconds ${grace} ≤ preStop ${preStop}s + SHUTDOWN_TIMEOUT_MS ${shutdownTimeoutMs}`,
+            `${nameOf(d)}: terminationGracePeriodSeconds ${grace} ≤ preStop ${preStop}s + SHUTDOWN_DRAIN_MS ` +
+              `${shutdownDrainMs} + SHUTDOWN_TIMEOUT_MS ${shutdownTimeoutMs}`,
           ];
     });
 }

@@ -40,6 +40,8 @@ export interface CairnConfig {
     readonly ports: { readonly api: number; readonly mcpGateway: number; readonly worker: number };
     readonly bodyLimitBytes: number;
     readonly shutdownTimeoutMs: number;
+    /** SIGTERM → not ready, still serving, for this long; then the listener closes (SHUTDOWN_DRAIN_MS). */
+    readonly shutdownDrainMs: number;
   };
   readonly log: { readonly level: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent' };
   readonly tokens: { readonly defaultTtlSeconds: number; readonly maxTtlSeconds: number };

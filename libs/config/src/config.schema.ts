@@ -84,6 +84,12 @@ export const environmentSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   HTTP_BODY_LIMIT_BYTES: positiveInt(1_048_576, 64 * 1_048_576),
   SHUTDOWN_TIMEOUT_MS: positiveInt(25_000, 600_000),
+  /**
+   * After SIGTERM, how long an app keeps serving (new connections included) while /readyz
+   * answers 503, so load balancers and Kubernetes endpoints stop routing to it before it closes
+   * its listener. 0 closes at once. Sized for an endpoint update to reach every proxy.
+   */
+  SHUTDOWN_DRAIN_MS: z.coerce.number().int().min(0).max(300_000).default(5_000),
   TOKEN_DEFAULT_TTL_SECONDS: positiveInt(30 * 86_400, 365 * 86_400),
   TOKEN_MAX_TTL_SECONDS: positiveInt(90 * 86_400, 365 * 86_400),
   EMBEDDING_PROVIDER: z.enum(['hash', 'local', 'ollama', 'openai']).default('hash'),

@@ -68,6 +68,7 @@ export function loadConfig(app: AppName, env: EnvSource): CairnConfig {
       ports: { api: values.API_PORT, mcpGateway: values.MCP_PORT, worker: values.WORKER_PORT },
       bodyLimitBytes: values.HTTP_BODY_LIMIT_BYTES,
       shutdownTimeoutMs: values.SHUTDOWN_TIMEOUT_MS,
+      shutdownDrainMs: values.SHUTDOWN_DRAIN_MS,
     },
     log: { level: values.LOG_LEVEL },
     tokens: {

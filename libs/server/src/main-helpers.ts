@@ -10,6 +10,11 @@ export interface MainOptions {
   readonly module: (config: CairnConfig) => DynamicModule;
   readonly port: (config: CairnConfig) => number;
   readonly openApi?: HttpAppOptions['openApi'];
+  /**
+   * Whether requests are routed to this app, so SIGTERM drains for SHUTDOWN_DRAIN_MS before
+   * closing (default true). The worker serves only probes and metrics: nothing to drain.
+   */
+  readonly servesTraffic?: boolean;
 }
 
 /**
@@ -39,6 +44,7 @@ export async function runMain(options: MainOptions): Promise<void> {
       port: options.port(config),
       host: config.http.host,
       shutdownTimeoutMs: config.http.shutdownTimeoutMs,
+      drainMs: options.servesTraffic === false ? 0 : config.http.shutdownDrainMs,
       logger,
     });
   } catch (error) {

@@ -124,9 +124,9 @@ template of one render (e.g. the app Secret and the migration hook Secret) sees 
 {{- end -}}
 {{- end -}}
 
-{{/* Long enough for preStop plus the apps' own shutdown deadline, with a margin for exit. */}}
+{{/* Long enough for preStop, the apps' drain and their own shutdown deadline, with a margin for exit. */}}
 {{- define "cairn.terminationGracePeriodSeconds" -}}
-{{- add (div (add (int .Values.config.SHUTDOWN_TIMEOUT_MS) 999) 1000) (int .Values.preStopSleepSeconds) 5 -}}
+{{- add (div (add (int .Values.config.SHUTDOWN_TIMEOUT_MS) (int (.Values.config.SHUTDOWN_DRAIN_MS | default 0)) 999) 1000) (int .Values.preStopSleepSeconds) 5 -}}
 {{- end -}}
 
 {{/* Hook migrations before install need an external database; the in-chart one exists only after. */}}
