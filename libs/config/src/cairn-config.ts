@@ -19,6 +19,13 @@ export interface CairnConfig {
     readonly url: string;
     readonly poolMax: number;
     readonly statementTimeoutMs: number;
+    /**
+     * Further clusters tenants may be placed on (docs/scaling.md); DATABASE_URL is `home`, which
+     * keeps the control schema. Empty: one database, the placement machinery stays idle.
+     */
+    readonly clusters: readonly { readonly name: string; readonly url: string }[];
+    /** Where new tenants go; unset: the cluster with the fewest live tenants. */
+    readonly placementCluster: string | undefined;
   };
   readonly redis: { readonly url: string };
   readonly secrets: {
