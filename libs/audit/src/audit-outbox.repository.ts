@@ -61,9 +61,11 @@ export class AuditOutboxRepository {
    * removed here, so a failure in between leaves a row twice (the chain's claim writes it once),
    * never nowhere. How many were carried.
    */
-  @NoSqlSnapshot("runs on the two clusters of a move, through the runners TenantMover hands its steps")
+  @NoSqlSnapshot('runs on the two clusters of a move, through the runners TenantMover hands its steps')
   async carry(move: TenantMoveContext): Promise<number> {
-    const [{ rows }] = (await move.source(AUDIT_OUTBOX_SQL.rowsOfSchema, [move.schema])) as { rows: { id: string }[] }[];
+    const [{ rows }] = (await move.source(AUDIT_OUTBOX_SQL.rowsOfSchema, [move.schema])) as {
+      rows: { id: string }[];
+    }[];
     if (rows.length === 0) return 0;
     await move.target(AUDIT_OUTBOX_SQL.insertRows, [JSON.stringify(rows)]);
     await move.source(AUDIT_OUTBOX_SQL.deleteIds, [rows.map((row) => row.id)]);

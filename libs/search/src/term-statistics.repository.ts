@@ -44,6 +44,7 @@ export class TermStatisticsRepository {
     const s = quotedSchema(schema);
     await queryWithoutStatementTimeout(
       await this.connections.dataSourceOfSchema(schema),
-      `VACUUM (ANALYZE) ${s}.term_count_deltas, ${s}.term_counts`);
+      `VACUUM (ANALYZE) ${s}.term_count_deltas, ${s}.term_counts`,
+    );
   }
 }

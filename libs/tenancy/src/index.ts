@@ -11,7 +11,12 @@ export { TenantEntry } from './tenant-entry.service';
 export { TENANT_MIGRATION_LIST, TENANT_MIGRATIONS } from './migrations';
 export { type TenantMigrationReport, TenantMigrator } from './tenant-migrator.service';
 export { type LiveTenant, quotedSchema, schemaNameFor, tenantIdFromSchema, type TenantRef } from './tenant-ref';
-export { type TenantMoveContext, type TenantMoveCounts, type TenantMoveStep, TenantMoveSteps } from './tenant-move.registry';
+export {
+  type TenantMoveContext,
+  type TenantMoveCounts,
+  type TenantMoveStep,
+  TenantMoveSteps,
+} from './tenant-move.registry';
 export { type TenantMoveReport, TenantMover } from './tenant-mover.service';
 export { TenantMovingError, TenantPlacement } from './tenant-placement.service';
 export { TenantSettingsStore } from './tenant-settings-store.service';

@@ -35,7 +35,11 @@ function finished(child: ReturnType<typeof spawn>, name: string): Promise<string
   return new Promise((resolve) => {
     child.on('error', (error) => resolve(`${name} could not start: ${error.message}`));
     child.on('close', (code) =>
-      resolve(code === 0 ? undefined : `${name} exited with ${code}: ${stderr.replace(/postgres(ql)?:\/\/\S+/g, '<url>').trim()}`),
+      resolve(
+        code === 0
+          ? undefined
+          : `${name} exited with ${code}: ${stderr.replace(/postgres(ql)?:\/\/\S+/g, '<url>').trim()}`,
+      ),
     );
   });
 }

@@ -15,8 +15,8 @@ export interface TenantTarget {
  * TenantTransaction opens its transactions here, and so do the few repositories that reach a
  * tenant's schema by qualified names outside one (the audit chain, index builds, VACUUM), so a
  * move's write freeze covers them all: with placement on, every transaction first takes the
- * tenant's move lock shared (TenantMover holds it exclusively while it copies), and a transaction
- * that waited for a move and finds the schema gone answers 503 tenant_moving.
+ * tenant's move lock shared, without waiting (TenantMover holds it exclusively while it copies):
+ * one that cannot, or that finds the schema moved away, answers 503 tenant_moving at once.
  */
 @Injectable()
 export class TenantConnections {
@@ -50,7 +50,16 @@ export class TenantConnections {
       return await dataSource.transaction(async (manager) => {
         const lock = this.placement.enabled ? [moveLockKey(tenant.id)] : [];
         if (lock.length + settings.length > 0) {
-          await manager.query(firstStatementSql(lock.length > 0, settings.length), [...lock, ...settings.flat()]);
+          const [first] = await manager.query<{ unfrozen?: boolean }[]>(
+            firstStatementSql(lock.length > 0, settings.length),
+            [...lock, ...settings.flat()],
+          );
+          // Frozen by a move: answer at once rather than wait holding one of the cluster's pooled
+          // connections (waiters would starve the cluster's other tenants, and the move itself).
+          if (lock.length > 0 && first?.unfrozen !== true) {
+            this.placement.forget(tenant.id);
+            throw new TenantMovingError();
+          }
         }
         return work(manager);
       });
@@ -74,17 +83,21 @@ export class TenantConnections {
   }
 
   /**
-   * After a failure: whether the tenant left `cluster` (or is leaving it) while the transaction
-   * waited, so the failure is the move's and a retry reaches the new cluster. The cached placement
+   * After a failure on a missing name: whether the tenant left `cluster` since the transaction
+   * chose it (a stale cached placement, or a transaction that began just before the retirement), so the failure is the move's and a retry reaches the new cluster. The cached placement
    * is dropped either way: the next transaction reads it afresh.
    */
-  private async movedAway(tenant: TenantTarget, cluster: string, dataSource: DataSource, error: unknown): Promise<boolean> {
+  private async movedAway(
+    tenant: TenantTarget,
+    cluster: string,
+    dataSource: DataSource,
+    error: unknown,
+  ): Promise<boolean> {
     const code = errorCode(error);
-    if (!code || !(NAMES_GONE.has(code) || WAIT_ENDED.has(code))) return false;
+    if (!code || !NAMES_GONE.has(code)) return false;
     this.placement.forget(tenant.id);
     const now = await this.placement.lookup(tenant.id);
     if (!now) return false;
-    if (WAIT_ENDED.has(code)) return now.movingTo !== null;
     return now.cluster !== cluster && !(await this.schemaExists(dataSource, tenant.schema));
   }
 }
@@ -96,8 +109,6 @@ export function moveLockKey(tenantId: string): string {
 
 /** PostgreSQL: undefined_table, invalid_schema_name. */
 export const NAMES_GONE = new Set(['42P01', '3F000']);
-/** query_canceled (statement_timeout while waiting for the move lock), lock_not_available. */
-const WAIT_ENDED = new Set(['57014', '55P03']);
 
 export function errorCode(error: unknown): string | undefined {
   const { code, driverError } = (error ?? {}) as { code?: unknown; driverError?: { code?: unknown } };
@@ -105,13 +116,17 @@ export function errorCode(error: unknown): string | undefined {
   return typeof found === 'string' ? found : undefined;
 }
 
-/** `SELECT [pg_advisory_xact_lock_shared(…),] set_config($…, $…, true), …`. */
+/**
+ * `SELECT [pg_try_advisory_xact_lock_shared(…) AS unfrozen,] set_config($…, $…, true), …`. The try
+ * fails while TenantMover holds the lock exclusively, and also while it waits for it (PostgreSQL
+ * queues a request behind a conflicting waiter), so the freeze starts the moment the move asks.
+ */
 function firstStatementSql(lock: boolean, settings: number): string {
   const offset = lock ? 1 : 0;
   const calls = Array.from(
     { length: settings },
     (_, i) => `set_config($${offset + i * 2 + 1}, $${offset + i * 2 + 2}, true)`,
   );
-  if (lock) calls.unshift(`pg_advisory_xact_lock_shared(hashtextextended($1, 0))`);
+  if (lock) calls.unshift(`pg_try_advisory_xact_lock_shared(hashtextextended($1, 0)) AS unfrozen`);
   return `SELECT ${calls.join(', ')}`;
 }

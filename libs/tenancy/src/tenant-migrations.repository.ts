@@ -107,7 +107,12 @@ export class TenantMigrationsRepository {
   /** Records a migration applied to the tenant, on home (`manager` is a home transaction's). */
   @NoSqlSnapshot("runs on the EntityManager of its caller's transaction: its statements show under applyLocked")
   async record(manager: EntityManager, tenantId: string, migration: Migration, durationMs: number): Promise<void> {
-    await manager.query(TENANT_MIGRATIONS_SQL.recordMigration, [tenantId, migration.version, migration.name, durationMs]);
+    await manager.query(TENANT_MIGRATIONS_SQL.recordMigration, [
+      tenantId,
+      migration.version,
+      migration.name,
+      durationMs,
+    ]);
     await manager.query(TENANT_MIGRATIONS_SQL.setSchemaVersion, [tenantId, migration.version]);
   }
 }

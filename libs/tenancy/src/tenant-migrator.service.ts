@@ -48,7 +48,11 @@ export class TenantMigrator {
    * set), the schema stamped with the version, and the records in `home`'s, which the caller
    * commits after `member`'s.
    */
-  async applyAllAcross(member: EntityManager, home: EntityManager, tenant: { id: string; schema: string }): Promise<number> {
+  async applyAllAcross(
+    member: EntityManager,
+    home: EntityManager,
+    tenant: { id: string; schema: string },
+  ): Promise<number> {
     for (const migration of this.migrations) {
       const started = performance.now();
       await migration.up((sql, parameters) => member.query(sql, parameters));

@@ -100,7 +100,9 @@ export class TenantMoveRepository {
   @NoSqlSnapshot('runs on a cluster the move names; the two-cluster placement test runs it')
   async stamp(cluster: string, schema: string, version: number): Promise<void> {
     const dataSource = await this.pools.dataSource(cluster);
-    await dataSource.query(`COMMENT ON SCHEMA ${quotedSchema(schema)} IS 'cairn:schema_version=${Math.trunc(version)}'`);
+    await dataSource.query(
+      `COMMENT ON SCHEMA ${quotedSchema(schema)} IS 'cairn:schema_version=${Math.trunc(version)}'`,
+    );
   }
 
   /** Drops a copy the move made and then abandoned. */

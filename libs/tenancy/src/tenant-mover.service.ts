@@ -104,7 +104,9 @@ export class TenantMover {
       return !copy || copy.rows !== digest.rows || copy.md5 !== digest.md5;
     });
     if (different.length > 0 || source.length !== target.length) {
-      throw new Error(`the copy differs from the source in ${different.map((d) => d.table).join(', ') || 'its tables'}`);
+      throw new Error(
+        `the copy differs from the source in ${different.map((d) => d.table).join(', ') || 'its tables'}`,
+      );
     }
     return source;
   }

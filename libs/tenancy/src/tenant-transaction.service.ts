@@ -76,7 +76,6 @@ export class TenantTransaction {
   }
 }
 
-
 /** `SELECT set_config($1, $2, true), set_config($3, $4, true), …` for `count` settings. */
 function setConfigSql(count: number): string {
   const calls = Array.from({ length: count }, (_, i) => `set_config($${i * 2 + 1}, $${i * 2 + 2}, true)`);
