@@ -103,12 +103,15 @@ describe('the chart with CloudNativePG on', () => {
 });
 
 describe('the chart with CloudNativePG off', () => {
-  it.each(Object.keys(sets).filter((name) => name !== 'cloudnativepg'))('renders none of it with the %s values', (name) => {
-    const objects = renderChart({ valuesFiles: sets[name] });
-    expect(objects.filter((o) => o.apiVersion === 'postgresql.cnpg.io/v1')).toEqual([]);
-    expect(objects.filter((o) => o.metadata.name === 'cairn-pg-app')).toEqual([]);
-    expect(CNPG_KINDS.map((kind) => cnpg(objects, kind))).toEqual([undefined, undefined]);
-  });
+  it.each(Object.keys(sets).filter((name) => name !== 'cloudnativepg'))(
+    'renders none of it with the %s values',
+    (name) => {
+      const objects = renderChart({ valuesFiles: sets[name] });
+      expect(objects.filter((o) => o.apiVersion === 'postgresql.cnpg.io/v1')).toEqual([]);
+      expect(objects.filter((o) => o.metadata.name === 'cairn-pg-app')).toEqual([]);
+      expect(CNPG_KINDS.map((kind) => cnpg(objects, kind))).toEqual([undefined, undefined]);
+    },
+  );
 
   it('refuses the bundled PostgreSQL and a CloudNativePG Cluster together', () => {
     expect(() =>
