@@ -12,6 +12,20 @@ export type McpAuthorizationServerConfig = Readonly<McpAuthorizationServerSettin
  * The one validated configuration object, built once at boot by `loadConfig`.
  * Nothing else in the code base reads `process.env`.
  */
+/** The name of DATABASE_URL's cluster, which keeps the control schema (docs/scaling.md). */
+export const HOME_CLUSTER = 'home';
+
+/** Every PostgreSQL cluster tenants may live on, home first. */
+export function databaseClusterNames(config: CairnConfig): string[] {
+  return [HOME_CLUSTER, ...config.database.clusters.map((cluster) => cluster.name)];
+}
+
+/** A cluster's connection URL (home's is DATABASE_URL); undefined for a name configuration does not have. */
+export function databaseClusterUrl(config: CairnConfig, name: string): string | undefined {
+  if (name === HOME_CLUSTER) return config.database.url;
+  return config.database.clusters.find((cluster) => cluster.name === name)?.url;
+}
+
 export interface CairnConfig {
   readonly app: AppName;
   readonly nodeEnv: 'development' | 'test' | 'production';

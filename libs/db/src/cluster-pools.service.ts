@@ -1,10 +1,9 @@
 import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { CAIRN_CONFIG, type CairnConfig } from '@cairn/config';
+import { CAIRN_CONFIG, type CairnConfig, databaseClusterNames, HOME_CLUSTER } from '@cairn/config';
 import { DataSource } from 'typeorm';
 
-/** The name of DATABASE_URL's cluster, which holds the control schema. */
-export const HOME_CLUSTER = 'home';
+export { HOME_CLUSTER };
 
 /**
  * One pool per PostgreSQL cluster tenants are placed on (docs/scaling.md): the home cluster's is
@@ -42,18 +41,9 @@ export class ClusterPools implements OnApplicationShutdown {
     }
   }
 
-  /** Whether tenants may live anywhere but home (placement checks cost nothing otherwise). */
-  get placementEnabled(): boolean {
-    return this.members.size > 0;
-  }
-
   /** Every cluster's name, home first. */
   names(): string[] {
-    return [HOME_CLUSTER, ...this.members.keys()];
-  }
-
-  has(name: string): boolean {
-    return name === HOME_CLUSTER || this.members.has(name);
+    return databaseClusterNames(this.config);
   }
 
   /** The cluster's data source, initialised on first use. Unknown names throw: placement names a cluster config lost. */
@@ -63,14 +53,6 @@ export class ClusterPools implements OnApplicationShutdown {
     if (!member) throw new Error(`tenant placed on cluster "${name}", which DATABASE_CLUSTERS does not name`);
     if (!member.isInitialized) await this.initialise(name, member);
     return member;
-  }
-
-  /** The connection URL of a cluster, for tools that copy between clusters (pg_dump, psql). */
-  url(name: string): string {
-    if (name === HOME_CLUSTER) return this.config.database.url;
-    const found = this.config.database.clusters.find((c) => c.name === name);
-    if (!found) throw new Error(`unknown cluster "${name}"`);
-    return found.url;
   }
 
   private initialising = new Map<string, Promise<DataSource>>();

@@ -1,12 +1,14 @@
 import { Injectable } from '@nestjs/common';
-import { type SqlRunner } from '@cairn/db';
+
+/** Runs one parameterized statement on one cluster of a move (@cairn/db's SqlRunner). */
+export type MoveSql = (sql: string, parameters?: unknown[]) => Promise<unknown>;
 
 /** The two clusters of a move, each as a runner of one parameterized statement, and the tenant moved. */
 export interface TenantMoveContext {
   readonly tenantId: string;
   readonly schema: string;
-  readonly source: SqlRunner;
-  readonly target: SqlRunner;
+  readonly source: MoveSql;
+  readonly target: MoveSql;
 }
 
 /** What a step carried, by name (e.g. `{ outboxRows: 2 }`): the move's report shows it. */

@@ -1,6 +1,6 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { BadRequestError, ConflictError, NotFoundError } from '@cairn/common';
-import { ClusterPools } from '@cairn/db';
+import { CAIRN_CONFIG, type CairnConfig, databaseClusterNames, databaseClusterUrl } from '@cairn/config';
 import { ControlSchemaRepository } from './control-schema.repository';
 import { copySchema } from './schema-copy';
 import { type TableDigest, type TenantFreeze, TenantMoveRepository } from './tenant-move.repository';
@@ -39,13 +39,15 @@ export class TenantMover {
     private readonly placement: TenantPlacement,
     private readonly moves: TenantMoveRepository,
     private readonly steps: TenantMoveSteps,
-    private readonly pools: ClusterPools,
     private readonly control: ControlSchemaRepository,
+    @Inject(CAIRN_CONFIG) private readonly config: CairnConfig,
   ) {}
 
   async move(slug: string, to: string, now: () => Date = () => new Date()): Promise<TenantMoveReport> {
-    if (!this.pools.has(to)) {
-      throw new BadRequestError(`No cluster "${to}": the clusters are ${this.pools.names().join(', ')}`);
+    const targetUrl = databaseClusterUrl(this.config, to);
+    if (targetUrl === undefined) {
+      const names = databaseClusterNames(this.config).join(', ');
+      throw new BadRequestError(`No cluster "${to}": the clusters are ${names}`);
     }
     return this.control.withMigrationLock(
       () => undefined,
@@ -61,13 +63,15 @@ export class TenantMover {
         }
         const from = tenant.cluster;
         let freeze: TenantFreeze | undefined;
-        let frozenAt = 0;
         let copyMade = false;
         try {
           freeze = await this.moves.freeze(from, tenant.id);
-          frozenAt = performance.now();
+          const frozenAt = performance.now();
           copyMade = true;
-          await copySchema(this.pools.url(from), this.pools.url(to), tenant.schemaName);
+          const sourceUrl = databaseClusterUrl(this.config, from);
+          if (sourceUrl === undefined)
+            throw new Error(`tenant placed on cluster "${from}", which DATABASE_CLUSTERS does not name`);
+          await copySchema(sourceUrl, targetUrl, tenant.schemaName);
           await this.moves.stamp(to, tenant.schemaName, tenant.schemaVersion);
           const tables = await this.verify(from, to, tenant.schemaName);
           const steps = await this.runSteps(tenant.id, tenant.schemaName, from, to);

@@ -1,7 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { CairnError } from '@cairn/common';
-import { CAIRN_CONFIG, type CairnConfig } from '@cairn/config';
-import { ClusterPools, HOME_CLUSTER } from '@cairn/db';
+import { CAIRN_CONFIG, type CairnConfig, databaseClusterNames, HOME_CLUSTER } from '@cairn/config';
 import { TenantPlacementRepository } from './tenant-placement.repository';
 
 /** How long a client waits before retrying a request that met its tenant mid-move. */
@@ -34,13 +33,12 @@ export class TenantPlacement {
   private readonly known = new Map<string, string>();
 
   constructor(
-    private readonly pools: ClusterPools,
     private readonly placements: TenantPlacementRepository,
     @Inject(CAIRN_CONFIG) private readonly config: CairnConfig,
   ) {}
 
   get enabled(): boolean {
-    return this.pools.placementEnabled;
+    return this.config.database.clusters.length > 0;
   }
 
   async clusterOf(tenantId: string): Promise<string> {
@@ -70,7 +68,7 @@ export class TenantPlacement {
     if (this.config.database.placementCluster) return this.config.database.placementCluster;
     const counts = await this.placements.liveCounts();
     let best = HOME_CLUSTER;
-    for (const name of this.pools.names()) {
+    for (const name of databaseClusterNames(this.config)) {
       if ((counts.get(name) ?? 0) < (counts.get(best) ?? 0)) best = name;
     }
     return best;
