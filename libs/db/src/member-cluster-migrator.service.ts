@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { ClusterPools, HOME_CLUSTER } from './cluster-pools.service';
+import { MEMBER_CLUSTER_DDL } from './migrations/member-cluster';
 
 /**
  * What a member cluster (DATABASE_CLUSTERS) needs besides its tenants' schemas: the extensions
@@ -25,18 +26,3 @@ export class MemberClusterMigrator {
     return done;
   }
 }
-
-/** Control migrations 0001 (vector), 0011 (pg_trgm) and 0005 (the outbox, without its foreign key to home's tenants). */
-const MEMBER_CLUSTER_DDL = [
-  `CREATE EXTENSION IF NOT EXISTS vector WITH SCHEMA public`,
-  `CREATE EXTENSION IF NOT EXISTS pg_trgm WITH SCHEMA public`,
-  `CREATE SCHEMA IF NOT EXISTS cairn`,
-  `CREATE TABLE IF NOT EXISTS cairn.audit_outbox (
-     id uuid PRIMARY KEY,
-     tenant_id uuid NOT NULL,
-     tenant_schema text NOT NULL,
-     entry jsonb NOT NULL,
-     created_at timestamptz NOT NULL DEFAULT clock_timestamp()
-   )`,
-  `CREATE INDEX IF NOT EXISTS audit_outbox_created ON cairn.audit_outbox (created_at)`,
-] as const;
