@@ -22,8 +22,9 @@ const DATABASE_CLIENTS = [
   '\\.module\\.ts$',
   '^libs/db/',
   '/migrations/',
-  // The tenant unit-of-work, its scope and context, the tenant migrator: the database layer's tenant half.
-  '^libs/tenancy/src/tenant-(db|transaction|context|migrator)\\.service\\.ts$',
+  // The tenant unit-of-work, its scope and context, the tenant migrator, and the connections to the
+  // cluster a tenant is placed on (docs/scaling.md): the database layer's tenant half.
+  '^libs/tenancy/src/tenant-(db|transaction|context|migrator|connections)\\.service\\.ts$',
   '^libs/tenancy/src/tenant-scope\\.ts$',
   // Tests, harnesses, benchmarks and local tooling set databases up and inspect them.
   '\\.spec\\.ts$',

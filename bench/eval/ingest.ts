@@ -11,7 +11,14 @@ import { ProjectsService } from '@cairn/projects';
 import { TermStatistics } from '@cairn/search';
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
-import { TenantEntry, type TenantRef, TenantsService, TenantTransaction, toTenantRef } from '@cairn/tenancy';
+import {
+  TenantConnections,
+  TenantEntry,
+  type TenantRef,
+  TenantsService,
+  TenantTransaction,
+  toTenantRef,
+} from '@cairn/tenancy';
 import { type BenchApp } from '../lib/app';
 import { CachedEmbedder, EMBEDDING_CACHE_DIR } from '../lib/embedding-cache';
 import { type Turn } from './longmemeval';
@@ -128,7 +135,7 @@ export async function ingest(
   // As the worker's rollout does when a model becomes active: semantic ranking through the model's
   // HNSW index, approximate as in the product, not an exact scan (the hash model's is in the schema).
   if (!model.model.builtIn) {
-    await new VectorIndexes(new VectorIndexesRepository(app.get(DataSource)), app.get(EmbeddingTargets)).ensure(
+    await new VectorIndexes(new VectorIndexesRepository(app.get(TenantConnections)), app.get(EmbeddingTargets)).ensure(
       tenant.schema,
       model.model,
     );

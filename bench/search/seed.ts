@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { type Embedder, EmbeddingTargets, VectorIndexes, VectorIndexesRepository } from '@cairn/embeddings';
 import { memoryContentHash, memoryEmbeddingText } from '@cairn/memory';
 import { TermStatistics } from '@cairn/search';
-import { quotedSchema, type TenantRef } from '@cairn/tenancy';
+import { quotedSchema, TenantConnections, type TenantRef } from '@cairn/tenancy';
 import { type BaselineMemory, EXCHANGE_FILES } from '../baseline/protocol';
 import { type CorpusMemory } from './corpus';
 import { type SearchApp, type SearchTenant } from './fixture';
@@ -176,10 +176,10 @@ export async function embedAndSettle(
     // The built-in model's HNSW index comes with the schema; another model's is built by the
     // worker's rollout when the model becomes active. The bench has no worker: build it the same way.
     begin = performance.now();
-    await new VectorIndexes(new VectorIndexesRepository(bench.dataSource), bench.app.get(EmbeddingTargets)).ensure(
-      tenant.schema,
-      bench.embedder.model,
-    );
+    await new VectorIndexes(
+      new VectorIndexesRepository(bench.app.get(TenantConnections)),
+      bench.app.get(EmbeddingTargets),
+    ).ensure(tenant.schema, bench.embedder.model);
     log(`  built the ${bench.embedder.model.id} HNSW index in ${((performance.now() - begin) / 1000).toFixed(1)} s`);
   }
 

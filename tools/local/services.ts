@@ -138,6 +138,46 @@ export async function startEphemeralServices(log: Log = silent): Promise<LocalSe
   };
 }
 
+/**
+ * One more throwaway PostgreSQL (with pgvector), for tests that need a second cluster (tenant
+ * placement, docs/scaling.md): like startEphemeralServices' server, on its own free port and temp
+ * dir, with no Redis. stop() removes everything.
+ */
+export async function startEphemeralPostgres(
+  log: Log = silent,
+): Promise<{ databaseUrl: string; stop(): Promise<void> }> {
+  const deps = await resolveSystemDependencies(log);
+  const base = mkdtempSync(join(tmpdir(), 'cairn-pg-'));
+  makeServerDir(base, 0o700);
+  const layout: PostgresLayout = {
+    dataDir: join(base, 'pg'),
+    socketDir: join(base, 'run'),
+    logFile: join(base, 'postgres.log'),
+  };
+  const teardown = async () => {
+    await stopPostgres(deps.postgres, layout, 'immediate').catch(() => undefined);
+    rmSync(base, { recursive: true, force: true });
+  };
+  const removeExitHook = onProcessExit(() => {
+    stopPostgresSync(deps.postgres, layout);
+    rmSync(base, { recursive: true, force: true });
+  });
+  try {
+    const pg = await startPostgres(deps.postgres, { layout, port: await freePort(), ephemeral: true, log });
+    return {
+      databaseUrl: pg.databaseUrl,
+      stop: once(async () => {
+        await teardown();
+        removeExitHook();
+      }),
+    };
+  } catch (err) {
+    removeExitHook();
+    await teardown();
+    throw err;
+  }
+}
+
 interface PortsFile {
   postgres?: number;
   redis?: number;

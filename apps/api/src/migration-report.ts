@@ -20,7 +20,9 @@ export function formatTenantLine(report: TenantMigrationReport): string {
   const versions = `v${report.fromVersion} → v${report.toVersion}`;
   const outcome =
     report.status === 'failed' ? `FAILED at v${report.error?.version}: ${report.error?.message}` : report.status;
-  return `  ${report.slug.padEnd(40)} ${report.schema.padEnd(28)} ${versions.padEnd(12)} ${outcome} (${report.durationMs} ms)`;
+  // The cluster only when placement put the tenant somewhere other than home (docs/scaling.md).
+  const where = report.cluster === 'home' ? '' : ` [${report.cluster}]`;
+  return `  ${report.slug.padEnd(40)} ${report.schema.padEnd(28)} ${versions.padEnd(12)} ${outcome} (${report.durationMs} ms)${where}`;
 }
 
 export function formatSummary(report: MigrationRunReport, elapsedMs: number): string {

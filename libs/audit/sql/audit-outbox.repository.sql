@@ -17,3 +17,6 @@ WHERE created_at < now() - make_interval(secs => $1) GROUP BY tenant_schema ORDE
 -- AuditOutboxRepository.discard
 -- parameters: $1 text
 DELETE FROM cairn.audit_outbox WHERE tenant_schema = $1;
+
+-- AuditOutboxRepository.carry, no snapshot: runs on the two clusters of a move, through the runners
+--   TenantMover hands its steps

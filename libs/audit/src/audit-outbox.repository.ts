@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { SNAPSHOT_EXAMPLE as EX, SqlSnapshot } from '@cairn/db';
-import { schemaNameFor, TenantDb, type TenantRef } from '@cairn/tenancy';
+import { NoSqlSnapshot, SNAPSHOT_EXAMPLE as EX, SqlSnapshot } from '@cairn/db';
+import { schemaNameFor, TenantDb, type TenantMoveContext, type TenantRef } from '@cairn/tenancy';
 import { type DataSource } from 'typeorm';
 import { AUDIT_OUTBOX_SQL } from './audit-outbox.sql';
 import { type StampedAuditEntry } from './audit-queue.service';
@@ -53,5 +53,22 @@ export class AuditOutboxRepository {
   @SqlSnapshot({ params: [schemaNameFor(EX.newTenantId)] })
   async discard(schema: string): Promise<void> {
     await this.dataSource.query(AUDIT_OUTBOX_SQL.discard, [schema]);
+  }
+
+  /**
+   * A tenant move (TenantMover, docs/scaling.md): the tenant's rows follow its schema to the new
+   * cluster, where the answer path and the chain will look for them. Written there first, then
+   * removed here, so a failure in between leaves a row twice (the chain's claim writes it once),
+   * never nowhere. How many were carried.
+   */
+  @NoSqlSnapshot('runs on the two clusters of a move, through the runners TenantMover hands its steps')
+  async carry(move: TenantMoveContext): Promise<number> {
+    const [{ rows }] = (await move.source(AUDIT_OUTBOX_SQL.rowsOfSchema, [move.schema])) as {
+      rows: { id: string }[];
+    }[];
+    if (rows.length === 0) return 0;
+    await move.target(AUDIT_OUTBOX_SQL.insertRows, [JSON.stringify(rows)]);
+    await move.source(AUDIT_OUTBOX_SQL.deleteIds, [rows.map((row) => row.id)]);
+    return rows.length;
   }
 }

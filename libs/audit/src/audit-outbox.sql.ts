@@ -26,6 +26,15 @@ export const AUDIT_OUTBOX_SQL = {
              ORDER BY created_at LIMIT $3)
            RETURNING entry, created_at)
          SELECT entry FROM swept ORDER BY created_at`,
+  // $1 the tenant schema: its rows, on the cluster a move takes it from (TenantMover), as JSON.
+  rowsOfSchema: `SELECT coalesce(jsonb_agg(o), '[]'::jsonb) AS rows FROM cairn.audit_outbox o WHERE tenant_schema = $1`,
+  // $1 those rows as JSON: written on the cluster the move takes the tenant to; a rerun adds nothing.
+  insertRows: `INSERT INTO cairn.audit_outbox (id, tenant_id, tenant_schema, entry, created_at)
+         SELECT id, tenant_id, tenant_schema, entry, created_at
+           FROM jsonb_to_recordset($1::jsonb) AS r(id uuid, tenant_id uuid, tenant_schema text, entry jsonb, created_at timestamptz)
+         ON CONFLICT (id) DO NOTHING`,
+  // $1 the ids carried: removed from the source once the target has them.
+  deleteIds: `DELETE FROM cairn.audit_outbox WHERE id = ANY($1::uuid[])`,
   // $1 the tenant schema: the rows of a tenant whose schema is gone.
   discard: `DELETE FROM cairn.audit_outbox WHERE tenant_schema = $1`,
 } as const;

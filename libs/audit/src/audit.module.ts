@@ -1,7 +1,6 @@
 import { Global, Module } from '@nestjs/common';
 import { APP_INTERCEPTOR } from '@nestjs/core';
 import { AuditBuffer } from './audit-buffer.service';
-import { AuditOutboxRepository } from './audit-outbox.repository';
 import { AuditOutbox } from './audit-outbox.service';
 import { AuditQueue } from './audit-queue.service';
 import { AuditTrail } from './audit-trail.service';
@@ -16,7 +15,6 @@ import { TenantAuditLogModule } from './tenant-audit-log.module';
     AuditBuffer,
     AuditQueue,
     AuditOutbox,
-    AuditOutboxRepository,
     { provide: APP_INTERCEPTOR, useClass: AuditInterceptor },
   ],
   exports: [TenantAuditLogModule, AuditTrail, AuditBuffer, AuditOutbox],

@@ -1,8 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { SNAPSHOT_EXAMPLE as EX, SqlSnapshot } from '@cairn/db';
-import { quotedSchema, schemaNameFor } from '@cairn/tenancy';
-import { type DataSource, type EntityManager } from 'typeorm';
+import { quotedSchema, schemaNameFor, TenantConnections } from '@cairn/tenancy';
+import { type EntityManager } from 'typeorm';
 import { type AuditFilter, auditFilterParams, auditFilterSql } from './audit-filter';
 import { AUDIT_OUTBOX_SQL } from './audit-outbox.sql';
 import { chainHash, type ChainedAuditFields, chainLinkProblem, GENESIS_HASH, storedDetails } from './audit-chain';
@@ -75,11 +74,12 @@ export function isTenantGone(error: unknown): boolean {
  * SHARE ROW EXCLUSIVE lock (appenders queue, readers do not wait), skip the queued entries
  * already written, read the newest hash and insert the batch chained onto it, so any number
  * of api and gateway replicas extend one chain and a redelivered entry is written once.
- * Schema-qualified on the shared pool: no tenant transaction needed.
+ * Schema-qualified on the pool of the tenant's cluster (TenantConnections, which also holds a
+ * tenant move's freeze): no tenant transaction needed.
  */
 @Injectable()
 export class TenantAuditLog {
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  constructor(private readonly connections: TenantConnections) {}
 
   @SqlSnapshot({
     name: 'one entry from the audit queue, one from the outbox',
@@ -116,7 +116,7 @@ export class TenantAuditLog {
   async appendMany(schema: string, entries: readonly TenantAuditEntry[]): Promise<void> {
     if (entries.length === 0) return;
     const sql = tenantAuditAppendSql(schema);
-    await this.dataSource.transaction(async (manager) => {
+    await this.connections.transactionOnSchema(schema, async (manager) => {
       await manager.query(sql.lock);
       const queueIds = entries.flatMap((entry) => (entry.queueId === undefined ? [] : [entry.queueId]));
       const present =
@@ -145,7 +145,7 @@ export class TenantAuditLog {
   @SqlSnapshot({ params: [schemaNameFor(EX.tenantId), 0, 100] })
   async recoverOutbox(schema: string, graceSeconds: number, limit: number): Promise<number> {
     const sql = tenantAuditAppendSql(schema);
-    return this.dataSource.transaction(async (manager) => {
+    return this.connections.transactionOnSchema(schema, async (manager) => {
       await manager.query(sql.lock);
       const rows = await manager.query<{ entry: StoredOutboxEntry }[]>(AUDIT_OUTBOX_SQL.sweep, [
         schema,
@@ -206,7 +206,8 @@ export class TenantAuditLog {
     params: [schemaNameFor(EX.tenantId), { limit: 50, beforeId: '42', actor: 'platform-admin', outcome: 'denied' }],
   })
   async list(schema: string, filter: AuditFilter): Promise<TenantAuditRow[]> {
-    const rows = await this.dataSource.query<Row[]>(
+    const dataSource = await this.connections.dataSourceOfSchema(schema);
+    const rows = await dataSource.query<Row[]>(
       `SELECT ${COLUMNS} FROM ${quotedSchema(schema)}.audit_log a
        WHERE ($1::bigint IS NULL OR a.id < $1::bigint) AND ${auditFilterSql(3)} ORDER BY a.id DESC LIMIT $2`,
       [filter.beforeId ?? null, filter.limit, ...auditFilterParams(filter)],
@@ -217,7 +218,8 @@ export class TenantAuditLog {
   /** Walks the whole chain oldest first (from the retention checkpoint, if any), recomputing every hash. */
   @SqlSnapshot({ params: [schemaNameFor(EX.tenantId)] })
   async verify(schema: string): Promise<ChainVerification> {
-    const [checkpoint] = await this.dataSource.query<{ through_id: string; hash: Buffer; entries_pruned: string }[]>(
+    const dataSource = await this.connections.dataSourceOfSchema(schema);
+    const [checkpoint] = await dataSource.query<{ through_id: string; hash: Buffer; entries_pruned: string }[]>(
       `SELECT through_id::text AS through_id, hash, entries_pruned FROM ${quotedSchema(schema)}.audit_log_checkpoint`,
     );
     const prunedThrough = checkpoint
@@ -231,7 +233,7 @@ export class TenantAuditLog {
     let entries = 0;
     let afterId = checkpoint?.through_id ?? '0';
     for (;;) {
-      const rows = await this.dataSource.query<Row[]>(
+      const rows = await dataSource.query<Row[]>(
         `SELECT ${COLUMNS} FROM ${quotedSchema(schema)}.audit_log a WHERE a.id > $1::bigint ORDER BY a.id LIMIT $2`,
         [afterId, VERIFY_PAGE],
       );
@@ -262,7 +264,7 @@ export class TenantAuditLog {
     const table = `${quotedSchema(schema)}.audit_log`;
     let pruned = 0;
     for (;;) {
-      const deleted = await this.dataSource.transaction(async (manager) => {
+      const deleted = await this.connections.transactionOnSchema(schema, async (manager) => {
         await manager.query(`LOCK TABLE ${table} IN SHARE ROW EXCLUSIVE MODE`);
         await manager.query(`SELECT set_config('cairn.audit_retention', 'on', true)`);
         // The newest of the oldest entries before the cutoff: everything up to it goes.

@@ -12,6 +12,20 @@ export type McpAuthorizationServerConfig = Readonly<McpAuthorizationServerSettin
  * The one validated configuration object, built once at boot by `loadConfig`.
  * Nothing else in the code base reads `process.env`.
  */
+/** The name of DATABASE_URL's cluster, which keeps the control schema (docs/scaling.md). */
+export const HOME_CLUSTER = 'home';
+
+/** Every PostgreSQL cluster tenants may live on, home first. */
+export function databaseClusterNames(config: CairnConfig): string[] {
+  return [HOME_CLUSTER, ...config.database.clusters.map((cluster) => cluster.name)];
+}
+
+/** A cluster's connection URL (home's is DATABASE_URL); undefined for a name configuration does not have. */
+export function databaseClusterUrl(config: CairnConfig, name: string): string | undefined {
+  if (name === HOME_CLUSTER) return config.database.url;
+  return config.database.clusters.find((cluster) => cluster.name === name)?.url;
+}
+
 export interface CairnConfig {
   readonly app: AppName;
   readonly nodeEnv: 'development' | 'test' | 'production';
@@ -21,6 +35,13 @@ export interface CairnConfig {
     /** Seconds after which a pooled connection is replaced (0: never); bounds catalog-cache memory. */
     readonly poolMaxLifetimeSeconds: number;
     readonly statementTimeoutMs: number;
+    /**
+     * Further clusters tenants may be placed on (docs/scaling.md); DATABASE_URL is `home`, which
+     * keeps the control schema. Empty: one database, the placement machinery stays idle.
+     */
+    readonly clusters: readonly { readonly name: string; readonly url: string }[];
+    /** Where new tenants go; unset: the cluster with the fewest live tenants. */
+    readonly placementCluster: string | undefined;
   };
   readonly redis: { readonly url: string };
   readonly secrets: {

@@ -32,6 +32,30 @@ const flag = (fallback: boolean) =>
     .transform((value) => value === 'true');
 
 const postgresUrl = z.string().regex(/^postgres(ql)?:\/\/\S+$/, 'must be a postgres:// or postgresql:// URL');
+/**
+ * Further PostgreSQL clusters tenants may be placed on (docs/scaling.md): `name=url,name=url`.
+ * `home` is DATABASE_URL's name; names are lowercase so they can be stored and typed safely.
+ */
+const databaseClusters = z.string().transform((value, ctx) => {
+  const clusters: { name: string; url: string }[] = [];
+  for (const entry of value
+    .split(',')
+    .map((part) => part.trim())
+    .filter(Boolean)) {
+    const at = entry.indexOf('=');
+    const name = at > 0 ? entry.slice(0, at) : '';
+    const url = entry.slice(at + 1);
+    if (!/^[a-z][a-z0-9-]{0,30}$/.test(name) || name === 'home') {
+      ctx.addIssue({ code: 'custom', message: `"${name}" is not a cluster name ([a-z][a-z0-9-]*, not "home")` });
+    } else if (!postgresUrl.safeParse(url).success) {
+      ctx.addIssue({ code: 'custom', message: `cluster "${name}" needs a postgres:// or postgresql:// URL` });
+    } else if (clusters.some((c) => c.name === name)) {
+      ctx.addIssue({ code: 'custom', message: `cluster "${name}" is named twice` });
+    } else clusters.push({ name, url });
+  }
+  return clusters;
+});
+const clusterName = z.string().regex(/^[a-z][a-z0-9-]{0,30}$/, 'must be a cluster name');
 const redisUrl = z.string().regex(/^rediss?:\/\/\S+$/, 'must be a redis:// or rediss:// URL');
 const httpUrl = z.string().regex(/^https?:\/\/[^\s/?#]+(\/\S*)?$/, 'must be an http:// or https:// URL');
 /** Model names as Ollama and OpenAI-compatible servers spell them, e.g. `nomic-embed-text:v1.5`. */
@@ -72,6 +96,8 @@ export const environmentSchema = z.object({
    * thousands of tenants must recycle its connections.
    */
   DATABASE_POOL_MAX_LIFETIME_SECONDS: z.coerce.number().int().min(0).max(86_400).default(1_800),
+  DATABASE_CLUSTERS: databaseClusters.default([]),
+  DATABASE_PLACEMENT_CLUSTER: clusterName.optional(),
   REDIS_URL: redisUrl.optional(),
   CAIRN_ADMIN_TOKEN: adminToken.optional(),
   CAIRN_MASTER_KEY: masterKey.optional(),

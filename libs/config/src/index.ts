@@ -8,6 +8,9 @@ export {
 export {
   CAIRN_CONFIG,
   type CairnConfig,
+  databaseClusterNames,
+  databaseClusterUrl,
+  HOME_CLUSTER,
   type McpAuthorizationServerConfig,
   type OidcProviderConfig,
 } from './cairn-config';

@@ -31,6 +31,32 @@ describe('loadConfig', () => {
     expect(Object.isFrozen(config)).toBe(true);
   });
 
+  it('reads further PostgreSQL clusters for tenant placement, and refuses bad ones by name', () => {
+    expect(loadConfig('api', valid).database).toMatchObject({ clusters: [], placementCluster: undefined });
+    const placed = loadConfig('api', {
+      ...valid,
+      DATABASE_CLUSTERS: 'east=postgresql://cairn:pw@east:5432/cairn, eu-2=postgres://eu2/cairn',
+      DATABASE_PLACEMENT_CLUSTER: 'eu-2',
+    }).database;
+    expect(placed.clusters).toEqual([
+      { name: 'east', url: 'postgresql://cairn:pw@east:5432/cairn' },
+      { name: 'eu-2', url: 'postgres://eu2/cairn' },
+    ]);
+    expect(placed.placementCluster).toBe('eu-2');
+    expect(problemsOf({ ...valid, DATABASE_CLUSTERS: 'home=postgresql://x/cairn' })).toMatch(
+      /DATABASE_CLUSTERS.*"home" is not a cluster name/,
+    );
+    expect(problemsOf({ ...valid, DATABASE_CLUSTERS: 'east=mysql://x/cairn' })).toMatch(
+      /DATABASE_CLUSTERS.*cluster "east" needs a postgres/,
+    );
+    expect(problemsOf({ ...valid, DATABASE_CLUSTERS: 'a=postgresql://x/a,a=postgresql://y/a' })).toMatch(
+      /cluster "a" is named twice/,
+    );
+    expect(problemsOf({ ...valid, DATABASE_PLACEMENT_CLUSTER: 'west' })).toMatch(
+      /DATABASE_PLACEMENT_CLUSTER "west" is neither home nor a cluster of DATABASE_CLUSTERS/,
+    );
+  });
+
   it('names a missing variable', () => {
     expect(problemsOf({ ...valid, DATABASE_URL: undefined })).toBe('Invalid configuration: DATABASE_URL is required');
   });

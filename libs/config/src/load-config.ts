@@ -54,6 +54,8 @@ export function loadConfig(app: AppName, env: EnvSource): CairnConfig {
       poolMax: values.DATABASE_POOL_MAX,
       poolMaxLifetimeSeconds: values.DATABASE_POOL_MAX_LIFETIME_SECONDS,
       statementTimeoutMs: values.DATABASE_STATEMENT_TIMEOUT_MS,
+      clusters: values.DATABASE_CLUSTERS,
+      placementCluster: values.DATABASE_PLACEMENT_CLUSTER,
     },
     redis: { url: values.REDIS_URL ?? '' },
     secrets: {
@@ -219,6 +221,10 @@ function parseOrigins(value: string | undefined): readonly string[] | '*' {
 /** Rules that involve more than one variable; each message names the variable to set. */
 function crossFieldProblems(values: Environment): string[] {
   const problems: string[] = [];
+  const placement = values.DATABASE_PLACEMENT_CLUSTER;
+  if (placement && placement !== 'home' && !values.DATABASE_CLUSTERS.some((c) => c.name === placement)) {
+    problems.push(`DATABASE_PLACEMENT_CLUSTER "${placement}" is neither home nor a cluster of DATABASE_CLUSTERS`);
+  }
   if (values.TOKEN_DEFAULT_TTL_SECONDS > values.TOKEN_MAX_TTL_SECONDS) {
     problems.push('TOKEN_DEFAULT_TTL_SECONDS must not exceed TOKEN_MAX_TTL_SECONDS');
   }

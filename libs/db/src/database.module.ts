@@ -3,11 +3,14 @@ import { InjectDataSource, TypeOrmModule } from '@nestjs/typeorm';
 import { CAIRN_CONFIG, type CairnConfig } from '@cairn/config';
 import { ReadinessRegistry } from '@cairn/observability';
 import { type DataSource } from 'typeorm';
+import { ClusterPools } from './cluster-pools.service';
 import { ControlMigrator } from './control-migrator.service';
+import { MemberClusterMigrator } from './member-cluster-migrator.service';
 import { PreparedStatements } from './prepared-statements.service';
 
 /**
- * One pg pool (through TypeORM) shared by every tenant. Schema changes only ever come
+ * One pg pool (through TypeORM) shared by every tenant of the home cluster, and one per member
+ * cluster tenants may be placed on (ClusterPools, docs/scaling.md). Schema changes only ever come
  * from `npm run migrate`: `synchronize` and `migrationsRun` stay off.
  */
 @Global()
@@ -36,8 +39,8 @@ import { PreparedStatements } from './prepared-statements.service';
       }),
     }),
   ],
-  providers: [ControlMigrator, PreparedStatements],
-  exports: [ControlMigrator, PreparedStatements],
+  providers: [ClusterPools, ControlMigrator, MemberClusterMigrator, PreparedStatements],
+  exports: [ClusterPools, ControlMigrator, MemberClusterMigrator, PreparedStatements],
 })
 export class DatabaseModule implements OnModuleInit {
   constructor(

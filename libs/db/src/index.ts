@@ -1,4 +1,6 @@
 export { LOCK_NAMESPACE, MIGRATION_LOCK_ID, withAdvisoryLock } from './advisory-lock.repository';
+export { ClusterPools, HOME_CLUSTER } from './cluster-pools.service';
+export { MemberClusterMigrator } from './member-cluster-migrator.service';
 export { type AppliedMigration, CONTROL_SCHEMA, ControlMigrator } from './control-migrator.service';
 export { DatabaseModule } from './database.module';
 export { PreparedStatements, queryPreparedIn, statementName } from './prepared-statements.service';

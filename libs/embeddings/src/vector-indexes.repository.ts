@@ -1,22 +1,21 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { queryWithoutStatementTimeout, SNAPSHOT_EXAMPLE as EX, SqlSnapshot } from '@cairn/db';
-import { quotedSchema, schemaNameFor } from '@cairn/tenancy';
-import { type DataSource } from 'typeorm';
+import { quotedSchema, schemaNameFor, TenantConnections } from '@cairn/tenancy';
 
 /**
- * The partial HNSW indexes of tenant schemas, on the shared pool: CREATE INDEX CONCURRENTLY
+ * The partial HNSW indexes of tenant schemas, on the pool of the tenant's cluster (TenantConnections): CREATE INDEX CONCURRENTLY
  * cannot run inside a transaction, so these statements are schema-qualified instead of relying
  * on a tenant transaction's search_path. Identifiers come from VectorIndexes, never from input.
  */
 @Injectable()
 export class VectorIndexesRepository {
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  constructor(private readonly connections: TenantConnections) {}
 
   /** Whether the index exists and is valid; null when there is none. */
   @SqlSnapshot({ params: [schemaNameFor(EX.tenantId), 'memories_embedding_nomic_embed_text'] })
   async validity(schema: string, name: string): Promise<{ valid: boolean } | null> {
-    const [existing] = await this.dataSource.query<{ valid: boolean }[]>(
+    const dataSource = await this.connections.dataSourceOfSchema(schema);
+    const [existing] = await dataSource.query<{ valid: boolean }[]>(
       `SELECT i.indisvalid AS valid FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid
          JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = $1 AND c.relname = $2`,
       [schema, name],
@@ -26,7 +25,8 @@ export class VectorIndexesRepository {
 
   @SqlSnapshot({ params: [schemaNameFor(EX.tenantId), 'memories_embedding_nomic_embed_text'] })
   async drop(schema: string, name: string): Promise<void> {
-    await this.dataSource.query(`DROP INDEX CONCURRENTLY IF EXISTS ${quotedSchema(schema)}."${name}"`);
+    const dataSource = await this.connections.dataSourceOfSchema(schema);
+    await dataSource.query(`DROP INDEX CONCURRENTLY IF EXISTS ${quotedSchema(schema)}."${name}"`);
   }
 
   /**
@@ -39,7 +39,7 @@ export class VectorIndexesRepository {
   })
   async create(schema: string, table: string, name: string, modelId: string, dims: number): Promise<void> {
     await queryWithoutStatementTimeout(
-      this.dataSource,
+      await this.connections.dataSourceOfSchema(schema),
       `CREATE INDEX CONCURRENTLY IF NOT EXISTS "${name}" ON ${quotedSchema(schema)}.${table}
          USING hnsw ((embedding::public.vector(${dims})) public.vector_cosine_ops)
          WHERE embedding_model = '${modelId}'`,

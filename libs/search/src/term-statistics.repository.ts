@@ -1,8 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { queryWithoutStatementTimeout, SNAPSHOT_EXAMPLE as EX, SqlSnapshot } from '@cairn/db';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { quotedSchema, schemaNameFor, TenantDb } from '@cairn/tenancy';
-import { type DataSource } from 'typeorm';
+import { quotedSchema, schemaNameFor, TenantConnections, TenantDb } from '@cairn/tenancy';
 import { DROP_EMPTY_SQL, FOLD_BATCH, FOLD_DELTAS_SQL, FOLD_LOCK_SQL } from './term-statistics.sql';
 
 /**
@@ -15,7 +13,7 @@ import { DROP_EMPTY_SQL, FOLD_BATCH, FOLD_DELTAS_SQL, FOLD_LOCK_SQL } from './te
 export class TermStatisticsRepository {
   constructor(
     private readonly db: TenantDb,
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly connections: TenantConnections,
   ) {}
 
   /**
@@ -35,7 +33,7 @@ export class TermStatisticsRepository {
   }
 
   /**
-   * Vacuums and analyzes the tenant's two term tables, on the shared pool (VACUUM cannot run in a
+   * Vacuums and analyzes the tenant's two term tables, on the pool of the tenant's cluster (VACUUM cannot run in a
    * transaction, so the schema is named instead of set). A fold deletes every delta it moves;
    * until their index entries are gone, each keyword ranking and each store's contradiction
    * check steps over them lexeme by lexeme (after a 30k-memory load: keyword recall 13 ms instead
@@ -44,6 +42,9 @@ export class TermStatisticsRepository {
   @SqlSnapshot({ params: [schemaNameFor(EX.tenantId)] })
   async vacuum(schema: string): Promise<void> {
     const s = quotedSchema(schema);
-    await queryWithoutStatementTimeout(this.dataSource, `VACUUM (ANALYZE) ${s}.term_count_deltas, ${s}.term_counts`);
+    await queryWithoutStatementTimeout(
+      await this.connections.dataSourceOfSchema(schema),
+      `VACUUM (ANALYZE) ${s}.term_count_deltas, ${s}.term_counts`,
+    );
   }
 }

@@ -27,3 +27,6 @@ CREATE TABLE IF NOT EXISTS cairn.control_migrations (
 SELECT to_regclass('cairn.control_migrations') IS NOT NULL AS present;
 
 SELECT coalesce(max(version), 0)::int AS version FROM cairn.control_migrations;
+
+-- ControlSchemaRepository.migrateMembers, no snapshot: runs only on member clusters
+--   (MemberClusterMigrator), which the snapshot database has none of

@@ -4,7 +4,7 @@
 -- for them, never values. Generated: `npm run snapshots` rewrites this file.
 
 -- TenantMigrationsRepository.liveTenants
-SELECT id, slug, schema_name, schema_version FROM cairn.tenants
+SELECT id, slug, schema_name, schema_version, cluster FROM cairn.tenants
 WHERE deleted_at IS NULL ORDER BY created_at, id;
 
 -- TenantMigrationsRepository.applyLocked (a migration past the tenant's version, whose own statements are left out)
@@ -24,6 +24,15 @@ UPDATE cairn.tenants SET schema_version = $2 WHERE id = $1;
 
 COMMIT;
 
+-- TenantMigrationsRepository.applyOnMember, no snapshot: runs on a member cluster (none in the
+--   snapshot database) and on the home transaction of applyLocked
+
+-- TenantMigrationsRepository.stamp, no snapshot: runs on the EntityManager of a member-cluster
+--   transaction (applyOnMember, provisioning)
+
 -- TenantMigrationsRepository.apply, no snapshot: runs on the EntityManager of its caller's
 --   transaction: its statements show under applyLocked (and the migrations' own in
 --   libs/tenancy/src/migrations)
+
+-- TenantMigrationsRepository.record, no snapshot: runs on the EntityManager of its caller's
+--   transaction: its statements show under applyLocked

@@ -6,8 +6,8 @@
 -- TenantsRepository.provision (the tenant migrations it applies are left out)
 BEGIN;
 
--- parameters: $1 uuid, $2 text, $3 text, $4 text
-INSERT INTO cairn.tenants (id, slug, name, schema_name, schema_version) VALUES ($1, $2, $3, $4, 0);
+-- parameters: $1 uuid, $2 text, $3 text, $4 text, $5 text
+INSERT INTO cairn.tenants (id, slug, name, schema_name, schema_version, cluster) VALUES ($1, $2, $3, $4, 0, $5);
 
 CREATE SCHEMA "t_example_new";
 
@@ -15,17 +15,17 @@ CREATE SCHEMA "t_example_new";
 SELECT set_config('search_path', $1, true);
 
 -- parameters: $1 uuid
-SELECT "TenantEntity"."id" AS "TenantEntity_id", "TenantEntity"."slug" AS "TenantEntity_slug", "TenantEntity"."name" AS "TenantEntity_name", "TenantEntity"."schema_name" AS "TenantEntity_schema_name", "TenantEntity"."schema_version" AS "TenantEntity_schema_version", "TenantEntity"."created_at" AS "TenantEntity_created_at", "TenantEntity"."deleted_at" AS "TenantEntity_deleted_at", "TenantEntity"."suspended_at" AS "TenantEntity_suspended_at" FROM "cairn"."tenants" "TenantEntity" WHERE (("TenantEntity"."id" = $1)) LIMIT 1;
+SELECT "TenantEntity"."id" AS "TenantEntity_id", "TenantEntity"."slug" AS "TenantEntity_slug", "TenantEntity"."name" AS "TenantEntity_name", "TenantEntity"."schema_name" AS "TenantEntity_schema_name", "TenantEntity"."schema_version" AS "TenantEntity_schema_version", "TenantEntity"."created_at" AS "TenantEntity_created_at", "TenantEntity"."deleted_at" AS "TenantEntity_deleted_at", "TenantEntity"."cluster" AS "TenantEntity_cluster", "TenantEntity"."moving_to" AS "TenantEntity_moving_to", "TenantEntity"."suspended_at" AS "TenantEntity_suspended_at" FROM "cairn"."tenants" "TenantEntity" WHERE (("TenantEntity"."id" = $1)) LIMIT 1;
 
 COMMIT;
 
 -- TenantsRepository.findLiveBySlug
 -- parameters: $1 text
-SELECT "t"."id" AS "t_id", "t"."slug" AS "t_slug", "t"."name" AS "t_name", "t"."schema_name" AS "t_schema_name", "t"."schema_version" AS "t_schema_version", "t"."created_at" AS "t_created_at", "t"."deleted_at" AS "t_deleted_at", "t"."suspended_at" AS "t_suspended_at" FROM "cairn"."tenants" "t" WHERE "t"."deleted_at" IS NULL AND "t"."slug" = $1;
+SELECT "t"."id" AS "t_id", "t"."slug" AS "t_slug", "t"."name" AS "t_name", "t"."schema_name" AS "t_schema_name", "t"."schema_version" AS "t_schema_version", "t"."created_at" AS "t_created_at", "t"."deleted_at" AS "t_deleted_at", "t"."cluster" AS "t_cluster", "t"."moving_to" AS "t_moving_to", "t"."suspended_at" AS "t_suspended_at" FROM "cairn"."tenants" "t" WHERE "t"."deleted_at" IS NULL AND "t"."slug" = $1;
 
 -- TenantsRepository.findLiveById
 -- parameters: $1 uuid
-SELECT "t"."id" AS "t_id", "t"."slug" AS "t_slug", "t"."name" AS "t_name", "t"."schema_name" AS "t_schema_name", "t"."schema_version" AS "t_schema_version", "t"."created_at" AS "t_created_at", "t"."deleted_at" AS "t_deleted_at", "t"."suspended_at" AS "t_suspended_at" FROM "cairn"."tenants" "t" WHERE "t"."deleted_at" IS NULL AND "t"."id" = $1;
+SELECT "t"."id" AS "t_id", "t"."slug" AS "t_slug", "t"."name" AS "t_name", "t"."schema_name" AS "t_schema_name", "t"."schema_version" AS "t_schema_version", "t"."created_at" AS "t_created_at", "t"."deleted_at" AS "t_deleted_at", "t"."cluster" AS "t_cluster", "t"."moving_to" AS "t_moving_to", "t"."suspended_at" AS "t_suspended_at" FROM "cairn"."tenants" "t" WHERE "t"."deleted_at" IS NULL AND "t"."id" = $1;
 
 -- TenantsRepository.setSuspended
 -- parameters: $1 uuid, $2 boolean
@@ -33,18 +33,18 @@ UPDATE cairn.tenants SET suspended_at = CASE WHEN $2::boolean THEN coalesce(susp
 WHERE id = $1 AND deleted_at IS NULL;
 
 -- parameters: $1 uuid
-SELECT "t"."id" AS "t_id", "t"."slug" AS "t_slug", "t"."name" AS "t_name", "t"."schema_name" AS "t_schema_name", "t"."schema_version" AS "t_schema_version", "t"."created_at" AS "t_created_at", "t"."deleted_at" AS "t_deleted_at", "t"."suspended_at" AS "t_suspended_at" FROM "cairn"."tenants" "t" WHERE "t"."deleted_at" IS NULL AND "t"."id" = $1;
+SELECT "t"."id" AS "t_id", "t"."slug" AS "t_slug", "t"."name" AS "t_name", "t"."schema_name" AS "t_schema_name", "t"."schema_version" AS "t_schema_version", "t"."created_at" AS "t_created_at", "t"."deleted_at" AS "t_deleted_at", "t"."cluster" AS "t_cluster", "t"."moving_to" AS "t_moving_to", "t"."suspended_at" AS "t_suspended_at" FROM "cairn"."tenants" "t" WHERE "t"."deleted_at" IS NULL AND "t"."id" = $1;
 
 -- TenantsRepository.findManyById
 -- parameters: $1 uuid, $2 uuid
-SELECT "t"."id" AS "t_id", "t"."slug" AS "t_slug", "t"."name" AS "t_name", "t"."schema_name" AS "t_schema_name", "t"."schema_version" AS "t_schema_version", "t"."created_at" AS "t_created_at", "t"."deleted_at" AS "t_deleted_at", "t"."suspended_at" AS "t_suspended_at" FROM "cairn"."tenants" "t" WHERE "t"."id" IN ($1, $2);
+SELECT "t"."id" AS "t_id", "t"."slug" AS "t_slug", "t"."name" AS "t_name", "t"."schema_name" AS "t_schema_name", "t"."schema_version" AS "t_schema_version", "t"."created_at" AS "t_created_at", "t"."deleted_at" AS "t_deleted_at", "t"."cluster" AS "t_cluster", "t"."moving_to" AS "t_moving_to", "t"."suspended_at" AS "t_suspended_at" FROM "cairn"."tenants" "t" WHERE "t"."id" IN ($1, $2);
 
 -- TenantsRepository.listLive (first page)
-SELECT "t"."id" AS "t_id", "t"."slug" AS "t_slug", "t"."name" AS "t_name", "t"."schema_name" AS "t_schema_name", "t"."schema_version" AS "t_schema_version", "t"."created_at" AS "t_created_at", "t"."deleted_at" AS "t_deleted_at", "t"."suspended_at" AS "t_suspended_at" FROM "cairn"."tenants" "t" WHERE "t"."deleted_at" IS NULL ORDER BY "t"."created_at" ASC, "t"."id" ASC LIMIT 21;
+SELECT "t"."id" AS "t_id", "t"."slug" AS "t_slug", "t"."name" AS "t_name", "t"."schema_name" AS "t_schema_name", "t"."schema_version" AS "t_schema_version", "t"."created_at" AS "t_created_at", "t"."deleted_at" AS "t_deleted_at", "t"."cluster" AS "t_cluster", "t"."moving_to" AS "t_moving_to", "t"."suspended_at" AS "t_suspended_at" FROM "cairn"."tenants" "t" WHERE "t"."deleted_at" IS NULL ORDER BY "t"."created_at" ASC, "t"."id" ASC LIMIT 21;
 
 -- TenantsRepository.listLive (after a tenant)
 -- parameters: $1 uuid
-SELECT "t"."id" AS "t_id", "t"."slug" AS "t_slug", "t"."name" AS "t_name", "t"."schema_name" AS "t_schema_name", "t"."schema_version" AS "t_schema_version", "t"."created_at" AS "t_created_at", "t"."deleted_at" AS "t_deleted_at", "t"."suspended_at" AS "t_suspended_at" FROM "cairn"."tenants" "t" WHERE "t"."deleted_at" IS NULL AND ("t"."created_at", "t"."id") > (SELECT c.created_at, c.id FROM cairn.tenants c WHERE c.id = $1) ORDER BY "t"."created_at" ASC, "t"."id" ASC LIMIT 21;
+SELECT "t"."id" AS "t_id", "t"."slug" AS "t_slug", "t"."name" AS "t_name", "t"."schema_name" AS "t_schema_name", "t"."schema_version" AS "t_schema_version", "t"."created_at" AS "t_created_at", "t"."deleted_at" AS "t_deleted_at", "t"."cluster" AS "t_cluster", "t"."moving_to" AS "t_moving_to", "t"."suspended_at" AS "t_suspended_at" FROM "cairn"."tenants" "t" WHERE "t"."deleted_at" IS NULL AND ("t"."created_at", "t"."id") > (SELECT c.created_at, c.id FROM cairn.tenants c WHERE c.id = $1) ORDER BY "t"."created_at" ASC, "t"."id" ASC LIMIT 21;
 
 -- TenantsRepository.softDelete (the deletion steps other libraries register are left out)
 BEGIN;

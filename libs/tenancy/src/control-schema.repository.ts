@@ -1,6 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { type AppliedMigration, ControlMigrator, MIGRATION_LOCK_ID, SqlSnapshot, withAdvisoryLock } from '@cairn/db';
+import {
+  type AppliedMigration,
+  ControlMigrator,
+  MemberClusterMigrator,
+  MIGRATION_LOCK_ID,
+  NoSqlSnapshot,
+  SqlSnapshot,
+  withAdvisoryLock,
+} from '@cairn/db';
 import { type DataSource } from 'typeorm';
 
 export type { AppliedMigration } from '@cairn/db';
@@ -14,6 +22,7 @@ export class ControlSchemaRepository {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly control: ControlMigrator,
+    private readonly members: MemberClusterMigrator,
   ) {}
 
   /** Runs `work` holding the migration advisory lock; `onWait` first if another run holds it. */
@@ -35,5 +44,11 @@ export class ControlSchemaRepository {
   @SqlSnapshot({ name: 'nothing to apply', params: [] })
   migrate(): Promise<AppliedMigration[]> {
     return this.control.migrate();
+  }
+
+  /** Prepares each member cluster of DATABASE_CLUSTERS (extensions, the outbox); the names done. Callers hold the migration lock. */
+  @NoSqlSnapshot('runs only on member clusters (MemberClusterMigrator), which the snapshot database has none of')
+  migrateMembers(): Promise<string[]> {
+    return this.members.migrate();
   }
 }

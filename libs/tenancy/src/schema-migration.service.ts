@@ -3,7 +3,13 @@ import { type AppliedMigration, ControlSchemaRepository } from './control-schema
 import { type TenantMigrationReport, TenantMigrator } from './tenant-migrator.service';
 
 export interface MigrationRunReport {
-  readonly control: { readonly fromVersion: number; readonly toVersion: number; readonly applied: AppliedMigration[] };
+  readonly control: {
+    readonly fromVersion: number;
+    readonly toVersion: number;
+    readonly applied: AppliedMigration[];
+    /** Member clusters (DATABASE_CLUSTERS) prepared for their tenants: extensions and the audit outbox. */
+    readonly clusters: string[];
+  };
   readonly tenants: TenantMigrationReport[];
   readonly failed: number;
 }
@@ -15,7 +21,8 @@ export interface MigrationListener {
 }
 
 /**
- * `npm run migrate`: control schema first, then every tenant, all under one advisory
+ * `npm run migrate`: control schema first (on home, then the cluster-local part on each member
+ * cluster), then every tenant wherever it is placed, all under one advisory
  * lock so concurrent runs (two Helm hooks, a developer and CI) never interleave.
  */
 @Injectable()
@@ -31,7 +38,8 @@ export class SchemaMigrationService {
       async () => {
         const fromVersion = await this.control.currentVersion();
         const applied = await this.control.migrate();
-        const control = { fromVersion, toVersion: this.control.latestVersion, applied };
+        const clusters = await this.control.migrateMembers();
+        const control = { fromVersion, toVersion: this.control.latestVersion, applied, clusters };
         listener.controlDone(control);
         const tenants = await this.tenants.migrateAll((report) => listener.tenantDone(report));
         return { control, tenants, failed: tenants.filter((report) => report.status === 'failed').length };

@@ -7,7 +7,13 @@ import { TenantContext } from './tenant-context.service';
 import { TenantContextInterceptor } from './tenant-context.interceptor';
 import { TenantDeletionSteps } from './tenant-deletion.registry';
 import { TenantDb } from './tenant-db.service';
+import { TenantConnections } from './tenant-connections.service';
 import { TenantEntry } from './tenant-entry.service';
+import { TenantMoveRepository } from './tenant-move.repository';
+import { TenantMoveSteps } from './tenant-move.registry';
+import { TenantMover } from './tenant-mover.service';
+import { TenantPlacement } from './tenant-placement.service';
+import { TenantPlacementRepository } from './tenant-placement.repository';
 import { TENANT_MIGRATION_LIST, TENANT_MIGRATIONS } from './migrations';
 import { TenantMigrationsRepository } from './tenant-migrations.repository';
 import { TenantMigrator } from './tenant-migrator.service';
@@ -18,7 +24,7 @@ import { TenantTransaction } from './tenant-transaction.service';
 import { TenantsRepository } from './tenants.repository';
 import { TenantsService } from './tenants.service';
 
-/** Tenants, their schemas and migrations, and the per-request tenant context. */
+/** Tenants, their schemas, migrations and placement on clusters, and the per-request tenant context. */
 @Global()
 @Module({
   imports: [TypeOrmModule.forFeature([TenantEntity])],
@@ -27,12 +33,18 @@ import { TenantsService } from './tenants.service';
     { provide: APP_INTERCEPTOR, useClass: TenantContextInterceptor },
     ControlSchemaRepository,
     SchemaMigrationService,
+    TenantConnections,
     TenantContext,
     TenantDb,
     TenantDeletionSteps,
     TenantEntry,
     TenantMigrationsRepository,
     TenantMigrator,
+    TenantMoveRepository,
+    TenantMoveSteps,
+    TenantMover,
+    TenantPlacement,
+    TenantPlacementRepository,
     TenantSettingsStore,
     TenantSettingsRepository,
     TenantTransaction,
@@ -41,11 +53,15 @@ import { TenantsService } from './tenants.service';
   ],
   exports: [
     SchemaMigrationService,
+    TenantConnections,
     TenantContext,
     TenantDb,
     TenantDeletionSteps,
     TenantEntry,
     TenantMigrator,
+    TenantMoveSteps,
+    TenantMover,
+    TenantPlacement,
     TenantSettingsStore,
     TenantTransaction,
     TenantsService,

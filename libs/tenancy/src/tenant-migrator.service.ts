@@ -8,6 +8,8 @@ export interface TenantMigrationReport {
   readonly tenantId: string;
   readonly slug: string;
   readonly schema: string;
+  /** The cluster the schema lives on (docs/scaling.md). */
+  readonly cluster: string;
   readonly fromVersion: number;
   readonly toVersion: number;
   readonly status: 'migrated' | 'up-to-date' | 'failed';
@@ -41,6 +43,25 @@ export class TenantMigrator {
     return this.latestVersion;
   }
 
+  /**
+   * Tenant creation on a member cluster: every migration in `member`'s transaction (search path
+   * set), the schema stamped with the version, and the records in `home`'s, which the caller
+   * commits after `member`'s.
+   */
+  async applyAllAcross(
+    member: EntityManager,
+    home: EntityManager,
+    tenant: { id: string; schema: string },
+  ): Promise<number> {
+    for (const migration of this.migrations) {
+      const started = performance.now();
+      await migration.up((sql, parameters) => member.query(sql, parameters));
+      await this.repository.record(home, tenant.id, migration, Math.round(performance.now() - started));
+    }
+    await this.repository.stamp(member, tenant.schema, this.latestVersion);
+    return this.latestVersion;
+  }
+
   /** Migrates every live tenant, oldest first, reporting each; one failure never stops the rest. */
   async migrateAll(onReport: (report: TenantMigrationReport) => void): Promise<TenantMigrationReport[]> {
     const tenants = await this.repository.liveTenants();
@@ -59,6 +80,7 @@ export class TenantMigrator {
       tenantId: tenant.id,
       slug: tenant.slug,
       schema: tenant.schema_name,
+      cluster: tenant.cluster,
       fromVersion: tenant.schema_version,
     };
     let version = tenant.schema_version;

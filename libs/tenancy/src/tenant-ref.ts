@@ -21,6 +21,15 @@ export function schemaNameFor(tenantId: string): string {
   return `t_${BigInt(`0x${hex}`).toString(36)}`;
 }
 
+/** The tenant id a schema name was made from (`schemaNameFor` backwards), for code that holds only the schema. */
+export function tenantIdFromSchema(schema: string): string {
+  if (!SCHEMA_PATTERN.test(schema)) throw new Error('refusing to use an unexpected schema name');
+  let value = 0n;
+  for (const digit of schema.slice(2)) value = value * 36n + BigInt(parseInt(digit, 36));
+  const hex = value.toString(16).padStart(32, '0');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
 /** Quotes a schema name for SQL after checking it has the only shape we ever create. */
 export function quotedSchema(schema: string): string {
   if (!SCHEMA_PATTERN.test(schema)) throw new Error('refusing to use an unexpected schema name');

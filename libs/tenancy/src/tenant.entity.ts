@@ -23,6 +23,14 @@ export class TenantEntity {
   @Column('timestamptz', { name: 'deleted_at', nullable: true })
   deletedAt!: Date | null;
 
+  /** The PostgreSQL cluster its schema lives on: `home` (DATABASE_URL) or a name of DATABASE_CLUSTERS. */
+  @Column('text', { default: 'home' })
+  cluster!: string;
+
+  /** While a move runs (TenantMover): the cluster it goes to. */
+  @Column('text', { name: 'moving_to', nullable: true })
+  movingTo!: string | null;
+
   /** While set, the tenant's tokens and sessions are refused (403 tenant_suspended); its data stays. */
   @Column('timestamptz', { name: 'suspended_at', nullable: true })
   suspendedAt!: Date | null;

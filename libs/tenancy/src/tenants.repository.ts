@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { SNAPSHOT_EXAMPLE as EX, SqlSnapshot } from '@cairn/db';
+import { ClusterPools, HOME_CLUSTER, SNAPSHOT_EXAMPLE as EX, SqlSnapshot } from '@cairn/db';
 import { type DataSource, type EntityManager } from 'typeorm';
 import { type DeletionCounts, TenantDeletionSteps } from './tenant-deletion.registry';
 import { TenantEntity } from './tenant.entity';
@@ -30,11 +30,14 @@ export class TenantsRepository {
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly migrator: TenantMigrator,
     private readonly deletionSteps: TenantDeletionSteps,
+    private readonly pools: ClusterPools,
   ) {}
 
   /**
-   * Inserts the tenant, creates its schema and migrates it to the latest version in one
-   * transaction: a tenant exists fully migrated or not at all.
+   * Inserts the tenant, creates its schema on `cluster` and migrates it to the latest version in
+   * one transaction: a tenant exists fully migrated or not at all. On a member cluster that is two
+   * transactions, the member's committed just before home's, so no reader of home sees the tenant
+   * before its schema is complete (a failed home commit leaves an unreachable schema behind).
    */
   @SqlSnapshot({
     name: 'the tenant migrations it applies are left out',
@@ -42,16 +45,30 @@ export class TenantsRepository {
       { id: EX.newTenantId, slug: 'example-new', name: 'Example (new)', schemaName: schemaNameFor(EX.newTenantId) },
     ],
   })
-  async provision(tenant: { id: string; slug: string; name: string; schemaName: string }): Promise<TenantEntity> {
+  async provision(
+    tenant: { id: string; slug: string; name: string; schemaName: string },
+    cluster: string = HOME_CLUSTER,
+  ): Promise<TenantEntity> {
     try {
       return await this.dataSource.transaction(async (manager) => {
         await manager.query(
-          `INSERT INTO cairn.tenants (id, slug, name, schema_name, schema_version) VALUES ($1, $2, $3, $4, 0)`,
-          [tenant.id, tenant.slug, tenant.name, tenant.schemaName],
+          `INSERT INTO cairn.tenants (id, slug, name, schema_name, schema_version, cluster) VALUES ($1, $2, $3, $4, 0, $5)`,
+          [tenant.id, tenant.slug, tenant.name, tenant.schemaName, cluster],
         );
-        await manager.query(`CREATE SCHEMA ${quotedSchema(tenant.schemaName)}`);
-        await manager.query(`SELECT set_config('search_path', $1, true)`, [tenantSearchPath(tenant.schemaName)]);
-        await this.migrator.applyAllWithin(manager, tenant.id);
+        if (cluster === HOME_CLUSTER) {
+          await manager.query(`CREATE SCHEMA ${quotedSchema(tenant.schemaName)}`);
+          await manager.query(`SELECT set_config('search_path', $1, true)`, [tenantSearchPath(tenant.schemaName)]);
+          await this.migrator.applyAllWithin(manager, tenant.id);
+        } else {
+          const member = await this.pools.dataSource(cluster);
+          await member.transaction(async (memberManager) => {
+            await memberManager.query(`CREATE SCHEMA ${quotedSchema(tenant.schemaName)}`);
+            await memberManager.query(`SELECT set_config('search_path', $1, true)`, [
+              tenantSearchPath(tenant.schemaName),
+            ]);
+            await this.migrator.applyAllAcross(memberManager, manager, { id: tenant.id, schema: tenant.schemaName });
+          });
+        }
         return manager.findOneByOrFail(TenantEntity, { id: tenant.id });
       });
     } catch (error) {
@@ -121,7 +138,15 @@ export class TenantsRepository {
    */
   @SqlSnapshot({
     name: 'the deletion steps other libraries register are left out',
-    params: [{ id: EX.tenantId, slug: EX.tenantSlug, name: 'Example', schemaName: schemaNameFor(EX.tenantId) }],
+    params: [
+      {
+        id: EX.tenantId,
+        slug: EX.tenantSlug,
+        name: 'Example',
+        schemaName: schemaNameFor(EX.tenantId),
+        cluster: HOME_CLUSTER,
+      },
+    ],
   })
   async softDelete(tenant: TenantEntity): Promise<TenantPurge> {
     return this.dataSource.transaction(async (manager: EntityManager) => {
@@ -129,27 +154,34 @@ export class TenantsRepository {
       const sql = (text: string, parameters?: unknown[]) => manager.query(text, parameters);
       let access: DeletionCounts = {};
       for (const step of this.deletionSteps.all()) access = { ...access, ...(await step(tenant.id, sql)) };
-      // Counted in the deleting transaction, just before the drop: exactly what the drop removes.
-      // One statement for every table (query_to_xml runs each count; %I quotes the names).
-      const tables = await manager.query<{ table: string; rows: string }[]>(
-        `SELECT c.relname AS table,
-                (xpath('/row/n/text()', query_to_xml(format('SELECT count(*) AS n FROM %I.%I', n.nspname, c.relname),
-                  false, true, '')))[1]::text AS rows
-           FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
-          WHERE n.nspname = $1 AND c.relkind IN ('r', 'p') AND NOT c.relispartition
-          ORDER BY c.relname`,
-        [tenant.schemaName],
-      );
-      await manager.query(`DROP SCHEMA IF EXISTS ${quotedSchema(tenant.schemaName)} CASCADE`);
-      return {
-        schema: tenant.schemaName,
-        tables: tables.map((row) => ({ table: row.table, rows: Number(row.rows) })),
-        access,
-      };
+      if (tenant.cluster !== HOME_CLUSTER) {
+        // On its member cluster, committed before home's deletion (docs/scaling.md: not atomic with it).
+        const member = await this.pools.dataSource(tenant.cluster);
+        const tables = await member.transaction((memberManager) => countAndDrop(memberManager, tenant.schemaName));
+        return { schema: tenant.schemaName, tables, access };
+      }
+      return { schema: tenant.schemaName, tables: await countAndDrop(manager, tenant.schemaName), access };
     });
   }
 
   private live() {
     return this.dataSource.getRepository(TenantEntity).createQueryBuilder('t').andWhere('t.deleted_at IS NULL');
   }
+}
+
+/** Counts every table's rows and drops the schema, in `manager`'s transaction: exactly what the drop removes. */
+async function countAndDrop(manager: EntityManager, schemaName: string): Promise<TenantPurge['tables']> {
+  // Counted in the deleting transaction, just before the drop: exactly what the drop removes.
+  // One statement for every table (query_to_xml runs each count; %I quotes the names).
+  const tables = await manager.query<{ table: string; rows: string }[]>(
+    `SELECT c.relname AS table,
+                (xpath('/row/n/text()', query_to_xml(format('SELECT count(*) AS n FROM %I.%I', n.nspname, c.relname),
+                  false, true, '')))[1]::text AS rows
+           FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+          WHERE n.nspname = $1 AND c.relkind IN ('r', 'p') AND NOT c.relispartition
+          ORDER BY c.relname`,
+    [schemaName],
+  );
+  await manager.query(`DROP SCHEMA IF EXISTS ${quotedSchema(schemaName)} CASCADE`);
+  return tables.map((row) => ({ table: row.table, rows: Number(row.rows) }));
 }

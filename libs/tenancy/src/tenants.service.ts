@@ -2,18 +2,27 @@ import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { ConflictError, NotFoundError } from '@cairn/common';
 import { type TenantEntity } from './tenant.entity';
+import { TenantPlacement } from './tenant-placement.service';
 import { type LiveTenant, schemaNameFor, type TenantRef } from './tenant-ref';
 import { DuplicateSlugError, type TenantPage, type TenantPurge, TenantsRepository } from './tenants.repository';
 
 /** Tenant lifecycle: provisioning a migrated schema, lookup, and deletion. */
 @Injectable()
 export class TenantsService {
-  constructor(private readonly tenants: TenantsRepository) {}
+  constructor(
+    private readonly tenants: TenantsRepository,
+    private readonly placement: TenantPlacement,
+  ) {}
 
+  /** Provisions the tenant on the cluster the placement policy picks (docs/scaling.md). */
   async create(input: { slug: string; name: string }): Promise<TenantEntity> {
     const id = randomUUID();
+    const cluster = await this.placement.clusterForNewTenant();
     try {
-      return await this.tenants.provision({ id, slug: input.slug, name: input.name, schemaName: schemaNameFor(id) });
+      return await this.tenants.provision(
+        { id, slug: input.slug, name: input.name, schemaName: schemaNameFor(id) },
+        cluster,
+      );
     } catch (error) {
       if (error instanceof DuplicateSlugError) {
         throw new ConflictError(`A tenant with slug "${input.slug}" already exists`, 'tenant_exists');

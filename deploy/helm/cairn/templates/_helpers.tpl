@@ -83,6 +83,7 @@ template of one render (e.g. the app Secret and the migration hook Secret) sees 
 {{- end -}}
 
 {{- define "cairn.postgresql.fullname" -}}{{ include "cairn.fullname" . }}-postgresql{{- end -}}
+{{- define "cairn.cnpg.fullname" -}}{{ include "cairn.fullname" . }}-pg{{- end -}}
 {{- define "cairn.redis.fullname" -}}{{ include "cairn.fullname" . }}-redis{{- end -}}
 {{- define "cairn.ollama.fullname" -}}{{ include "cairn.fullname" . }}-ollama{{- end -}}
 
@@ -90,6 +91,20 @@ template of one render (e.g. the app Secret and the migration hook Secret) sees 
 {{- if .Values.postgresql.auth.password -}}{{ .Values.postgresql.auth.password }}{{- else -}}
 {{- include "cairn.generated" (dict "ctx" . "secret" (include "cairn.postgresql.fullname" .) "key" "password" "memo" "postgresql" "generate" "alnum") -}}
 {{- end -}}
+{{- end -}}
+
+{{/* The CloudNativePG app user's password: given, or generated once and kept in <release>-cairn-pg-app. */}}
+{{- define "cairn.cnpg.password" -}}
+{{- $c := .Values.postgresql.cloudnativepg -}}
+{{- if $c.password -}}{{ $c.password }}{{- else -}}
+{{- include "cairn.generated" (dict "ctx" . "secret" (printf "%s-app" (include "cairn.cnpg.fullname" .)) "key" "password" "memo" "cnpg" "generate" "alnum") -}}
+{{- end -}}
+{{- end -}}
+
+{{/* postgresql:// URL of the CloudNativePG app user on a service of the Cluster (`-rw`) or its Pooler. */}}
+{{- define "cairn.cnpg.url" -}}
+{{- $c := .ctx.Values.postgresql.cloudnativepg -}}
+{{- printf "postgresql://%s:%s@%s-%s:5432/%s" $c.owner (include "cairn.cnpg.password" .ctx | urlquery) (include "cairn.cnpg.fullname" .ctx) .service $c.database -}}
 {{- end -}}
 
 {{- define "cairn.redis.password" -}}
@@ -100,11 +115,25 @@ template of one render (e.g. the app Secret and the migration hook Secret) sees 
 
 {{/* DATABASE_URL when the chart owns the Secret. */}}
 {{- define "cairn.databaseUrl" -}}
-{{- if .Values.postgresql.enabled -}}
+{{- if and .Values.postgresql.enabled .Values.postgresql.cloudnativepg.enabled -}}
+{{- fail "postgresql.enabled and postgresql.cloudnativepg.enabled exclude each other: choose the bundled PostgreSQL or a CloudNativePG Cluster" -}}
+{{- else if .Values.postgresql.cloudnativepg.enabled -}}
+{{- include "cairn.cnpg.url" (dict "ctx" . "service" "pooler-rw") -}}
+{{- else if .Values.postgresql.enabled -}}
 {{- $a := .Values.postgresql.auth -}}
 {{- printf "postgresql://%s:%s@%s:5432/%s" $a.username (include "cairn.postgresql.password" . | urlquery) (include "cairn.postgresql.fullname" .) $a.database -}}
 {{- else -}}
 {{- required "secrets.databaseUrl (or secrets.existingSecret, or postgresql.enabled) is required" .Values.secrets.databaseUrl -}}
+{{- end -}}
+{{- end -}}
+
+{{/* The direct (primary) URL, for what a transaction-mode pooler cannot carry: the migration's
+session advisory lock, LISTEN. The same as DATABASE_URL unless CloudNativePG's Pooler is in front. */}}
+{{- define "cairn.databaseDirectUrl" -}}
+{{- if .Values.postgresql.cloudnativepg.enabled -}}
+{{- include "cairn.cnpg.url" (dict "ctx" . "service" "rw") -}}
+{{- else -}}
+{{- include "cairn.databaseUrl" . -}}
 {{- end -}}
 {{- end -}}
 
@@ -129,9 +158,9 @@ template of one render (e.g. the app Secret and the migration hook Secret) sees 
 {{- add (div (add (int .Values.config.SHUTDOWN_TIMEOUT_MS) (int (.Values.config.SHUTDOWN_DRAIN_MS | default 0)) 999) 1000) (int .Values.preStopSleepSeconds) 5 -}}
 {{- end -}}
 
-{{/* Hook migrations before install need an external database; the in-chart one exists only after. */}}
+{{/* Hook migrations before install need an external database; the in-chart one (or the CloudNativePG Cluster) exists only after. */}}
 {{- define "cairn.migrationHook" -}}
-{{- if .Values.postgresql.enabled -}}post-install,pre-upgrade{{- else -}}pre-install,pre-upgrade{{- end -}}
+{{- if or .Values.postgresql.enabled .Values.postgresql.cloudnativepg.enabled -}}post-install,pre-upgrade{{- else -}}pre-install,pre-upgrade{{- end -}}
 {{- end -}}
 
 {{- define "cairn.checksum" -}}
@@ -147,6 +176,8 @@ checksum/config: {{ print $cm $secret | sha256sum }}
 {{- $k := $ctx.Values.secrets.keys -}}
 - name: DATABASE_URL
   valueFrom: { secretKeyRef: { name: {{ $name }}, key: {{ $k.databaseUrl }} } }
+- name: DATABASE_CLUSTERS
+  valueFrom: { secretKeyRef: { name: {{ $name }}, key: {{ $k.databaseClusters }}, optional: true } }
 {{- if ne .app "migrate" }}
 - name: REDIS_URL
   valueFrom: { secretKeyRef: { name: {{ $name }}, key: {{ $k.redisUrl }} } }
@@ -184,6 +215,14 @@ the in-chart pods or the operator's rules for external services. */}}
 {{- define "cairn.networkPolicy.database" -}}
 {{- if .Values.postgresql.enabled -}}
 {{ include "cairn.networkPolicy.inChart" (dict "ctx" . "component" "postgresql" "port" 5432) }}
+{{- else if .Values.postgresql.cloudnativepg.enabled -}}
+{{- /* The Cluster's instances (the direct service) and its Pooler's pods, by the operator's labels. */}}
+- to:
+    - podSelector:
+        matchLabels: { cnpg.io/cluster: {{ include "cairn.cnpg.fullname" . }} }
+    - podSelector:
+        matchLabels: { cnpg.io/poolerName: {{ include "cairn.cnpg.fullname" . }}-pooler-rw }
+  ports: [{ port: 5432, protocol: TCP }]
 {{- else -}}
 {{- range .Values.networkPolicy.databaseEgress }}
 {{ list . | toYaml }}

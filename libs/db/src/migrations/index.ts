@@ -10,6 +10,7 @@ import { oidcIdentities } from './0008-oidc-identities';
 import { platformDataKeys } from './0009-platform-data-keys';
 import { oauth } from './0010-oauth';
 import { trigramExtension } from './0011-trigram-extension';
+import { tenantPlacement } from './0012-tenant-placement';
 
 /** Control-schema migrations in order. Append only; never edit one that has shipped. */
 export const CONTROL_MIGRATIONS: readonly Migration[] = [
@@ -24,4 +25,5 @@ export const CONTROL_MIGRATIONS: readonly Migration[] = [
   platformDataKeys,
   oauth,
   trigramExtension,
+  tenantPlacement,
 ];

@@ -1,0 +1,132 @@
+import { Injectable } from '@nestjs/common';
+import { ClusterPools } from '@cairn/db';
+import { type DataSource, type EntityManager } from 'typeorm';
+import { tenantIdFromSchema } from './tenant-ref';
+import { TenantMovingError, TenantPlacement } from './tenant-placement.service';
+
+/** What a transaction on a tenant's cluster needs: whose, and the schema it reaches. */
+export interface TenantTarget {
+  readonly id: string;
+  readonly schema: string;
+}
+
+/**
+ * The connections to a tenant's data, on whichever cluster it is placed (docs/scaling.md).
+ * TenantTransaction opens its transactions here, and so do the few repositories that reach a
+ * tenant's schema by qualified names outside one (the audit chain, index builds, VACUUM), so a
+ * move's write freeze covers them all: with placement on, every transaction first takes the
+ * tenant's move lock shared, without waiting (TenantMover holds it exclusively while it copies):
+ * one that cannot, or that finds the schema moved away, answers 503 tenant_moving at once.
+ */
+@Injectable()
+export class TenantConnections {
+  constructor(
+    private readonly pools: ClusterPools,
+    private readonly placement: TenantPlacement,
+  ) {}
+
+  /** The data source of the cluster the tenant lives on, for statements that cannot run in a transaction. */
+  async dataSource(tenant: TenantTarget): Promise<DataSource> {
+    return this.pools.dataSource(await this.placement.clusterOf(tenant.id));
+  }
+
+  /** `dataSource`, for callers that hold only the schema name. */
+  dataSourceOfSchema(schema: string): Promise<DataSource> {
+    return this.dataSource({ id: tenantIdFromSchema(schema), schema });
+  }
+
+  /**
+   * Runs `work` in a transaction on the tenant's cluster. `settings` are transaction-local GUCs
+   * set in the first statement, with the move lock when placement is on (one round trip).
+   */
+  async transaction<T>(
+    tenant: TenantTarget,
+    work: (manager: EntityManager) => Promise<T>,
+    settings: readonly (readonly [string, string])[] = [],
+  ): Promise<T> {
+    const cluster = await this.placement.clusterOf(tenant.id);
+    const dataSource = await this.pools.dataSource(cluster);
+    try {
+      return await dataSource.transaction(async (manager) => {
+        const lock = this.placement.enabled ? [moveLockKey(tenant.id)] : [];
+        if (lock.length + settings.length > 0) {
+          const [first] = await manager.query<{ unfrozen?: boolean }[]>(
+            firstStatementSql(lock.length > 0, settings.length),
+            [...lock, ...settings.flat()],
+          );
+          // Frozen by a move: answer at once rather than wait holding one of the cluster's pooled
+          // connections (waiters would starve the cluster's other tenants, and the move itself).
+          if (lock.length > 0 && first?.unfrozen !== true) {
+            this.placement.forget(tenant.id);
+            throw new TenantMovingError();
+          }
+        }
+        return work(manager);
+      });
+    } catch (error) {
+      if (this.placement.enabled && (await this.movedAway(tenant, cluster, dataSource, error))) {
+        throw new TenantMovingError();
+      }
+      throw error;
+    }
+  }
+
+  /** `transaction`, for callers that hold only the schema name. */
+  transactionOnSchema<T>(schema: string, work: (manager: EntityManager) => Promise<T>): Promise<T> {
+    return this.transaction({ id: tenantIdFromSchema(schema), schema }, work);
+  }
+
+  /** Whether the schema exists on the cluster, for telling a deleted tenant from a table that is missing. */
+  async schemaExists(dataSource: DataSource, schema: string): Promise<boolean> {
+    const rows = await dataSource.query<unknown[]>(`SELECT 1 FROM pg_namespace WHERE nspname = $1`, [schema]);
+    return rows.length > 0;
+  }
+
+  /**
+   * After a failure on a missing name: whether the tenant left `cluster` since the transaction
+   * chose it (a stale cached placement, or a transaction that began just before the retirement), so the failure is the move's and a retry reaches the new cluster. The cached placement
+   * is dropped either way: the next transaction reads it afresh.
+   */
+  private async movedAway(
+    tenant: TenantTarget,
+    cluster: string,
+    dataSource: DataSource,
+    error: unknown,
+  ): Promise<boolean> {
+    const code = errorCode(error);
+    if (!code || !NAMES_GONE.has(code)) return false;
+    this.placement.forget(tenant.id);
+    const now = await this.placement.lookup(tenant.id);
+    if (!now) return false;
+    return now.cluster !== cluster && !(await this.schemaExists(dataSource, tenant.schema));
+  }
+}
+
+/** The advisory lock TenantMover holds exclusively on the source cluster while it copies the tenant. */
+export function moveLockKey(tenantId: string): string {
+  return `cairn.tenant_move:${tenantId}`;
+}
+
+/** PostgreSQL: undefined_table, invalid_schema_name. */
+export const NAMES_GONE = new Set(['42P01', '3F000']);
+
+export function errorCode(error: unknown): string | undefined {
+  const { code, driverError } = (error ?? {}) as { code?: unknown; driverError?: { code?: unknown } };
+  const found = driverError?.code ?? code;
+  return typeof found === 'string' ? found : undefined;
+}
+
+/**
+ * `SELECT [pg_try_advisory_xact_lock_shared(…) AS unfrozen,] set_config($…, $…, true), …`. The try
+ * fails while TenantMover holds the lock exclusively, and also while it waits for it (PostgreSQL
+ * queues a request behind a conflicting waiter), so the freeze starts the moment the move asks.
+ */
+function firstStatementSql(lock: boolean, settings: number): string {
+  const offset = lock ? 1 : 0;
+  const calls = Array.from(
+    { length: settings },
+    (_, i) => `set_config($${offset + i * 2 + 1}, $${offset + i * 2 + 2}, true)`,
+  );
+  if (lock) calls.unshift(`pg_try_advisory_xact_lock_shared(hashtextextended($1, 0)) AS unfrozen`);
+  return `SELECT ${calls.join(', ')}`;
+}
