@@ -1,3 +1,4 @@
+import { UnboundedStatements } from '@cairn/db';
 import {
   EMBEDDER,
   type Embedder,
@@ -128,7 +129,7 @@ export async function ingest(
   // As the worker's rollout does when a model becomes active: semantic ranking through the model's
   // HNSW index, approximate as in the product, not an exact scan (the hash model's is in the schema).
   if (!model.model.builtIn) {
-    await new VectorIndexes(new VectorIndexesRepository(app.get(DataSource)), app.get(EmbeddingTargets)).ensure(
+    await new VectorIndexes(new VectorIndexesRepository(app.get(DataSource), app.get(UnboundedStatements)), app.get(EmbeddingTargets)).ensure(
       tenant.schema,
       model.model,
     );

@@ -65,6 +65,23 @@ export const environmentSchema = z.object({
   DATABASE_URL: postgresUrl.optional(),
   DATABASE_POOL_MAX: positiveInt(10, 500),
   DATABASE_STATEMENT_TIMEOUT_MS: positiveInt(30_000, 3_600_000),
+  /**
+   * What stands between the apps and PostgreSQL: `none` (a direct connection, or a session-mode
+   * pooler) or `transaction` (PgBouncer in transaction mode and its kin: no session state survives
+   * a transaction). See the README's "Behind PgBouncer".
+   */
+  DATABASE_POOLER: z.enum(['none', 'transaction'], 'must be none or transaction').default('none'),
+  /**
+   * A session-capable connection straight to PostgreSQL, beside a transaction pooler: LISTEN
+   * (the token cache's change notices) and session advisory locks (`npm run migrate`,
+   * `npm run keys:rotate`) use it.
+   */
+  DATABASE_DIRECT_URL: postgresUrl.optional(),
+  /**
+   * Named (protocol-level) prepared statements for the hot queries: default `on`, or `off` with
+   * DATABASE_POOLER=transaction. `on` behind PgBouncer >= 1.21 with `max_prepared_statements` set.
+   */
+  DATABASE_PREPARED_STATEMENTS: z.enum(['on', 'off'], 'must be on or off').optional(),
   REDIS_URL: redisUrl.optional(),
   CAIRN_ADMIN_TOKEN: adminToken.optional(),
   CAIRN_MASTER_KEY: masterKey.optional(),

@@ -5,6 +5,21 @@ import { ReadinessRegistry } from '@cairn/observability';
 import { type DataSource } from 'typeorm';
 import { ControlMigrator } from './control-migrator.service';
 import { PreparedStatements } from './prepared-statements.service';
+import { UnboundedStatements } from './unbounded-statement.repository';
+
+/**
+ * The timeouts travel in the startup packet, which PgBouncer 1.18 refuses ("unsupported startup
+ * parameter") unless told to ignore them, and behind a transaction pooler they would set nothing
+ * for the server connections it shares anyway: there the operator sets them on the database role
+ * (`ALTER ROLE … SET statement_timeout`), which every server connection the pooler opens carries.
+ */
+function sessionTimeouts(config: CairnConfig): Record<string, number> {
+  if (config.database.pooler === 'transaction') return {};
+  return {
+    statement_timeout: config.database.statementTimeoutMs,
+    idle_in_transaction_session_timeout: config.database.statementTimeoutMs * 2,
+  };
+}
 
 /**
  * One pg pool (through TypeORM) shared by every tenant. Schema changes only ever come
@@ -27,15 +42,14 @@ import { PreparedStatements } from './prepared-statements.service';
         extra: {
           max: config.database.poolMax,
           application_name: `cairn-${config.app}`,
-          statement_timeout: config.database.statementTimeoutMs,
-          idle_in_transaction_session_timeout: config.database.statementTimeoutMs * 2,
+          ...sessionTimeouts(config),
           connectionTimeoutMillis: 10_000,
         },
       }),
     }),
   ],
-  providers: [ControlMigrator, PreparedStatements],
-  exports: [ControlMigrator, PreparedStatements],
+  providers: [ControlMigrator, PreparedStatements, UnboundedStatements],
+  exports: [ControlMigrator, PreparedStatements, UnboundedStatements],
 })
 export class DatabaseModule implements OnModuleInit {
   constructor(

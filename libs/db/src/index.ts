@@ -1,10 +1,16 @@
-export { LOCK_NAMESPACE, MIGRATION_LOCK_ID, withAdvisoryLock } from './advisory-lock.repository';
+export {
+  type AdvisoryLockTarget,
+  LOCK_NAMESPACE,
+  MIGRATION_LOCK_ID,
+  SessionUnavailableError,
+  withAdvisoryLock,
+} from './advisory-lock.repository';
 export { type AppliedMigration, CONTROL_SCHEMA, ControlMigrator } from './control-migrator.service';
 export { DatabaseModule } from './database.module';
 export { PreparedStatements, queryPreparedIn, statementName } from './prepared-statements.service';
 export { assertMigrationSequence, type Migration, type SqlRunner } from './migration.types';
 export { type Binder, SqlParams } from './sql-params';
-export { queryWithoutStatementTimeout } from './unbounded-statement.repository';
+export { UnboundedStatements } from './unbounded-statement.repository';
 export { queryReturning } from './update-returning.repository';
 export {
   SqlSnapshot,

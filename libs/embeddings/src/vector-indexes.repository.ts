@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { queryWithoutStatementTimeout, SNAPSHOT_EXAMPLE as EX, SqlSnapshot } from '@cairn/db';
+import { SNAPSHOT_EXAMPLE as EX, SqlSnapshot, UnboundedStatements } from '@cairn/db';
 import { quotedSchema, schemaNameFor } from '@cairn/tenancy';
 import { type DataSource } from 'typeorm';
 
@@ -11,7 +11,10 @@ import { type DataSource } from 'typeorm';
  */
 @Injectable()
 export class VectorIndexesRepository {
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly unbounded: UnboundedStatements,
+  ) {}
 
   /** Whether the index exists and is valid; null when there is none. */
   @SqlSnapshot({ params: [schemaNameFor(EX.tenantId), 'memories_embedding_nomic_embed_text'] })
@@ -38,9 +41,7 @@ export class VectorIndexesRepository {
     params: [schemaNameFor(EX.tenantId), EX.corpusTable, 'memories_embedding_nomic_embed_text', EX.modelId, 768],
   })
   async create(schema: string, table: string, name: string, modelId: string, dims: number): Promise<void> {
-    await queryWithoutStatementTimeout(
-      this.dataSource,
-      `CREATE INDEX CONCURRENTLY IF NOT EXISTS "${name}" ON ${quotedSchema(schema)}.${table}
+    await this.unbounded.run(`CREATE INDEX CONCURRENTLY IF NOT EXISTS "${name}" ON ${quotedSchema(schema)}.${table}
          USING hnsw ((embedding::public.vector(${dims})) public.vector_cosine_ops)
          WHERE embedding_model = '${modelId}'`,
     );

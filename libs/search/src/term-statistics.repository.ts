@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { queryWithoutStatementTimeout, SNAPSHOT_EXAMPLE as EX, SqlSnapshot } from '@cairn/db';
+import { SNAPSHOT_EXAMPLE as EX, SqlSnapshot, UnboundedStatements } from '@cairn/db';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { quotedSchema, schemaNameFor, TenantDb } from '@cairn/tenancy';
 import { type DataSource } from 'typeorm';
@@ -16,6 +16,7 @@ export class TermStatisticsRepository {
   constructor(
     private readonly db: TenantDb,
     @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly unbounded: UnboundedStatements,
   ) {}
 
   /**
@@ -44,6 +45,6 @@ export class TermStatisticsRepository {
   @SqlSnapshot({ params: [schemaNameFor(EX.tenantId)] })
   async vacuum(schema: string): Promise<void> {
     const s = quotedSchema(schema);
-    await queryWithoutStatementTimeout(this.dataSource, `VACUUM (ANALYZE) ${s}.term_count_deltas, ${s}.term_counts`);
+    await this.unbounded.run(`VACUUM (ANALYZE) ${s}.term_count_deltas, ${s}.term_counts`);
   }
 }

@@ -1,5 +1,6 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
+import { CAIRN_CONFIG, type CairnConfig } from '@cairn/config';
 import { type AppliedMigration, ControlMigrator, MIGRATION_LOCK_ID, SqlSnapshot, withAdvisoryLock } from '@cairn/db';
 import { type DataSource } from 'typeorm';
 
@@ -14,12 +15,14 @@ export class ControlSchemaRepository {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly control: ControlMigrator,
+    @Inject(CAIRN_CONFIG) private readonly config: CairnConfig,
   ) {}
 
   /** Runs `work` holding the migration advisory lock; `onWait` first if another run holds it. */
   @SqlSnapshot({ params: [() => undefined, () => Promise.resolve()] })
   withMigrationLock<T>(onWait: () => void, work: () => Promise<T>): Promise<T> {
-    return withAdvisoryLock(this.dataSource, MIGRATION_LOCK_ID, onWait, work);
+    const target = { dataSource: this.dataSource, database: this.config.database };
+    return withAdvisoryLock(target, 'npm run migrate', MIGRATION_LOCK_ID, onWait, work);
   }
 
   get latestVersion(): number {
