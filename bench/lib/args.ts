@@ -44,6 +44,8 @@ export interface BenchOptions {
   readonly freshnessStores: number;
   /** Embedders the freshness benchmark runs with, one pair of runs (inline on, off) each. */
   readonly freshnessProviders: readonly SearchProvider[];
+  /** Every app of the run reaches PostgreSQL through a transaction-mode pgbouncer (DATABASE_POOLER=transaction). */
+  readonly pgbouncer: boolean;
 }
 
 export const GATEWAY_TOOLS = ['recall', 'store'] as const;
@@ -72,7 +74,7 @@ export const USAGE = `usage: npm run bench -- [--tenants N] [--seconds S] [--war
                         [--gateway-concurrency LIST] [--gateway-memories N] [--gateway-profile]
                         [--gateway-tools LIST] [--gateway-compare DIR] [--hooks-memories N] [--hooks-runs N]
                         [--harness-names N] [--harness-questions N] [--freshness-stores N]
-                        [--freshness-providers LIST]
+                        [--freshness-providers LIST] [--pgbouncer]
   --tenants N       tenants to provision, and baseline schemas to create (default 100)
   --seconds S       measured seconds per throughput phase (default 3)
   --warmup S        unmeasured warm-up seconds per throughput phase (default 0.5)
@@ -122,7 +124,10 @@ export const USAGE = `usage: npm run bench -- [--tenants N] [--seconds S] [--war
   --freshness-stores N         memories the freshness benchmark stores per run (default 1000)
   --freshness-providers LIST   embedders the freshness benchmark runs with: hash, local (default hash);
                                EMBEDDING_INLINE_MAX_CHARS, _BUDGET_MS and _MAX_IN_FLIGHT in the
-                               environment reach its apps`;
+                               environment reach its apps
+  --pgbouncer                  run every app through a PgBouncer in transaction mode (Debian's
+                               /usr/sbin/pgbouncer, started on a free port) with DATABASE_POOLER=
+                               transaction and DATABASE_DIRECT_URL, as the README's "Behind PgBouncer"`;
 
 export class UsageError extends Error {}
 
@@ -147,6 +152,7 @@ const DEFAULTS: BenchOptions = {
   harnessQuestions: 400,
   freshnessStores: 1_000,
   freshnessProviders: ['hash'],
+  pgbouncer: false,
 };
 
 type NumericOption =
@@ -200,6 +206,7 @@ export function parseArgs(argv: readonly string[]): BenchOptions | 'help' {
     gatewayProfile: defaultGatewayProfile,
     gatewayTools: defaultGatewayTools,
     freshnessProviders: defaultFreshnessProviders,
+    pgbouncer: defaultPgbouncer,
     ...numeric
   } = DEFAULTS;
   const options: Record<NumericOption, number> = { ...numeric };
@@ -212,12 +219,17 @@ export function parseArgs(argv: readonly string[]): BenchOptions | 'help' {
   let gatewayTools = defaultGatewayTools;
   let gatewayCompare: string | undefined;
   let freshnessProviders = defaultFreshnessProviders;
+  let pgbouncer = defaultPgbouncer;
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] ?? '';
     if (arg === '--help' || arg === '-h') return 'help';
     const [flag = '', inline] = arg.split('=', 2);
     if (flag === '--gateway-profile' && inline === undefined) {
       gatewayProfile = true;
+      continue;
+    }
+    if (flag === '--pgbouncer' && inline === undefined) {
+      pgbouncer = true;
       continue;
     }
     if (flag === '--gateway-compare') {
@@ -259,6 +271,7 @@ export function parseArgs(argv: readonly string[]): BenchOptions | 'help' {
     gatewayProfile,
     gatewayTools: [...new Set(gatewayTools)],
     freshnessProviders: [...new Set(freshnessProviders)],
+    pgbouncer,
     ...(gatewayCompare ? { gatewayCompare } : {}),
     ...(only ? { only } : {}),
   };
