@@ -27,7 +27,7 @@ export function requirePgbouncer(binary = PGBOUNCER_BINARY): string {
   if (!existsSync(binary)) {
     throw new MissingDependenciesError(
       `running behind PgBouncer (CAIRN_TEST_PGBOUNCER=1, bench --pgbouncer) needs ${binary}, which is missing: ` +
-        'install Debian/Ubuntu\'s package with `sudo scripts/install-deps.sh` (or `apt-get install -y pgbouncer`)',
+        "install Debian/Ubuntu's package with `sudo scripts/install-deps.sh` (or `apt-get install -y pgbouncer`)",
     );
   }
   return binary;
@@ -116,10 +116,16 @@ export async function startPgbouncer(backendUrl: string, log: Log = silent): Pro
     },
     async stop() {
       if (!exited) {
-        const gone = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-        // SIGINT: "safe shutdown", which waits for clients; SIGTERM closes at once.
+        let timer: NodeJS.Timeout | undefined;
+        const gone = new Promise<void>((resolve) => {
+          child.once('exit', () => resolve());
+          // A pending timer would hold the caller's event loop (jest's) open after the exit.
+          timer = setTimeout(resolve, 5_000);
+        });
+        // SIGTERM closes at once (SIGINT would wait for clients to finish).
         child.kill('SIGTERM');
-        await Promise.race([gone, sleep(5_000)]);
+        await gone;
+        clearTimeout(timer);
       }
       stopSync();
     },

@@ -147,6 +147,8 @@ checksum/config: {{ print $cm $secret | sha256sum }}
 {{- $k := $ctx.Values.secrets.keys -}}
 - name: DATABASE_URL
   valueFrom: { secretKeyRef: { name: {{ $name }}, key: {{ $k.databaseUrl }} } }
+- name: DATABASE_DIRECT_URL
+  valueFrom: { secretKeyRef: { name: {{ $name }}, key: {{ $k.databaseDirectUrl }}, optional: true } }
 {{- if ne .app "migrate" }}
 - name: REDIS_URL
   valueFrom: { secretKeyRef: { name: {{ $name }}, key: {{ $k.redisUrl }} } }
