@@ -102,7 +102,12 @@ describe('behind PgBouncer in transaction mode', () => {
     /** How many named statements the pool's single connection holds after a token lookup and a tenant-style one. */
     async function namedAfterHotQueries(overrides: Record<string, string>): Promise<number> {
       // Straight to PostgreSQL with one connection, so pg_prepared_statements shows that connection's.
-      const config = testConfig(database.url, testRedisUrl(), { DATABASE_POOL_MAX: '1', ...overrides });
+      // DATABASE_URL given: straight to PostgreSQL even in a run through pgbouncer (CAIRN_TEST_PGBOUNCER=1).
+      const config = testConfig(database.url, testRedisUrl(), {
+        DATABASE_URL: database.url,
+        DATABASE_POOL_MAX: '1',
+        ...overrides,
+      });
       module = await createDbTestingModule(config, []);
       const prepared = module.get(PreparedStatements);
       const dataSource = module.get(DataSource);
@@ -129,7 +134,10 @@ describe('behind PgBouncer in transaction mode', () => {
       const admin = new TestClient(app, TEST_ADMIN_TOKEN);
       const tenant = await createTenant(admin);
       const project = (await createProject(admin, tenant.slug)).slug;
-      const agent = new TestClient(app, (await issueToken(admin, tenant.slug, { role: 'agent', agentId: 'a:1' })).token);
+      const agent = new TestClient(
+        app,
+        (await issueToken(admin, tenant.slug, { role: 'agent', agentId: 'a:1' })).token,
+      );
       const holder = await client();
       for (let round = 0; round < 5; round++) {
         // Moves the pooler's most recently used server connection out of the way, as load would.
@@ -157,7 +165,7 @@ describe('behind PgBouncer in transaction mode', () => {
       const { token, id } = await issueToken(admin, tenant.slug, { role: 'reader' });
       const reader = new TestClient(app, token);
       expect((await reader.get('/v1/whoami')).status).toBe(200);
-      await eventually(async () => (app.get(AuthChangeListener).cache.trusted ? true : undefined), 5_000, 'trust');
+      await eventually(() => Promise.resolve(app.get(AuthChangeListener).cache.trusted || undefined), 5_000, 'trust');
       const listeners = await (
         await client(database.url)
       ).query<{ n: number }>(
@@ -208,7 +216,7 @@ describe('behind PgBouncer in transaction mode', () => {
       await holder.query('SELECT pg_advisory_lock($1, $2)', [LOCK_NAMESPACE, MIGRATION_LOCK_ID]);
       const events: string[] = [];
       const run = service.run(listener(events));
-      await eventually(async () => (events.includes('waiting') ? true : undefined), 5_000, 'the run to wait');
+      await eventually(() => Promise.resolve(events.includes('waiting') || undefined), 5_000, 'the run to wait');
       await holder.query('SELECT pg_advisory_unlock($1, $2)', [LOCK_NAMESPACE, MIGRATION_LOCK_ID]);
       const report = await run;
       expect(report.failed).toBe(0);
