@@ -1,4 +1,4 @@
-import { UnboundedStatements } from '@cairn/db';
+import { CAIRN_CONFIG } from '@cairn/config';
 import {
   EMBEDDER,
   type Embedder,
@@ -129,10 +129,10 @@ export async function ingest(
   // As the worker's rollout does when a model becomes active: semantic ranking through the model's
   // HNSW index, approximate as in the product, not an exact scan (the hash model's is in the schema).
   if (!model.model.builtIn) {
-    await new VectorIndexes(new VectorIndexesRepository(app.get(DataSource), app.get(UnboundedStatements)), app.get(EmbeddingTargets)).ensure(
-      tenant.schema,
-      model.model,
-    );
+    await new VectorIndexes(
+      new VectorIndexesRepository(app.get(DataSource), app.get(CAIRN_CONFIG)),
+      app.get(EmbeddingTargets),
+    ).ensure(tenant.schema, model.model);
   }
   const embedded = performance.now();
   log(`embedded ${first.length} of them in ${((embedded - inserted) / 1000).toFixed(1)} s (${model.model.id})`);

@@ -7,7 +7,7 @@
  * sweep interval (rankings are exact without it, but read every appended delta) and
  * VACUUM (ANALYZE) for the planner, as autovacuum would after a bulk load.
  */
-import { UnboundedStatements } from '@cairn/db';
+import { CAIRN_CONFIG } from '@cairn/config';
 import { closeSync, openSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Embedder, EmbeddingTargets, VectorIndexes, VectorIndexesRepository } from '@cairn/embeddings';
@@ -177,10 +177,10 @@ export async function embedAndSettle(
     // The built-in model's HNSW index comes with the schema; another model's is built by the
     // worker's rollout when the model becomes active. The bench has no worker: build it the same way.
     begin = performance.now();
-    await new VectorIndexes(new VectorIndexesRepository(bench.dataSource, bench.app.get(UnboundedStatements)), bench.app.get(EmbeddingTargets)).ensure(
-      tenant.schema,
-      bench.embedder.model,
-    );
+    await new VectorIndexes(
+      new VectorIndexesRepository(bench.dataSource, bench.app.get(CAIRN_CONFIG)),
+      bench.app.get(EmbeddingTargets),
+    ).ensure(tenant.schema, bench.embedder.model);
     log(`  built the ${bench.embedder.model.id} HNSW index in ${((performance.now() - begin) / 1000).toFixed(1)} s`);
   }
 

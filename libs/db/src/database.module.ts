@@ -5,7 +5,6 @@ import { ReadinessRegistry } from '@cairn/observability';
 import { type DataSource } from 'typeorm';
 import { ControlMigrator } from './control-migrator.service';
 import { PreparedStatements } from './prepared-statements.service';
-import { UnboundedStatements } from './unbounded-statement.repository';
 
 /**
  * The timeouts travel in the startup packet, which PgBouncer 1.18 refuses ("unsupported startup
@@ -48,8 +47,8 @@ function sessionTimeouts(config: CairnConfig): Record<string, number> {
       }),
     }),
   ],
-  providers: [ControlMigrator, PreparedStatements, UnboundedStatements],
-  exports: [ControlMigrator, PreparedStatements, UnboundedStatements],
+  providers: [ControlMigrator, PreparedStatements],
+  exports: [ControlMigrator, PreparedStatements],
 })
 export class DatabaseModule implements OnModuleInit {
   constructor(

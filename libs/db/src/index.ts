@@ -10,7 +10,7 @@ export { DatabaseModule } from './database.module';
 export { PreparedStatements, queryPreparedIn, statementName } from './prepared-statements.service';
 export { assertMigrationSequence, type Migration, type SqlRunner } from './migration.types';
 export { type Binder, SqlParams } from './sql-params';
-export { UnboundedStatements } from './unbounded-statement.repository';
+export { queryWithoutStatementTimeout } from './unbounded-statement.repository';
 export { queryReturning } from './update-returning.repository';
 export {
   SqlSnapshot,

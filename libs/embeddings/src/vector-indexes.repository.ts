@@ -1,6 +1,7 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
+import { CAIRN_CONFIG, type CairnConfig } from '@cairn/config';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { SNAPSHOT_EXAMPLE as EX, SqlSnapshot, UnboundedStatements } from '@cairn/db';
+import { queryWithoutStatementTimeout, SNAPSHOT_EXAMPLE as EX, SqlSnapshot } from '@cairn/db';
 import { quotedSchema, schemaNameFor } from '@cairn/tenancy';
 import { type DataSource } from 'typeorm';
 
@@ -13,7 +14,7 @@ import { type DataSource } from 'typeorm';
 export class VectorIndexesRepository {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
-    private readonly unbounded: UnboundedStatements,
+    @Inject(CAIRN_CONFIG) private readonly config: CairnConfig,
   ) {}
 
   /** Whether the index exists and is valid; null when there is none. */
@@ -41,7 +42,9 @@ export class VectorIndexesRepository {
     params: [schemaNameFor(EX.tenantId), EX.corpusTable, 'memories_embedding_nomic_embed_text', EX.modelId, 768],
   })
   async create(schema: string, table: string, name: string, modelId: string, dims: number): Promise<void> {
-    await this.unbounded.run(`CREATE INDEX CONCURRENTLY IF NOT EXISTS "${name}" ON ${quotedSchema(schema)}.${table}
+    await queryWithoutStatementTimeout(
+      { dataSource: this.dataSource, database: this.config.database },
+      `CREATE INDEX CONCURRENTLY IF NOT EXISTS "${name}" ON ${quotedSchema(schema)}.${table}
          USING hnsw ((embedding::public.vector(${dims})) public.vector_cosine_ops)
          WHERE embedding_model = '${modelId}'`,
     );

@@ -1,5 +1,6 @@
-import { Injectable } from '@nestjs/common';
-import { SNAPSHOT_EXAMPLE as EX, SqlSnapshot, UnboundedStatements } from '@cairn/db';
+import { Inject, Injectable } from '@nestjs/common';
+import { CAIRN_CONFIG, type CairnConfig } from '@cairn/config';
+import { queryWithoutStatementTimeout, SNAPSHOT_EXAMPLE as EX, SqlSnapshot } from '@cairn/db';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { quotedSchema, schemaNameFor, TenantDb } from '@cairn/tenancy';
 import { type DataSource } from 'typeorm';
@@ -16,7 +17,7 @@ export class TermStatisticsRepository {
   constructor(
     private readonly db: TenantDb,
     @InjectDataSource() private readonly dataSource: DataSource,
-    private readonly unbounded: UnboundedStatements,
+    @Inject(CAIRN_CONFIG) private readonly config: CairnConfig,
   ) {}
 
   /**
@@ -45,6 +46,9 @@ export class TermStatisticsRepository {
   @SqlSnapshot({ params: [schemaNameFor(EX.tenantId)] })
   async vacuum(schema: string): Promise<void> {
     const s = quotedSchema(schema);
-    await this.unbounded.run(`VACUUM (ANALYZE) ${s}.term_count_deltas, ${s}.term_counts`);
+    await queryWithoutStatementTimeout(
+      { dataSource: this.dataSource, database: this.config.database },
+      `VACUUM (ANALYZE) ${s}.term_count_deltas, ${s}.term_counts`,
+    );
   }
 }
