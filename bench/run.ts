@@ -77,10 +77,14 @@ async function main(options: BenchOptions, cleanups: CleanupStack): Promise<void
   const notes: string[] = [];
   const selected = (name: BenchName) => !options.only || options.only.includes(name);
 
-  const environment: BenchEnvironment = await prepareEnvironment(log, (cleanup) =>
-    cleanups.push('database/services', cleanup),
+  const environment: BenchEnvironment = await prepareEnvironment(
+    log,
+    (cleanup) => cleanups.push('database/services', cleanup),
+    { pgbouncer: options.pgbouncer },
   );
-  log(`PostgreSQL ${environment.serverVersion} (${environment.source}); building the api app`);
+  log(
+    `PostgreSQL ${environment.serverVersion} (${environment.source}, pooler: ${environment.pooler}); building the api app`,
+  );
   const bench: BenchApp = await startApiApp(environment.databaseUrl, environment.redisUrl);
   cleanups.push('api app', () => bench.app.close());
 
@@ -276,7 +280,7 @@ async function main(options: BenchOptions, cleanups: CleanupStack): Promise<void
   const machine = machineInfo();
   const header = [
     `Cairn benchmarks — ${startedAt.toISOString()} — ratio = value / baseline, both measured in this run`,
-    `transport: ${TRANSPORT}; PostgreSQL ${environment.serverVersion} (${environment.source}), ` +
+    `transport: ${TRANSPORT}; PostgreSQL ${environment.serverVersion} (${environment.source}, pooler: ${environment.pooler}), ` +
       `app pool max ${bench.config.database.poolMax}`,
     `tenants: ${options.tenants} sequential, interleaved with the baseline; throughput cases: ` +
       `${options.warmupSeconds} s warm-up, then ${options.seconds} s each in interleaved 0.5 s slices, ` +
@@ -299,6 +303,7 @@ async function main(options: BenchOptions, cleanups: CleanupStack): Promise<void
       transport: TRANSPORT,
       source: environment.source,
       postgres: environment.serverVersion,
+      pooler: environment.pooler,
       database: environment.databaseName,
       logLevel: bench.config.log.level,
       poolMax: bench.config.database.poolMax,

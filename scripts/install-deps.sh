@@ -2,9 +2,12 @@
 # Installs the system services Cairn needs for `npm start` / `npm test`:
 # PostgreSQL >= 15 with pgvector >= 0.8, and Redis >= 7; and, for the web console's browser
 # tests, the distribution's chromium (/usr/bin/chromium; the tests never download a browser); and
-# bubblewrap (bwrap), the OS sandbox `cairn exec` uses and its tests exercise; and HAProxy
-# (/usr/sbin/haproxy), the load balancer the replicas benchmark (bench/replicas) puts in front of
-# two replicas of each app. The harness runs its own haproxy on free ports; the distribution's
+# bubblewrap (bwrap), the OS sandbox `cairn exec` uses and its tests exercise; PgBouncer
+# (/usr/sbin/pgbouncer), which the tests run in front of their PostgreSQL with
+# CAIRN_TEST_PGBOUNCER=1 (the package's own service is kept stopped and disabled: tests start
+# their own pgbouncer on a free port, and a system one on 6432 would only be in the way);
+# and HAProxy (/usr/sbin/haproxy), the load balancer the replicas benchmark (bench/replicas) puts
+# in front of two replicas of each app. The harness runs its own haproxy on free ports; the distribution's
 # haproxy service is stopped and disabled so that nothing else holds a port.
 # Debian/Ubuntu only.
 # Idempotent: anything already present is left alone.
@@ -76,22 +79,24 @@ if ! command -v apt-get >/dev/null 2>&1; then
 fi
 
 major=$(pg_major)
-need_pg=0 need_vector=0 need_redis=0 need_chromium=0 need_bwrap=0 need_haproxy=0
+need_pg=0 need_vector=0 need_redis=0 need_chromium=0 need_bwrap=0 need_pgbouncer=0 need_haproxy=0
 if ((major < MIN_PG_MAJOR)) || [[ ! -x /usr/lib/postgresql/$major/bin/postgres ]]; then need_pg=1; fi
 if [[ ${CAIRN_PGVECTOR_FROM_SOURCE:-0} == 1 ]] || ((need_pg)) || ! pgvector_ok "$major"; then need_vector=1; fi
 if ! command -v redis-server >/dev/null 2>&1; then need_redis=1; fi
 if [[ ! -x /usr/bin/chromium ]]; then need_chromium=1; fi
 if ! command -v bwrap >/dev/null 2>&1; then need_bwrap=1; fi
+if [[ ! -x /usr/sbin/pgbouncer ]]; then need_pgbouncer=1; fi
 if [[ ! -x /usr/sbin/haproxy ]]; then need_haproxy=1; fi
 
 haproxy_version() { /usr/sbin/haproxy -v 2>/dev/null | sed -n '1s/^HAProxy version \([^ ]*\).*/\1/p'; }
 
-if ((!need_pg && !need_vector && !need_redis && !need_chromium && !need_bwrap && !need_haproxy)); then
+if ((!need_pg && !need_vector && !need_redis && !need_chromium && !need_bwrap && !need_pgbouncer && !need_haproxy)); then
   say "PostgreSQL $major: present ($(/usr/lib/postgresql/"$major"/bin/postgres --version))"
   say "pgvector $(pgvector_version "$major") for PostgreSQL $major: present"
   say "redis-server $(redis_version): present"
   say "chromium: present"
   say "bwrap: present"
+  say "pgbouncer: present ($(/usr/sbin/pgbouncer --version | head -n1))"
   say "haproxy $(haproxy_version): present"
   exit 0
 fi
@@ -106,6 +111,7 @@ if [[ $(id -u) -ne 0 && $dry_run != 1 ]] && ! sudo -n true >/dev/null 2>&1; then
   ((need_redis)) && missing+=("redis-server (apt package: redis-server)")
   ((need_chromium)) && missing+=("chromium, for the web console's browser tests (apt package: chromium)")
   ((need_bwrap)) && missing+=("bubblewrap, the sandbox of cairn exec (apt package: bubblewrap)")
+  ((need_pgbouncer)) && missing+=("pgbouncer, for the tests through a transaction-mode pooler (apt package: pgbouncer)")
   ((need_haproxy)) && missing+=("HAProxy, for the replicas benchmark (apt package: haproxy)")
   {
     echo "[install-deps] missing system dependencies:"
@@ -260,6 +266,47 @@ if ((need_bwrap)); then
   say "bwrap: installed"
 else
   say "bwrap: present"
+fi
+
+# --- PgBouncer (the tests through a transaction-mode pooler: CAIRN_TEST_PGBOUNCER=1) ------
+
+# The package enables and starts a pgbouncer service on 127.0.0.1:6432. Tests start their own
+# on a free port, so the system one is kept from starting (policy-rc.d answers 101, "action
+# forbidden", to the package's maintainer scripts) and disabled for later boots.
+install_pgbouncer() {
+  local policy=/usr/sbin/policy-rc.d ours=0
+  if [[ $dry_run != 1 && ! -e $policy ]]; then
+    printf '#!/bin/sh\n# Written by Cairn install-deps.sh while installing pgbouncer.\nexit 101\n' | as_root tee "$policy" >/dev/null
+    as_root chmod 755 "$policy"
+    ours=1
+  fi
+  local status=0
+  apt_install pgbouncer || status=$?
+  ((ours)) && as_root rm -f "$policy"
+  return "$status"
+}
+
+stop_system_pgbouncer() {
+  if command -v systemctl >/dev/null 2>&1; then
+    # `disable` edits unit links, so it works without a running systemd (containers) too.
+    as_root systemctl disable pgbouncer.service >/dev/null 2>&1 || true
+    [[ -d /run/systemd/system ]] && { as_root systemctl stop pgbouncer.service >/dev/null 2>&1 || true; }
+  fi
+  if command -v update-rc.d >/dev/null 2>&1; then
+    as_root update-rc.d pgbouncer disable >/dev/null 2>&1 || true
+  fi
+  if [[ ! -d /run/systemd/system && -x /etc/init.d/pgbouncer ]]; then
+    as_root /etc/init.d/pgbouncer stop >/dev/null 2>&1 || true
+  fi
+}
+
+if ((need_pgbouncer)); then
+  say "installing PgBouncer (apt package: pgbouncer; its system service is kept stopped)"
+  install_pgbouncer
+  stop_system_pgbouncer
+  say "pgbouncer: installed"
+else
+  say "pgbouncer: present"
 fi
 
 # --- HAProxy (the replicas benchmark's load balancer; bench/replicas) -------------

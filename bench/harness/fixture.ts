@@ -24,6 +24,7 @@ import {
   type SearchTenant,
   startSearchApp,
 } from '../search/fixture';
+import { databaseSettings } from '../lib/environment';
 
 export interface Spawned {
   readonly ms: number;
@@ -111,7 +112,7 @@ export async function openHarnessWorld(input: {
     const masterKey = bench.config.secrets.masterKey?.toString('base64');
     const shared = {
       NODE_ENV: 'production',
-      DATABASE_URL: input.databaseUrl,
+      ...databaseSettings(input.databaseUrl),
       REDIS_URL: input.redisUrl,
       QUEUE_PREFIX: bench.queuePrefix,
       LOG_LEVEL: 'silent',

@@ -4,6 +4,7 @@ import { type CairnConfig, loadConfig } from '@cairn/config';
 import { createRootLogger } from '@cairn/observability';
 import { createHttpApp } from '@cairn/server';
 import { ApiModule } from '@cairn/api-app';
+import { databaseSettings } from './environment';
 
 export interface BenchApp {
   readonly app: NestFastifyApplication;
@@ -26,7 +27,7 @@ export async function startApiApp(
   const adminToken = `bench-admin-${randomBytes(24).toString('hex')}`;
   const config = loadConfig('bench', {
     NODE_ENV: 'production',
-    DATABASE_URL: databaseUrl,
+    ...databaseSettings(databaseUrl),
     REDIS_URL: redisUrl,
     CAIRN_ADMIN_TOKEN: adminToken,
     CAIRN_MASTER_KEY: randomBytes(32).toString('base64'),

@@ -58,6 +58,8 @@ export interface BenchOptions {
   readonly replicasClients: number;
   /** Memories stored in the burst before the replicas benchmark restarts the workers. */
   readonly replicasBurst: number;
+  /** Every app of the run reaches PostgreSQL through a transaction-mode pgbouncer (DATABASE_POOLER=transaction). */
+  readonly pgbouncer: boolean;
 }
 
 export const GATEWAY_TOOLS = ['recall', 'store'] as const;
@@ -90,7 +92,7 @@ export const USAGE = `usage: npm run bench -- [--tenants N] [--fleet-tenants N] 
                         [--harness-names N] [--harness-questions N] [--freshness-stores N]
                         [--freshness-providers LIST] [--fairness-items N] [--fairness-writes N]
                         [--fairness-write-rate N] [--fairness-concurrency N] [--replicas-clients N]
-                        [--replicas-burst N]
+                        [--replicas-burst N] [--pgbouncer]
   --tenants N       tenants to provision, and baseline schemas to create (default 100)
   --fleet-tenants N tenants of the fleet part of the tenants benchmark: each provisioned, seeded with
                     20 memories, recalled in and migrated (default 1000; the scale goal is 10000)
@@ -153,7 +155,10 @@ export const USAGE = `usage: npm run bench -- [--tenants N] [--fleet-tenants N] 
   --fairness-concurrency N     the fairness benchmark's WORKER_CONCURRENCY_EMBEDDINGS (default 4)
   --replicas-clients N         concurrent MCP clients through HAProxy in the replicas benchmark (default 8)
   --replicas-burst N           memories stored before the replicas benchmark restarts the workers
-                               with jobs queued (default 2000)`;
+                               with jobs queued (default 2000)
+  --pgbouncer                  run every app through a PgBouncer in transaction mode (Debian's
+                               /usr/sbin/pgbouncer, started on a free port) with DATABASE_POOLER=
+                               transaction and DATABASE_DIRECT_URL, as the README's "Behind PgBouncer"`;
 
 export class UsageError extends Error {}
 
@@ -185,6 +190,7 @@ const DEFAULTS: BenchOptions = {
   fairnessConcurrency: 4,
   replicasClients: 8,
   replicasBurst: 2_000,
+  pgbouncer: false,
 };
 
 type NumericOption =
@@ -252,6 +258,7 @@ export function parseArgs(argv: readonly string[]): BenchOptions | 'help' {
     gatewayProfile: defaultGatewayProfile,
     gatewayTools: defaultGatewayTools,
     freshnessProviders: defaultFreshnessProviders,
+    pgbouncer: defaultPgbouncer,
     ...numeric
   } = DEFAULTS;
   const options: Record<NumericOption, number> = { ...numeric };
@@ -264,12 +271,17 @@ export function parseArgs(argv: readonly string[]): BenchOptions | 'help' {
   let gatewayTools = defaultGatewayTools;
   let gatewayCompare: string | undefined;
   let freshnessProviders = defaultFreshnessProviders;
+  let pgbouncer = defaultPgbouncer;
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] ?? '';
     if (arg === '--help' || arg === '-h') return 'help';
     const [flag = '', inline] = arg.split('=', 2);
     if (flag === '--gateway-profile' && inline === undefined) {
       gatewayProfile = true;
+      continue;
+    }
+    if (flag === '--pgbouncer' && inline === undefined) {
+      pgbouncer = true;
       continue;
     }
     if (flag === '--gateway-compare') {
@@ -311,6 +323,7 @@ export function parseArgs(argv: readonly string[]): BenchOptions | 'help' {
     gatewayProfile,
     gatewayTools: [...new Set(gatewayTools)],
     freshnessProviders: [...new Set(freshnessProviders)],
+    pgbouncer,
     ...(gatewayCompare ? { gatewayCompare } : {}),
     ...(only ? { only } : {}),
   };

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { ControlMigrator } from '@cairn/db';
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
+import { startPgbouncer } from '../../tools/local/pgbouncer';
 import { type LocalServices, startEphemeralServices } from '../../tools/local/services';
 
 export interface BenchEnvironment {
@@ -12,6 +13,22 @@ export interface BenchEnvironment {
   readonly databaseName: string;
   readonly redisUrl: string;
   readonly serverVersion: string;
+  /** `--pgbouncer`: the apps reach the database through a transaction-mode pgbouncer. */
+  readonly pooler: 'none' | 'pgbouncer (transaction mode)';
+}
+
+/** Set by `prepareEnvironment --pgbouncer`: maps the bench database's URL to the pooler's. */
+let throughPooler: ((url: string) => string) | undefined;
+
+/**
+ * The database settings an app of the run is configured with for `databaseUrl` (the
+ * environment's): DATABASE_URL alone, or with --pgbouncer the pooler's URL with
+ * DATABASE_POOLER=transaction and the direct URL beside it, as the README's "Behind PgBouncer"
+ * sets a deployment up.
+ */
+export function databaseSettings(databaseUrl: string): Record<string, string> {
+  if (!throughPooler) return { DATABASE_URL: databaseUrl };
+  return { DATABASE_URL: throughPooler(databaseUrl), DATABASE_POOLER: 'transaction', DATABASE_DIRECT_URL: databaseUrl };
 }
 
 type Cleanup = () => Promise<void>;
@@ -37,11 +54,13 @@ async function serverQuery<T extends object>(url: string, sql: string): Promise<
  * PostgreSQL and Redis for the run: the servers named by DATABASE_URL and REDIS_URL when
  * both are set, otherwise throwaway ones on free ports. Either way the benchmarks get a
  * fresh `cairn_bench_<random>` database (the named database's data is never touched),
- * dropped again by the cleanup this registers.
+ * dropped again by the cleanup this registers. With `pgbouncer` a transaction-mode pgbouncer
+ * starts in front of the server, and `databaseSettings` points the apps at it.
  */
 export async function prepareEnvironment(
   log: (line: string) => void,
   onCleanup: (cleanup: Cleanup) => void,
+  options: { readonly pgbouncer?: boolean } = {},
 ): Promise<BenchEnvironment> {
   const givenDatabase = process.env.DATABASE_URL;
   const givenRedis = process.env.REDIS_URL;
@@ -59,6 +78,15 @@ export async function prepareEnvironment(
     serverUrl = services.databaseUrl;
     redisUrl = services.redisUrl;
     source = 'ephemeral services';
+  }
+
+  if (options.pgbouncer) {
+    const pgbouncer = await startPgbouncer(serverUrl, (line) => log(`  ${line}`));
+    onCleanup(async () => {
+      throughPooler = undefined;
+      await pgbouncer.stop();
+    });
+    throughPooler = (url) => pgbouncer.through(url);
   }
 
   const databaseName = `cairn_bench_${randomBytes(6).toString('hex')}`;
@@ -79,5 +107,6 @@ export async function prepareEnvironment(
   } finally {
     await dataSource.destroy();
   }
-  return { source, databaseUrl, databaseName, redisUrl, serverVersion };
+  const pooler = options.pgbouncer ? 'pgbouncer (transaction mode)' : 'none';
+  return { source, databaseUrl, databaseName, redisUrl, serverVersion, pooler };
 }

@@ -15,6 +15,7 @@ import { WorkerModule } from '@cairn/worker-app';
 import { type DataSource } from 'typeorm';
 import { type BenchApp } from '../lib/app';
 import { type CorpusMemory } from '../search/corpus';
+import { databaseSettings } from '../lib/environment';
 
 export const MODEL = 'nomic-embed-text';
 /** nomic-embed-text's size: the row, index and JSON costs are those of the real model. */
@@ -74,7 +75,7 @@ export function workerConfig(input: {
 }): CairnConfig {
   return loadConfig('worker', {
     NODE_ENV: 'production',
-    DATABASE_URL: input.databaseUrl,
+    ...databaseSettings(input.databaseUrl),
     REDIS_URL: input.redisUrl,
     CAIRN_MASTER_KEY: input.masterKey ?? randomBytes(32).toString('base64'),
     LOG_LEVEL: 'silent',

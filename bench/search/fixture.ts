@@ -20,6 +20,7 @@ import { TenantDb, TenantEntry, type TenantRef, TenantTransaction } from '@cairn
 import { ApiModule } from '@cairn/api-app';
 import { DataSource } from 'typeorm';
 import { InjectClient } from '../lib/app';
+import { databaseSettings } from '../lib/environment';
 
 export interface SearchApp {
   readonly app: NestFastifyApplication;
@@ -67,7 +68,7 @@ export async function startSearchApp(
   const queuePrefix = `bench-${randomBytes(6).toString('hex')}`;
   const config = loadConfig('bench', {
     NODE_ENV: 'production',
-    DATABASE_URL: databaseUrl,
+    ...databaseSettings(databaseUrl),
     REDIS_URL: redisUrl,
     CAIRN_ADMIN_TOKEN: adminToken,
     CAIRN_MASTER_KEY: randomBytes(32).toString('base64'),

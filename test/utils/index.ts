@@ -14,6 +14,7 @@ export {
   TEST_ENV,
   type TestDatabase,
   testRedisUrl,
+  throughTestPooler,
 } from './test-database';
 export {
   type ConnectionGuard,
@@ -34,3 +35,4 @@ export {
 } from './sign-in';
 export { type IdpClient, type IdpIssuer, type Idps, startIdps } from './oidc-idp';
 export { freePort } from '../../tools/local/util';
+export { type PgbouncerInstance, startPgbouncer } from '../../tools/local/pgbouncer';

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { type AppName, type CairnConfig, loadConfig } from '@cairn/config';
+import { throughTestPooler } from './test-database';
 
 export const TEST_ADMIN_TOKEN = `test-admin-${randomBytes(24).toString('hex')}`;
 /**
@@ -8,6 +9,19 @@ export const TEST_ADMIN_TOKEN = `test-admin-${randomBytes(24).toString('hex')}`;
  * stored data keys refuses to start. Tests about other keys pass CAIRN_MASTER_KEY themselves.
  */
 const TEST_MASTER_KEY = randomBytes(32).toString('base64');
+
+/**
+ * With CAIRN_TEST_PGBOUNCER=1 the apps reach their database through the run's transaction-mode
+ * pgbouncer, as most production deployments on Kubernetes do, with the direct URL beside it for
+ * what needs a session (LISTEN, migration locks). A test that sets DATABASE_POOLER itself, or
+ * points at another server, keeps what it asked for.
+ */
+function poolerSettings(databaseUrl: string, overrides: Record<string, string>): Record<string, string> {
+  const chosen = 'DATABASE_POOLER' in overrides || 'DATABASE_URL' in overrides;
+  const pooled = chosen ? undefined : throughTestPooler(databaseUrl);
+  if (!pooled) return { DATABASE_URL: databaseUrl };
+  return { DATABASE_URL: pooled, DATABASE_POOLER: 'transaction', DATABASE_DIRECT_URL: databaseUrl };
+}
 
 /** A real, validated configuration for tests, built the same way the apps build theirs. */
 export function testConfig(
@@ -18,7 +32,7 @@ export function testConfig(
 ): CairnConfig {
   return loadConfig(app, {
     NODE_ENV: 'test',
-    DATABASE_URL: databaseUrl,
+    ...poolerSettings(databaseUrl, overrides),
     REDIS_URL: redisUrl,
     CAIRN_ADMIN_TOKEN: TEST_ADMIN_TOKEN,
     CAIRN_MASTER_KEY: TEST_MASTER_KEY,

@@ -8,6 +8,8 @@ export const TEST_ENV = {
   serverUrl: 'CAIRN_TEST_SERVER_URL',
   templateUrl: 'CAIRN_TEST_TEMPLATE_URL',
   redisUrl: 'CAIRN_TEST_REDIS_URL',
+  /** Set with CAIRN_TEST_PGBOUNCER=1: a URL of the transaction-mode pgbouncer in front of the server. */
+  pgbouncerUrl: 'CAIRN_TEST_PGBOUNCER_URL',
 } as const;
 
 const TEMPLATE_DATABASE = 'cairn_test_template';
@@ -68,4 +70,21 @@ export async function createTestDatabase(options: { migrated?: boolean } = {}): 
 
 export function testRedisUrl(): string {
   return requireEnv(TEST_ENV.redisUrl);
+}
+
+/**
+ * With CAIRN_TEST_PGBOUNCER=1, the URL of `databaseUrl`'s database through the transaction-mode
+ * pgbouncer global setup started; undefined otherwise, or for a URL of another server (a test
+ * that points an app at a closed port means that port).
+ */
+export function throughTestPooler(databaseUrl: string): string | undefined {
+  const pooler = process.env[TEST_ENV.pgbouncerUrl];
+  const server = process.env[TEST_ENV.serverUrl];
+  if (!pooler || !server) return undefined;
+  const url = new URL(databaseUrl);
+  if (url.host !== new URL(server).host) return undefined;
+  const through = new URL(pooler);
+  url.hostname = through.hostname;
+  url.port = through.port;
+  return url.toString();
 }

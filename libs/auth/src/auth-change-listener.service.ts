@@ -16,7 +16,8 @@ const RECONNECT_MAX_MS = 30_000;
  * user, a deleted tenant) and drops what they name. Every 10 s it sends itself a probe through
  * the ordinary pool and trusts the cache only while probes come back: a lost connection, a
  * pooler that swallows notices, or a database not yet migrated (no probe function) leave the
- * cache off, and every request is looked up as if there were none.
+ * cache off, and every request is looked up as if there were none. Behind a transaction pooler
+ * it listens on DATABASE_DIRECT_URL, and without one it does not start.
  *
  * Started on the first verification, so processes that never authenticate (the worker,
  * command-line tools) open no extra connection.
@@ -42,10 +43,21 @@ export class AuthChangeListener implements OnModuleDestroy {
     this.cache = new TokenCache(config.auth.tokenCacheTtlMs);
   }
 
-  /** Idempotent; does nothing when the cache is configured off. */
+  /**
+   * Idempotent; does nothing when the cache is configured off, or behind a transaction pooler
+   * with no DATABASE_DIRECT_URL: LISTEN needs a session of its own, which such a pooler does not
+   * keep, so the cache stays off there (every request is looked up) rather than trust notices
+   * that cannot arrive.
+   */
   start(): void {
     if (this.started || this.stopped || this.config.auth.tokenCacheTtlMs === 0) return;
     this.started = true;
+    if (!this.config.database.sessionUrl) {
+      this.logger.log(
+        'token cache off: DATABASE_POOLER=transaction without DATABASE_DIRECT_URL leaves no connection to LISTEN on',
+      );
+      return;
+    }
     void this.connect();
   }
 

@@ -26,15 +26,18 @@ export class AuthChangeNoticesRepository {
   ) {}
 
   /**
-   * Opens the listening connection. `onNotice` gets each payload on the channel; `onLost` is
+   * Opens the listening connection, on the session-capable URL (DATABASE_DIRECT_URL beside a
+   * transaction pooler, else DATABASE_URL). `onNotice` gets each payload on the channel; `onLost` is
    * called once if the connection fails or ends without `close`. Rejects if it cannot start.
    */
   @NoSqlSnapshot(
     'sends `LISTEN cairn_auth_change` on a connection of its own, outside the pool: notices never reach pooled connections',
   )
   async listen(onNotice: (payload: string) => void, onLost: (error: unknown) => void): Promise<NoticeSubscription> {
+    const url = this.config.database.sessionUrl;
+    if (!url) throw new Error('no session-capable connection to LISTEN on (DATABASE_DIRECT_URL is unset)');
     const client = new Client({
-      connectionString: this.config.database.url,
+      connectionString: url,
       application_name: `cairn-${this.config.app}-auth-listener`,
       keepAlive: true,
       connectionTimeoutMillis: 10_000,

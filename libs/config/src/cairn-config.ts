@@ -42,6 +42,18 @@ export interface CairnConfig {
     readonly clusters: readonly { readonly name: string; readonly url: string }[];
     /** Where new tenants go; unset: the cluster with the fewest live tenants. */
     readonly placementCluster: string | undefined;
+    /** DATABASE_POOLER: `transaction` when a transaction-mode pooler (PgBouncer) sits in front. */
+    readonly pooler: 'none' | 'transaction';
+    /** DATABASE_DIRECT_URL: straight to PostgreSQL, beside the pooler. */
+    readonly directUrl: string | undefined;
+    /**
+     * Where work that needs a session of its own connects (LISTEN, session advisory locks): the
+     * direct URL, else DATABASE_URL unless that is a transaction pooler; undefined when there is
+     * none, and such work falls back (the token cache stays off) or refuses (migrate).
+     */
+    readonly sessionUrl: string | undefined;
+    /** Hot queries as named prepared statements (DATABASE_PREPARED_STATEMENTS). */
+    readonly preparedStatements: boolean;
   };
   readonly redis: { readonly url: string };
   readonly secrets: {

@@ -92,12 +92,29 @@ export const environmentSchema = z.object({
   /**
    * A pooled connection is closed and replaced once this old (0: never). Each PostgreSQL backend
    * caches the catalog entries of every tenant schema it has touched, and nothing but a new
-   * connection gives that memory back (bench: --only fleet), so a long-lived pool serving
+   * connection gives that memory back (bench: --only tenants), so a long-lived pool serving
    * thousands of tenants must recycle its connections.
    */
   DATABASE_POOL_MAX_LIFETIME_SECONDS: z.coerce.number().int().min(0).max(86_400).default(1_800),
   DATABASE_CLUSTERS: databaseClusters.default([]),
   DATABASE_PLACEMENT_CLUSTER: clusterName.optional(),
+  /**
+   * What stands between the apps and PostgreSQL: `none` (a direct connection, or a session-mode
+   * pooler) or `transaction` (PgBouncer in transaction mode and its kin: no session state survives
+   * a transaction). See the README's "Behind PgBouncer".
+   */
+  DATABASE_POOLER: z.enum(['none', 'transaction'], 'must be none or transaction').default('none'),
+  /**
+   * A session-capable connection straight to PostgreSQL, beside a transaction pooler: LISTEN
+   * (the token cache's change notices) and session advisory locks (`npm run migrate`,
+   * `npm run keys:rotate`) use it.
+   */
+  DATABASE_DIRECT_URL: postgresUrl.optional(),
+  /**
+   * Named (protocol-level) prepared statements for the hot queries: default `on`, or `off` with
+   * DATABASE_POOLER=transaction. `on` behind PgBouncer >= 1.21 with `max_prepared_statements` set.
+   */
+  DATABASE_PREPARED_STATEMENTS: z.enum(['on', 'off'], 'must be on or off').optional(),
   REDIS_URL: redisUrl.optional(),
   CAIRN_ADMIN_TOKEN: adminToken.optional(),
   CAIRN_MASTER_KEY: masterKey.optional(),

@@ -57,6 +57,49 @@ describe('loadConfig', () => {
     );
   });
 
+  describe('behind a pooler', () => {
+    const direct = 'postgresql://cairn:pw@postgres-direct:5432/cairn';
+
+    it('defaults to a direct connection: named statements on, sessions on DATABASE_URL', () => {
+      expect(loadConfig('api', valid).database).toMatchObject({
+        pooler: 'none',
+        directUrl: undefined,
+        sessionUrl: valid.DATABASE_URL,
+        preparedStatements: true,
+      });
+    });
+
+    it('with DATABASE_POOLER=transaction: named statements off, sessions only on DATABASE_DIRECT_URL', () => {
+      expect(loadConfig('api', { ...valid, DATABASE_POOLER: 'transaction' }).database).toMatchObject({
+        pooler: 'transaction',
+        sessionUrl: undefined,
+        preparedStatements: false,
+      });
+      const withDirect = loadConfig('api', { ...valid, DATABASE_POOLER: 'transaction', DATABASE_DIRECT_URL: direct });
+      expect(withDirect.database).toMatchObject({ directUrl: direct, sessionUrl: direct, preparedStatements: false });
+    });
+
+    it('keeps named statements when told (PgBouncer >= 1.21 with max_prepared_statements), or drops them', () => {
+      const on = loadConfig('api', { ...valid, DATABASE_POOLER: 'transaction', DATABASE_PREPARED_STATEMENTS: 'on' });
+      expect(on.database.preparedStatements).toBe(true);
+      expect(loadConfig('api', { ...valid, DATABASE_PREPARED_STATEMENTS: 'off' }).database.preparedStatements).toBe(
+        false,
+      );
+    });
+
+    it('rejects values it does not know', () => {
+      expect(problemsOf({ ...valid, DATABASE_POOLER: 'session' })).toContain(
+        'DATABASE_POOLER must be none or transaction',
+      );
+      expect(problemsOf({ ...valid, DATABASE_PREPARED_STATEMENTS: 'yes' })).toContain(
+        'DATABASE_PREPARED_STATEMENTS must be on or off',
+      );
+      expect(problemsOf({ ...valid, DATABASE_DIRECT_URL: 'mysql://db' })).toContain(
+        'DATABASE_DIRECT_URL must be a postgres',
+      );
+    });
+  });
+
   it('names a missing variable', () => {
     expect(problemsOf({ ...valid, DATABASE_URL: undefined })).toBe('Invalid configuration: DATABASE_URL is required');
   });

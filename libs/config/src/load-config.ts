@@ -56,6 +56,13 @@ export function loadConfig(app: AppName, env: EnvSource): CairnConfig {
       statementTimeoutMs: values.DATABASE_STATEMENT_TIMEOUT_MS,
       clusters: values.DATABASE_CLUSTERS,
       placementCluster: values.DATABASE_PLACEMENT_CLUSTER,
+      pooler: values.DATABASE_POOLER,
+      directUrl: values.DATABASE_DIRECT_URL,
+      sessionUrl: values.DATABASE_DIRECT_URL ?? (values.DATABASE_POOLER === 'none' ? values.DATABASE_URL : undefined),
+      // A transaction pooler hands each statement to any server connection, where a name
+      // prepared on another is unknown (PgBouncer < 1.21, or without max_prepared_statements).
+      preparedStatements:
+        (values.DATABASE_PREPARED_STATEMENTS ?? (values.DATABASE_POOLER === 'none' ? 'on' : 'off')) === 'on',
     },
     redis: { url: values.REDIS_URL ?? '' },
     secrets: {

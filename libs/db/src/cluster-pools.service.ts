@@ -2,6 +2,7 @@ import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { CAIRN_CONFIG, type CairnConfig, databaseClusterNames, HOME_CLUSTER } from '@cairn/config';
 import { DataSource } from 'typeorm';
+import { poolOptions } from './pool-options';
 
 export { HOME_CLUSTER };
 
@@ -29,14 +30,7 @@ export class ClusterPools implements OnApplicationShutdown {
           migrationsRun: false,
           logging: false,
           entities: home.options.entities,
-          extra: {
-            max: config.database.poolMax,
-            maxLifetimeSeconds: config.database.poolMaxLifetimeSeconds,
-            application_name: `cairn-${config.app}`,
-            statement_timeout: config.database.statementTimeoutMs,
-            idle_in_transaction_session_timeout: config.database.statementTimeoutMs * 2,
-            connectionTimeoutMillis: 10_000,
-          },
+          extra: poolOptions(config, false),
         }),
       );
     }

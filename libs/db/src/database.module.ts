@@ -6,6 +6,7 @@ import { type DataSource } from 'typeorm';
 import { ClusterPools } from './cluster-pools.service';
 import { ControlMigrator } from './control-migrator.service';
 import { MemberClusterMigrator } from './member-cluster-migrator.service';
+import { poolOptions } from './pool-options';
 import { PreparedStatements } from './prepared-statements.service';
 
 /**
@@ -27,15 +28,7 @@ import { PreparedStatements } from './prepared-statements.service';
         logging: false,
         retryAttempts: 5,
         retryDelay: 2_000,
-        extra: {
-          max: config.database.poolMax,
-          // Recycled so no backend keeps the catalog caches of thousands of tenants for ever.
-          maxLifetimeSeconds: config.database.poolMaxLifetimeSeconds,
-          application_name: `cairn-${config.app}`,
-          statement_timeout: config.database.statementTimeoutMs,
-          idle_in_transaction_session_timeout: config.database.statementTimeoutMs * 2,
-          connectionTimeoutMillis: 10_000,
-        },
+        extra: poolOptions(config, config.database.pooler === 'transaction'),
       }),
     }),
   ],

@@ -1,4 +1,10 @@
-export { LOCK_NAMESPACE, MIGRATION_LOCK_ID, withAdvisoryLock } from './advisory-lock.repository';
+export {
+  type AdvisoryLockTarget,
+  LOCK_NAMESPACE,
+  MIGRATION_LOCK_ID,
+  SessionUnavailableError,
+  withAdvisoryLock,
+} from './advisory-lock.repository';
 export { ClusterPools, HOME_CLUSTER } from './cluster-pools.service';
 export { MemberClusterMigrator } from './member-cluster-migrator.service';
 export { type AppliedMigration, CONTROL_SCHEMA, ControlMigrator } from './control-migrator.service';

@@ -39,7 +39,7 @@ export class VectorIndexesRepository {
   })
   async create(schema: string, table: string, name: string, modelId: string, dims: number): Promise<void> {
     await queryWithoutStatementTimeout(
-      await this.connections.dataSourceOfSchema(schema),
+      await this.connections.maintenanceTarget(schema),
       `CREATE INDEX CONCURRENTLY IF NOT EXISTS "${name}" ON ${quotedSchema(schema)}.${table}
          USING hnsw ((embedding::public.vector(${dims})) public.vector_cosine_ops)
          WHERE embedding_model = '${modelId}'`,

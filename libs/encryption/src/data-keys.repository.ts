@@ -1,5 +1,6 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
+import { CAIRN_CONFIG, type CairnConfig } from '@cairn/config';
 import { SNAPSHOT_EXAMPLE as EX, SqlSnapshot, withAdvisoryLock } from '@cairn/db';
 import { type DataSource, type EntityManager } from 'typeorm';
 import { PLATFORM_SCOPE } from './contract/encryption.types';
@@ -47,7 +48,10 @@ const toPlatformKey = (row: PlatformKeyRow): WrappedDataKey => toKey({ ...row, t
  */
 @Injectable()
 export class DataKeysRepository {
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    @Inject(CAIRN_CONFIG) private readonly config: CairnConfig,
+  ) {}
 
   @SqlSnapshot({ params: [EX.tenantId] })
   async latest(tenantId: string): Promise<WrappedDataKey | null> {
@@ -163,7 +167,8 @@ export class DataKeysRepository {
   /** Runs `work` holding the rotation advisory lock; `onWait` first if another rotation holds it. */
   @SqlSnapshot({ params: [() => undefined, () => Promise.resolve()] })
   withRotationLock<T>(onWait: () => void, work: () => Promise<T>): Promise<T> {
-    return withAdvisoryLock(this.dataSource, KEY_ROTATION_LOCK_ID, onWait, work);
+    const target = { dataSource: this.dataSource, database: this.config.database };
+    return withAdvisoryLock(target, 'npm run keys:rotate', KEY_ROTATION_LOCK_ID, onWait, work);
   }
 
   @SqlSnapshot({ params: [] })

@@ -43,7 +43,7 @@ export class TermStatisticsRepository {
   async vacuum(schema: string): Promise<void> {
     const s = quotedSchema(schema);
     await queryWithoutStatementTimeout(
-      await this.connections.dataSourceOfSchema(schema),
+      await this.connections.maintenanceTarget(schema),
       `VACUUM (ANALYZE) ${s}.term_count_deltas, ${s}.term_counts`,
     );
   }

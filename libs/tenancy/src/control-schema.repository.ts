@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import {
   type AppliedMigration,
@@ -9,6 +9,7 @@ import {
   SqlSnapshot,
   withAdvisoryLock,
 } from '@cairn/db';
+import { CAIRN_CONFIG, type CairnConfig } from '@cairn/config';
 import { type DataSource } from 'typeorm';
 
 export type { AppliedMigration } from '@cairn/db';
@@ -23,12 +24,14 @@ export class ControlSchemaRepository {
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly control: ControlMigrator,
     private readonly members: MemberClusterMigrator,
+    @Inject(CAIRN_CONFIG) private readonly config: CairnConfig,
   ) {}
 
   /** Runs `work` holding the migration advisory lock; `onWait` first if another run holds it. */
   @SqlSnapshot({ params: [() => undefined, () => Promise.resolve()] })
   withMigrationLock<T>(onWait: () => void, work: () => Promise<T>): Promise<T> {
-    return withAdvisoryLock(this.dataSource, MIGRATION_LOCK_ID, onWait, work);
+    const target = { dataSource: this.dataSource, database: this.config.database };
+    return withAdvisoryLock(target, 'npm run migrate', MIGRATION_LOCK_ID, onWait, work);
   }
 
   get latestVersion(): number {

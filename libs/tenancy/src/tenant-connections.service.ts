@@ -1,5 +1,6 @@
-import { Injectable } from '@nestjs/common';
-import { ClusterPools } from '@cairn/db';
+import { Inject, Injectable } from '@nestjs/common';
+import { CAIRN_CONFIG, type CairnConfig } from '@cairn/config';
+import { type AdvisoryLockTarget, ClusterPools, HOME_CLUSTER } from '@cairn/db';
 import { type DataSource, type EntityManager } from 'typeorm';
 import { tenantIdFromSchema } from './tenant-ref';
 import { TenantMovingError, TenantPlacement } from './tenant-placement.service';
@@ -23,6 +24,7 @@ export class TenantConnections {
   constructor(
     private readonly pools: ClusterPools,
     private readonly placement: TenantPlacement,
+    @Inject(CAIRN_CONFIG) private readonly config: CairnConfig,
   ) {}
 
   /** The data source of the cluster the tenant lives on, for statements that cannot run in a transaction. */
@@ -33,6 +35,19 @@ export class TenantConnections {
   /** `dataSource`, for callers that hold only the schema name. */
   dataSourceOfSchema(schema: string): Promise<DataSource> {
     return this.dataSource({ id: tenantIdFromSchema(schema), schema });
+  }
+
+  /**
+   * Where a maintenance statement on the schema (an index build, a VACUUM) runs: the tenant's
+   * cluster, with how it is reached. DATABASE_POOLER and DATABASE_DIRECT_URL describe the home
+   * cluster's connection; member clusters (DATABASE_CLUSTERS) are connected to directly.
+   */
+  async maintenanceTarget(schema: string): Promise<AdvisoryLockTarget> {
+    const cluster = await this.placement.clusterOf(tenantIdFromSchema(schema));
+    const dataSource = await this.pools.dataSource(cluster);
+    if (cluster === HOME_CLUSTER) return { dataSource, database: this.config.database };
+    const direct = { pooler: 'none' as const, directUrl: undefined, sessionUrl: undefined, preparedStatements: true };
+    return { dataSource, database: { ...this.config.database, ...direct } };
   }
 
   /**

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { MissingTenantContextError } from '@cairn/common';
-import { queryPreparedIn } from '@cairn/db';
+import { PreparedStatements } from '@cairn/db';
 import { type EntityManager, type EntityTarget, type ObjectLiteral, type Repository } from 'typeorm';
 import { tenantScopes } from './tenant-scope';
 
@@ -10,6 +10,8 @@ import { tenantScopes } from './tenant-scope';
  */
 @Injectable()
 export class TenantDb {
+  constructor(private readonly prepared: PreparedStatements) {}
+
   manager(): EntityManager {
     const store = tenantScopes.getStore();
     if (!store?.manager) throw new MissingTenantContextError('tenant repository access');
@@ -31,9 +33,10 @@ export class TenantDb {
    * more time being parsed and planned than some of its executions take. PostgreSQL re-parses
    * a prepared statement whose search path differs from its last use, so a connection that
    * serves tenant after tenant stays correct (tested); the saving then comes from consecutive
-   * calls for the same tenant on a connection.
+   * calls for the same tenant on a connection. Behind a transaction pooler (named statements
+   * off) it is a plain query.
    */
   queryPrepared<T = unknown>(sql: string, parameters: readonly unknown[]): Promise<T[]> {
-    return queryPreparedIn<T>(this.manager(), sql, parameters);
+    return this.prepared.queryIn<T>(this.manager(), sql, parameters);
   }
 }

@@ -129,9 +129,12 @@ template of one render (e.g. the app Secret and the migration hook Secret) sees 
 
 {{/* The direct (primary) URL, for what a transaction-mode pooler cannot carry: the migration's
 session advisory lock, LISTEN. The same as DATABASE_URL unless CloudNativePG's Pooler is in front. */}}
+{{- /* Straight to PostgreSQL: CloudNativePG's primary (-rw), else secrets.databaseDirectUrl, else DATABASE_URL itself. */}}
 {{- define "cairn.databaseDirectUrl" -}}
 {{- if .Values.postgresql.cloudnativepg.enabled -}}
 {{- include "cairn.cnpg.url" (dict "ctx" . "service" "rw") -}}
+{{- else if .Values.secrets.databaseDirectUrl -}}
+{{- .Values.secrets.databaseDirectUrl -}}
 {{- else -}}
 {{- include "cairn.databaseUrl" . -}}
 {{- end -}}
@@ -178,6 +181,8 @@ checksum/config: {{ print $cm $secret | sha256sum }}
   valueFrom: { secretKeyRef: { name: {{ $name }}, key: {{ $k.databaseUrl }} } }
 - name: DATABASE_CLUSTERS
   valueFrom: { secretKeyRef: { name: {{ $name }}, key: {{ $k.databaseClusters }}, optional: true } }
+- name: DATABASE_DIRECT_URL
+  valueFrom: { secretKeyRef: { name: {{ $name }}, key: {{ $k.databaseDirectUrl }}, optional: true } }
 {{- if ne .app "migrate" }}
 - name: REDIS_URL
   valueFrom: { secretKeyRef: { name: {{ $name }}, key: {{ $k.redisUrl }} } }
