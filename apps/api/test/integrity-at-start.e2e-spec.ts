@@ -12,7 +12,6 @@ import {
   REPO_ROOT,
   type Secrets,
   spawnApp,
-  startApp,
 } from './process-harness';
 
 /**
@@ -65,14 +64,14 @@ function appEnv(app: ProcessAppName, integrity: Record<string, string>) {
   };
 }
 
-/** /readyz once the integrity check has reported (warn runs it beside start-up). */
+/** /readyz once the app answers and its integrity check has reported (warn runs it beside start-up). */
 async function integrityReadiness(url: string) {
   return eventually(
     async () => {
       const answer = await http(`${url}/readyz`);
       return answer.body.checks.integrity.info.status === 'pending' ? undefined : answer;
     },
-    30_000,
+    60_000,
     'the integrity report in /readyz',
   );
 }
@@ -87,7 +86,7 @@ describe.each<ProcessAppName>(['api', 'mcp-gateway', 'worker'])('CAIRN_INTEGRITY
     expect(stderr).toContain(`  changed: ${CHANGED}`);
     expect(stderr).toContain(`  added:   ${ADDED}`);
     expect(stderr).toContain(`  missing: ${MISSING}`);
-    const fatal = running.process.logLines().find((line) => line.level === 60);
+    const fatal = running.process.logLines().find((line) => line.level === 'fatal');
     expect(fatal?.integrity).toMatchObject({ status: 'tampered', changed: { count: 1, paths: [CHANGED] } });
     // Never listened: the check runs before the app is built.
     expect(running.process.logLines().map((line) => line.msg)).not.toContain('listening');
@@ -96,7 +95,7 @@ describe.each<ProcessAppName>(['api', 'mcp-gateway', 'worker'])('CAIRN_INTEGRITY
 
 describe('CAIRN_INTEGRITY in a running app', () => {
   it('strict starts on an intact tree and says so in /readyz', async () => {
-    const running = await startApp(
+    const running = await spawnApp(
       'worker',
       appEnv('worker', { CAIRN_INTEGRITY: 'strict', CAIRN_INTEGRITY_MANIFEST: intact }),
     );
@@ -118,7 +117,7 @@ describe('CAIRN_INTEGRITY in a running app', () => {
   });
 
   it('warn starts on a tampered tree, ready but degraded, with the report in /readyz, the log and /metrics', async () => {
-    const running = await startApp(
+    const running = await spawnApp(
       'api',
       appEnv('api', { CAIRN_INTEGRITY: 'warn', CAIRN_INTEGRITY_MANIFEST: tampered }),
     );
@@ -138,16 +137,16 @@ describe('CAIRN_INTEGRITY in a running app', () => {
       },
     });
     const warning = await running.process.waitForLog((line) => line.msg?.startsWith('integrity check: 1 changed'));
-    expect(warning).toMatchObject({ level: 40, integrity: { status: 'tampered', missing: { paths: [MISSING] } } });
+    expect(warning).toMatchObject({ level: 'warn', integrity: { status: 'tampered', missing: { paths: [MISSING] } } });
     const metrics = (await http(`${running.url}/metrics`)).text;
     expect(metrics).toMatch(/^cairn_integrity_files\{state="changed"\} 1$/m);
     expect(metrics).toMatch(/^cairn_integrity_files\{state="missing"\} 1$/m);
   });
 
   it('off skips the check, even on a tampered tree', async () => {
-    const running = await startApp(
-      'api',
-      appEnv('api', { CAIRN_INTEGRITY: 'off', CAIRN_INTEGRITY_MANIFEST: tampered }),
+    const running = await spawnApp(
+      'worker',
+      appEnv('worker', { CAIRN_INTEGRITY: 'off', CAIRN_INTEGRITY_MANIFEST: tampered }),
     );
     const { body } = await integrityReadiness(running.url);
     expect(body.degraded).not.toContain('integrity');
