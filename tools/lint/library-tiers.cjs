@@ -22,7 +22,7 @@ const TIERS = {
     redis: 'the shared Redis connection',
     server: 'the Fastify app, the error filter, graceful shutdown',
     integrity:
-      'the shipped files against their build-time sha256 manifest at start (off, warn, strict), pure (no Nest): written by the image build',
+      "the shipped files checked at start against the build's sha256 manifest (off, warn, strict), pure (no Nest)",
     access: 'principals, roles, the permission table and project scope checks',
     tenancy: 'tenants, their schemas and migrations, and the one entry into a tenant',
     auth: 'tokens, users and the global access guard',

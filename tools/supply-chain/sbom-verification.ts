@@ -65,17 +65,12 @@ export async function sbomProblems(sbomText: string, expected: ReadonlySet<strin
   if (!version) return [`specVersion ${JSON.stringify(sbom.specVersion)} is not a CycloneDX version`];
   const problems: string[] = [];
   if (!validators.has(version)) validators.set(version, new Validation.JsonStrictValidator(version));
-  const errors = await validators.get(version)!.validate(sbomText);
+  const errors: unknown = await validators.get(version)!.validate(sbomText);
   if (errors !== null) {
-    const list = Array.isArray(errors) ? errors : [errors];
-    problems.push(
-      ...list
-        .slice(0, MAX_SCHEMA_ERRORS)
-        .map(
-          (e: { instancePath?: string; message?: string }) =>
-            `schema ${version}: ${e.instancePath || '/'} ${e.message}`,
-        ),
-    );
+    // ajv's errors: where in the document, and what is wrong there.
+    const list = (Array.isArray(errors) ? errors : [errors]) as { instancePath?: string; message?: string }[];
+    for (const e of list.slice(0, MAX_SCHEMA_ERRORS))
+      problems.push(`schema ${version}: ${e.instancePath || '/'} ${e.message}`);
   }
   const root = sbom.metadata?.component;
   const rootEntry = lock.packages[''];

@@ -52,7 +52,7 @@ export class StartupIntegrity {
 
   /** `integrity` in /readyz and `cairn_integrity_files{state}` in /metrics, from the latest report. */
   exposeThrough(readiness: ReadinessRegistry, metrics: MetricsService): void {
-    readiness.register('integrity', async () => this.readiness(), { required: false });
+    readiness.register('integrity', () => Promise.resolve(this.readiness()), { required: false });
     const report = () => this.report;
     new Gauge({
       name: 'cairn_integrity_files',
