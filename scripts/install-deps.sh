@@ -2,7 +2,8 @@
 # Installs the system services Cairn needs for `npm start` / `npm test`:
 # PostgreSQL >= 15 with pgvector >= 0.8, and Redis >= 7; and, for the web console's browser
 # tests, the distribution's chromium (/usr/bin/chromium; the tests never download a browser); and
-# bubblewrap (bwrap), the OS sandbox `cairn exec` uses and its tests exercise.
+# bubblewrap (bwrap), the OS sandbox `cairn exec` uses and its tests exercise; and gpg, which
+# signs the chart in CI's supply-chain phase (scripts/supply-chain.sh).
 # Debian/Ubuntu only.
 # Idempotent: anything already present is left alone.
 #
@@ -73,19 +74,21 @@ if ! command -v apt-get >/dev/null 2>&1; then
 fi
 
 major=$(pg_major)
-need_pg=0 need_vector=0 need_redis=0 need_chromium=0 need_bwrap=0
+need_pg=0 need_vector=0 need_redis=0 need_chromium=0 need_bwrap=0 need_gpg=0
 if ((major < MIN_PG_MAJOR)) || [[ ! -x /usr/lib/postgresql/$major/bin/postgres ]]; then need_pg=1; fi
 if [[ ${CAIRN_PGVECTOR_FROM_SOURCE:-0} == 1 ]] || ((need_pg)) || ! pgvector_ok "$major"; then need_vector=1; fi
 if ! command -v redis-server >/dev/null 2>&1; then need_redis=1; fi
 if [[ ! -x /usr/bin/chromium ]]; then need_chromium=1; fi
 if ! command -v bwrap >/dev/null 2>&1; then need_bwrap=1; fi
+if ! command -v gpg >/dev/null 2>&1; then need_gpg=1; fi
 
-if ((!need_pg && !need_vector && !need_redis && !need_chromium && !need_bwrap)); then
+if ((!need_pg && !need_vector && !need_redis && !need_chromium && !need_bwrap && !need_gpg)); then
   say "PostgreSQL $major: present ($(/usr/lib/postgresql/"$major"/bin/postgres --version))"
   say "pgvector $(pgvector_version "$major") for PostgreSQL $major: present"
   say "redis-server $(redis_version): present"
   say "chromium: present"
   say "bwrap: present"
+  say "gpg: present"
   exit 0
 fi
 
@@ -99,6 +102,7 @@ if [[ $(id -u) -ne 0 && $dry_run != 1 ]] && ! sudo -n true >/dev/null 2>&1; then
   ((need_redis)) && missing+=("redis-server (apt package: redis-server)")
   ((need_chromium)) && missing+=("chromium, for the web console's browser tests (apt package: chromium)")
   ((need_bwrap)) && missing+=("bubblewrap, the sandbox of cairn exec (apt package: bubblewrap)")
+  ((need_gpg)) && missing+=("gpg, to sign the chart in CI (apt package: gnupg)")
   {
     echo "[install-deps] missing system dependencies:"
     printf '  - %s\n' "${missing[@]}"
@@ -252,4 +256,14 @@ if ((need_bwrap)); then
   say "bwrap: installed"
 else
   say "bwrap: present"
+fi
+
+# --- gpg (CI signs the chart with a throwaway key: scripts/supply-chain.sh) --------
+
+if ((need_gpg)); then
+  say "installing gnupg (apt package: gnupg)"
+  apt_install gnupg
+  say "gpg: installed"
+else
+  say "gpg: present"
 fi
