@@ -36,13 +36,12 @@ export async function runMain(options: MainOptions): Promise<void> {
     const report = await integrity.run();
     if (refusesToStart(report)) {
       process.stderr.write(
-        `cairn ${options.app}: refusing to start (CAIRN_INTEGRITY=strict): ${report.detail}\n` +
-          [
-            ...report.changed.paths.map((path) => `  changed: ${path}`),
-            ...report.added.paths.map((path) => `  added:   ${path}`),
-            ...report.missing.paths.map((path) => `  missing: ${path}`),
-          ].join('\n') +
-          '\n',
+        [
+          `cairn ${options.app}: refusing to start (CAIRN_INTEGRITY=strict): ${report.detail}`,
+          ...report.changed.paths.map((path) => `  changed: ${path}`),
+          ...report.added.paths.map((path) => `  added:   ${path}`),
+          ...report.missing.paths.map((path) => `  missing: ${path}`),
+        ].join('\n') + '\n',
       );
       logger.flush();
       process.exit(INTEGRITY_EXIT_CODE);
