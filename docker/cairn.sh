@@ -1,5 +1,5 @@
 #!/bin/sh
-# Entry point of the Cairn image: `cairn api|mcp-gateway|worker|migrate|keys-rotate|healthcheck`.
+# Entry point of the Cairn image: `cairn api|mcp-gateway|worker|migrate|keys-rotate|integrity|healthcheck`.
 # Paths are relative to the image WORKDIR (/app). exec replaces the shell, so the app is PID 1
 # and receives SIGTERM for its graceful shutdown.
 set -eu
@@ -11,6 +11,9 @@ case "$app" in
   migrate) exec node dist/apps/api/src/migrate.js ;;
   # npm run keys:rotate, e.g. kubectl exec deploy/cairn-api -- cairn keys-rotate [--data-key <tenant-slug>]
   keys-rotate) shift; exec node dist/tools/keys/rotate.js "$@" ;;
+  # The image's files against the manifest its build wrote (dist/integrity.json): exit 0 when
+  # every file matches, 65 with the differences otherwise (what CAIRN_INTEGRITY=strict checks at start).
+  integrity) exec node dist/tools/integrity/main.js check ;;
   healthcheck)
     # One app runs per container; whichever port answers /healthz with 200 is it.
     exec node -e '
@@ -20,7 +23,7 @@ case "$app" in
         .then(() => process.exit(0), () => process.exit(1));'
     ;;
   *)
-    echo "usage: cairn api|mcp-gateway|worker|migrate|keys-rotate|healthcheck (got: $app)" >&2
+    echo "usage: cairn api|mcp-gateway|worker|migrate|keys-rotate|integrity|healthcheck (got: $app)" >&2
     exit 64
     ;;
 esac

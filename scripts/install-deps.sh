@@ -8,7 +8,8 @@
 # their own pgbouncer on a free port, and a system one on 6432 would only be in the way);
 # and HAProxy (/usr/sbin/haproxy), the load balancer the replicas benchmark (bench/replicas) puts
 # in front of two replicas of each app. The harness runs its own haproxy on free ports; the distribution's
-# haproxy service is stopped and disabled so that nothing else holds a port.
+# haproxy service is stopped and disabled so that nothing else holds a port; and gpg, which signs the
+# chart in CI's supply-chain phase (scripts/supply-chain.sh).
 # Debian/Ubuntu only.
 # Idempotent: anything already present is left alone.
 #
@@ -79,7 +80,7 @@ if ! command -v apt-get >/dev/null 2>&1; then
 fi
 
 major=$(pg_major)
-need_pg=0 need_vector=0 need_redis=0 need_chromium=0 need_bwrap=0 need_pgbouncer=0 need_haproxy=0
+need_pg=0 need_vector=0 need_redis=0 need_chromium=0 need_bwrap=0 need_pgbouncer=0 need_haproxy=0 need_gpg=0
 if ((major < MIN_PG_MAJOR)) || [[ ! -x /usr/lib/postgresql/$major/bin/postgres ]]; then need_pg=1; fi
 if [[ ${CAIRN_PGVECTOR_FROM_SOURCE:-0} == 1 ]] || ((need_pg)) || ! pgvector_ok "$major"; then need_vector=1; fi
 if ! command -v redis-server >/dev/null 2>&1; then need_redis=1; fi
@@ -87,10 +88,11 @@ if [[ ! -x /usr/bin/chromium ]]; then need_chromium=1; fi
 if ! command -v bwrap >/dev/null 2>&1; then need_bwrap=1; fi
 if [[ ! -x /usr/sbin/pgbouncer ]]; then need_pgbouncer=1; fi
 if [[ ! -x /usr/sbin/haproxy ]]; then need_haproxy=1; fi
+if ! command -v gpg >/dev/null 2>&1; then need_gpg=1; fi
 
 haproxy_version() { /usr/sbin/haproxy -v 2>/dev/null | sed -n '1s/^HAProxy version \([^ ]*\).*/\1/p'; }
 
-if ((!need_pg && !need_vector && !need_redis && !need_chromium && !need_bwrap && !need_pgbouncer && !need_haproxy)); then
+if ((!need_pg && !need_vector && !need_redis && !need_chromium && !need_bwrap && !need_pgbouncer && !need_haproxy && !need_gpg)); then
   say "PostgreSQL $major: present ($(/usr/lib/postgresql/"$major"/bin/postgres --version))"
   say "pgvector $(pgvector_version "$major") for PostgreSQL $major: present"
   say "redis-server $(redis_version): present"
@@ -98,6 +100,7 @@ if ((!need_pg && !need_vector && !need_redis && !need_chromium && !need_bwrap &&
   say "bwrap: present"
   say "pgbouncer: present ($(/usr/sbin/pgbouncer --version | head -n1))"
   say "haproxy $(haproxy_version): present"
+  say "gpg: present"
   exit 0
 fi
 
@@ -113,6 +116,7 @@ if [[ $(id -u) -ne 0 && $dry_run != 1 ]] && ! sudo -n true >/dev/null 2>&1; then
   ((need_bwrap)) && missing+=("bubblewrap, the sandbox of cairn exec (apt package: bubblewrap)")
   ((need_pgbouncer)) && missing+=("pgbouncer, for the tests through a transaction-mode pooler (apt package: pgbouncer)")
   ((need_haproxy)) && missing+=("HAProxy, for the replicas benchmark (apt package: haproxy)")
+  ((need_gpg)) && missing+=("gpg, to sign the chart in CI (apt package: gnupg)")
   {
     echo "[install-deps] missing system dependencies:"
     printf '  - %s\n' "${missing[@]}"
@@ -324,4 +328,14 @@ if ((need_haproxy)); then
   say "haproxy: installed"
 else
   say "haproxy $(haproxy_version): present"
+fi
+
+# --- gpg (CI signs the chart with a throwaway key: scripts/supply-chain.sh) --------
+
+if ((need_gpg)); then
+  say "installing gnupg (apt package: gnupg)"
+  apt_install gnupg
+  say "gpg: installed"
+else
+  say "gpg: present"
 fi

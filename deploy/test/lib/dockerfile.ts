@@ -164,6 +164,9 @@ export function runDockerfile(parsed: ParsedDockerfile, options: RunOptions) {
             mkdirSync(dirname(target), { recursive: true });
             cpSync(src, target, {
               recursive: true,
+              // As Docker's COPY: a link keeps its target as written (node_modules/.bin), which
+              // the integrity manifest records; Node would otherwise rewrite it to an absolute path.
+              verbatimSymlinks: true,
               filter: (path) => from !== undefined || !ignored(relative(options.context, path)),
             });
             if (step.flags.chmod && !isDir) chmodSync(target, parseInt(step.flags.chmod, 8));

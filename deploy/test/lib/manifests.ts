@@ -13,6 +13,8 @@ export const CHART_DIR = join(REPO_ROOT, 'deploy/helm/cairn');
 export const CI_VALUES_DIR = join(REPO_ROOT, 'deploy/helm/ci-values');
 export const KUSTOMIZE_DIR = join(REPO_ROOT, 'deploy/kustomize');
 export const TOOLS_DIR = join(REPO_ROOT, '.tools');
+/** The image digest an operator's values give (the chart refuses a tag alone); under every render unless left out. */
+export const IMAGE_BY_DIGEST_VALUES = join(REPO_ROOT, 'deploy/test/fixtures/image-by-digest.yaml');
 
 export interface K8sObject {
   apiVersion: string;
@@ -58,10 +60,12 @@ export interface RenderOptions {
   set?: Record<string, string>;
   releaseName?: string;
   namespace?: string;
+  /** false: render without the digest of IMAGE_BY_DIGEST_VALUES, as chart defaults alone. */
+  imageByDigest?: boolean;
 }
 
 export function helmArgs(options: RenderOptions): string[] {
-  const args: string[] = [];
+  const args: string[] = options.imageByDigest === false ? [] : ['-f', IMAGE_BY_DIGEST_VALUES];
   for (const file of options.valuesFiles ?? []) args.push('-f', file);
   for (const [key, value] of Object.entries(options.set ?? {})) args.push('--set', `${key}=${value}`);
   return args;

@@ -219,6 +219,14 @@ export interface CairnConfig {
     readonly clientMetadataDocuments: boolean;
     readonly registrationsPerHour: number;
   };
+  /** The start-up check of the shipped files against their build-time digests (@cairn/integrity). */
+  readonly integrity: {
+    readonly mode: 'off' | 'warn' | 'strict';
+    /** Absolute path of the manifest. */
+    readonly manifestPath: string;
+    /** What the manifest's paths are relative to: the working directory (/app in the image). */
+    readonly baseDir: string;
+  };
   /** BullMQ key prefix; lets several installations (or test files) share one Redis. */
   readonly queues: {
     readonly prefix: string;

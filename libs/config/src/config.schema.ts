@@ -22,6 +22,11 @@ export const LOCAL_EMBEDDING_MODELS: Readonly<Record<string, number>> = {
  * root, or /app in the image), served by the api under /console. Not a variable: the build decides it.
  */
 export const DEFAULT_CONSOLE_DIR = 'dist/console';
+/**
+ * Where the build-time manifest of the shipped files' digests is read from (relative to the
+ * working directory): written by the image build (tools/integrity), or `npm run integrity:manifest`.
+ */
+export const DEFAULT_INTEGRITY_MANIFEST = 'dist/integrity.json';
 
 const positiveInt = (fallback: number, max: number) => z.coerce.number().int().min(1).max(max).default(fallback);
 /** `true` or `false`, spelled out: a typo must fail start-up rather than read as either. */
@@ -283,6 +288,13 @@ export const environmentSchema = z.object({
   OAUTH_CLIENT_METADATA_DOCUMENTS: flag(true),
   /** Dynamic registrations one client address may make per hour. */
   OAUTH_REGISTRATIONS_PER_HOUR: positiveInt(20, 10_000),
+  /**
+   * The start-up check of the running files against the build-time manifest (@cairn/integrity):
+   * `off`, `warn` (report in the log, /readyz and metrics, serve on; without a manifest, as in a
+   * checkout, it only says there is none) or `strict` (refuse to start unless every file matches).
+   */
+  CAIRN_INTEGRITY: z.enum(['off', 'warn', 'strict']).default('warn'),
+  CAIRN_INTEGRITY_MANIFEST: z.string().min(1).max(4_096).default(DEFAULT_INTEGRITY_MANIFEST),
   QUEUE_PREFIX: z
     .string()
     .regex(/^[a-z][a-z0-9_-]{0,31}$/, 'must be 1-32 lower-case letters, digits, _ or -')

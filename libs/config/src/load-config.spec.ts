@@ -283,6 +283,21 @@ describe('loadConfig', () => {
     expect(bad).toContain('QUERY_REWRITE_TIMEOUT_MS');
   });
 
+  it('checks the shipped files in warn mode by default, against dist/integrity.json in the working directory', () => {
+    expect(loadConfig('worker', valid).integrity).toEqual({
+      mode: 'warn',
+      manifestPath: resolve('dist/integrity.json'),
+      baseDir: resolve('.'),
+    });
+    const strict = loadConfig('worker', {
+      ...valid,
+      CAIRN_INTEGRITY: 'strict',
+      CAIRN_INTEGRITY_MANIFEST: '/srv/m.json',
+    });
+    expect(strict.integrity).toEqual(expect.objectContaining({ mode: 'strict', manifestPath: '/srv/m.json' }));
+    expect(problemsOf({ ...valid, CAIRN_INTEGRITY: 'on' })).toContain('CAIRN_INTEGRITY');
+  });
+
   it('reads the master keys as base64 or hex, and the previous one only while rotating', () => {
     const key = randomBytes(32);
     const previous = randomBytes(32);

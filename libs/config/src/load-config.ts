@@ -183,6 +183,11 @@ export function loadConfig(app: AppName, env: EnvSource): CairnConfig {
       clientMetadataDocuments: values.OAUTH_CLIENT_METADATA_DOCUMENTS,
       registrationsPerHour: values.OAUTH_REGISTRATIONS_PER_HOUR,
     },
+    integrity: {
+      mode: values.CAIRN_INTEGRITY,
+      manifestPath: resolve(values.CAIRN_INTEGRITY_MANIFEST),
+      baseDir: resolve('.'),
+    },
     queues: { prefix: values.QUEUE_PREFIX, embeddingFairness: values.EMBEDDING_QUEUE_FAIRNESS },
   });
 }

@@ -1,8 +1,10 @@
 import { type DynamicModule } from '@nestjs/common';
 import { type AppName, ConfigurationError, loadConfigFromProcess, type CairnConfig } from '@cairn/config';
-import { createRootLogger } from '@cairn/observability';
+import { INTEGRITY_EXIT_CODE, refusesToStart } from '@cairn/integrity';
+import { createRootLogger, MetricsService, ReadinessRegistry } from '@cairn/observability';
 import { createHttpApp, type HttpAppOptions } from './create-http-app';
 import { runHttpApp } from './run-http-app';
+import { StartupIntegrity } from './startup-integrity';
 
 export interface MainOptions {
   readonly app: AppName;
@@ -19,7 +21,8 @@ export interface MainOptions {
 
 /**
  * The whole of an app's `main.ts`: validate configuration (one line naming the bad
- * variable, then exit 1), build the app, listen, and shut down gracefully on signals.
+ * variable, then exit 1), check the shipped files against the build's manifest (strict: exit
+ * INTEGRITY_EXIT_CODE unless they match), build the app, listen, and shut down gracefully on signals.
  */
 export async function runMain(options: MainOptions): Promise<void> {
   let config: CairnConfig;
@@ -33,6 +36,25 @@ export async function runMain(options: MainOptions): Promise<void> {
     throw error;
   }
   const logger = createRootLogger(options.app, config.log.level);
+  const integrity = new StartupIntegrity(config.integrity, logger);
+  if (config.integrity.mode === 'strict') {
+    const report = await integrity.run();
+    if (refusesToStart(report)) {
+      process.stderr.write(
+        [
+          `cairn ${options.app}: refusing to start (CAIRN_INTEGRITY=strict): ${report.detail}`,
+          ...report.changed.paths.map((path) => `  changed: ${path}`),
+          ...report.added.paths.map((path) => `  added:   ${path}`),
+          ...report.missing.paths.map((path) => `  missing: ${path}`),
+        ].join('\n') + '\n',
+      );
+      logger.flush();
+      process.exit(INTEGRITY_EXIT_CODE);
+    }
+  } else {
+    // Beside start-up (off answers at once): the report lands in the log and /readyz when done.
+    void integrity.run();
+  }
   try {
     const app = await createHttpApp(options.module(config), {
       name: options.app,
@@ -40,6 +62,7 @@ export async function runMain(options: MainOptions): Promise<void> {
       logger,
       openApi: options.openApi,
     });
+    integrity.exposeThrough(app.get(ReadinessRegistry), app.get(MetricsService));
     await runHttpApp(app, {
       port: options.port(config),
       host: config.http.host,

@@ -44,12 +44,18 @@ app.kubernetes.io/managed-by: {{ .ctx.Release.Service }}
 {{- end -}}
 {{- end -}}
 
+{{/*
+The apps' image, pulled by digest (repository@sha256:…): a tag can be moved to other contents, a
+digest cannot, so every pod of a release runs the bytes that were built, scanned and signed. A tag
+alone is refused unless image.allowMutableTag=true (local and evaluation clusters).
+*/}}
 {{- define "cairn.image" -}}
-{{- $tag := default .Chart.AppVersion .Values.image.tag -}}
 {{- if .Values.image.digest -}}
-{{- printf "%s:%s@%s" .Values.image.repository $tag .Values.image.digest -}}
+{{- printf "%s@%s" .Values.image.repository .Values.image.digest -}}
+{{- else if .Values.image.allowMutableTag -}}
+{{- printf "%s:%s" .Values.image.repository (default .Chart.AppVersion .Values.image.tag) -}}
 {{- else -}}
-{{- printf "%s:%s" .Values.image.repository $tag -}}
+{{- fail "image.digest is required: set it to the sha256:… digest your registry gave the pushed image (docker push / docker buildx build --push print it; crane digest <image>), or set image.allowMutableTag=true to run a mutable tag (evaluation only)" -}}
 {{- end -}}
 {{- end -}}
 
