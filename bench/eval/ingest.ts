@@ -1,4 +1,3 @@
-import { CAIRN_CONFIG } from '@cairn/config';
 import {
   EMBEDDER,
   type Embedder,

@@ -87,7 +87,9 @@ export async function migrateFleet(
   const total = await liveTenants(databaseUrl);
 
   const upToDate = await runNode(join(root, 'dist/apps/api/src/migrate.js'), env);
-  const summary = upToDate.lines.map((line) => (typeof line.text === 'string' ? line.text : '')).find((text) => text.startsWith('tenants:'));
+  const summary = upToDate.lines
+    .map((line) => (typeof line.text === 'string' ? line.text : ''))
+    .find((text) => text.startsWith('tenants:'));
   if (upToDate.code !== 0 || !summary) throw new Error(`npm run migrate failed: ${upToDate.stderr.slice(0, 500)}`);
   log(`  npm run migrate, nothing to do: ${summary}`);
   if (!schemaChange) {

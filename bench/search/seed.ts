@@ -7,7 +7,6 @@
  * sweep interval (rankings are exact without it, but read every appended delta) and
  * VACUUM (ANALYZE) for the planner, as autovacuum would after a bulk load.
  */
-import { CAIRN_CONFIG } from '@cairn/config';
 import { closeSync, openSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Embedder, EmbeddingTargets, VectorIndexes, VectorIndexesRepository } from '@cairn/embeddings';

@@ -75,12 +75,18 @@ describe('the chart with CloudNativePG on', () => {
       // A URL the apps' configuration accepts.
       expect(loadConfig(app, { ...env, CAIRN_ADMIN_TOKEN: 'a'.repeat(40) }).database.url).toBe(env.DATABASE_URL);
     }
-    // The migration holds a session advisory lock: straight to the primary's -rw service.
+    // The migration works through the Pooler and holds its session advisory lock straight on the
+    // primary's -rw service, which the apps' LISTEN uses too (DATABASE_DIRECT_URL).
     const { env } = containerEnvironment(objects, workloads.migrate);
-    expect(env.DATABASE_URL).toBe(`postgresql://cairn:${password}@cairn-pg-rw:5432/cairn`);
+    const primary = `postgresql://cairn:${password}@cairn-pg-rw:5432/cairn`;
+    expect(env).toMatchObject({ DATABASE_POOLER: 'transaction', DATABASE_DIRECT_URL: primary });
     expect(workloads.migrate.metadata.annotations?.['helm.sh/hook']).toBe('post-install,pre-upgrade');
-    // The direct URL waits in the Secret for the apps' DATABASE_DIRECT_URL (docs/scaling.md).
-    expect(secretData(objects, 'cairn').DATABASE_DIRECT_URL).toBe(env.DATABASE_URL);
+    expect(secretData(objects, 'cairn').DATABASE_DIRECT_URL).toBe(primary);
+    for (const app of CAIRN_APPS) {
+      const apps = containerEnvironment(objects, workloads[app]).env;
+      expect(apps).toMatchObject({ DATABASE_POOLER: 'transaction', DATABASE_DIRECT_URL: primary });
+      expect(loadConfig(app, { ...apps, CAIRN_ADMIN_TOKEN: 'a'.repeat(40) }).database.sessionUrl).toBe(primary);
+    }
   });
 
   it('renders no bundled PostgreSQL, and lets the apps reach the Cluster and the Pooler', () => {
