@@ -5,6 +5,7 @@
  */
 import 'reflect-metadata';
 import { loadavg } from 'node:os';
+import { join } from 'node:path';
 import { type BenchApp, startApiApp } from './lib/app';
 import { type BenchName, type BenchOptions, parseArgs, USAGE, UsageError } from './lib/args';
 import { type BenchEnvironment, prepareEnvironment } from './lib/environment';
@@ -18,6 +19,7 @@ import { benchFairness } from './fairness/fairness-benchmark';
 import { benchFreshness } from './freshness/freshness-benchmark';
 import { benchFleet } from './fleet/fleet-benchmark';
 import { benchReplicas } from './replicas/replicas-benchmark';
+import { benchSoak } from './soak/soak-benchmark';
 import { benchDuplicates } from './search/duplicates-benchmark';
 import { benchScopes } from './search/scopes-benchmark';
 import { benchSearch } from './search/search-benchmark';
@@ -252,6 +254,19 @@ async function main(options: BenchOptions, cleanups: CleanupStack): Promise<void
         root,
         clients: options.replicasClients,
         burst: options.replicasBurst,
+        log,
+      }),
+    );
+  }
+
+  if (selected('soak')) {
+    await runOne('soak', () =>
+      benchSoak({
+        databaseUrl: environment.databaseUrl,
+        redisUrl: environment.redisUrl,
+        root,
+        minutes: options.soakMinutes,
+        chartsDir: join(root, 'bench/results/soak', startedAt.toISOString().replace(/:/g, '-')),
         log,
       }),
     );

@@ -58,6 +58,8 @@ export interface BenchOptions {
   readonly replicasClients: number;
   /** Memories stored in the burst before the replicas benchmark restarts the workers. */
   readonly replicasBurst: number;
+  /** Minutes the soak benchmark keeps one gateway at half its capacity. */
+  readonly soakMinutes: number;
   /** Every app of the run reaches PostgreSQL through a transaction-mode pgbouncer (DATABASE_POOLER=transaction). */
   readonly pgbouncer: boolean;
 }
@@ -79,6 +81,7 @@ export const BENCH_NAMES = [
   'freshness',
   'fairness',
   'replicas',
+  'soak',
 ] as const;
 export const SEARCH_PROVIDERS = ['hash', 'local'] as const;
 export type SearchProvider = (typeof SEARCH_PROVIDERS)[number];
@@ -92,7 +95,7 @@ export const USAGE = `usage: npm run bench -- [--tenants N] [--fleet-tenants N] 
                         [--harness-names N] [--harness-questions N] [--freshness-stores N]
                         [--freshness-providers LIST] [--fairness-items N] [--fairness-writes N]
                         [--fairness-write-rate N] [--fairness-concurrency N] [--replicas-clients N]
-                        [--replicas-burst N] [--pgbouncer]
+                        [--replicas-burst N] [--soak-minutes M] [--pgbouncer]
   --tenants N       tenants to provision, and baseline schemas to create (default 100)
   --fleet-tenants N tenants of the fleet part of the tenants benchmark: each provisioned, seeded with
                     20 memories, recalled in and migrated (default 1000; the scale goal is 10000)
@@ -114,7 +117,9 @@ export const USAGE = `usage: npm run bench -- [--tenants N] [--fleet-tenants N] 
                     tenant A's import, with the embedding queue's fairness off and on), replicas (two api, two gateway and two worker
                     processes behind Debian's HAProxy: rolling restart, kill -9 of a gateway,
                     worker restart with queued jobs, revocation and rate limits across replicas;
-                    exits 1 when a goal does not hold; see bench/replicas/README.md)
+                    exits 1 when a goal does not hold; see bench/replicas/README.md), soak (one
+                    gateway and one worker at half the gateway's capacity for --soak-minutes:
+                    errors, p95, memory, event-loop lag, queue depth, connections, SVG charts)
                     (default: all)
   --sizes LIST      search and duplicates corpus sizes, and the largest one the scopes
                     benchmark's (default 10000,100000); --sizes 10000 skips the 100k size,
@@ -156,6 +161,8 @@ export const USAGE = `usage: npm run bench -- [--tenants N] [--fleet-tenants N] 
   --replicas-clients N         concurrent MCP clients through HAProxy in the replicas benchmark (default 8)
   --replicas-burst N           memories stored before the replicas benchmark restarts the workers
                                with jobs queued (default 2000)
+  --soak-minutes M             how long the soak benchmark runs one gateway at half its measured
+                               capacity (default 30; charts under bench/results/soak/)
   --pgbouncer                  run every app through a PgBouncer in transaction mode (Debian's
                                /usr/sbin/pgbouncer, started on a free port) with DATABASE_POOLER=
                                transaction and DATABASE_DIRECT_URL, as the README's "Behind PgBouncer"`;
@@ -190,6 +197,7 @@ const DEFAULTS: BenchOptions = {
   fairnessConcurrency: 4,
   replicasClients: 8,
   replicasBurst: 2_000,
+  soakMinutes: 30,
   pgbouncer: false,
 };
 
@@ -213,7 +221,8 @@ type NumericOption =
   | 'fairnessWriteRate'
   | 'fairnessConcurrency'
   | 'replicasClients'
-  | 'replicasBurst';
+  | 'replicasBurst'
+  | 'soakMinutes';
 
 const FLAGS: Record<string, { key: NumericOption; integer: boolean; min: number; max: number }> = {
   '--tenants': { key: 'tenants', integer: true, min: 1, max: 100_000 },
@@ -236,6 +245,7 @@ const FLAGS: Record<string, { key: NumericOption; integer: boolean; min: number;
   '--fairness-concurrency': { key: 'fairnessConcurrency', integer: true, min: 1, max: 64 },
   '--replicas-clients': { key: 'replicasClients', integer: true, min: 1, max: 256 },
   '--replicas-burst': { key: 'replicasBurst', integer: true, min: 10, max: 100_000 },
+  '--soak-minutes': { key: 'soakMinutes', integer: false, min: 0.5, max: 24 * 60 },
 };
 
 const LIST_FLAGS = new Set([

@@ -36,6 +36,11 @@ export class Replica {
     return `http://127.0.0.1:${this.port}`;
   }
 
+  /** The running process's pid (to read its memory from /proc), if any. */
+  get pid(): number | undefined {
+    return this.running ? this.child?.pid : undefined;
+  }
+
   get running(): boolean {
     return this.child !== undefined && this.child.exitCode === null && this.child.signalCode === null;
   }
