@@ -7,8 +7,7 @@
 import { type TenantRef } from '@cairn/tenancy';
 import { corpusMemory } from '../search/corpus';
 import { type SearchApp } from '../search/fixture';
-import { BULK_MEMORY_INSERT_SQL, createdAt } from '../search/seed';
-import { memoryContentHash } from '@cairn/memory';
+import { BULK_MEMORY_INSERT_SQL, bulkMemoryRow } from '../search/seed';
 import { randomBytes, randomUUID } from 'node:crypto';
 
 export interface FleetTenant {
@@ -75,20 +74,7 @@ async function seedTenant(
   runStart: Date,
 ): Promise<void> {
   const ids = Array.from({ length: count }, () => randomUUID());
-  const rows = ids.map((id, offset) => {
-    const memory = corpusMemory(first + offset);
-    return {
-      id,
-      content: memory.content,
-      content_hash: memoryContentHash(memory.content, memory.keywords),
-      category: memory.category,
-      tags: memory.tags,
-      keywords: memory.keywords,
-      importance: memory.importance,
-      confidence: memory.confidence,
-      created_at: createdAt(memory, runStart).toISOString(),
-    };
-  });
+  const rows = ids.map((id, offset) => bulkMemoryRow(id, corpusMemory(first + offset), runStart));
   await bench.entry.run(tenant, async () => {
     // No author: the fleet's memories are written by nobody in particular (the columns allow it).
     await bench.tx.run(() =>

@@ -9,12 +9,12 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { type SessionPrincipal } from '@cairn/access';
 import { TokenVerifier } from '@cairn/auth';
-import { memoryContentHash, type MemoryScopeLevel } from '@cairn/memory';
+import { type MemoryScopeLevel } from '@cairn/memory';
 import { quotedSchema, type TenantRef } from '@cairn/tenancy';
 import { type CorpusMemory } from './corpus';
 import { type SearchApp } from './fixture';
 import { type Author, AUTHORS, PROJECTS, type ScopePlan, SERVICE_AGENTS, VIEWER, VIEWER_PROJECT } from './scopes-plan';
-import { createdAt, embedAndSettle } from './seed';
+import { bulkMemoryRow, embedAndSettle } from './seed';
 
 const INSERT_BATCH = 1_000;
 
@@ -121,20 +121,12 @@ export async function seedTeamMemories(
       const author = rows.authorOf(index);
       const place = rows.placement(index);
       return {
-        id: rows.ids[index],
+        ...bulkMemoryRow(rows.ids[index] ?? '', memory, rows.runStart),
         project_id: team.projects[place.project]?.id,
         scope: place.scope,
-        content: memory.content,
-        content_hash: memoryContentHash(memory.content, memory.keywords),
-        category: memory.category,
-        tags: memory.tags,
-        keywords: memory.keywords,
-        importance: memory.importance,
-        confidence: memory.confidence,
         author_user_id: author.userId,
         author_agent_id: author.agentId,
         author_token_id: author.tokenId,
-        created_at: createdAt(memory, rows.runStart).toISOString(),
       };
     });
     await bench.entry.run(team.tenant, () => bench.tx.run(() => bench.db.query(INSERT_SQL, [JSON.stringify(batch)])));

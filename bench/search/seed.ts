@@ -85,6 +85,21 @@ export async function writeQueries(dir: string, texts: readonly string[], embedd
   );
 }
 
+/** One row of BULK_MEMORY_INSERT_SQL's record set, and of the scopes seed's (which adds placement and authors). */
+export function bulkMemoryRow(id: string, memory: CorpusMemory, runStart: Date) {
+  return {
+    id,
+    content: memory.content,
+    content_hash: memoryContentHash(memory.content, memory.keywords),
+    category: memory.category,
+    tags: memory.tags,
+    keywords: memory.keywords,
+    importance: memory.importance,
+    confidence: memory.confidence,
+    created_at: createdAt(memory, runStart).toISOString(),
+  };
+}
+
 export const BULK_MEMORY_INSERT_SQL = `
   INSERT INTO memories (id, project_id, content, content_hash, category, tags, keywords, importance, confidence,
     author_user_id, author_agent_id, author_token_id, created_at, updated_at)
@@ -107,17 +122,9 @@ export async function seedCairn(
 
   const begin = performance.now();
   for (let start = 0; start < memories.length; start += INSERT_BATCH) {
-    const rows = memories.slice(start, start + INSERT_BATCH).map((memory, offset) => ({
-      id: ids[start + offset],
-      content: memory.content,
-      content_hash: memoryContentHash(memory.content, memory.keywords),
-      category: memory.category,
-      tags: memory.tags,
-      keywords: memory.keywords,
-      importance: memory.importance,
-      confidence: memory.confidence,
-      created_at: createdAt(memory, runStart).toISOString(),
-    }));
+    const rows = memories
+      .slice(start, start + INSERT_BATCH)
+      .map((memory, offset) => bulkMemoryRow(ids[start + offset] ?? '', memory, runStart));
     await inTenant(() =>
       bench.tx.run(() =>
         bench.db.query(BULK_MEMORY_INSERT_SQL, [
