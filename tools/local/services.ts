@@ -80,6 +80,11 @@ function onProcessExit(cleanup: () => void): () => void {
   return () => exitCleanups.delete(cleanup);
 }
 
+/** Where a throwaway PostgreSQL under `base` keeps its data, socket and log. */
+function throwawayPostgresLayout(base: string): PostgresLayout {
+  return { dataDir: join(base, 'pg'), socketDir: join(base, 'run'), logFile: join(base, 'postgres.log') };
+}
+
 /**
  * Throwaway instances for tests: one temp dir under os.tmpdir(), OS-chosen ports, durability
  * off, trust auth on 127.0.0.1 only, Redis without persistence. stop() removes everything.
@@ -89,11 +94,7 @@ export async function startEphemeralServices(log: Log = silent): Promise<LocalSe
   const base = mkdtempSync(join(tmpdir(), 'cairn-services-'));
   // As root this hands the whole dir to `postgres`; root can still write Redis' files into it.
   makeServerDir(base, 0o700);
-  const layout: PostgresLayout = {
-    dataDir: join(base, 'pg'),
-    socketDir: join(base, 'run'),
-    logFile: join(base, 'postgres.log'),
-  };
+  const layout = throwawayPostgresLayout(base);
   const redisDir = join(base, 'redis');
   const redisPidFile = join(redisDir, 'redis.pid');
 
@@ -149,11 +150,7 @@ export async function startEphemeralPostgres(
   const deps = await resolveSystemDependencies(log);
   const base = mkdtempSync(join(tmpdir(), 'cairn-pg-'));
   makeServerDir(base, 0o700);
-  const layout: PostgresLayout = {
-    dataDir: join(base, 'pg'),
-    socketDir: join(base, 'run'),
-    logFile: join(base, 'postgres.log'),
-  };
+  const layout = throwawayPostgresLayout(base);
   const teardown = async () => {
     await stopPostgres(deps.postgres, layout, 'immediate').catch(() => undefined);
     rmSync(base, { recursive: true, force: true });
