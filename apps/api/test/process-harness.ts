@@ -28,7 +28,8 @@ export const PORT_VARIABLE: Record<ProcessAppName, string> = {
 };
 
 const POLL_INTERVAL_MS = 50;
-export const BOOT_TIMEOUT_MS = 15_000;
+// A bound on a hang, not a speed test: a loaded 2-core CI machine has taken more than 15 s to boot an app.
+export const BOOT_TIMEOUT_MS = 30_000;
 
 export interface Secrets {
   /** ≥ 32 printable characters, as the api requires. */

@@ -85,7 +85,10 @@ describe('a worker killed with SIGKILL mid-batch', () => {
     expect(await first.process.waitForExit(10_000)).toEqual({ code: null, signal: 'SIGKILL' });
     const killedAt = server.requests.length;
     const inFlight = embeddedTexts(server, before);
-    expect(inFlight.filter((text) => batch.includes(text))).toHaveLength(4);
+    // Killed inside the batch: one of its provider calls in flight (four texts), or, when the kill
+    // came late on a loaded machine, the second; never the whole batch.
+    const batchInFlight = inFlight.filter((text) => batch.includes(text)).length;
+    expect([4, 8]).toContain(batchInFlight);
     // The first worker never finished anything: it died before its provider answered.
     expect((await embeddedIds(api, world.tenant.schema, ids)).size).toBe(0);
 
