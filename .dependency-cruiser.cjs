@@ -22,9 +22,10 @@ const DATABASE_CLIENTS = [
   '\\.module\\.ts$',
   '^libs/db/',
   '/migrations/',
-  // The tenant unit-of-work, its scope and context, the tenant migrator, and the connections to the
-  // cluster a tenant is placed on (docs/scaling.md): the database layer's tenant half.
-  '^libs/tenancy/src/tenant-(db|transaction|context|migrator|connections)\\.service\\.ts$',
+  // The tenant half of the database layer: TenantDb (the tenant transaction's connection, for
+  // repositories) and the tenant migrator (migration lists, and the EntityManager of the
+  // provisioning transaction it hands on to TenantMigrationsRepository). Neither has SQL of its own.
+  '^libs/tenancy/src/tenant-(db|migrator)\\.service\\.ts$',
   '^libs/tenancy/src/tenant-scope\\.ts$',
   // Tests, harnesses, benchmarks and local tooling set databases up and inspect them.
   '\\.spec\\.ts$',

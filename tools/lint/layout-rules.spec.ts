@@ -67,13 +67,19 @@ describe('the ESLint layout rule', () => {
     ]);
   });
 
-  it('refuses TenantDb outside a repository, deep library paths and export *', async () => {
+  it('refuses TenantDb and TenantConnections outside a repository, deep library paths and export *', async () => {
     expect(
       await lint(
         'libs/example/src/widgets.service.ts',
         "import { TenantDb } from '@cairn/tenancy';\nexport { TenantDb };\n",
       ),
     ).toEqual([expect.stringContaining("'TenantDb' import from '@cairn/tenancy' is restricted")]);
+    expect(
+      await lint(
+        'libs/example/src/widgets.service.ts',
+        "import { TenantConnections } from '@cairn/tenancy';\nexport { TenantConnections };\n",
+      ),
+    ).toEqual([expect.stringContaining("'TenantConnections' import from '@cairn/tenancy' is restricted")]);
     expect(
       await lint('libs/example/src/widgets.service.ts', "import { x } from '../../other/src/x';\nexport { x };\n"),
     ).toEqual([expect.stringContaining('Import libraries through their @cairn/* alias')]);

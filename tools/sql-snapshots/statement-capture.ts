@@ -105,8 +105,10 @@ export function tapStatements(dataSource: DataSource): () => void {
 
 /**
  * Marks every call of a method of `classes` (for whichever instance Nest made) as that
- * repository's, so a statement is attributed to the innermost repository that sent it.
- * Returns the undo.
+ * repository's, so a statement is attributed to the innermost repository that sent it. A method
+ * one repository hands its own code (a callback: the work TenantConnections.transaction runs in
+ * the transaction it opens) runs as part of the caller: the transaction around the caller's
+ * statements is the caller's, and shows in its snapshot. Returns the undo.
  */
 export function trackRepositoryCalls(classes: readonly Class[]): () => void {
   const undo = classes.flatMap((owner) =>
@@ -119,12 +121,19 @@ export function trackRepositoryCalls(classes: readonly Class[]): () => void {
           name,
           (original) =>
             function (this: unknown, ...args: unknown[]) {
-              return repositoryCalls.run(owner, () => original.apply(this, args));
+              const caller = repositoryCalls.getStore();
+              const runsAs = caller && args.some(isCallback) ? caller : owner;
+              return repositoryCalls.run(runsAs, () => original.apply(this, args));
             },
         ),
       ),
   );
   return () => undo.forEach((restore) => restore());
+}
+
+/** A function that is not a class (an entity, say). */
+function isCallback(arg: unknown): boolean {
+  return typeof arg === 'function' && !/^class\b/.test(Function.prototype.toString.call(arg));
 }
 
 /**

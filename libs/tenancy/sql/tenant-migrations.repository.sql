@@ -34,5 +34,8 @@ COMMIT;
 --   transaction: its statements show under applyLocked (and the migrations' own in
 --   libs/tenancy/src/migrations)
 
+-- TenantMigrationsRepository.runStatements, no snapshot: runs on the EntityManager of its caller's
+--   transaction; the statements are the migrations' own, in libs/tenancy/src/migrations
+
 -- TenantMigrationsRepository.record, no snapshot: runs on the EntityManager of its caller's
 --   transaction: its statements show under applyLocked

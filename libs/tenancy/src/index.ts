@@ -3,7 +3,7 @@ export { TenancyHttpModule } from './http/tenancy-http.module';
 export { PageQueryDto, pageQuerySchema, SlugParamDto, slugParamSchema } from './contract/tenant.dto';
 export { type MigrationListener, type MigrationRunReport, SchemaMigrationService } from './schema-migration.service';
 export { TenantEntity } from './tenant.entity';
-export { TenantConnections } from './tenant-connections.service';
+export { TenantConnections } from './tenant-connections.repository';
 export { TenantContext } from './tenant-context.service';
 export { TenantDb } from './tenant-db.service';
 export { type DeletionCounts, type TenantDeletionStep, TenantDeletionSteps } from './tenant-deletion.registry';

@@ -7,7 +7,7 @@ import { TenantContext } from './tenant-context.service';
 import { TenantContextInterceptor } from './tenant-context.interceptor';
 import { TenantDeletionSteps } from './tenant-deletion.registry';
 import { TenantDb } from './tenant-db.service';
-import { TenantConnections } from './tenant-connections.service';
+import { TenantConnections } from './tenant-connections.repository';
 import { TenantEntry } from './tenant-entry.service';
 import { TenantMoveRepository } from './tenant-move.repository';
 import { TenantMoveSteps } from './tenant-move.registry';
@@ -21,6 +21,7 @@ import { TenantSettingsStore } from './tenant-settings-store.service';
 import { TenantSettingsRepository } from './tenant-settings.repository';
 import { SchemaMigrationService } from './schema-migration.service';
 import { TenantTransaction } from './tenant-transaction.service';
+import { TenantTransactionSettingsRepository } from './tenant-transaction-settings.repository';
 import { TenantsRepository } from './tenants.repository';
 import { TenantsService } from './tenants.service';
 
@@ -48,6 +49,7 @@ import { TenantsService } from './tenants.service';
     TenantSettingsStore,
     TenantSettingsRepository,
     TenantTransaction,
+    TenantTransactionSettingsRepository,
     TenantsRepository,
     TenantsService,
   ],

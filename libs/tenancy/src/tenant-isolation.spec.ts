@@ -153,6 +153,38 @@ describe('tenant context on one shared pool (integration)', () => {
     expect(() => tx.onCommit(() => Promise.resolve())).toThrow();
   });
 
+  it('sets settings for the transaction only: the outermost in its first statement, a nested call in the same transaction', async () => {
+    const tx = moduleRef.get(TenantTransaction);
+    const db = moduleRef.get(TenantDb);
+    const setting = async (name: string) =>
+      (await db.query<{ value: string | null }>(`SELECT current_setting($1, true) AS value`, [name]))[0].value;
+    const seen = await entry.run(tenantA, () =>
+      tx.run(
+        async () => ({
+          outer: await setting('cairn.example_outer'),
+          nested: await tx.run(() => setting('cairn.example_nested'), { 'cairn.example_nested': 'inner' }),
+          // The nested call joined the outer transaction: its setting lasts until that one ends.
+          afterNested: await setting('cairn.example_nested'),
+          path: await setting('search_path'),
+        }),
+        { 'cairn.example_outer': 'outer' },
+      ),
+    );
+    expect(seen).toEqual({
+      outer: 'outer',
+      nested: 'inner',
+      afterNested: 'inner',
+      path: `"${tenantA.schema}", public`,
+    });
+    // Transaction-local: the next transaction (two pooled connections) carries neither.
+    for (let i = 0; i < 4; i += 1) {
+      const later = await entry.run(tenantB, () =>
+        tx.run(async () => [await setting('cairn.example_outer'), await setting('cairn.example_nested')]),
+      );
+      expect(later.map((value) => value ?? '')).toEqual(['', '']);
+    }
+  });
+
   it('scopes a project list to the slugs a token may read', async () => {
     const visible = await entry.run(tenantB, () => projects.list(['beta-1', 'alpha-0']));
     expect(visible.map((project) => project.slug)).toEqual(['beta-1']);

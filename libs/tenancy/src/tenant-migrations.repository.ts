@@ -81,7 +81,7 @@ export class TenantMigrationsRepository {
       const [stamp] = await manager.query<{ version: number }[]>(TENANT_MIGRATIONS_SQL.readStamp, [tenant.schema_name]);
       if (stamp.version >= migration.version) return;
       await manager.query(TENANT_MIGRATIONS_SQL.setSearchPath, [tenantSearchPath(tenant.schema_name)]);
-      await migration.up((sql, parameters) => manager.query(sql, parameters));
+      await this.runStatements(manager, migration);
       await this.stamp(manager, tenant.schema_name, migration.version);
     });
     await this.record(home, tenant.id, migration, Math.round(performance.now() - started));
@@ -100,8 +100,19 @@ export class TenantMigrationsRepository {
   )
   async apply(manager: EntityManager, tenantId: string, migration: Migration): Promise<void> {
     const started = performance.now();
-    await migration.up((sql, parameters) => manager.query(sql, parameters));
+    await this.runStatements(manager, migration);
     await this.record(manager, tenantId, migration, Math.round(performance.now() - started));
+  }
+
+  /**
+   * Sends one migration's own statements on `manager` (search path already set), unrecorded: the
+   * caller records it where the record belongs (a member cluster's schema is recorded on home).
+   */
+  @NoSqlSnapshot(
+    "runs on the EntityManager of its caller's transaction; the statements are the migrations' own, in libs/tenancy/src/migrations",
+  )
+  async runStatements(manager: EntityManager, migration: Migration): Promise<void> {
+    await migration.up((sql, parameters) => manager.query(sql, parameters));
   }
 
   /** Records a migration applied to the tenant, on home (`manager` is a home transaction's). */

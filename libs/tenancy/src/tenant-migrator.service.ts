@@ -55,7 +55,7 @@ export class TenantMigrator {
   ): Promise<number> {
     for (const migration of this.migrations) {
       const started = performance.now();
-      await migration.up((sql, parameters) => member.query(sql, parameters));
+      await this.repository.runStatements(member, migration);
       await this.repository.record(home, tenant.id, migration, Math.round(performance.now() - started));
     }
     await this.repository.stamp(member, tenant.schema, this.latestVersion);

@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { ClusterPools, NoSqlSnapshot, type SqlRunner } from '@cairn/db';
 import { type QueryRunner } from 'typeorm';
-import { moveLockKey } from './tenant-connections.service';
+import { moveLockKey } from './tenant-connections.repository';
+import { TENANT_CONNECTIONS_SQL } from './tenant-connections.sql';
 import { quotedSchema } from './tenant-ref';
 
 /** One table's fingerprint: its row count and an MD5 over its rows in a fixed order. */
@@ -62,7 +63,7 @@ export class TenantMoveRepository {
   @NoSqlSnapshot('runs on a cluster the move names; the two-cluster placement test runs it')
   async schemaExists(cluster: string, schema: string): Promise<boolean> {
     const dataSource = await this.pools.dataSource(cluster);
-    const rows = await dataSource.query<unknown[]>(`SELECT 1 FROM pg_namespace WHERE nspname = $1`, [schema]);
+    const rows = await dataSource.query<unknown[]>(TENANT_CONNECTIONS_SQL.schemaExists, [schema]);
     return rows.length > 0;
   }
 

@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { NotFoundError } from '@cairn/common';
-import { errorCode, NAMES_GONE, TenantConnections } from './tenant-connections.service';
+import { errorCode, NAMES_GONE, TenantConnections } from './tenant-connections.repository';
 import { TenantContext } from './tenant-context.service';
+import { TenantTransactionSettingsRepository } from './tenant-transaction-settings.repository';
 import { tenantSearchPath } from './tenant-ref';
 import { tenantScopes } from './tenant-scope';
 
@@ -15,6 +16,7 @@ export class TenantTransaction {
   constructor(
     private readonly connections: TenantConnections,
     private readonly context: TenantContext,
+    private readonly nestedSettings: TenantTransactionSettingsRepository,
   ) {}
 
   /**
@@ -27,7 +29,7 @@ export class TenantTransaction {
     const extra = Object.entries(settings);
     const current = tenantScopes.getStore()?.manager;
     if (current) {
-      if (extra.length > 0) await current.query(setConfigSql(extra.length), extra.flat());
+      if (extra.length > 0) await this.nestedSettings.apply(extra);
       return work();
     }
     const afterCommit: (() => Promise<void>)[] = [];
@@ -53,10 +55,7 @@ export class TenantTransaction {
       // The tenant was deleted (its schema dropped) after this request resolved it: a 404 like
       // any request that arrives a moment later, not a 500. A table missing from a schema that
       // still exists stays the bug it is.
-      if (
-        NAMES_GONE.has(errorCode(error) ?? '') &&
-        !(await this.connections.schemaExists(await this.connections.dataSource(tenant), tenant.schema))
-      ) {
+      if (NAMES_GONE.has(errorCode(error) ?? '') && !(await this.connections.schemaExists(tenant))) {
         throw new NotFoundError('Tenant');
       }
       throw error;
@@ -74,10 +73,4 @@ export class TenantTransaction {
     if (!queue) throw new Error('TenantTransaction.onCommit called outside a tenant transaction');
     queue.push(step);
   }
-}
-
-/** `SELECT set_config($1, $2, true), set_config($3, $4, true), …` for `count` settings. */
-function setConfigSql(count: number): string {
-  const calls = Array.from({ length: count }, (_, i) => `set_config($${i * 2 + 1}, $${i * 2 + 2}, true)`);
-  return `SELECT ${calls.join(', ')}`;
 }

@@ -1,8 +1,16 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { CAIRN_CONFIG, type CairnConfig } from '@cairn/config';
-import { type AdvisoryLockTarget, ClusterPools, HOME_CLUSTER } from '@cairn/db';
+import {
+  type AdvisoryLockTarget,
+  ClusterPools,
+  HOME_CLUSTER,
+  NoSqlSnapshot,
+  SNAPSHOT_EXAMPLE as EX,
+  SqlSnapshot,
+} from '@cairn/db';
 import { type DataSource, type EntityManager } from 'typeorm';
-import { tenantIdFromSchema } from './tenant-ref';
+import { TENANT_CONNECTIONS_SQL, transactionOpeningSql } from './tenant-connections.sql';
+import { schemaNameFor, tenantIdFromSchema, tenantSearchPath } from './tenant-ref';
 import { TenantMovingError, TenantPlacement } from './tenant-placement.service';
 
 /** What a transaction on a tenant's cluster needs: whose, and the schema it reaches. */
@@ -11,6 +19,11 @@ export interface TenantTarget {
   readonly schema: string;
 }
 
+/** The example tenant of the SQL snapshots, as a transaction's target. */
+const EXAMPLE_TARGET: TenantTarget = { id: EX.tenantId, schema: schemaNameFor(EX.tenantId) };
+/** Work that sends nothing, so an example shows only what TenantConnections sends around it. */
+const NO_WORK = () => Promise.resolve();
+
 /**
  * The connections to a tenant's data, on whichever cluster it is placed (docs/scaling.md).
  * TenantTransaction opens its transactions here, and so do the few repositories that reach a
@@ -18,6 +31,8 @@ export interface TenantTarget {
  * move's write freeze covers them all: with placement on, every transaction first takes the
  * tenant's move lock shared, without waiting (TenantMover holds it exclusively while it copies):
  * one that cannot, or that finds the schema moved away, answers 503 tenant_moving at once.
+ * A repository, because it is the database layer's door to a tenant's cluster: it hands out
+ * connections and sends the statements that open a tenant transaction (DESIGN §11.3).
  */
 @Injectable()
 export class TenantConnections {
@@ -28,11 +43,13 @@ export class TenantConnections {
   ) {}
 
   /** The data source of the cluster the tenant lives on, for statements that cannot run in a transaction. */
+  @NoSqlSnapshot('hands out a data source; the statements run on it show under the repositories that send them')
   async dataSource(tenant: TenantTarget): Promise<DataSource> {
     return this.pools.dataSource(await this.placement.clusterOf(tenant.id));
   }
 
   /** `dataSource`, for callers that hold only the schema name. */
+  @NoSqlSnapshot('hands out a data source; the statements run on it show under the repositories that send them')
   dataSourceOfSchema(schema: string): Promise<DataSource> {
     return this.dataSource({ id: tenantIdFromSchema(schema), schema });
   }
@@ -42,6 +59,7 @@ export class TenantConnections {
    * cluster, with how it is reached. DATABASE_POOLER and DATABASE_DIRECT_URL describe the home
    * cluster's connection; member clusters (DATABASE_CLUSTERS) are connected to directly.
    */
+  @NoSqlSnapshot('hands out a data source; the statements run on it show under the repositories that send them')
   async maintenanceTarget(schema: string): Promise<AdvisoryLockTarget> {
     const cluster = await this.placement.clusterOf(tenantIdFromSchema(schema));
     const dataSource = await this.pools.dataSource(cluster);
@@ -52,8 +70,28 @@ export class TenantConnections {
 
   /**
    * Runs `work` in a transaction on the tenant's cluster. `settings` are transaction-local GUCs
-   * set in the first statement, with the move lock when placement is on (one round trip).
+   * set in the first statement, with the move lock when placement is on (one round trip). The
+   * snapshot database has no member clusters, so the examples show the statement without the
+   * lock; libs/tenancy/sql/tenant-transaction-opening.sql shows every shape of it.
    */
+  @SqlSnapshot(
+    {
+      name: "the tenant's search path, as TenantTransaction opens every transaction",
+      params: [EXAMPLE_TARGET, NO_WORK, [['search_path', tenantSearchPath(EXAMPLE_TARGET.schema)]]],
+    },
+    {
+      name: "with a semantic recall's settings",
+      params: [
+        EXAMPLE_TARGET,
+        NO_WORK,
+        [
+          ['search_path', tenantSearchPath(EXAMPLE_TARGET.schema)],
+          ['hnsw.iterative_scan', 'relaxed_order'],
+          ['hnsw.ef_search', '40'],
+        ],
+      ],
+    },
+  )
   async transaction<T>(
     tenant: TenantTarget,
     work: (manager: EntityManager) => Promise<T>,
@@ -66,7 +104,7 @@ export class TenantConnections {
         const lock = this.placement.enabled ? [moveLockKey(tenant.id)] : [];
         if (lock.length + settings.length > 0) {
           const [first] = await manager.query<{ unfrozen?: boolean }[]>(
-            firstStatementSql(lock.length > 0, settings.length),
+            transactionOpeningSql(lock.length > 0, settings.length),
             [...lock, ...settings.flat()],
           );
           // Frozen by a move: answer at once rather than wait holding one of the cluster's pooled
@@ -87,14 +125,18 @@ export class TenantConnections {
   }
 
   /** `transaction`, for callers that hold only the schema name. */
+  @SqlSnapshot({ params: [EXAMPLE_TARGET.schema, NO_WORK] })
   transactionOnSchema<T>(schema: string, work: (manager: EntityManager) => Promise<T>): Promise<T> {
     return this.transaction({ id: tenantIdFromSchema(schema), schema }, work);
   }
 
-  /** Whether the schema exists on the cluster, for telling a deleted tenant from a table that is missing. */
-  async schemaExists(dataSource: DataSource, schema: string): Promise<boolean> {
-    const rows = await dataSource.query<unknown[]>(`SELECT 1 FROM pg_namespace WHERE nspname = $1`, [schema]);
-    return rows.length > 0;
+  /**
+   * Whether the tenant's schema exists on the cluster it is placed on, for telling a deleted
+   * tenant from a table that is missing.
+   */
+  @SqlSnapshot({ params: [EXAMPLE_TARGET] })
+  async schemaExists(tenant: TenantTarget): Promise<boolean> {
+    return this.schemaExistsOn(await this.dataSource(tenant), tenant.schema);
   }
 
   /**
@@ -113,7 +155,12 @@ export class TenantConnections {
     this.placement.forget(tenant.id);
     const now = await this.placement.lookup(tenant.id);
     if (!now) return false;
-    return now.cluster !== cluster && !(await this.schemaExists(dataSource, tenant.schema));
+    return now.cluster !== cluster && !(await this.schemaExistsOn(dataSource, tenant.schema));
+  }
+
+  private async schemaExistsOn(dataSource: DataSource, schema: string): Promise<boolean> {
+    const rows = await dataSource.query<unknown[]>(TENANT_CONNECTIONS_SQL.schemaExists, [schema]);
+    return rows.length > 0;
   }
 }
 
@@ -129,19 +176,4 @@ export function errorCode(error: unknown): string | undefined {
   const { code, driverError } = (error ?? {}) as { code?: unknown; driverError?: { code?: unknown } };
   const found = driverError?.code ?? code;
   return typeof found === 'string' ? found : undefined;
-}
-
-/**
- * `SELECT [pg_try_advisory_xact_lock_shared(…) AS unfrozen,] set_config($…, $…, true), …`. The try
- * fails while TenantMover holds the lock exclusively, and also while it waits for it (PostgreSQL
- * queues a request behind a conflicting waiter), so the freeze starts the moment the move asks.
- */
-function firstStatementSql(lock: boolean, settings: number): string {
-  const offset = lock ? 1 : 0;
-  const calls = Array.from(
-    { length: settings },
-    (_, i) => `set_config($${offset + i * 2 + 1}, $${offset + i * 2 + 2}, true)`,
-  );
-  if (lock) calls.unshift(`pg_try_advisory_xact_lock_shared(hashtextextended($1, 0)) AS unfrozen`);
-  return `SELECT ${calls.join(', ')}`;
 }
