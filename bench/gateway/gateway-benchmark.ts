@@ -19,7 +19,7 @@ import { corpusMemory, corpusQueries } from '../search/corpus';
 import { createSearchTenant, dropSearchTenant, type SearchTenant, startSearchApp } from '../search/fixture';
 import { seedCairn } from '../search/seed';
 import { CpuMeter, postmasterOf } from './cpu-meter';
-import { type CaseName, type Level, levelRows, levelSummary } from './gateway-report';
+import { type CaseName, goalsSummary, type Level, levelRows, levelSummary } from './gateway-report';
 import { type ChildServer, startEchoProcess, startGatewayProcess } from './processes';
 import { RpcClient, type ToolResult } from './rpc-client';
 import { databaseSettings } from '../lib/environment';
@@ -342,5 +342,6 @@ function notes(
       `${(hits * 100).toFixed(0)}%; every measured call checked; memory_recall reaches ${ceiling} of the echo ` +
       `ceiling; ${stored} memories stored; ${seconds.toFixed(0)} s in all` +
       (profileDir ? `; gateway CPU profile in ${profileDir}` : ''),
+    goalsSummary(levels),
   ];
 }

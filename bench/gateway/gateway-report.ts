@@ -74,6 +74,7 @@ export function levelRows(level: Level): ResultRow[] {
       row(bench, `${tool} p50`, 'ms', http.latencyMs.p50, { name: `${serviceName} p50`, value: service.latencyMs.p50 }),
       row(bench, `${tool} p95`, 'ms', http.latencyMs.p95, { name: `${serviceName} p95`, value: service.latencyMs.p95 }),
       row(bench, `${tool} p99`, 'ms', http.latencyMs.p99, { name: `${serviceName} p99`, value: service.latencyMs.p99 }),
+      row(bench, `${tool} added per call p50`, 'ms', addedPerCall(http, service)),
     );
     const httpCpu = cpu[httpCase];
     const serviceCpu = cpu[serviceCase];
@@ -93,4 +94,28 @@ export function levelRows(level: Level): ResultRow[] {
     row(bench, 'echo p99', 'ms', r.echo.latencyMs.p99),
   );
   return rows;
+}
+
+/** What the gateway adds to a call's median latency over the same call in-process (issue 27's part 6 goal: ≤ 1.5 ms at c=1). */
+export function addedPerCall(http: LoadResult, service: LoadResult): number {
+  return http.latencyMs.p50 - service.latencyMs.p50;
+}
+
+export const GATEWAY_GOALS = { addedP50Ms: 1.5, addedAtConcurrency: 1, recallPerSecond: 500, recallAtConcurrency: 16 };
+
+/** Whether the part 6 goals held in this run, one line (levels not measured say so). */
+export function goalsSummary(levels: readonly Level[]): string {
+  const at = (c: number) => levels.find((level) => level.concurrency === c)?.results;
+  const one = at(GATEWAY_GOALS.addedAtConcurrency);
+  const many = at(GATEWAY_GOALS.recallAtConcurrency);
+  const added = one?.recallHttp && one.recallService ? addedPerCall(one.recallHttp, one.recallService) : undefined;
+  const rate = many?.recallHttp?.perSecond;
+  const verdict = (held: boolean) => (held ? 'held' : 'NOT held');
+  return (
+    `gateway goals: memory_recall adds ≤ ${GATEWAY_GOALS.addedP50Ms} ms p50 over in-process at ` +
+    `c=${GATEWAY_GOALS.addedAtConcurrency}: ` +
+    (added === undefined ? 'not measured' : `${added.toFixed(2)} ms, ${verdict(added <= GATEWAY_GOALS.addedP50Ms)}`) +
+    `; ≥ ${GATEWAY_GOALS.recallPerSecond} memory_recall calls/s per gateway at c=${GATEWAY_GOALS.recallAtConcurrency}: ` +
+    (rate === undefined ? 'not measured' : `${rate.toFixed(0)}/s, ${verdict(rate >= GATEWAY_GOALS.recallPerSecond)}`)
+  );
 }
