@@ -53,6 +53,9 @@ export interface ScaleBenchResult {
   readonly data: unknown;
 }
 
+/** The longest the configuration allows (DATABASE_STATEMENT_TIMEOUT_MS). */
+const STATEMENT_TIMEOUT_MS = 3_600_000;
+
 const seconds = (from: number) => (performance.now() - from) / 1000;
 
 /** The hash-embedder tenant of `input.memories` memories: seeded, measured, dropped. */
@@ -113,6 +116,11 @@ async function measureTenant(input: ScaleBenchInput, bench: SearchApp, workDir: 
     const loadBefore = loadavg()[0] ?? Number.NaN;
     const modes = await measureSearch(ops, baseline, queries.length, targets, settle, log, { highConcurrency });
     const diagnosis = await diagnose(bench, target, ops, modes, texts, scaleIds(size), log);
+    // Whole, for docs/retrieval.md: the plans of the ranking statements at this size.
+    for (const explained of diagnosis.explained) {
+      log(`  EXPLAIN (ANALYZE, BUFFERS) of the ${explained.ranker} ranker at ${label} ("${explained.query}"):`);
+      for (const line of explained.plan) log(`    | ${line}`);
+    }
     log(`  store: ${STORES_PER_CASE} memories per case`);
     const store = await measureStore(ops, baseline, STORES_PER_CASE, settle, highConcurrency);
     const loadAfter = loadavg()[0] ?? Number.NaN;
@@ -185,7 +193,11 @@ async function measureModelSubset(input: ScaleBenchInput): Promise<ScaleBenchRes
 
 export async function benchScale(input: ScaleBenchInput): Promise<ScaleBenchResult> {
   const began = performance.now();
-  const bench = await startSearchApp(input.databaseUrl, input.redisUrl, 'hash');
+  // VACUUM, the embedded-rows count and the term tables' counts at a million rows run past the
+  // pool's default 30 s statement timeout; no measured statement comes near it either way.
+  const bench = await startSearchApp(input.databaseUrl, input.redisUrl, 'hash', {
+    DATABASE_STATEMENT_TIMEOUT_MS: String(STATEMENT_TIMEOUT_MS),
+  });
   const workDir = mkdtempSync(join(tmpdir(), 'cairn-bench-scale-'));
   // At a million memories the exchange files take GBs: gone even if a signal ends the run midway.
   const removeWorkDir = () => rmSync(workDir, { recursive: true, force: true });
@@ -199,10 +211,12 @@ export async function benchScale(input: ScaleBenchInput): Promise<ScaleBenchResu
     process.removeListener('exit', removeWorkDir);
   }
   const tenantSeconds = seconds(began);
+  // The bench process's peak resident memory: it stays bounded because the corpus is generated per batch.
+  const maxRssMiB = process.resourceUsage().maxRSS / 1024;
   const model = await measureModelSubset(input);
   return {
     rows: [...scaleRows(result), ...model.rows],
-    notes: [...scaleNotes(result, tenantSeconds), ...model.notes],
-    data: { tenantSeconds, tenant: result, localModel: model.data },
+    notes: [...scaleNotes(result, tenantSeconds, maxRssMiB), ...model.notes],
+    data: { tenantSeconds, maxRssMiB, tenant: result, localModel: model.data },
   };
 }

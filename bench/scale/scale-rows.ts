@@ -55,23 +55,19 @@ export function scaleRows(result: ScaleResult): ResultRow[] {
       name: `${sqliteName} file (rows, FTS5, vector BLOBs)`,
       value: sqlite ? sqlite.databaseBytes / MIB : null,
     }),
+  ];
+  // searchRows ends with the seed rows: the load rate goes with them.
+  rows.push(
+    ...searchRows(result, result.baselineMissing, { group: 'scale ', indexedWhileEmbedding: false }),
     row(`scale seed ${n}`, 'bulk INSERT rate', 'memories/s', result.size / seed.insertSeconds, {
       name: `${sqliteName} (rows, FTS5, vectors)`,
       value: loadRate,
     }),
-  ];
-  rows.push(...searchRows(result, result.baselineMissing, { group: 'scale ', indexedWhileEmbedding: false }));
+  );
   const fold = upkeep.storeFold;
   const deadShare = (activity: TableActivity) =>
     activity.liveTuples > 0 ? (activity.deadTuples / activity.liveTuples) * 100 : Number.NaN;
   rows.push(
-    row(
-      `scale upkeep ${n}`,
-      `term-statistics fold after the bulk load (${count(seed.foldedDeltas)} deltas -> ` +
-        `${count(upkeep.termsAfterLoad.termCounts)} term_counts rows)`,
-      's',
-      seed.foldSeconds,
-    ),
     row(
       `scale upkeep ${n}`,
       `term-statistics fold after the stores (${count(fold.deltas)} deltas)`,
@@ -96,7 +92,7 @@ function goal(label: string, valueMs: number, goalMs: number): string {
   return `${label} ${valueMs.toFixed(1)} ms (${valueMs <= goalMs ? 'held' : 'NOT held'})`;
 }
 
-export function scaleNotes(result: ScaleResult, tenantSeconds: number): string[] {
+export function scaleNotes(result: ScaleResult, tenantSeconds: number, maxRssMiB: number): string[] {
   const n = sizeLabel(result.size);
   const hybrid = result.modes.find((mode) => mode.mode === 'hybrid');
   const high = result.store.highConcurrency;
@@ -110,7 +106,8 @@ export function scaleNotes(result: ScaleResult, tenantSeconds: number): string[]
       : `SCALED DOWN to ${count(result.size)} memories (--scale-memories; the issue's size is ${count(FULL_SIZE)})`;
   const notes = [
     `scale ${n}: one tenant ${size}, in ${tenantSeconds.toFixed(0)} s; 1-min load average ` +
-      `${result.loadAverage[0].toFixed(1)} before the searches, ${result.loadAverage[1].toFixed(1)} after the stores`,
+      `${result.loadAverage[0].toFixed(1)} before the searches, ${result.loadAverage[1].toFixed(1)} after the stores; ` +
+      `bench process peak RSS ${maxRssMiB.toFixed(0)} MiB (corpus generated per 1000-row batch)`,
     `scale ${n}: seeded with the bulk INSERT of the search benchmark (1000-row batches) and the worker's ` +
       `EmbeddingProcessor with the HNSW index dropped; then built once from the migration's own definition ` +
       `(${result.indexDefinition}), maintenance_work_mem=${hnsw.maintenanceWorkMem}, ` +
@@ -128,6 +125,8 @@ export function scaleNotes(result: ScaleResult, tenantSeconds: number): string[]
     `scale ${n}: goal MemoryWriter.store p95 <= ${STORE_P95_GOAL_MS} ms: ` +
       `${goal('c=1', result.store.c1.latencyMs.p95, STORE_P95_GOAL_MS)}, ` +
       `${goal(`c=${high}`, result.store.high.latencyMs.p95, STORE_P95_GOAL_MS)}`,
+    `scale ${n}: term statistics: the fold after the bulk load moved ${count(result.seed.foldedDeltas)} deltas into ` +
+      `${count(upkeep.termsAfterLoad.termCounts)} term_counts rows (${count(upkeep.termsAfterLoad.termCountDeltas)} deltas left)`,
     `scale ${n}: after the stores ${count(upkeep.afterStores.deadTuples)} dead / ${count(upkeep.afterStores.liveTuples)} ` +
       `live tuples, ${upkeep.afterStores.autovacuumCount} autovacuum and ${upkeep.afterStores.autoanalyzeCount} ` +
       `autoanalyze runs so far; after VACUUM ${count(upkeep.afterVacuum.deadTuples)} dead; term_count_deltas ` +
