@@ -168,7 +168,8 @@ async function measureTenant(input: ScaleBenchInput, bench: SearchApp, workDir: 
 /** The local model's part: the search benchmark over the first `modelSubset` memories, or why not. */
 async function measureModelSubset(input: ScaleBenchInput): Promise<ScaleBenchResult> {
   const { modelSubset, log } = input;
-  if (modelSubset === 0) return { rows: [], notes: ['scale: local model part skipped (--scale-model-subset 0)'], data: null };
+  if (modelSubset === 0)
+    return { rows: [], notes: ['scale: local model part skipped (--scale-model-subset 0)'], data: null };
   try {
     await verifyModelFiles(join(input.root, DEFAULT_MODELS_DIR, LOCAL_MODEL.folder));
   } catch (error) {

@@ -27,7 +27,8 @@ const hex = (value: number, digits: number) => value.toString(16).padStart(digit
  * production) and the last 12 hex digits are the index itself.
  */
 export function scaleMemoryId(index: number): string {
-  if (!Number.isInteger(index) || index < 0 || index > MAX_INDEX) throw new RangeError(`no scale memory id for ${index}`);
+  if (!Number.isInteger(index) || index < 0 || index > MAX_INDEX)
+    throw new RangeError(`no scale memory id for ${index}`);
   const a = mix(index ^ 0x5ca1e000);
   const b = mix(a ^ index);
   const c = mix(b + 0x9e3779b9);

@@ -48,16 +48,22 @@ export async function dropMemoryVectorIndex(dataSource: DataSource, schema: stri
 }
 
 /** Runs `definition` on its own connection (no statement timeout, maintenance_work_mem for `rows`). */
-async function timedBuild(databaseUrl: string, definition: string, rows: number): Promise<Omit<VectorIndexBuild, 'bytes'>> {
+async function timedBuild(
+  databaseUrl: string,
+  definition: string,
+  rows: number,
+): Promise<Omit<VectorIndexBuild, 'bytes'>> {
   const client = new Client({ connectionString: databaseUrl });
   const notices: string[] = [];
-  client.on('notice', (notice) => notices.push(notice.message ?? String(notice)));
+  client.on('notice', (notice) => notices.push(notice.message ?? notice.name));
   await client.connect();
   try {
     const maintenanceWorkMem = maintenanceWorkMemFor(rows);
     await client.query(`SET statement_timeout = 0`);
     await client.query(`SET maintenance_work_mem = '${maintenanceWorkMem}'`);
-    const workers = await client.query<{ value: string }>(`SELECT current_setting('max_parallel_maintenance_workers') AS value`);
+    const workers = await client.query<{ value: string }>(
+      `SELECT current_setting('max_parallel_maintenance_workers') AS value`,
+    );
     const begin = performance.now();
     await client.query(definition);
     const seconds = (performance.now() - begin) / 1000;
@@ -74,7 +80,9 @@ async function timedBuild(databaseUrl: string, definition: string, rows: number)
 }
 
 async function relationBytes(dataSource: DataSource, qualified: string): Promise<number> {
-  const [size] = await dataSource.query<{ bytes: string }[]>(`SELECT pg_relation_size($1::regclass) AS bytes`, [qualified]);
+  const [size] = await dataSource.query<{ bytes: string }[]>(`SELECT pg_relation_size($1::regclass) AS bytes`, [
+    qualified,
+  ]);
   return Number(size?.bytes ?? 0);
 }
 

@@ -105,7 +105,11 @@ export function searchRows(result: SizeResult, missing: string | null, options: 
       's',
       result.seed.embedSeconds,
     ),
-    d.add(`term-statistics fold (${result.seed.foldedDeltas.toLocaleString('en-US')} deltas)`, 's', result.seed.foldSeconds),
+    d.add(
+      `term-statistics fold (${result.seed.foldedDeltas.toLocaleString('en-US')} deltas)`,
+      's',
+      result.seed.foldSeconds,
+    ),
     d.add('VACUUM (ANALYZE)', 's', result.seed.vacuumAnalyzeSeconds),
   );
   return rows;
