@@ -23,6 +23,7 @@ import { benchSoak } from './soak/soak-benchmark';
 import { benchDuplicates } from './search/duplicates-benchmark';
 import { benchScopes } from './search/scopes-benchmark';
 import { benchSearch } from './search/search-benchmark';
+import { benchScale } from './scale/scale-benchmark';
 import { benchTenantProvisioning } from './tenant-provisioning';
 import { benchTokenVerification } from './token-verification';
 
@@ -132,6 +133,21 @@ async function main(options: BenchOptions, cleanups: CleanupStack): Promise<void
         }),
       );
     }
+  }
+
+  // Only when named: at its default size (a million memories) it runs for hours.
+  if (options.only?.includes('scale')) {
+    await runOne('scale', () =>
+      benchScale({
+        databaseUrl: environment.databaseUrl,
+        redisUrl: environment.redisUrl,
+        root,
+        memories: options.scaleMemories,
+        modelSubset: options.scaleModelSubset,
+        highConcurrency: options.scaleConcurrency,
+        log,
+      }),
+    );
   }
 
   if (selected('duplicates')) {

@@ -4,8 +4,9 @@
  * Reads one JSON request per line on stdin, answers one JSON line each on stdout (see
  * protocol.ts). Everything is synchronous, as in the single-user seeds: one query at a time.
  */
-import { existsSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readFileSync, readSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { StringDecoder } from 'node:string_decoder';
 import { createInterface } from 'node:readline';
 import {
   type BaselineMemory,
@@ -34,8 +35,6 @@ function readVectors(file: string): Float32Array {
   return new Float32Array(bytes.buffer, bytes.byteOffset, bytes.byteLength / 4);
 }
 
-let corpus: string[] | undefined;
-let corpusVectors: Float32Array | undefined;
 let extra: BaselineMemory[] | undefined;
 let extraVectors: Float32Array | undefined;
 let queries: string[] | undefined;
@@ -53,22 +52,59 @@ function removeDatabase(): void {
   if (databasePath) for (const suffix of ['', '-wal', '-shm']) rmSync(`${databasePath}${suffix}`, { force: true });
 }
 
+/**
+ * The lines of a JSONL file and the matching Float32 vectors, `batch` records at a time, read
+ * in chunks: a million memories' files (GBs) never sit in memory at once, only the vectors
+ * the linear scan keeps.
+ */
+function* corpusBatches(size: number, batch: number): Generator<{ lines: string[]; vectors: Float32Array }> {
+  const text = openSync(join(workDir, EXCHANGE_FILES.corpus), 'r');
+  const binary = openSync(join(workDir, EXCHANGE_FILES.corpusVectors), 'r');
+  const chunk = Buffer.alloc(1 << 20);
+  // A chunk may end inside a multi-byte character: the decoder keeps its first bytes for the next one.
+  const decoder = new StringDecoder('utf8');
+  let pending = '';
+  let at = 0;
+  let read = 0;
+  try {
+    while (read < size) {
+      const count = Math.min(batch, size - read);
+      const lines: string[] = [];
+      while (lines.length < count) {
+        const newline = pending.indexOf('\n', at);
+        if (newline >= 0) {
+          lines.push(pending.slice(at, newline));
+          at = newline + 1;
+          continue;
+        }
+        const bytes = readSync(text, chunk, 0, chunk.length, null);
+        if (bytes === 0) throw new Error(`corpus has ${read + lines.length} memories, ${size} asked for`);
+        pending = pending.slice(at) + decoder.write(chunk.subarray(0, bytes));
+        at = 0;
+      }
+      const vectors = new Float32Array(count * VECTOR_DIMENSIONS);
+      const want = vectors.byteLength;
+      const got = readSync(binary, new Uint8Array(vectors.buffer), 0, want, null);
+      if (got !== want) throw new Error(`corpus vectors end after ${read} memories, ${size} asked for`);
+      read += count;
+      yield { lines, vectors };
+    }
+  } finally {
+    closeSync(text);
+    closeSync(binary);
+  }
+}
+
 function load(size: number): Record<string, unknown> {
-  corpus ??= readLines(EXCHANGE_FILES.corpus);
-  corpusVectors ??= readVectors(EXCHANGE_FILES.corpusVectors);
-  if (size > corpus.length) throw new Error(`corpus has ${corpus.length} memories, ${size} asked for`);
   removeDatabase();
   databasePath = join(workDir, `baseline-${size}.sqlite`);
   const started = performance.now();
-  const db = new SqliteBaseline(databasePath);
+  const db = new SqliteBaseline(databasePath, size);
   baseline = db;
-  const lines = corpus;
-  const vectors = corpusVectors;
-  for (let start = 0; start < size; start += 1_000) {
+  let id = 1;
+  for (const { lines, vectors } of corpusBatches(size, 1_000)) {
     db.batch(() => {
-      for (let i = start; i < Math.min(size, start + 1_000); i++) {
-        db.insert(i + 1, JSON.parse(lines[i]) as BaselineMemory, vectorAt(vectors, i), false);
-      }
+      lines.forEach((line, i) => db.insert(id++, JSON.parse(line) as BaselineMemory, vectorAt(vectors, i), false));
     });
   }
   const ms = performance.now() - started;

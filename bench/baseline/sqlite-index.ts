@@ -49,10 +49,18 @@ const SCHEMA = `
 
 /** Vectors in one growable Float32Array with their norms; a full scan per query. */
 class LinearVectors {
-  private data = new Float32Array(1024 * VECTOR_DIMENSIONS);
-  private norms = new Float32Array(1024);
-  private ids = new Int32Array(1024);
+  private data: Float32Array;
+  private norms: Float32Array;
+  private ids: Int32Array;
   count = 0;
+
+  /** Room for `capacity` vectors up front: doubling a GB-sized array would hold both copies at once. */
+  constructor(capacity: number) {
+    const rows = Math.max(1024, capacity);
+    this.data = new Float32Array(rows * VECTOR_DIMENSIONS);
+    this.norms = new Float32Array(rows);
+    this.ids = new Int32Array(rows);
+  }
 
   append(id: number, vector: Float32Array): void {
     if (this.count === this.ids.length) {
@@ -108,14 +116,16 @@ export function ftsQuery(text: string): string | null {
 
 export class SqliteBaseline {
   private readonly db: DatabaseSync;
-  private readonly vectors = new LinearVectors();
+  private readonly vectors: LinearVectors;
   private readonly embedder = new HashEmbedder();
   private readonly insertMemory: StatementSync;
   private readonly insertVector: StatementSync;
   private readonly keywordSearch: StatementSync;
   private readonly fetchRows: StatementSync;
 
-  constructor(path: string) {
+  /** `capacity`: how many memories the caller expects to load (the vector array grows past it). */
+  constructor(path: string, capacity = 0) {
+    this.vectors = new LinearVectors(capacity);
     const sqlite = createRequire(__filename)('node:sqlite') as SqliteModule;
     this.db = new sqlite.DatabaseSync(path);
     this.db.exec(SCHEMA);

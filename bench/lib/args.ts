@@ -62,6 +62,12 @@ export interface BenchOptions {
   readonly soakMinutes: number;
   /** Every app of the run reaches PostgreSQL through a transaction-mode pgbouncer (DATABASE_POOLER=transaction). */
   readonly pgbouncer: boolean;
+  /** Memories in the scale benchmark's tenant (the issue's size: 1,000,000). */
+  readonly scaleMemories: number;
+  /** Memories of the scale benchmark's local-model run (0: skipped). */
+  readonly scaleModelSubset: number;
+  /** The scale benchmark's concurrency beside c=1. */
+  readonly scaleConcurrency: number;
 }
 
 export const GATEWAY_TOOLS = ['recall', 'store'] as const;
@@ -71,6 +77,7 @@ export const BENCH_NAMES = [
   'tenants',
   'tokens',
   'search',
+  'scale',
   'duplicates',
   'scopes',
   'pipeline',
@@ -95,14 +102,17 @@ export const USAGE = `usage: npm run bench -- [--tenants N] [--fleet-tenants N] 
                         [--harness-names N] [--harness-questions N] [--freshness-stores N]
                         [--freshness-providers LIST] [--fairness-items N] [--fairness-writes N]
                         [--fairness-write-rate N] [--fairness-concurrency N] [--replicas-clients N]
-                        [--replicas-burst N] [--soak-minutes M] [--pgbouncer]
+                        [--replicas-burst N] [--soak-minutes M] [--pgbouncer] [--scale-memories N]
+                        [--scale-model-subset N] [--scale-concurrency C]
   --tenants N       tenants to provision, and baseline schemas to create (default 100)
   --fleet-tenants N tenants of the fleet part of the tenants benchmark: each provisioned, seeded with
                     20 memories, recalled in and migrated (default 1000; the scale goal is 10000)
   --seconds S       measured seconds per throughput phase (default 3)
   --warmup S        unmeasured warm-up seconds per throughput phase (default 0.5)
   --concurrency C   requests in flight during throughput phases (default 16)
-  --only LIST       comma-separated benchmarks to run: tenants, tokens, search, duplicates,
+  --only LIST       comma-separated benchmarks to run: tenants, tokens, search, scale (one tenant of
+                    --scale-memories memories: bulk load, HNSW build, recall, store, term-statistics
+                    fold, VACUUM/ANALYZE; only when named; see bench/scale/README.md), duplicates,
                     pipeline, gateway, broadcast (16 agents posting to and reading one project's
                     coordination channel; --seconds and --warmup apply, the concurrency is 16),
                     scopes (recall with scope filtering in a 50-project, 20-author tenant beside
@@ -120,7 +130,7 @@ export const USAGE = `usage: npm run bench -- [--tenants N] [--fleet-tenants N] 
                     exits 1 when a goal does not hold; see bench/replicas/README.md), soak (one
                     gateway and one worker at half the gateway's capacity for --soak-minutes:
                     errors, p95, memory, event-loop lag, queue depth, connections, SVG charts)
-                    (default: all)
+                    (default: all but scale)
   --sizes LIST      search and duplicates corpus sizes, and the largest one the scopes
                     benchmark's (default 10000,100000); --sizes 10000 skips the 100k size,
                     whose seeding and measurement take several minutes
@@ -165,7 +175,13 @@ export const USAGE = `usage: npm run bench -- [--tenants N] [--fleet-tenants N] 
                                capacity (default 30; charts under bench/results/soak/)
   --pgbouncer                  run every app through a PgBouncer in transaction mode (Debian's
                                /usr/sbin/pgbouncer, started on a free port) with DATABASE_POOLER=
-                               transaction and DATABASE_DIRECT_URL, as the README's "Behind PgBouncer"`;
+                               transaction and DATABASE_DIRECT_URL, as the README's "Behind PgBouncer"
+  --scale-memories N           memories in the scale benchmark's tenant (default 1000000; about
+                               20000 for a smoke run, see bench/scale/README.md for how long each takes)
+  --scale-model-subset N       memories the scale benchmark also runs with the local model (the
+                               search benchmark at that size; default 100000; 0 skips it; skipped
+                               with a note when the model files are missing: npm run models)
+  --scale-concurrency C        the scale benchmark's concurrency beside c=1 (default 16)`;
 
 export class UsageError extends Error {}
 
@@ -199,6 +215,9 @@ const DEFAULTS: BenchOptions = {
   replicasBurst: 2_000,
   soakMinutes: 30,
   pgbouncer: false,
+  scaleMemories: 1_000_000,
+  scaleModelSubset: 100_000,
+  scaleConcurrency: 16,
 };
 
 type NumericOption =
@@ -222,7 +241,10 @@ type NumericOption =
   | 'fairnessConcurrency'
   | 'replicasClients'
   | 'replicasBurst'
-  | 'soakMinutes';
+  | 'soakMinutes'
+  | 'scaleMemories'
+  | 'scaleModelSubset'
+  | 'scaleConcurrency';
 
 const FLAGS: Record<string, { key: NumericOption; integer: boolean; min: number; max: number }> = {
   '--tenants': { key: 'tenants', integer: true, min: 1, max: 100_000 },
@@ -246,6 +268,9 @@ const FLAGS: Record<string, { key: NumericOption; integer: boolean; min: number;
   '--replicas-clients': { key: 'replicasClients', integer: true, min: 1, max: 256 },
   '--replicas-burst': { key: 'replicasBurst', integer: true, min: 10, max: 100_000 },
   '--soak-minutes': { key: 'soakMinutes', integer: false, min: 0.5, max: 24 * 60 },
+  '--scale-memories': { key: 'scaleMemories', integer: true, min: 1_000, max: 10_000_000 },
+  '--scale-model-subset': { key: 'scaleModelSubset', integer: true, min: 0, max: 1_000_000 },
+  '--scale-concurrency': { key: 'scaleConcurrency', integer: true, min: 2, max: 256 },
 };
 
 const LIST_FLAGS = new Set([
@@ -323,6 +348,9 @@ export function parseArgs(argv: readonly string[]): BenchOptions | 'help' {
       );
     }
     options[spec.key] = value;
+  }
+  if (options.scaleModelSubset > 0 && options.scaleModelSubset < 100) {
+    throw new UsageError('--scale-model-subset must be 0 (skip the local model) or at least 100');
   }
   return {
     ...options,

@@ -9,6 +9,7 @@ import { type AccessRecording, accessRecording, type ExplainedQuery, explainRank
 import { type SearchApp, type SearchTenant } from './fixture';
 import { type CairnOperations } from './operations';
 import { type ModeResult } from './phases';
+import { type IdSource } from './seed';
 
 export interface Diagnosis {
   readonly explained: ExplainedQuery[];
@@ -24,7 +25,7 @@ export async function diagnose(
   ops: CairnOperations,
   modes: readonly ModeResult[],
   queries: readonly string[],
-  ids: readonly string[],
+  ids: IdSource,
   log: (line: string) => void,
 ): Promise<Diagnosis> {
   const explained: ExplainedQuery[] = [];
@@ -47,7 +48,8 @@ export async function diagnose(
   const lists: string[][] = [];
   for (const { query } of (keyword?.slowest ?? []).slice(0, ACCESS_PROBES)) {
     const found = await ops.rankOnly('keyword')(query);
-    lists.push(found.flatMap((index) => (ids[index] === undefined ? [] : [ids[index]])));
+    // at(-1) of an array is its last element; -1 here means "not a corpus memory".
+    lists.push(found.flatMap((index) => (index < 0 ? [] : (ids.at(index) ?? []))));
   }
   const access = await accessRecording(bench, target, lists);
   const latencyMs = summarize(access.samplesMs);

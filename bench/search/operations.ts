@@ -19,13 +19,18 @@ export interface CairnOperations {
   readonly httpStore: (item: number) => Promise<void>;
 }
 
+/** Maps memory ids back to corpus indices (a Map, or a function of the id at a million memories). */
+export interface CorpusIndex {
+  get(id: string): number | undefined;
+}
+
 /** `indexOf` maps memory ids back to corpus indices (unknown ids map to -1). */
 export function cairnOperations(
   bench: SearchApp,
   target: SearchTenant,
   queries: readonly string[],
   extra: readonly CorpusMemory[],
-  indexOf: ReadonlyMap<string, number>,
+  indexOf: CorpusIndex,
 ): CairnOperations {
   const texts = queries.map(normaliseQuery);
   const toIndices = (ids: readonly string[]) => ids.map((id) => indexOf.get(id) ?? -1);

@@ -1,5 +1,6 @@
 /**
- * The measured phases of one corpus size: searches per mode at concurrency 1 and 8, and stores.
+ * The measured phases of one corpus size: searches per mode at concurrency 1 and a higher one
+ * (8 by default; the scale benchmark uses 16), and stores.
  * Cairn and the baseline take turns chunk by chunk (see measure.ts). The baseline is one
  * synchronous process, as in the seeds: it runs its queries one at a time whatever the
  * concurrency of the Cairn case it alternates with.
@@ -20,6 +21,7 @@ import {
 import { type CairnOperations, LIMIT } from './operations';
 
 export const MODES: readonly SearchMode[] = ['keyword', 'semantic', 'hybrid'];
+/** The search benchmark's higher concurrency. */
 export const HIGH_CONCURRENCY = 8;
 const SEARCH_CHUNK = 25;
 const STORE_CHUNK = 20;
@@ -27,14 +29,16 @@ const WARMUP_QUERIES = 20;
 
 export interface ModeResult {
   readonly mode: SearchMode;
+  /** The concurrency of the `high` cases. */
+  readonly highConcurrency: number;
   /** In-process MemoryRecall.recall. */
-  readonly recall: { readonly c1: Measured; readonly c8: Measured };
+  readonly recall: AtConcurrency;
   /** HybridSearch.rank alone: no project lookup, no access recording. */
-  readonly rankOnly: { readonly c1: Measured; readonly c8: Measured };
+  readonly rankOnly: AtConcurrency;
   /** POST /v1/projects/:p/memories/search over app.inject; hybrid only. */
-  readonly http?: { readonly c1: Measured; readonly c8: Measured };
-  /** Sequential baseline, pooled over the turns it took beside the c=1 and the c=8 cases. */
-  readonly baseline: { readonly c1: Measured; readonly c8: Measured } | null;
+  readonly http?: AtConcurrency;
+  /** Sequential baseline, pooled over the turns it took beside the c=1 and the high-concurrency cases. */
+  readonly baseline: AtConcurrency | null;
   readonly quality: {
     readonly cairn: QualityFigure;
     readonly baseline: QualityFigure | null;
@@ -47,16 +51,23 @@ export interface ModeResult {
   readonly slowest: { readonly query: number; readonly ms: number }[];
 }
 
+/** One case at concurrency 1 and at the higher concurrency. */
+export interface AtConcurrency {
+  readonly c1: Measured;
+  readonly high: Measured;
+}
+
 export interface QualityFigure {
   readonly hitAt10: number;
   readonly mrr: number;
 }
 
 export interface StoreResult {
+  readonly highConcurrency: number;
   readonly c1: Measured;
-  readonly c8: Measured;
+  readonly high: Measured;
   readonly httpC1: Measured;
-  readonly httpC8: Measured;
+  readonly httpHigh: Measured;
   readonly baseline: Measured | null;
 }
 
@@ -67,10 +78,12 @@ export async function measureSearch(
   targets: readonly number[],
   settle: () => Promise<void>,
   log: (line: string) => void,
+  options: { readonly highConcurrency?: number; readonly modes?: readonly SearchMode[] } = {},
 ): Promise<ModeResult[]> {
+  const { highConcurrency = HIGH_CONCURRENCY, modes = MODES } = options;
   const all = Array.from({ length: queryCount }, (_, i) => i);
   const results: ModeResult[] = [];
-  for (const mode of MODES) {
+  for (const mode of modes) {
     const warm = all.slice(0, WARMUP_QUERIES);
     await closedLoop(warm, 1, ops.recall(mode));
     await closedLoop(warm, 1, ops.rankOnly(mode));
@@ -87,16 +100,16 @@ export async function measureSearch(
       ...(mode === 'hybrid' ? { http: at(1, ops.httpRecall(mode)) } : {}),
       ...(baseline ? { baseline: viaBaseline } : {}),
     };
-    const c8Cases: Record<string, ChunkRunner> = {
-      recall: at(HIGH_CONCURRENCY, ops.recall(mode)),
-      rankOnly: at(HIGH_CONCURRENCY, ops.rankOnly(mode)),
-      ...(mode === 'hybrid' ? { http: at(HIGH_CONCURRENCY, ops.httpRecall(mode)) } : {}),
+    const highCases: Record<string, ChunkRunner> = {
+      recall: at(highConcurrency, ops.recall(mode)),
+      rankOnly: at(highConcurrency, ops.rankOnly(mode)),
+      ...(mode === 'hybrid' ? { http: at(highConcurrency, ops.httpRecall(mode)) } : {}),
       ...(baseline ? { baseline: viaBaseline } : {}),
     };
     const began = performance.now();
     const loadAtStart = loadavg()[0] ?? Number.NaN;
     const c1 = await interleave(c1Cases, chunked(all, SEARCH_CHUNK), settle);
-    const c8 = await interleave(c8Cases, chunked(all, SEARCH_CHUNK * 2), settle);
+    const high = await interleave(highCases, chunked(all, SEARCH_CHUNK * 2), settle);
     log(`  ${mode}: measured in ${((performance.now() - began) / 1000).toFixed(1)} s`);
 
     const recallC1 = c1.recall;
@@ -107,10 +120,11 @@ export async function measureSearch(
       .slice(0, 10);
     results.push({
       mode,
-      recall: { c1: measured(recallC1), c8: measured(c8.recall) },
-      rankOnly: { c1: measured(c1.rankOnly), c8: measured(c8.rankOnly) },
-      http: c1.http && c8.http ? { c1: measured(c1.http), c8: measured(c8.http) } : undefined,
-      baseline: c1.baseline && c8.baseline ? { c1: measured(c1.baseline), c8: measured(c8.baseline) } : null,
+      highConcurrency,
+      recall: { c1: measured(recallC1), high: measured(high.recall) },
+      rankOnly: { c1: measured(c1.rankOnly), high: measured(high.rankOnly) },
+      http: c1.http && high.http ? { c1: measured(c1.http), high: measured(high.http) } : undefined,
+      baseline: c1.baseline && high.baseline ? { c1: measured(c1.baseline), high: measured(high.baseline) } : null,
       quality: {
         cairn: quality(recallC1.hits ?? [], targets),
         baseline: c1.baseline ? quality(c1.baseline.hits ?? [], targets) : null,
@@ -132,6 +146,7 @@ export async function measureStore(
   baseline: BaselineProcess | null,
   perCase: number,
   settle: () => Promise<void>,
+  highConcurrency = HIGH_CONCURRENCY,
 ): Promise<StoreResult> {
   const items = Array.from({ length: perCase }, (_, i) => i);
   const shifted = (offset: number, concurrency: number, op: (item: number) => Promise<void>): ChunkRunner => {
@@ -144,18 +159,19 @@ export async function measureStore(
   };
   const cases: Record<string, ChunkRunner> = {
     c1: shifted(0, 1, ops.store),
-    c8: shifted(perCase, HIGH_CONCURRENCY, ops.store),
+    high: shifted(perCase, highConcurrency, ops.store),
     httpC1: shifted(perCase * 2, 1, ops.httpStore),
-    httpC8: shifted(perCase * 3, HIGH_CONCURRENCY, ops.httpStore),
+    httpHigh: shifted(perCase * 3, highConcurrency, ops.httpStore),
     ...(baseline ? { baseline: (chunk: readonly number[]) => baseline.insert(chunk) } : {}),
   };
   const series = await interleave(cases, chunked(items, STORE_CHUNK), settle);
   const get = (name: string) => measured(series[name]);
   return {
+    highConcurrency,
     c1: get('c1'),
-    c8: get('c8'),
+    high: get('high'),
     httpC1: get('httpC1'),
-    httpC8: get('httpC8'),
+    httpHigh: get('httpHigh'),
     baseline: series.baseline ? get('baseline') : null,
   };
 }

@@ -2,7 +2,7 @@ import { type SearchProvider } from '../lib/args';
 /** The search benchmark's lines of the results table. */
 import { type ResultRow, row } from '../lib/report';
 import { type Measured } from './measure';
-import { HIGH_CONCURRENCY, type ModeResult, type StoreResult } from './phases';
+import { type ModeResult, type StoreResult } from './phases';
 import { type SeedTimings } from './seed';
 
 export interface SizeResult {
@@ -46,52 +46,70 @@ function rowsFor<B>(benchmark: string, baselineName: string, baseline: B | null,
   };
 }
 
-export function searchRows(result: SizeResult, missing: string | null): ResultRow[] {
+export interface RowOptions {
+  /** Goes before every benchmark name (the scale benchmark's rows say `scale …`). */
+  readonly group?: string;
+  /** False when the vectors went in with the HNSW index dropped (built once afterwards). */
+  readonly indexedWhileEmbedding?: boolean;
+}
+
+export function searchRows(result: SizeResult, missing: string | null, options: RowOptions = {}): ResultRow[] {
+  const { group = '', indexedWhileEmbedding = true } = options;
   const n = `${sizeLabel(result.size)}${result.provider === 'hash' ? '' : ` ${result.provider} model`}`;
-  const c8 = HIGH_CONCURRENCY;
+  const high = result.store.highConcurrency;
   const seq = ', sequential';
   const rows: ResultRow[] = [];
   for (const mode of result.modes) {
     type B = NonNullable<ModeResult['baseline']>;
-    const r = rowsFor<B>(`search ${n}: ${mode.mode}`, BASELINE_NAMES[mode.mode], mode.baseline, missing);
+    const r = rowsFor<B>(`${group}search ${n}: ${mode.mode}`, BASELINE_NAMES[mode.mode], mode.baseline, missing);
     rows.push(
       ...r.latency('recall c=1', mode.recall.c1, (b) => b.c1),
       r.add('recall c=1', 'queries/s', mode.recall.c1.perSecond, (b) => b.c1.perSecond),
-      ...r.latency(`recall c=${c8}`, mode.recall.c8, (b) => b.c8, seq),
-      r.add(`recall c=${c8}`, 'queries/s', mode.recall.c8.perSecond, (b) => b.c8.perSecond, seq),
+      ...r.latency(`recall c=${high}`, mode.recall.high, (b) => b.high, seq),
+      r.add(`recall c=${high}`, 'queries/s', mode.recall.high.perSecond, (b) => b.high.perSecond, seq),
       r.add('rank only c=1 p50', 'ms', mode.rankOnly.c1.latencyMs.p50, (b) => b.c1.latencyMs.p50),
-      r.add(`rank only c=${c8}`, 'queries/s', mode.rankOnly.c8.perSecond, (b) => b.c8.perSecond, seq),
+      r.add(`rank only c=${high}`, 'queries/s', mode.rankOnly.high.perSecond, (b) => b.high.perSecond, seq),
     );
     if (mode.http) {
       rows.push(
         ...r.latency('HTTP c=1', mode.http.c1, (b) => b.c1),
         r.add('HTTP c=1', 'queries/s', mode.http.c1.perSecond, (b) => b.c1.perSecond),
-        r.add(`HTTP c=${c8} p50`, 'ms', mode.http.c8.latencyMs.p50, (b) => b.c8.latencyMs.p50, seq),
-        r.add(`HTTP c=${c8}`, 'queries/s', mode.http.c8.perSecond, (b) => b.c8.perSecond, seq),
+        r.add(`HTTP c=${high} p50`, 'ms', mode.http.high.latencyMs.p50, (b) => b.high.latencyMs.p50, seq),
+        r.add(`HTTP c=${high}`, 'queries/s', mode.http.high.perSecond, (b) => b.high.perSecond, seq),
       );
     }
-    const q = rowsFor(`search ${n}: ${mode.mode}`, BASELINE_NAMES[mode.mode], mode.quality.baseline, missing);
+    const q = rowsFor(`${group}search ${n}: ${mode.mode}`, BASELINE_NAMES[mode.mode], mode.quality.baseline, missing);
     rows.push(q.add('hit@10 (known answer)', '%', mode.quality.cairn.hitAt10 * 100, (b) => b.hitAt10 * 100));
     if (mode.mode === 'semantic' && mode.quality.overlapWithBaseline !== null) {
       rows.push(q.add('top-10 shared with exact scan', '%', mode.quality.overlapWithBaseline * 100));
     }
   }
 
-  const s = rowsFor<Measured>(`store ${n}`, 'SQLite insert + FTS5 + vector', result.store.baseline, missing);
+  const s = rowsFor<Measured>(`${group}store ${n}`, 'SQLite insert + FTS5 + vector', result.store.baseline, missing);
   const store = result.store;
   rows.push(
     s.add('MemoryWriter.store c=1', 'memories/s', store.c1.perSecond, (b) => b.perSecond, seq),
     ...s.latency('MemoryWriter.store c=1', store.c1, (b) => b, seq),
-    s.add(`MemoryWriter.store c=${c8}`, 'memories/s', store.c8.perSecond, (b) => b.perSecond, seq),
+    s.add(`MemoryWriter.store c=${high}`, 'memories/s', store.high.perSecond, (b) => b.perSecond, seq),
+    ...s.latency(`MemoryWriter.store c=${high}`, store.high, (b) => b, seq),
     s.add('HTTP POST c=1', 'memories/s', store.httpC1.perSecond, (b) => b.perSecond, seq),
-    s.add(`HTTP POST c=${c8}`, 'memories/s', store.httpC8.perSecond, (b) => b.perSecond, seq),
+    s.add(`HTTP POST c=${high}`, 'memories/s', store.httpHigh.perSecond, (b) => b.perSecond, seq),
   );
 
   const load = result.baselineLoadSeconds;
-  const d = rowsFor(`seed ${n}`, 'SQLite load: rows + FTS5 + vectors', load, missing);
+  const d = rowsFor(`${group}seed ${n}`, 'SQLite load: rows + FTS5 + vectors', load, missing);
   rows.push(
     d.add('bulk INSERT (tsvector, GIN)', 's', result.seed.insertSeconds, (seconds) => seconds),
-    d.add(`embed (EmbeddingProcessor, HNSW, ${result.seed.embedConcurrency} at once)`, 's', result.seed.embedSeconds),
+    d.add(
+      `embed (EmbeddingProcessor, ${indexedWhileEmbedding ? 'HNSW' : 'no HNSW index'}, ${result.seed.embedConcurrency} at once)`,
+      's',
+      result.seed.embedSeconds,
+    ),
+    d.add(
+      `term-statistics fold (${result.seed.foldedDeltas.toLocaleString('en-US')} deltas)`,
+      's',
+      result.seed.foldSeconds,
+    ),
     d.add('VACUUM (ANALYZE)', 's', result.seed.vacuumAnalyzeSeconds),
   );
   return rows;

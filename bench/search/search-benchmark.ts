@@ -14,17 +14,18 @@ import { type ResultRow } from '../lib/report';
 import { BaselineProcess } from './baseline-process';
 import { type CorpusMemory, type CorpusQuery, corpusMemory, corpusQueries } from './corpus';
 import { type Diagnosis, diagnose } from './diagnose';
+import { type SearchMode } from '@cairn/search';
 import { type SearchProvider } from '../lib/args';
 import { createSearchTenant, dropSearchTenant, type SearchApp, startSearchApp } from './fixture';
 import { cairnOperations } from './operations';
-import { measureSearch, measureStore, STORE_CASES } from './phases';
+import { HIGH_CONCURRENCY, measureSearch, measureStore, STORE_CASES } from './phases';
 import { searchRows, type SizeResult, sizeLabel } from './rows';
 import { seedCairn, writeMemoryFiles, writeQueries } from './seed';
 
-const QUERY_COUNT = 200;
-const STORES_PER_CASE = 60;
+export const QUERY_COUNT = 200;
+export const STORES_PER_CASE = 60;
 /** Store-phase memories come from far beyond any corpus index. */
-const EXTRA_OFFSET = 10_000_000;
+export const EXTRA_OFFSET = 10_000_000;
 
 export interface SearchBenchInput {
   readonly databaseUrl: string;
@@ -33,6 +34,12 @@ export interface SearchBenchInput {
   readonly sizes: readonly number[];
   readonly provider: SearchProvider;
   readonly log: (line: string) => void;
+  /** The concurrency measured beside c=1 (default HIGH_CONCURRENCY, 8). */
+  readonly highConcurrency?: number;
+  /** Goes before every row's benchmark name (the scale benchmark's local-model subset). */
+  readonly group?: string;
+  /** The search modes measured (default all three). */
+  readonly modes?: readonly SearchMode[];
 }
 
 export interface SearchBenchResult {
@@ -49,6 +56,8 @@ interface Shared {
   readonly queries: readonly CorpusQuery[];
   readonly runStart: Date;
   readonly provider: SearchProvider;
+  readonly highConcurrency: number;
+  readonly modes?: readonly SearchMode[];
   readonly log: (line: string) => void;
 }
 
@@ -74,10 +83,14 @@ async function measureSize(shared: Shared, size: number): Promise<Measured> {
     const ops = cairnOperations(bench, target, texts, shared.extra, new Map(ids.map((id, index) => [id, index])));
     const settle = () => waitForIdlePool(bench.dataSource);
     const targets = queries.map((query) => query.target);
-    const modes = await measureSearch(ops, baseline, queries.length, targets, settle, log);
+    const { highConcurrency } = shared;
+    const modes = await measureSearch(ops, baseline, queries.length, targets, settle, log, {
+      highConcurrency,
+      modes: shared.modes,
+    });
     const diagnosis = await diagnose(bench, target, ops, modes, texts, ids, log);
     log(`  store: ${STORES_PER_CASE} memories per case`);
-    const store = await measureStore(ops, baseline, STORES_PER_CASE, settle);
+    const store = await measureStore(ops, baseline, STORES_PER_CASE, settle, highConcurrency);
     const took = seconds(performance.now() - began);
     log(`search ${label}: done in ${took} s`);
     return {
@@ -132,7 +145,19 @@ export async function benchSearch(input: SearchBenchInput): Promise<SearchBenchR
       log(`SQLite baseline SKIPPED: ${started.reason}; its columns say n/a`);
     }
 
-    const shared: Shared = { bench, baseline, corpus, extra, queries, runStart, provider: input.provider, log };
+    const highConcurrency = input.highConcurrency ?? HIGH_CONCURRENCY;
+    const shared: Shared = {
+      bench,
+      baseline,
+      corpus,
+      extra,
+      queries,
+      runStart,
+      provider: input.provider,
+      highConcurrency,
+      modes: input.modes,
+      log,
+    };
     const results: Measured[] = [];
     for (const size of sizes) results.push(await measureSize(shared, size));
 
@@ -147,8 +172,8 @@ export async function benchSearch(input: SearchBenchInput): Promise<SearchBenchR
     const notes = [
       `search: ${QUERY_COUNT} questions (45% natural, 30% keyword-y, 25% paraphrased), each with a known answer; ` +
         `limit 10, no filters; 20 warm-up queries per case; Cairn and the baseline alternate in chunks of ` +
-        `25 (c=1) / 50 (c=8) queries; the baseline is one synchronous process (as in the seeds): its c=8 ` +
-        `figures are its sequential ones, measured beside the c=8 cases`,
+        `25 (c=1) / 50 (c=${highConcurrency}) queries; the baseline is one synchronous process (as in the seeds): its ` +
+        `c=${highConcurrency} figures are its sequential ones, measured beside the c=${highConcurrency} cases`,
       `search timings: ${results.map((r) => `${sizeLabel(r.size)} ${r.seconds.toFixed(0)} s`).join(', ')} ` +
         `(seeding included); 1-min load average during searches ${Math.min(...loads).toFixed(1)}–` +
         `${Math.max(...loads).toFixed(1)} on ${bench.config.database.poolMax}-connection app pool`,
@@ -163,7 +188,8 @@ export async function benchSearch(input: SearchBenchInput): Promise<SearchBenchR
           `porter tokenizer, column weights 1/0.7/0.5/0.3, stop words dropped; vectors in one Float32Array`,
     ];
     const data = { queries: QUERY_COUNT, storesPerCase: STORES_PER_CASE, settings, baselineMissing: missing, results };
-    return { rows: results.flatMap((result) => searchRows(result, missing)), notes, data };
+    const group = input.group ?? '';
+    return { rows: results.flatMap((result) => searchRows(result, missing, { group })), notes, data };
   } finally {
     await baseline?.close();
     await bench.close();

@@ -23,10 +23,32 @@ const EMBED_BATCH = 1_000;
 /** Embedding jobs in flight while seeding, as a worker with concurrency 2 would run them. */
 const EMBED_CONCURRENCY = 2;
 
+/**
+ * The memories to seed, by index: an array, or a generator over the corpus (`corpusMemory` is a
+ * pure function of its index), so a million memories never sit in memory at once.
+ */
+export interface MemorySource {
+  readonly length: number;
+  at(index: number): CorpusMemory | undefined;
+}
+
+/** The ids of the seeded memories, by corpus index: an array, or derived from the index. */
+export interface IdSource {
+  readonly length: number;
+  at(index: number): string | undefined;
+}
+
+function idsBetween(ids: IdSource, start: number, end: number): string[] {
+  return Array.from({ length: Math.min(end, ids.length) - start }, (_, offset) => ids.at(start + offset) ?? '');
+}
+
 export interface SeedTimings {
   readonly insertSeconds: number;
   readonly embedSeconds: number;
   readonly embedConcurrency: number;
+  /** The term-statistics fold after the bulk load: its time and the deltas it moved. */
+  readonly foldSeconds: number;
+  readonly foldedDeltas: number;
   readonly vacuumAnalyzeSeconds: number;
   readonly embedded: number;
   /** What EmbeddingProcessor.process said it embedded (summed over batches). */
@@ -51,27 +73,33 @@ export function toBaselineMemory(memory: CorpusMemory, runStart: Date): Baseline
   };
 }
 
-/** JSONL plus Float32 vectors made by the same embedder, over the text the memory target embeds. */
+/**
+ * JSONL plus Float32 vectors made by the same embedder, over the text the memory target embeds,
+ * written a batch at a time (the files of a million memories run to gigabytes).
+ */
 export async function writeMemoryFiles(
   dir: string,
   files: { jsonl: string; vectors: string },
-  memories: readonly CorpusMemory[],
+  memories: MemorySource,
   embedder: Embedder,
   runStart: Date,
 ): Promise<void> {
-  writeFileSync(
-    join(dir, files.jsonl),
-    memories.map((memory) => JSON.stringify(toBaselineMemory(memory, runStart))).join('\n') + '\n',
-  );
+  const jsonl = openSync(join(dir, files.jsonl), 'w');
   const fd = openSync(join(dir, files.vectors), 'w');
   try {
     for (let start = 0; start < memories.length; start += EMBED_BATCH) {
-      const batch = memories.slice(start, start + EMBED_BATCH);
+      const batch = Array.from({ length: Math.min(EMBED_BATCH, memories.length - start) }, (_, offset) => {
+        const memory = memories.at(start + offset);
+        if (!memory) throw new Error(`no memory ${start + offset}`);
+        return memory;
+      });
+      writeSync(jsonl, batch.map((memory) => `${JSON.stringify(toBaselineMemory(memory, runStart))}\n`).join(''));
       const vectors = await embedder.embed(batch.map((m) => memoryEmbeddingText(m.content, m.keywords)));
       for (const vector of vectors) writeSync(fd, new Uint8Array(vector.buffer, vector.byteOffset, vector.byteLength));
     }
   } finally {
     closeSync(fd);
+    closeSync(jsonl);
   }
 }
 
@@ -112,8 +140,8 @@ export const BULK_MEMORY_INSERT_SQL = `
 export async function seedCairn(
   bench: SearchApp,
   target: SearchTenant,
-  memories: readonly CorpusMemory[],
-  ids: readonly string[],
+  memories: MemorySource,
+  ids: IdSource,
   runStart: Date,
   log: (line: string) => void,
 ): Promise<SeedTimings> {
@@ -122,9 +150,11 @@ export async function seedCairn(
 
   const begin = performance.now();
   for (let start = 0; start < memories.length; start += INSERT_BATCH) {
-    const rows = memories
-      .slice(start, start + INSERT_BATCH)
-      .map((memory, offset) => bulkMemoryRow(ids[start + offset] ?? '', memory, runStart));
+    const rows = idsBetween(ids, start, Math.min(start + INSERT_BATCH, memories.length)).map((id, offset) => {
+      const memory = memories.at(start + offset);
+      if (!memory) throw new Error(`no memory ${start + offset}`);
+      return bulkMemoryRow(id, memory, runStart);
+    });
     await inTenant(() =>
       bench.tx.run(() =>
         bench.db.query(BULK_MEMORY_INSERT_SQL, [
@@ -150,7 +180,7 @@ export async function seedCairn(
 export async function embedAndSettle(
   bench: SearchApp,
   tenant: TenantRef,
-  ids: readonly string[],
+  ids: IdSource,
   log: (line: string) => void,
 ): Promise<Omit<SeedTimings, 'insertSeconds'>> {
   const inTenant = <T>(work: () => Promise<T>): Promise<T> => bench.entry.run(tenant, work);
@@ -160,7 +190,7 @@ export async function embedAndSettle(
   const embedWorker = async (): Promise<void> => {
     for (let start = next; start < ids.length; start = next) {
       next += EMBED_BATCH;
-      const batch = ids.slice(start, start + EMBED_BATCH);
+      const batch = idsBetween(ids, start, start + EMBED_BATCH);
       const outcome = await inTenant(() => bench.processor.process({ target: 'memory', ids: batch }));
       if (outcome.status === 'embedded') reported += outcome.count;
     }
@@ -192,7 +222,8 @@ export async function embedAndSettle(
 
   begin = performance.now();
   const folded = await inTenant(() => bench.app.get(TermStatistics).fold());
-  log(`  folded ${folded.deltas} term-count deltas in ${((performance.now() - begin) / 1000).toFixed(1)} s`);
+  const foldSeconds = (performance.now() - begin) / 1000;
+  log(`  folded ${folded.deltas} term-count deltas in ${foldSeconds.toFixed(1)} s`);
   begin = performance.now();
   const table = `${quotedSchema(tenant.schema)}.memories`;
   await bench.dataSource.query(`VACUUM (ANALYZE) ${table}`);
@@ -203,6 +234,8 @@ export async function embedAndSettle(
   return {
     embedSeconds,
     embedConcurrency: EMBED_CONCURRENCY,
+    foldSeconds,
+    foldedDeltas: folded.deltas,
     vacuumAnalyzeSeconds,
     embedded,
     reportedEmbedded: reported,
