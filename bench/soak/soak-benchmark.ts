@@ -38,6 +38,8 @@ interface Sample {
   readonly errors: number;
   readonly p95Ms: number;
   readonly rssMiB: Record<string, number>;
+  /** V8 heap in use: tells a leak from the allocator keeping pages (resident memory alone cannot). */
+  readonly heapUsedMiB: Record<string, number>;
   readonly lagP99Ms: Record<string, number>;
   readonly queueDepth: number | null;
   readonly connections: number;
@@ -50,12 +52,32 @@ function rssMiB(pid: number | undefined): number {
 }
 
 /** prom-client's default nodejs_eventloop_lag_p99_seconds, from the process's own /metrics. */
-async function eventLoopLagMs(replica: Replica): Promise<number> {
+/** A process's event-loop lag p99 and V8 heap in use, from its own /metrics (prom-client's default metrics). */
+async function runtimeMetrics(replica: Replica): Promise<{ lagP99Ms: number; heapUsedMiB: number }> {
   const text = await fetch(`${replica.url}/metrics`, { signal: AbortSignal.timeout(5_000) })
     .then((response) => response.text())
     .catch(() => '');
-  const value = /^nodejs_eventloop_lag_p99_seconds(?:\{[^}]*\})? ([0-9.e+-]+)$/m.exec(text)?.[1];
-  return value === undefined ? Number.NaN : Number(value) * 1000;
+  const gauge = (name: string) => {
+    const value = new RegExp(`^${name}(?:\\{[^}]*\\})? ([0-9.e+-]+)$`, 'm').exec(text)?.[1];
+    return value === undefined ? Number.NaN : Number(value);
+  };
+  return {
+    lagP99Ms: gauge('nodejs_eventloop_lag_p99_seconds') * 1000,
+    heapUsedMiB: gauge('nodejs_heap_size_used_bytes') / 1024 / 1024,
+  };
+}
+
+async function runtimeSamples(
+  replicas: Record<string, Replica>,
+): Promise<{ lagP99Ms: Record<string, number>; heapUsedMiB: Record<string, number> }> {
+  const lagP99Ms: Record<string, number> = {};
+  const heapUsedMiB: Record<string, number> = {};
+  for (const [name, replica] of Object.entries(replicas)) {
+    const metrics = await runtimeMetrics(replica);
+    lagP99Ms[name] = metrics.lagP99Ms;
+    heapUsedMiB[name] = metrics.heapUsedMiB;
+  }
+  return { lagP99Ms, heapUsedMiB };
 }
 
 export async function benchSoak(input: SoakBenchInput): Promise<{ rows: ResultRow[]; notes: string[]; data: unknown }> {
@@ -114,7 +136,7 @@ export async function benchSoak(input: SoakBenchInput): Promise<{ rows: ResultRo
           95,
         ),
         rssMiB: { gateway: rssMiB(gateway.pid), worker: rssMiB(worker.pid) },
-        lagP99Ms: { gateway: await eventLoopLagMs(gateway), worker: await eventLoopLagMs(worker) },
+        ...(await runtimeSamples({ gateway, worker })),
         queueDepth: await queue.pendingCount('embeddings'),
         connections: connections?.n ?? 0,
       });
@@ -152,6 +174,7 @@ function soakCharts(samples: readonly Sample[]): Chart[] {
       points: [...one('failed', (s) => s.errors), ...one('answered', (s) => s.calls)],
     },
     { file: 'rss.svg', title: 'Resident memory per process', unit: 'MiB', points: per((s) => s.rssMiB) },
+    { file: 'heap-used.svg', title: 'V8 heap in use per process', unit: 'MiB', points: per((s) => s.heapUsedMiB) },
     { file: 'event-loop-lag.svg', title: 'Event-loop lag p99 per process', unit: 'ms', points: per((s) => s.lagP99Ms) },
     {
       file: 'queue-depth.svg',
@@ -194,6 +217,12 @@ function summarise(
         row(NAME, `${name} resident memory, last sample (goal < 1.10x)`, 'MiB', last.rssMiB[name] ?? Number.NaN, {
           name: 'first sample after warm-up',
           value: firstAfter.rssMiB[name] ?? null,
+        }),
+      );
+      rows.push(
+        row(NAME, `${name} V8 heap in use, last sample`, 'MiB', last.heapUsedMiB[name] ?? Number.NaN, {
+          name: 'first sample after warm-up',
+          value: firstAfter.heapUsedMiB[name] ?? null,
         }),
       );
       const lags = samples.map((s) => s.lagP99Ms[name] ?? Number.NaN).filter(Number.isFinite);
