@@ -5,6 +5,7 @@ import { createRootLogger } from '@cairn/observability';
 import { createHttpApp } from '@cairn/server';
 import { ApiModule } from '@cairn/api-app';
 import { databaseSettings } from './environment';
+import { benchMasterKey } from './master-key';
 
 export interface BenchApp {
   readonly app: NestFastifyApplication;
@@ -30,7 +31,7 @@ export async function startApiApp(
     ...databaseSettings(databaseUrl),
     REDIS_URL: redisUrl,
     CAIRN_ADMIN_TOKEN: adminToken,
-    CAIRN_MASTER_KEY: randomBytes(32).toString('base64'),
+    CAIRN_MASTER_KEY: benchMasterKey(),
     LOG_LEVEL: 'silent',
     // The evaluation stores and searches through REST with one token: not a rate-limit test.
     RATE_LIMIT_TOKEN_PER_MINUTE: '1000000',

@@ -16,6 +16,7 @@ import { type DataSource } from 'typeorm';
 import { type BenchApp } from '../lib/app';
 import { type CorpusMemory } from '../search/corpus';
 import { databaseSettings } from '../lib/environment';
+import { benchMasterKey } from '../lib/master-key';
 
 export const MODEL = 'nomic-embed-text';
 /** nomic-embed-text's size: the row, index and JSON costs are those of the real model. */
@@ -68,7 +69,7 @@ export function workerConfig(input: {
   /** EMBEDDING_QUEUE_FAIRNESS; the app's default (on) when absent. */
   fairness?: boolean;
   /**
-   * CAIRN_MASTER_KEY (base64); a fresh one when absent. A run that starts a second worker on the
+   * CAIRN_MASTER_KEY (base64); the run's (benchMasterKey) when absent. A run that starts a second worker on the
    * same database must give the first one's: the worker refuses data keys wrapped by another key.
    */
   masterKey?: string;
@@ -77,7 +78,7 @@ export function workerConfig(input: {
     NODE_ENV: 'production',
     ...databaseSettings(input.databaseUrl),
     REDIS_URL: input.redisUrl,
-    CAIRN_MASTER_KEY: input.masterKey ?? randomBytes(32).toString('base64'),
+    CAIRN_MASTER_KEY: input.masterKey ?? benchMasterKey(),
     LOG_LEVEL: 'silent',
     QUEUE_PREFIX: input.queuePrefix,
     EMBEDDING_PROVIDER: 'ollama',

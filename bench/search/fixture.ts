@@ -21,6 +21,7 @@ import { ApiModule } from '@cairn/api-app';
 import { DataSource } from 'typeorm';
 import { InjectClient } from '../lib/app';
 import { databaseSettings } from '../lib/environment';
+import { benchMasterKey } from '../lib/master-key';
 
 export interface SearchApp {
   readonly app: NestFastifyApplication;
@@ -71,7 +72,7 @@ export async function startSearchApp(
     ...databaseSettings(databaseUrl),
     REDIS_URL: redisUrl,
     CAIRN_ADMIN_TOKEN: adminToken,
-    CAIRN_MASTER_KEY: randomBytes(32).toString('base64'),
+    CAIRN_MASTER_KEY: benchMasterKey(),
     LOG_LEVEL: 'silent',
     // Searches and stores go through REST with one token: measured, not rate-limited.
     RATE_LIMIT_TOKEN_PER_MINUTE: '1000000',
