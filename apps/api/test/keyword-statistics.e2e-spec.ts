@@ -223,9 +223,86 @@ describe('keyword ranking statistics (BM25 kept by the write path)', () => {
     expect(await scores('Maria changelog release train')).toEqual(before);
   });
 
+  it('scores the rows of common terms together, not each common term whole, and still fills a page', async () => {
+    // In otherProject: 40 turns about quokkas, 40 about wombats, 3 about both. With a budget of 10
+    // rows, "quokka wombat" cannot take the rarest term whole (43 rows): candidates are the rows
+    // holding both (3) and a page of the rest of the rarest term; "sighting burrow" (never
+    // together) still gives a page.
+    const [other] = await data.query<{ id: string }[]>(`SELECT id FROM ${schema()}.projects WHERE slug = $1`, [
+      w.otherProject,
+    ]);
+    const turns = [
+      ...Array.from({ length: 40 }, (_, i) => `Quokka sighting ${i} near the ridge trail`),
+      ...Array.from({ length: 40 }, (_, i) => `Wombat burrow ${i} found by the creek`),
+      'A quokka and a wombat shared the shelter',
+      'The wombat chased the quokka off the path',
+      'Quokka, wombat and one dingo at the water hole',
+    ];
+    for (const content of turns) await store(w.wideAgent, w.otherProject, { content });
+    const corpus = api.app.get(MemoriesRepository).rankable({
+      scope: { projectIds: [other?.id ?? ''], includeTenantWide: false, viewer: SYSTEM_VIEWER },
+    });
+    const rank = async (query: string, matchBudget: number) => {
+      const statement = api.app.get(HybridSearch).statement(corpus, {
+        keyword: { query, matchBudget, entities: '', limit: 5, maxTerms: 24 },
+      });
+      const runner = data.createQueryRunner();
+      await runner.startTransaction();
+      try {
+        await runner.query(`SELECT set_config('search_path', $1, true)`, [`${schema()}, public`]);
+        const [{ 'QUERY PLAN': plan }] = await runner.query(`EXPLAIN (ANALYZE, FORMAT JSON) ${statement.text}`, [
+          ...statement.values,
+        ]);
+        const rows = await runner.query<{ id: string }[]>(statement.text, [...statement.values]);
+        return { ids: rows.map((row) => row.id), scored: candidatesScored(plan) };
+      } finally {
+        await runner.rollbackTransaction();
+        await runner.release();
+      }
+    };
+    const both = await data.query<{ id: string }[]>(
+      `SELECT id FROM ${schema()}.memories WHERE project_id = $1 AND content ILIKE '%quokka%' AND content ILIKE '%wombat%'`,
+      [other?.id],
+    );
+    const bounded = await rank('quokka wombat', 10);
+    const whole = await rank('quokka wombat', DEFAULT_MATCH_BUDGET);
+    expect(whole.scored).toBe(83);
+    expect(bounded.scored).toBeLessThanOrEqual(3 + 5);
+    // The rows holding both words rank first either way.
+    expect(new Set(bounded.ids.slice(0, 3))).toEqual(new Set(both.map((row) => row.id)));
+    expect(bounded.ids.slice(0, 3)).toEqual(whole.ids.slice(0, 3));
+    // Common words that never meet: no row holds both, and the rarest word still gives a page.
+    const apart = await rank('sighting burrow', 10);
+    expect(apart.ids).toHaveLength(5);
+    expect(apart.scored).toBeLessThanOrEqual(5);
+  });
+
   it('still finds a turn by the name most turns share', async () => {
     // "maria" is in 9 of 10 turns: rare terms select candidates first, the name still scores.
     const ranking = await keyword('Maria');
     expect(ranking.length).toBeGreaterThanOrEqual(9);
   });
 });
+
+/**
+ * Candidates the keyword ranker scored, from an EXPLAIN ANALYZE JSON plan: the rows of the
+ * Append that gathers them from the memories table (on a table this small the planner may read
+ * the project's rows and filter them; on a large one the GIN index reads only the candidates).
+ */
+function candidatesScored(plans: { Plan: PlanNode }[]): number {
+  const readsMemories = (node: PlanNode): boolean =>
+    node['Relation Name'] === 'memories' || (node.Plans ?? []).some(readsMemories);
+  const visit = (node: PlanNode): number =>
+    node['Node Type'] === 'Append' && readsMemories(node)
+      ? node['Actual Rows'] * node['Actual Loops']
+      : (node.Plans ?? []).reduce((sum, child) => sum + visit(child), 0);
+  return plans.reduce((sum, plan) => sum + visit(plan.Plan), 0);
+}
+
+interface PlanNode {
+  readonly 'Node Type': string;
+  readonly 'Relation Name'?: string;
+  readonly 'Actual Rows': number;
+  readonly 'Actual Loops': number;
+  readonly Plans?: PlanNode[];
+}

@@ -41,12 +41,32 @@ kw_terms AS MATERIALIZED (
   ORDER BY f.df, l.lexeme
   LIMIT $11
 ),
+kw_ranked AS MATERIALIZED (
+  SELECT s.*,
+         -- Rows expected to hold the i rarest terms and at least one more (all of them, for the last)
+         -- if the terms occur independently: n · Π(df/n over the first i) · (1 − Π(1 − df/n over the rest)).
+         k.n * exp(s.ln_first) * CASE WHEN s.i = s.terms THEN 1 ELSE 1 - exp(coalesce(s.ln_rest, 0)) END AS expected
+  FROM (SELECT t.q, t.df, row_number() OVER w AS i, count(*) OVER () AS terms, sum(t.df) OVER w AS running,
+               sum(ln(greatest(t.df, 0.5) / k.n)) OVER w AS ln_first,
+               sum(ln(greatest(1 - t.df / k.n, 1e-9))) OVER (w ROWS BETWEEN 1 FOLLOWING AND UNBOUNDED FOLLOWING) AS ln_rest
+        FROM kw_terms t CROSS JOIN kw_corpus k
+        WINDOW w AS (ORDER BY t.df, t.lexeme)) s CROSS JOIN kw_corpus k
+),
+kw_required AS (
+  SELECT CASE WHEN min(df) <= $12 THEN 0
+              ELSE coalesce(min(i) FILTER (WHERE expected <= $12), max(i)) END AS j
+  FROM kw_ranked
+),
 kw_query AS (
-  SELECT string_agg(s.q::text, ' | ')::tsquery AS q
-  FROM (SELECT q, sum(df) OVER (ORDER BY df, lexeme) AS running,
-               row_number() OVER (ORDER BY df, lexeme) AS i
-        FROM kw_terms) s
-  WHERE s.running <= $12 OR s.i = 1
+  SELECT (CASE WHEN r.j = 0 THEN string_agg(t.q::text, ' | ') FILTER (WHERE t.running <= $12 OR t.i = 1)
+               ELSE '(' || string_agg(t.q::text, ' & ') FILTER (WHERE t.i <= r.j) || ')'
+                    || coalesce(' & (' || string_agg(t.q::text, ' | ') FILTER (WHERE t.i > r.j) || ')', '')
+          END)::tsquery AS q,
+         -- With required terms, a page of the rarest term's other rows too (LIMIT below), so terms
+         -- that seldom occur together still give a page: read in storage order, scored like the rest.
+         CASE WHEN r.j > 0 AND count(*) > 1 THEN min(t.q::text) FILTER (WHERE t.i = 1)::tsquery END AS fallback
+  FROM kw_ranked t CROSS JOIN kw_required r
+  GROUP BY r.j
 ),
 kw_scored AS (
   SELECT c.id, c.importance, c.confidence, c.pinned, c.created_at,
@@ -66,6 +86,21 @@ kw_scored AS (
      SELECT r.permission, 'rule', r.id, r.owner_user_id, r.owner_agent_id, r.owner_token_id, r.created_at
      FROM memory_share_rules r
      WHERE (r.grantee_user_id = $5::uuid OR r.grantee_agent_id = $6::text) AND r.tag = ANY(c.tags) AND (r.project_id IS NULL OR r.project_id = c.project_id) AND ((c.author_token_id = r.owner_token_id OR c.author_user_id = r.owner_user_id OR (r.owner_user_id IS NULL AND c.author_user_id IS NULL AND c.author_agent_id = r.owner_agent_id)) IS TRUE))) AND c.archived_at IS NULL AND c.superseded_by IS NULL
+        UNION ALL
+        -- Values of one-row subqueries (computed once, before the scan): without a fallback the
+        -- scan is never started, with one its term is the index condition.
+        (SELECT c.id, c.importance, c.confidence, c.pinned, c.created_at, c.tsv_tokens, c.tsv || ''::tsvector AS tsv
+         FROM memories c
+         WHERE (SELECT fallback IS NOT NULL FROM kw_query)
+           AND c.tsv @@ (SELECT fallback FROM kw_query) AND NOT (c.tsv @@ (SELECT q FROM kw_query))
+           AND c.deleted_at IS NULL AND (c.project_id = ANY($1::uuid[]) OR c.scope = 'team') AND (c.scope <> 'private' OR ((c.author_token_id = $4::uuid OR c.author_user_id = $2::uuid OR ($2::uuid IS NULL AND c.author_user_id IS NULL AND c.author_agent_id = $3::text)) IS TRUE) OR EXISTS (SELECT s.permission, 'share' AS via, s.id AS grant_id, s.granted_by_user_id AS by_user_id,
+       s.granted_by_agent_id AS by_agent_id, s.granted_by_token_id AS by_token_id, s.created_at AS granted_at
+     FROM memory_shares s WHERE s.memory_id = c.id AND (s.grantee_user_id = $5::uuid OR s.grantee_agent_id = $6::text)
+     UNION ALL
+     SELECT r.permission, 'rule', r.id, r.owner_user_id, r.owner_agent_id, r.owner_token_id, r.created_at
+     FROM memory_share_rules r
+     WHERE (r.grantee_user_id = $5::uuid OR r.grantee_agent_id = $6::text) AND r.tag = ANY(c.tags) AND (r.project_id IS NULL OR r.project_id = c.project_id) AND ((c.author_token_id = r.owner_token_id OR c.author_user_id = r.owner_user_id OR (r.owner_user_id IS NULL AND c.author_user_id IS NULL AND c.author_agent_id = r.owner_agent_id)) IS TRUE))) AND c.archived_at IS NULL AND c.superseded_by IS NULL
+         LIMIT $13)
         OFFSET 0) c, kw_corpus k
 ),
 kw_out AS (
@@ -126,12 +161,32 @@ kw_terms AS MATERIALIZED (
   ORDER BY f.df, l.lexeme
   LIMIT $11
 ),
+kw_ranked AS MATERIALIZED (
+  SELECT s.*,
+         -- Rows expected to hold the i rarest terms and at least one more (all of them, for the last)
+         -- if the terms occur independently: n · Π(df/n over the first i) · (1 − Π(1 − df/n over the rest)).
+         k.n * exp(s.ln_first) * CASE WHEN s.i = s.terms THEN 1 ELSE 1 - exp(coalesce(s.ln_rest, 0)) END AS expected
+  FROM (SELECT t.q, t.df, row_number() OVER w AS i, count(*) OVER () AS terms, sum(t.df) OVER w AS running,
+               sum(ln(greatest(t.df, 0.5) / k.n)) OVER w AS ln_first,
+               sum(ln(greatest(1 - t.df / k.n, 1e-9))) OVER (w ROWS BETWEEN 1 FOLLOWING AND UNBOUNDED FOLLOWING) AS ln_rest
+        FROM kw_terms t CROSS JOIN kw_corpus k
+        WINDOW w AS (ORDER BY t.df, t.lexeme)) s CROSS JOIN kw_corpus k
+),
+kw_required AS (
+  SELECT CASE WHEN min(df) <= $12 THEN 0
+              ELSE coalesce(min(i) FILTER (WHERE expected <= $12), max(i)) END AS j
+  FROM kw_ranked
+),
 kw_query AS (
-  SELECT string_agg(s.q::text, ' | ')::tsquery AS q
-  FROM (SELECT q, sum(df) OVER (ORDER BY df, lexeme) AS running,
-               row_number() OVER (ORDER BY df, lexeme) AS i
-        FROM kw_terms) s
-  WHERE s.running <= $12 OR s.i = 1
+  SELECT (CASE WHEN r.j = 0 THEN string_agg(t.q::text, ' | ') FILTER (WHERE t.running <= $12 OR t.i = 1)
+               ELSE '(' || string_agg(t.q::text, ' & ') FILTER (WHERE t.i <= r.j) || ')'
+                    || coalesce(' & (' || string_agg(t.q::text, ' | ') FILTER (WHERE t.i > r.j) || ')', '')
+          END)::tsquery AS q,
+         -- With required terms, a page of the rarest term's other rows too (LIMIT below), so terms
+         -- that seldom occur together still give a page: read in storage order, scored like the rest.
+         CASE WHEN r.j > 0 AND count(*) > 1 THEN min(t.q::text) FILTER (WHERE t.i = 1)::tsquery END AS fallback
+  FROM kw_ranked t CROSS JOIN kw_required r
+  GROUP BY r.j
 ),
 kw_scored AS (
   SELECT c.id, c.importance, c.confidence, c.pinned, c.created_at,
@@ -151,6 +206,21 @@ kw_scored AS (
      SELECT r.permission, 'rule', r.id, r.owner_user_id, r.owner_agent_id, r.owner_token_id, r.created_at
      FROM memory_share_rules r
      WHERE (r.grantee_user_id = $5::uuid OR r.grantee_agent_id = $6::text) AND r.tag = ANY(c.tags) AND (r.project_id IS NULL OR r.project_id = c.project_id) AND ((c.author_token_id = r.owner_token_id OR c.author_user_id = r.owner_user_id OR (r.owner_user_id IS NULL AND c.author_user_id IS NULL AND c.author_agent_id = r.owner_agent_id)) IS TRUE))) AND c.archived_at IS NULL AND c.superseded_by IS NULL
+        UNION ALL
+        -- Values of one-row subqueries (computed once, before the scan): without a fallback the
+        -- scan is never started, with one its term is the index condition.
+        (SELECT c.id, c.importance, c.confidence, c.pinned, c.created_at, c.tsv_tokens, c.tsv || ''::tsvector AS tsv
+         FROM memories c
+         WHERE (SELECT fallback IS NOT NULL FROM kw_query)
+           AND c.tsv @@ (SELECT fallback FROM kw_query) AND NOT (c.tsv @@ (SELECT q FROM kw_query))
+           AND c.deleted_at IS NULL AND (c.project_id = ANY($1::uuid[]) OR c.scope = 'team') AND (c.scope <> 'private' OR ((c.author_token_id = $4::uuid OR c.author_user_id = $2::uuid OR ($2::uuid IS NULL AND c.author_user_id IS NULL AND c.author_agent_id = $3::text)) IS TRUE) OR EXISTS (SELECT s.permission, 'share' AS via, s.id AS grant_id, s.granted_by_user_id AS by_user_id,
+       s.granted_by_agent_id AS by_agent_id, s.granted_by_token_id AS by_token_id, s.created_at AS granted_at
+     FROM memory_shares s WHERE s.memory_id = c.id AND (s.grantee_user_id = $5::uuid OR s.grantee_agent_id = $6::text)
+     UNION ALL
+     SELECT r.permission, 'rule', r.id, r.owner_user_id, r.owner_agent_id, r.owner_token_id, r.created_at
+     FROM memory_share_rules r
+     WHERE (r.grantee_user_id = $5::uuid OR r.grantee_agent_id = $6::text) AND r.tag = ANY(c.tags) AND (r.project_id IS NULL OR r.project_id = c.project_id) AND ((c.author_token_id = r.owner_token_id OR c.author_user_id = r.owner_user_id OR (r.owner_user_id IS NULL AND c.author_user_id IS NULL AND c.author_agent_id = r.owner_agent_id)) IS TRUE))) AND c.archived_at IS NULL AND c.superseded_by IS NULL
+         LIMIT $13)
         OFFSET 0) c, kw_corpus k
 ),
 kw_out AS (

@@ -22,6 +22,7 @@ import { termDeltaLookup } from './0020-term-delta-lookup';
 import { kbRetainedFrom } from './0021-kb-retained-from';
 import { codeIndex } from './0022-code-index';
 import { projectCards } from './0023-project-cards';
+import { occurredOrder } from './0024-occurred-order';
 
 /**
  * Tenant-schema migrations in order, run with the tenant's schema first on the search
@@ -51,6 +52,7 @@ export const TENANT_MIGRATION_LIST: readonly Migration[] = [
   kbRetainedFrom,
   codeIndex,
   projectCards,
+  occurredOrder,
 ];
 
 /** Injection token so tests can run the migrator over a list with a failing step. */
