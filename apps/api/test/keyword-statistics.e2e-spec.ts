@@ -253,7 +253,7 @@ describe('keyword ranking statistics (BM25 kept by the write path)', () => {
         const [{ 'QUERY PLAN': plan }] = await runner.query(`EXPLAIN (ANALYZE, FORMAT JSON) ${statement.text}`, [
           ...statement.values,
         ]);
-        const rows = await runner.query<{ id: string }[]>(statement.text, [...statement.values]);
+        const rows: { id: string }[] = await runner.query(statement.text, [...statement.values]);
         return { ids: rows.map((row) => row.id), scored: candidatesScored(plan) };
       } finally {
         await runner.rollbackTransaction();
