@@ -224,7 +224,7 @@ describe('keyword ranking statistics (BM25 kept by the write path)', () => {
   });
 
   it('scores the rows of common terms together, not each common term whole, and still fills a page', async () => {
-    // In otherProject: 40 turns about quokkas, 40 about wombats, 3 about both. With a budget of 10
+    // In otherProject: 40 turns about quokkas, 40 about wombats, 3 about both (and 40 about numbats). With a budget of 10
     // rows, "quokka wombat" cannot take the rarest term whole (43 rows): candidates are the rows
     // holding both (3) and a page of the rest of the rarest term; "sighting burrow" (never
     // together) still gives a page.
@@ -237,6 +237,8 @@ describe('keyword ranking statistics (BM25 kept by the write path)', () => {
       'A quokka and a wombat shared the shelter',
       'The wombat chased the quokka off the path',
       'Quokka, wombat and one dingo at the water hole',
+      // Two words that always occur together: far more rows hold both than their frequencies predict.
+      ...Array.from({ length: 40 }, (_, i) => `Numbat clip ${i} from the trail camera`),
     ];
     for (const content of turns) await store(w.wideAgent, w.otherProject, { content });
     const corpus = api.app.get(MemoriesRepository).rankable({
@@ -271,6 +273,10 @@ describe('keyword ranking statistics (BM25 kept by the write path)', () => {
     // The rows holding both words rank first either way.
     expect(new Set(bounded.ids.slice(0, 3))).toEqual(new Set(both.map((row) => row.id)));
     expect(bounded.ids.slice(0, 3)).toEqual(whole.ids.slice(0, 3));
+    // Words that always meet: the rows holding both are read up to the budget, not all 40.
+    const together = await rank('numbat clip', 10);
+    expect(together.ids).toHaveLength(5);
+    expect(together.scored).toBeLessThanOrEqual(10);
     // Common words that never meet: no row holds both, and the rarest word still gives a page.
     const apart = await rank('sighting burrow', 10);
     expect(apart.ids).toHaveLength(5);

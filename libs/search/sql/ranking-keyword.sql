@@ -61,34 +61,41 @@ WITH
                  ELSE '(' || string_agg(t.q::text, ' & ') FILTER (WHERE t.i <= r.j) || ')'
                       || coalesce(' & (' || string_agg(t.q::text, ' | ') FILTER (WHERE t.i > r.j) || ')', '')
             END)::tsquery AS q,
-           -- With required terms, a page of the rarest term's other rows too (LIMIT below), so terms
-           -- that seldom occur together still give a page: read in storage order, scored like the rest.
+           -- With required terms the estimate can be far off (words of one question occur together:
+           -- at 1M memories 15,807 rows held all of a question's required terms against 1,500
+           -- expected), so the rows read stop at the budget, in storage order; none: no bound needed.
+           CASE WHEN r.j > 0 THEN $6::bigint END AS cap,
+           -- With required terms, a page of the rarest term's other rows too when they give less than
+           -- a page (kw_scored), so terms that seldom occur together still give one.
            CASE WHEN r.j > 0 AND count(*) > 1 THEN min(t.q::text) FILTER (WHERE t.i = 1)::tsquery END AS fallback
     FROM kw_ranked t CROSS JOIN kw_required r
     GROUP BY r.j
+  ),
+  -- Each match's tsvector detoasted once: the concatenation makes an in-memory copy, kept by the
+  -- materialisation. The scoring reads it twice per term; a row's tsvector is usually out of line
+  -- (TOASTed) beside its content and vector, and was fetched again on every read: half of the
+  -- statement's time on conversational text.
+  kw_matched AS MATERIALIZED (
+    SELECT c.id, c.importance, c.confidence, c.pinned, c.created_at, c.tsv_tokens, c.tsv || ''::tsvector AS tsv
+    FROM memories c, kw_query
+    WHERE c.tsv @@ kw_query.q AND c.deleted_at IS NULL AND (c.project_id = ANY($1::uuid[]) OR c.project_id IS NULL) AND c.archived_at IS NULL AND c.superseded_by IS NULL
+    LIMIT (SELECT cap FROM kw_query)
   ),
   kw_scored AS (
     SELECT c.id, c.importance, c.confidence, c.pinned, c.created_at,
            (SELECT sum(t.idf * f.tf * 3 / (f.tf + 2 * (0 + 1 * c.tsv_tokens / k.avgdl)))
             FROM kw_terms t CROSS JOIN LATERAL (SELECT greatest(1, round(1 / (1.6449340668482264 - ts_rank('{1,1,1,1}', c.tsv, t.q, 0) * 1.6449340668482264) - 0.5)) AS tf) f
             WHERE c.tsv @@ t.q) AS score
-    -- Each match's tsvector detoasted once: the concatenation makes an in-memory copy, and OFFSET 0
-    -- keeps the planner from folding it back into each use. The scoring above reads it twice per
-    -- term; a row's tsvector is usually out of line (TOASTed) beside its content and vector, and
-    -- was fetched again on every read: half of the statement's time on conversational text.
-    FROM (SELECT c.id, c.importance, c.confidence, c.pinned, c.created_at, c.tsv_tokens, c.tsv || ''::tsvector AS tsv
-          FROM memories c, kw_query
-          WHERE c.tsv @@ kw_query.q AND c.deleted_at IS NULL AND (c.project_id = ANY($1::uuid[]) OR c.project_id IS NULL) AND c.archived_at IS NULL AND c.superseded_by IS NULL
+    FROM (SELECT * FROM kw_matched
           UNION ALL
-          -- Values of one-row subqueries (computed once, before the scan): without a fallback the
-          -- scan is never started, with one its term is the index condition.
+          -- Values of one-row subqueries (computed once, before the scan): unless the required terms
+          -- gave less than a page the scan is never started; when it runs its term is the index condition.
           (SELECT c.id, c.importance, c.confidence, c.pinned, c.created_at, c.tsv_tokens, c.tsv || ''::tsvector AS tsv
            FROM memories c
-           WHERE (SELECT fallback IS NOT NULL FROM kw_query)
+           WHERE (SELECT fallback IS NOT NULL FROM kw_query) AND (SELECT count(*) FROM kw_matched) < $7
              AND c.tsv @@ (SELECT fallback FROM kw_query) AND NOT (c.tsv @@ (SELECT q FROM kw_query))
              AND c.deleted_at IS NULL AND (c.project_id = ANY($1::uuid[]) OR c.project_id IS NULL) AND c.archived_at IS NULL AND c.superseded_by IS NULL
-           LIMIT $7)
-          OFFSET 0) c, kw_corpus k
+           LIMIT $7)) c, kw_corpus k
   ),
   kw_out AS (
     SELECT 'keyword'::text AS list, s.id, s.score::float8 AS score, s.importance, s.confidence, s.pinned, s.created_at

@@ -51,9 +51,13 @@ export function lexemeQuerySql(lexeme: string): string {
  * common in a large corpus: at 1M memories the rarest matched 27,538 rows, 269 ms), candidates
  * must hold the rarest term and at least one more, then the two rarest and one more, and so on,
  * to the fewest required terms whose expected rows fit the budget (by their document frequencies,
- * as if terms occurred independently; at worst every term): the GIN index intersects the posting
- * lists, so the rows read stay near the budget at any corpus size, and a row holding several of the
- * question's words is what BM25 ranks first among rows of common words anyway.
+ * as if terms occurred independently; at worst every term), read up to the budget (words of one
+ * question do occur together, so the estimate can be far below the truth; past the budget the
+ * rows are the first in storage order), and, when they are less than a page, a page (`limit`) of
+ * the rarest term's other rows, so words that seldom meet still give one. The GIN index
+ * intersects the posting lists, so the rows read stay within the budget and a page at any corpus
+ * size, and a row holding several of the question's words is what BM25 ranks first among rows of
+ * common words anyway.
  * Each candidate is scored on all the terms (the `maxTerms` rarest); terms of the question's
  * names and identifiers (`entities`) weigh ENTITY_WEIGHT times their IDF. Ties are broken by id, so
  * the result never depends on the plan. Returns CTEs named `kw_*` and a final
@@ -128,34 +132,41 @@ export function keywordCtes(corpus: RenderedCorpus, params: Binder, query: strin
                  ELSE '(' || string_agg(t.q::text, ' & ') FILTER (WHERE t.i <= r.j) || ')'
                       || coalesce(' & (' || string_agg(t.q::text, ' | ') FILTER (WHERE t.i > r.j) || ')', '')
             END)::tsquery AS q,
-           -- With required terms, a page of the rarest term's other rows too (LIMIT below), so terms
-           -- that seldom occur together still give a page: read in storage order, scored like the rest.
+           -- With required terms the estimate can be far off (words of one question occur together:
+           -- at 1M memories 15,807 rows held all of a question's required terms against 1,500
+           -- expected), so the rows read stop at the budget, in storage order; none: no bound needed.
+           CASE WHEN r.j > 0 THEN ${matchBudget}::bigint END AS cap,
+           -- With required terms, a page of the rarest term's other rows too when they give less than
+           -- a page (kw_scored), so terms that seldom occur together still give one.
            CASE WHEN r.j > 0 AND count(*) > 1 THEN min(t.q::text) FILTER (WHERE t.i = 1)::tsquery END AS fallback
     FROM kw_ranked t CROSS JOIN kw_required r
     GROUP BY r.j
+  ),
+  -- Each match's tsvector detoasted once: the concatenation makes an in-memory copy, kept by the
+  -- materialisation. The scoring reads it twice per term; a row's tsvector is usually out of line
+  -- (TOASTed) beside its content and vector, and was fetched again on every read: half of the
+  -- statement's time on conversational text.
+  kw_matched AS MATERIALIZED (
+    SELECT c.id, ${corpus.signals}, c.tsv_tokens, c.tsv || ''::tsvector AS tsv
+    FROM ${corpus.table} c, kw_query
+    WHERE c.tsv @@ kw_query.q AND ${corpus.where}
+    LIMIT (SELECT cap FROM kw_query)
   ),
   kw_scored AS (
     SELECT c.id, c.importance, c.confidence, c.pinned, c.created_at,
            (SELECT sum(t.idf * f.tf * ${k1 + 1} / (f.tf + ${k1} * (${1 - b} + ${b} * c.tsv_tokens / k.avgdl)))
             FROM kw_terms t CROSS JOIN LATERAL (SELECT ${termFrequencySql('c.tsv', 't.q')} AS tf) f
             WHERE c.tsv @@ t.q) AS score
-    -- Each match's tsvector detoasted once: the concatenation makes an in-memory copy, and OFFSET 0
-    -- keeps the planner from folding it back into each use. The scoring above reads it twice per
-    -- term; a row's tsvector is usually out of line (TOASTed) beside its content and vector, and
-    -- was fetched again on every read: half of the statement's time on conversational text.
-    FROM (SELECT c.id, ${corpus.signals}, c.tsv_tokens, c.tsv || ''::tsvector AS tsv
-          FROM ${corpus.table} c, kw_query
-          WHERE c.tsv @@ kw_query.q AND ${corpus.where}
+    FROM (SELECT * FROM kw_matched
           UNION ALL
-          -- Values of one-row subqueries (computed once, before the scan): without a fallback the
-          -- scan is never started, with one its term is the index condition.
+          -- Values of one-row subqueries (computed once, before the scan): unless the required terms
+          -- gave less than a page the scan is never started; when it runs its term is the index condition.
           (SELECT c.id, ${corpus.signals}, c.tsv_tokens, c.tsv || ''::tsvector AS tsv
            FROM ${corpus.table} c
-           WHERE (SELECT fallback IS NOT NULL FROM kw_query)
+           WHERE (SELECT fallback IS NOT NULL FROM kw_query) AND (SELECT count(*) FROM kw_matched) < ${limit}
              AND c.tsv @@ (SELECT fallback FROM kw_query) AND NOT (c.tsv @@ (SELECT q FROM kw_query))
              AND ${corpus.where}
-           LIMIT ${limit})
-          OFFSET 0) c, kw_corpus k
+           LIMIT ${limit})) c, kw_corpus k
   ),
   kw_out AS (
     SELECT 'keyword'::text AS list, s.id, s.score::float8 AS score, s.importance, s.confidence, s.pinned, s.created_at

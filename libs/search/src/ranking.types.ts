@@ -2,8 +2,9 @@ import { type EmbeddingModel } from '@cairn/embeddings';
 
 export interface KeywordOptions {
   /**
-   * Rows the rarest query terms may select as candidates, by their document frequencies
-   * (the rarest term always selects): what bounds the keyword ranker's cost at any corpus size.
+   * Rows the rarest query terms may select as candidates, by their document frequencies (when
+   * even the rarest exceeds it, the rarest terms are required together: keywordCtes): what
+   * bounds the keyword ranker's cost at any corpus size.
    */
   readonly matchBudget: number;
   readonly limit: number;
