@@ -91,11 +91,11 @@ describe('a job that meets an unreachable database', () => {
       'the job to run into the outage more often than it has attempts',
     );
     expect(met).toBe('deferred');
+    // Between its tries it waits delayed; caught in a try it is active (a loaded CI run saw that).
+    // Either way no attempt was spent.
     const during = await job();
-    expect({ state: await during?.getState(), attemptsMade: during?.attemptsMade }).toEqual({
-      state: 'delayed',
-      attemptsMade: 0,
-    });
+    expect(['delayed', 'active']).toContain(await during?.getState());
+    expect(during?.attemptsMade).toBe(0);
     await new Promise((wake) => setTimeout(wake, Math.max(0, outageEnds - Date.now())));
     await pg.start();
 

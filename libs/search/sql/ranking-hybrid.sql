@@ -64,7 +64,7 @@ WITH
                       || coalesce(' & (' || string_agg(t.q::text, ' | ') FILTER (WHERE t.i > r.j) || ')', '')
             END)::tsquery AS q,
            -- With required terms the estimate can be far off (words of one question occur together:
-           -- at 1M memories 15,807 rows held all of a question's required terms against 1,500
+           -- in a corpus of 1M rows 15,807 held all of a question's required terms against 1,500
            -- expected), so the rows read stop at the budget, in storage order; none: no bound needed.
            CASE WHEN r.j > 0 THEN $6::bigint END AS cap,
            -- With required terms, a page of the rarest term's other rows too when they give less than
