@@ -12,7 +12,7 @@ export const UPDATE_SNAPSHOTS_ENV = 'UPDATE_SNAPSHOTS';
 export function expectCommittedFile(path: string, actual: string): void {
   const text = actual.endsWith('\n') ? actual : `${actual}\n`;
   const shown = relative(process.cwd(), path);
-  if (process.env[UPDATE_SNAPSHOTS_ENV] === '1') {
+  if (updatingSnapshots()) {
     mkdirSync(dirname(path), { recursive: true });
     writeFileSync(path, text);
     return;
@@ -29,6 +29,11 @@ export function expectCommittedFile(path: string, actual: string): void {
       text: committed,
     });
   }
+}
+
+/** True when this run rewrites committed files (UPDATE_SNAPSHOTS=1) instead of comparing. */
+export function updatingSnapshots(): boolean {
+  return process.env[UPDATE_SNAPSHOTS_ENV] === '1';
 }
 
 /** Stable JSON for committed files: two-space indent, trailing newline. */

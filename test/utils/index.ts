@@ -5,7 +5,7 @@ export { createTestHttpApp } from './test-app';
 export { createDbTestingModule } from './test-context';
 export { startWorkerContext } from './worker-context';
 export { runJob } from './run-job';
-export { expectCommittedFile, prettyJson, UPDATE_SNAPSHOTS_ENV } from './committed-file';
+export { expectCommittedFile, prettyJson, UPDATE_SNAPSHOTS_ENV, updatingSnapshots } from './committed-file';
 export { localModelEnv, TEST_MODELS_DIR } from './local-model';
 export { TEST_ADMIN_TOKEN, testConfig } from './test-config';
 export {

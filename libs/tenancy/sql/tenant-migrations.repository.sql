@@ -37,5 +37,11 @@ COMMIT;
 -- TenantMigrationsRepository.runStatements, no snapshot: runs on the EntityManager of its caller's
 --   transaction; the statements are the migrations' own, in libs/tenancy/src/migrations
 
+-- TenantMigrationsRepository.runBaseline, no snapshot: runs in the provisioning transaction; its
+--   statements are the baseline, in migrations/baseline.ts
+
+-- TenantMigrationsRepository.recordBaseline, no snapshot: runs on the EntityManager of the
+--   provisioning transaction (home's)
+
 -- TenantMigrationsRepository.record, no snapshot: runs on the EntityManager of its caller's
 --   transaction: its statements show under applyLocked

@@ -14,7 +14,8 @@ import { TenantMoveSteps } from './tenant-move.registry';
 import { TenantMover } from './tenant-mover.service';
 import { TenantPlacement } from './tenant-placement.service';
 import { TenantPlacementRepository } from './tenant-placement.repository';
-import { TENANT_MIGRATION_LIST, TENANT_MIGRATIONS } from './migrations';
+import { TENANT_BASELINE, TENANT_MIGRATION_LIST, TENANT_MIGRATIONS } from './migrations';
+import { TENANT_SCHEMA_BASELINE } from './tenant-schema-baseline';
 import { TenantMigrationsRepository } from './tenant-migrations.repository';
 import { TenantMigrator } from './tenant-migrator.service';
 import { TenantSettingsStore } from './tenant-settings-store.service';
@@ -31,6 +32,7 @@ import { TenantsService } from './tenants.service';
   imports: [TypeOrmModule.forFeature([TenantEntity])],
   providers: [
     { provide: TENANT_MIGRATIONS, useValue: TENANT_MIGRATION_LIST },
+    { provide: TENANT_SCHEMA_BASELINE, useValue: TENANT_BASELINE },
     { provide: APP_INTERCEPTOR, useClass: TenantContextInterceptor },
     ControlSchemaRepository,
     SchemaMigrationService,

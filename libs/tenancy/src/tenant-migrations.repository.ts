@@ -12,6 +12,7 @@ import { type DataSource, type EntityManager } from 'typeorm';
 import { TENANT_MIGRATION_LIST } from './migrations';
 import { quotedSchema, schemaNameFor, tenantSearchPath } from './tenant-ref';
 import { TENANT_MIGRATIONS_SQL } from './tenant-migrations.sql';
+import { type TenantSchemaBaseline } from './tenant-schema-baseline';
 
 /** A live tenant as the migrator sees it. */
 export interface MigratableTenant {
@@ -113,6 +114,26 @@ export class TenantMigrationsRepository {
   )
   async runStatements(manager: EntityManager, migration: Migration): Promise<void> {
     await migration.up((sql, parameters) => manager.query(sql, parameters));
+  }
+
+  /**
+   * Runs the baseline script for a new schema on `manager` (search path already set): one round
+   * trip of statements, without parameters (the simple protocol carries several statements).
+   */
+  @NoSqlSnapshot('runs in the provisioning transaction; its statements are the baseline, in migrations/baseline.ts')
+  async runBaseline(manager: EntityManager, baseline: TenantSchemaBaseline): Promise<void> {
+    await manager.query(baseline.sql);
+  }
+
+  /** Records the migrations a baseline stands for as applied to the tenant, on home. */
+  @NoSqlSnapshot("runs on the EntityManager of the provisioning transaction (home's)")
+  async recordBaseline(manager: EntityManager, tenantId: string, migrations: readonly Migration[]): Promise<void> {
+    await manager.query(TENANT_MIGRATIONS_SQL.recordBaseline, [
+      tenantId,
+      migrations.map((migration) => migration.version),
+      migrations.map((migration) => migration.name),
+    ]);
+    await manager.query(TENANT_MIGRATIONS_SQL.setSchemaVersion, [tenantId, migrations.at(-1)?.version ?? 0]);
   }
 
   /** Records a migration applied to the tenant, on home (`manager` is a home transaction's). */

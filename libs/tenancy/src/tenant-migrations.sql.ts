@@ -21,5 +21,11 @@ export const TENANT_MIGRATIONS_SQL = {
    * stamp is the truth and the rerun only records it.
    */
   readStamp: `SELECT coalesce(substring(obj_description(to_regnamespace($1)::oid, 'pg_namespace') FROM 'cairn:schema_version=([0-9]+)')::int, 0) AS version`,
+  /**
+   * A new schema created from the baseline (tenant-schema-baseline.ts): each migration it stands
+   * for recorded as applied through it, in one statement, with no time of its own.
+   */
+  recordBaseline: `INSERT INTO cairn.tenant_migrations (tenant_id, version, name, duration_ms, via_baseline)
+       SELECT $1, m.version, m.name, 0, true FROM unnest($2::int[], $3::text[]) AS m (version, name)`,
   setSchemaVersion: `UPDATE cairn.tenants SET schema_version = $2 WHERE id = $1`,
 } as const;

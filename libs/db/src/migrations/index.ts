@@ -11,6 +11,7 @@ import { platformDataKeys } from './0009-platform-data-keys';
 import { oauth } from './0010-oauth';
 import { trigramExtension } from './0011-trigram-extension';
 import { tenantPlacement } from './0012-tenant-placement';
+import { tenantMigrationBaseline } from './0013-tenant-migration-baseline';
 
 /** Control-schema migrations in order. Append only; never edit one that has shipped. */
 export const CONTROL_MIGRATIONS: readonly Migration[] = [
@@ -26,4 +27,5 @@ export const CONTROL_MIGRATIONS: readonly Migration[] = [
   oauth,
   trigramExtension,
   tenantPlacement,
+  tenantMigrationBaseline,
 ];

@@ -1,4 +1,5 @@
 import { type Migration } from '@cairn/db';
+export { TENANT_BASELINE } from './baseline';
 import { projects } from './0001-projects';
 import { memoryCore } from './0002-memory-core';
 import { searchTuning } from './0003-search-tuning';
