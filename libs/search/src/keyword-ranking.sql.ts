@@ -37,40 +37,22 @@ export function lexemeQuerySql(lexeme: string): string {
 }
 
 /**
- * Keyword ranker: Okapi BM25 over the query's lexemes (English stemming, stop words dropped),
- * any of which may match, so a natural-language question needs no exact phrase. Document
- * frequencies, the row count and the average row length come from the term statistics the
- * write path keeps per project (`term_counts` plus the deltas not folded in yet; tenant
- * migration 8), so a fresh project ranks the same before and after ANALYZE, and one project's
- * vocabulary is not weighed by another's. A row's length is its number of indexed words
- * (`tsv_tokens`).
- *
- * Candidates are the rows matching the rarest query terms whose document frequencies add up to
- * at most `matchBudget`: a row matching only common terms rarely outscores one matching a rare
- * term. When even the rarest term holds more rows than the budget (every word of the question is
- * common in a large corpus: at 1M memories the rarest matched 27,538 rows, 269 ms), candidates
- * must hold the rarest term and at least one more, then the two rarest and one more, and so on,
- * to the fewest required terms whose expected rows fit the budget (by their document frequencies,
- * as if terms occurred independently; at worst every term), read up to the budget (words of one
- * question do occur together, so the estimate can be far below the truth; past the budget the
- * rows are the first in storage order), and, when they are less than a page, a page (`limit`) of
- * the rarest term's other rows, so words that seldom meet still give one. The GIN index
- * intersects the posting lists, so the rows read stay within the budget and a page at any corpus
- * size, and a row holding several of the question's words is what BM25 ranks first among rows of
- * common words anyway.
- * Each candidate is scored on all the terms (the `maxTerms` rarest); terms of the question's
- * names and identifiers (`entities`) weigh ENTITY_WEIGHT times their IDF. Ties are broken by id, so
- * the result never depends on the plan. Returns CTEs named `kw_*` and a final
- * `kw_out(list, id, score, importance, confidence, pinned, created_at)`.
+ * The query's terms (`kw_terms`: lexeme, document frequency, one-term tsquery and IDF, the
+ * `maxTerms` rarest, entity terms weighed up) and the corpus figures (`kw_corpus`: rows and
+ * average length), from the term statistics: what both the ranker (keywordCtes) and the
+ * relevance signals (relevance.sql.ts) read, so they share one vocabulary.
  */
-export function keywordCtes(corpus: RenderedCorpus, params: Binder, query: string, options: KeywordOptions): string {
+export function keywordTermCtes(
+  corpus: RenderedCorpus,
+  params: Binder,
+  query: string,
+  options: Pick<KeywordOptions, 'entities' | 'maxTerms'>,
+): string {
   const queryParam = params.add(query);
   const entities = params.add(options.entities);
   const scopes = params.add(corpus.termScopes);
-  // Sizes are parameters too: one statement text per corpus and filter shape, prepared once per connection.
-  const [maxTerms, matchBudget, limit] = [options.maxTerms, options.matchBudget, options.limit].map((n) =>
-    params.add(Math.trunc(n)),
-  );
+  // A parameter too: one statement text per corpus and filter shape, prepared once per connection.
+  const maxTerms = params.add(Math.trunc(options.maxTerms));
   // One lookup per lexeme on the table's key, never one over the whole corpus: both tables change
   // faster than their statistics (the fold moves every delta into the totals and deletes it), and
   // with the lexemes as one array the planner, trusting statistics taken before a fold, scanned
@@ -82,7 +64,6 @@ export function keywordCtes(corpus: RenderedCorpus, params: Binder, query: strin
       SELECT sum(${alias}.docs)::float8 AS docs, sum(${alias}.tokens)::float8 AS tokens FROM ${table} ${alias}
       WHERE ${alias}.corpus = '${corpus.table}' AND ${alias}.scope = ANY(${scopes}::uuid[]) AND ${alias}.lexeme = l.lexeme
     ) ${alias}`;
-  const { k1, b } = BM25;
   return `
   kw_lexemes AS (
     SELECT DISTINCT u.lexeme FROM unnest(to_tsvector('english', ${queryParam})) u
@@ -110,7 +91,42 @@ export function keywordCtes(corpus: RenderedCorpus, params: Binder, query: strin
     CROSS JOIN LATERAL (SELECT least(greatest(coalesce(c.docs, 0), 0), k.n) AS df) f
     ORDER BY f.df, l.lexeme
     LIMIT ${maxTerms}
-  ),
+  )`;
+}
+
+/**
+ * Keyword ranker: Okapi BM25 over the query's lexemes (English stemming, stop words dropped),
+ * any of which may match, so a natural-language question needs no exact phrase. Document
+ * frequencies, the row count and the average row length come from the term statistics the
+ * write path keeps per project (`term_counts` plus the deltas not folded in yet; tenant
+ * migration 8), so a fresh project ranks the same before and after ANALYZE, and one project's
+ * vocabulary is not weighed by another's. A row's length is its number of indexed words
+ * (`tsv_tokens`).
+ *
+ * Candidates are the rows matching the rarest query terms whose document frequencies add up to
+ * at most `matchBudget`: a row matching only common terms rarely outscores one matching a rare
+ * term. When even the rarest term holds more rows than the budget (every word of the question is
+ * common in a large corpus: at 1M memories the rarest matched 27,538 rows, 269 ms), candidates
+ * must hold the rarest term and at least one more, then the two rarest and one more, and so on,
+ * to the fewest required terms whose expected rows fit the budget (by their document frequencies,
+ * as if terms occurred independently; at worst every term), read up to the budget (words of one
+ * question do occur together, so the estimate can be far below the truth; past the budget the
+ * rows are the first in storage order), and, when they are less than a page, a page (`limit`) of
+ * the rarest term's other rows, so words that seldom meet still give one. The GIN index
+ * intersects the posting lists, so the rows read stay within the budget and a page at any corpus
+ * size, and a row holding several of the question's words is what BM25 ranks first among rows of
+ * common words anyway.
+ * Each candidate is scored on all the terms (the `maxTerms` rarest); terms of the question's
+ * names and identifiers (`entities`) weigh ENTITY_WEIGHT times their IDF. Ties are broken by id, so
+ * the result never depends on the plan. Returns CTEs named `kw_*` and a final
+ * `kw_out(list, id, score, importance, confidence, pinned, created_at)`.
+ */
+export function keywordCtes(corpus: RenderedCorpus, params: Binder, query: string, options: KeywordOptions): string {
+  const terms = keywordTermCtes(corpus, params, query, options);
+  // Sizes are parameters too: one statement text per corpus and filter shape, prepared once per connection.
+  const [matchBudget, limit] = [options.matchBudget, options.limit].map((n) => params.add(Math.trunc(n)));
+  const { k1, b } = BM25;
+  return `${terms},
   kw_ranked AS MATERIALIZED (
     SELECT s.*,
            -- Rows expected to hold the i rarest terms and at least one more (all of them, for the last)

@@ -1,7 +1,7 @@
 import { assertSafeModelId, type EmbeddingModel, toVectorLiteral } from '@cairn/embeddings';
 import { type Binder } from '@cairn/db';
 import { type CorpusQuery } from './contract/corpus';
-import { keywordCtes } from './keyword-ranking.sql';
+import { keywordTermCtes } from './keyword-ranking.sql';
 import { renderCorpus } from './ranking.sql';
 
 export interface RelevancePlan {
@@ -27,19 +27,14 @@ export interface RelevancePlan {
  * - `cosine`: the cosine similarity of the item's vector of the active model with the query's,
  *   null without one (not yet embedded, or a keyword search).
  *
- * The keyword ranker's later CTEs are part of the text but never referenced, so PostgreSQL
- * does not run them. The owner's condition applies again: only what the caller may read is scored.
+ * Only the ranker's term CTEs are part of the text (its candidates and scoring would be parsed
+ * for nothing). The owner's condition applies again: only what the caller may read is scored.
  */
 export function relevanceStatement(query: CorpusQuery, params: Binder, plan: RelevancePlan): string {
   // The owner's condition first, as in the ranking statement: one filter shape, one text.
   const corpus = renderCorpus(query, params);
   const ids = params.add(plan.ids);
-  const ctes = keywordCtes(corpus, params, plan.query, {
-    entities: plan.entities,
-    maxTerms: plan.maxTerms,
-    matchBudget: 0,
-    limit: 0,
-  });
+  const ctes = keywordTermCtes(corpus, params, plan.query, { entities: plan.entities, maxTerms: plan.maxTerms });
   let cosine = 'NULL::float8';
   if (plan.semantic) {
     const modelId = assertSafeModelId(plan.semantic.model.id);
