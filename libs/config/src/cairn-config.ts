@@ -34,6 +34,8 @@ export interface CairnConfig {
     readonly poolMax: number;
     /** Seconds after which a pooled connection is replaced (0: never); bounds catalog-cache memory. */
     readonly poolMaxLifetimeSeconds: number;
+    /** Tenant schemas a pooled connection may work in before it is replaced (0: no bound); bounds catalog caches. */
+    readonly poolTenantsPerConnection: number;
     readonly statementTimeoutMs: number;
     /**
      * Further clusters tenants may be placed on (docs/scaling.md); DATABASE_URL is `home`, which

@@ -53,6 +53,7 @@ export function loadConfig(app: AppName, env: EnvSource): CairnConfig {
       url: values.DATABASE_URL ?? '',
       poolMax: values.DATABASE_POOL_MAX,
       poolMaxLifetimeSeconds: values.DATABASE_POOL_MAX_LIFETIME_SECONDS,
+      poolTenantsPerConnection: values.DATABASE_POOL_TENANTS_PER_CONNECTION,
       statementTimeoutMs: values.DATABASE_STATEMENT_TIMEOUT_MS,
       clusters: values.DATABASE_CLUSTERS,
       placementCluster: values.DATABASE_PLACEMENT_CLUSTER,
