@@ -44,7 +44,14 @@ interface ChildRun {
   readonly seconds: number;
   readonly killed: boolean;
   readonly code: number | null;
+  readonly signal: NodeJS.Signals | null;
   readonly stderr: string;
+}
+
+/** What a failed run said: how it ended, its error output and its last lines of output. */
+function failure(run: ChildRun): string {
+  const last = run.lines.slice(-5).map((line) => JSON.stringify(line).slice(0, 300));
+  return `exit ${run.code ?? run.signal} after ${run.seconds.toFixed(1)} s; stderr: ${run.stderr.slice(0, 500) || '(none)'}; last output: ${last.join(' | ') || '(none)'}`;
 }
 
 /** Runs `script` with node; when `killAfter` tenant lines have arrived, sends SIGKILL. */
@@ -69,8 +76,8 @@ function runNode(script: string, env: NodeJS.ProcessEnv, killAfter?: number): Pr
   });
   return new Promise((resolve, reject) => {
     child.on('error', reject);
-    child.on('close', (code) =>
-      resolve({ lines, seconds: (performance.now() - started) / 1000, killed, code, stderr }),
+    child.on('close', (code, signal) =>
+      resolve({ lines, seconds: (performance.now() - started) / 1000, killed, code, signal, stderr }),
     );
   });
 }
@@ -90,7 +97,7 @@ export async function migrateFleet(
   const summary = upToDate.lines
     .map((line) => (typeof line.text === 'string' ? line.text : ''))
     .find((text) => text.startsWith('tenants:'));
-  if (upToDate.code !== 0 || !summary) throw new Error(`npm run migrate failed: ${upToDate.stderr.slice(0, 500)}`);
+  if (upToDate.code !== 0 || !summary) throw new Error(`npm run migrate failed: ${failure(upToDate)}`);
   log(`  npm run migrate, nothing to do: ${summary}`);
   if (!schemaChange) {
     log('  schema change skipped: the database was given (DATABASE_URL), it would reach every tenant in it');
@@ -115,12 +122,12 @@ async function schemaChangeRuns(
   const child = join(root, 'dist/bench/fleet/migrate-child.js');
   const killedRun = await runNode(child, env, Math.floor(total / 2));
   const reported = tenantLines(killedRun);
-  if (!killedRun.killed) throw new Error(`the migration run ended before it could be killed: ${killedRun.stderr}`);
+  if (!killedRun.killed) throw new Error(`the migration run ended before it could be killed: ${failure(killedRun)}`);
   log(
     `  schema change killed (SIGKILL) after ${reported.length} of ${total} tenants, ${killedRun.seconds.toFixed(1)} s`,
   );
   const resumedRun = await runNode(child, env);
-  if (resumedRun.code !== 0) throw new Error(`the resumed migration run failed: ${resumedRun.stderr.slice(0, 500)}`);
+  if (resumedRun.code !== 0) throw new Error(`the resumed migration run failed: ${failure(resumedRun)}`);
   const resumed = tenantLines(resumedRun);
   const count = (status: string) => resumed.filter((line) => line.status === status).length;
   log(
