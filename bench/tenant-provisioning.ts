@@ -1,5 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { quotedSchema, schemaNameFor, TENANT_MIGRATION_LIST } from '@cairn/tenancy';
+import { quotedSchema, schemaNameFor, TENANT_BASELINE } from '@cairn/tenancy';
 import { Client } from 'pg';
 import { type InjectClient } from './lib/app';
 import { type ResultRow, row } from './lib/report';
@@ -31,8 +31,9 @@ export interface TenantProvisioningResult {
 
 /**
  * The floor of what `POST /v1/tenants` must do, straight on one pg connection: in one
- * transaction, a row into a scratch table, CREATE SCHEMA, then the tenant migrations
- * with the schema first on the search path.
+ * transaction, a row into a scratch table, CREATE SCHEMA, then the tenant schema's baseline
+ * script (what provisioning runs instead of replaying the migrations, libs/tenancy) with the
+ * schema first on the search path.
  */
 class BareProvisioner {
   private constructor(private readonly client: Client) {}
@@ -63,9 +64,7 @@ class BareProvisioner {
       );
       await this.client.query(`CREATE SCHEMA ${quotedSchema(schema)}`);
       await this.client.query(`SELECT set_config('search_path', $1, true)`, [`${quotedSchema(schema)}, public`]);
-      for (const migration of TENANT_MIGRATION_LIST) {
-        await migration.up(async (sql, parameters) => (await this.client.query(sql, parameters)).rows as unknown);
-      }
+      await this.client.query(TENANT_BASELINE.sql);
       await this.client.query('COMMIT');
     } catch (error) {
       await this.client.query('ROLLBACK').catch(() => undefined);
@@ -129,7 +128,7 @@ export async function benchTenantProvisioning(input: TenantProvisioningInput): P
     data: {
       tenants: input.tenants,
       warmupRounds: WARMUP_ROUNDS,
-      tenantMigrations: TENANT_MIGRATION_LIST.length,
+      tenantMigrations: TENANT_BASELINE.version,
       cairnMs,
       baselineMs,
       cairnSamplesMs: cairnSamples.map(round3),

@@ -80,6 +80,8 @@ export async function benchFleet(
     single = await startSearchApp(input.databaseUrl, input.redisUrl, 'hash', {
       DATABASE_POOL_MAX: '1',
       DATABASE_POOL_MAX_LIFETIME_SECONDS: '0',
+      // Unbounded, to show what the default bound of 100 tenants per connection prevents.
+      DATABASE_POOL_TENANTS_PER_CONNECTION: '0',
     });
     log('  backend memory: one connection recalling in ever more tenants');
     const backendMemory = await backendMemoryAcrossFleet(

@@ -8,7 +8,7 @@ export { TenantContext } from './tenant-context.service';
 export { TenantDb } from './tenant-db.service';
 export { type DeletionCounts, type TenantDeletionStep, TenantDeletionSteps } from './tenant-deletion.registry';
 export { TenantEntry } from './tenant-entry.service';
-export { TENANT_MIGRATION_LIST, TENANT_MIGRATIONS } from './migrations';
+export { TENANT_BASELINE, TENANT_MIGRATION_LIST, TENANT_MIGRATIONS } from './migrations';
 export { type TenantMigrationReport, TenantMigrator } from './tenant-migrator.service';
 export { type LiveTenant, quotedSchema, schemaNameFor, tenantIdFromSchema, type TenantRef } from './tenant-ref';
 export {

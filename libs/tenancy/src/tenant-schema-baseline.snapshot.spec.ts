@@ -103,7 +103,7 @@ describe('tenant schema baseline (integration)', () => {
       "import { type TenantSchemaBaseline } from '../tenant-schema-baseline';",
       '',
       '/** A new tenant schema as tenant migrations 1..version leave it (tenant-schema-baseline.ts). */',
-      `export const TENANT_BASELINE: TenantSchemaBaseline | null = {`,
+      'export const TENANT_BASELINE: TenantSchemaBaseline = {',
       `  version: ${fresh.version},`,
       '  migrations: [',
       ...fresh.migrations.map((name) => `    '${name}',`),

@@ -3,7 +3,7 @@
 import { type TenantSchemaBaseline } from '../tenant-schema-baseline';
 
 /** A new tenant schema as tenant migrations 1..version leave it (tenant-schema-baseline.ts). */
-export const TENANT_BASELINE: TenantSchemaBaseline | null = {
+export const TENANT_BASELINE: TenantSchemaBaseline = {
   version: 24,
   migrations: [
     'projects',
