@@ -213,5 +213,12 @@ describe('memory_topics and memory_categories', () => {
     expect((await rest.bob.get(`/v1/projects/${p0}/memories/topics?prefix=`)).status).toBe(200);
     expect((await rest.bob.get(`/v1/projects/${p0}/memories/topics?prefix=${'x'.repeat(65)}`)).status).toBe(400);
     expect((await rest.bob.get(`/v1/projects/${p0}/memories/categories?perCategory=9`)).status).toBe(400);
+    // A blank number is no number (it used to read as 0, counts only): refused, as any non-number.
+    for (const blank of ['', '%20', 'abc']) {
+      const refused = await rest.bob.get(`/v1/projects/${p0}/memories/categories?perCategory=${blank}`);
+      expect(refused.status).toBe(400);
+      expect(JSON.stringify(refused.body)).toContain('perCategory');
+    }
+    expect((await rest.bob.get(`/v1/projects/${p0}/memories/categories?perCategory=0`)).status).toBe(200);
   });
 });

@@ -11,7 +11,7 @@ export {
 } from './cairn-error';
 export { LATE, withinBudget } from './budget';
 export { pastInstantSchema } from './time';
-export { REAL_MIN_NORMAL, unitIntervalRealSchema } from './numbers';
+export { queryNumberSchema, REAL_MIN_NORMAL, unitIntervalRealSchema } from './numbers';
 export {
   agentIdSchema,
   displayText,

@@ -17,3 +17,12 @@ export function unitIntervalRealSchema() {
     .max(1)
     .overwrite((value) => (value < REAL_MIN_NORMAL ? 0 : value));
 }
+
+/**
+ * A number read from a query string: coerced from its text, except that a blank value (`?n=`)
+ * is refused rather than read as 0 (`Number('')` is 0), so an empty parameter never passes for a
+ * valid one where 0 is allowed (found by the REST fuzzing: `?perCategory=` answered 200).
+ */
+export function queryNumberSchema<T extends z.ZodType>(schema: T) {
+  return z.preprocess((value) => (typeof value === 'string' && value.trim() === '' ? Number.NaN : value), schema);
+}

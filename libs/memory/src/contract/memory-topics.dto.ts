@@ -1,6 +1,6 @@
 import { createZodDto } from 'nestjs-zod';
 import { z } from 'zod';
-import { stripControlCharacters } from '@cairn/common';
+import { queryNumberSchema, stripControlCharacters } from '@cairn/common';
 import { MEMORY_CATEGORIES } from './memory.types';
 
 /**
@@ -43,7 +43,7 @@ export const topicsQuerySchema = z.strictObject({
 export class TopicsQueryDto extends createZodDto(topicsQuerySchema) {}
 
 export const categoriesInputSchema = z.strictObject({ perCategory: perCategory(z.number()) });
-export const categoriesQuerySchema = z.strictObject({ perCategory: perCategory(z.coerce.number()) });
+export const categoriesQuerySchema = z.strictObject({ perCategory: queryNumberSchema(perCategory(z.coerce.number())) });
 export class CategoriesQueryDto extends createZodDto(categoriesQuerySchema) {}
 
 const count = z.number().int().min(0);
