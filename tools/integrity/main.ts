@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { exitWhenFlushed } from '@cairn/common';
 import { checkIntegrity, INTEGRITY_EXIT_CODE, type IntegrityReport, writeIntegrityManifest } from '@cairn/integrity';
 
 /**
@@ -63,10 +64,10 @@ export function formatReport(report: IntegrityReport): string {
 
 if (require.main === module) {
   main(process.argv.slice(2)).then(
-    (code) => process.exit(code),
+    (code) => exitWhenFlushed(code),
     (error: unknown) => {
       process.stderr.write(`integrity: ${error instanceof Error ? error.message : String(error)}\n`);
-      process.exit(1);
+      exitWhenFlushed(1);
     },
   );
 }

@@ -1,5 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { exitWhenFlushed } from '@cairn/common';
 import { type LockFile, productionPackages, sbomProblems } from './sbom-verification';
 
 /**
@@ -24,9 +25,9 @@ async function main(sbomPath = 'dist/sbom.cdx.json', appDir = '.'): Promise<numb
 }
 
 main(...process.argv.slice(2)).then(
-  (code) => process.exit(code),
+  (code) => exitWhenFlushed(code),
   (error: unknown) => {
     process.stderr.write(`verify-sbom: ${error instanceof Error ? error.message : String(error)}\n`);
-    process.exit(1);
+    exitWhenFlushed(1);
   },
 );

@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { parseArgs } from 'node:util';
 import { NestFactory } from '@nestjs/core';
-import { CairnError } from '@cairn/common';
+import { CairnError, exitWhenFlushed } from '@cairn/common';
 import { ConfigurationError, loadConfigFromProcess } from '@cairn/config';
 import { createRootLogger, PinoLoggerService } from '@cairn/observability';
 import { TenantMover } from '@cairn/tenancy';
@@ -36,12 +36,12 @@ async function main(): Promise<number> {
 }
 
 main()
-  .then((code) => process.exit(code))
+  .then((code) => exitWhenFlushed(code))
   .catch((error: unknown) => {
     const message =
       error instanceof ConfigurationError || error instanceof CairnError
         ? error.message
         : `move failed: ${(error as Error).message}`;
     process.stderr.write(`cairn tenants:move: ${message}\n`);
-    process.exit(1);
+    exitWhenFlushed(1);
   });

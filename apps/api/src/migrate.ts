@@ -1,5 +1,6 @@
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
+import { exitWhenFlushed } from '@cairn/common';
 import { ConfigurationError, loadConfigFromProcess } from '@cairn/config';
 import { createRootLogger, PinoLoggerService } from '@cairn/observability';
 import { SchemaMigrationService } from '@cairn/tenancy';
@@ -28,10 +29,10 @@ async function main(): Promise<number> {
 }
 
 main()
-  .then((code) => process.exit(code))
+  .then((code) => exitWhenFlushed(code))
   .catch((error: unknown) => {
     const message =
       error instanceof ConfigurationError ? error.message : `migration failed: ${(error as Error).message}`;
     process.stderr.write(`cairn migrate: ${message}\n`);
-    process.exit(1);
+    exitWhenFlushed(1);
   });

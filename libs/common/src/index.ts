@@ -12,6 +12,7 @@ export {
 export { LATE, withinBudget } from './budget';
 export { pastInstantSchema } from './time';
 export { queryNumberSchema, REAL_MIN_NORMAL, unitIntervalRealSchema } from './numbers';
+export { exitWhenFlushed } from './process-exit';
 export {
   agentIdSchema,
   displayText,
