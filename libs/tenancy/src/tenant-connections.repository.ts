@@ -167,9 +167,9 @@ export class TenantConnections {
   private spent(client: object, cluster: string, schema: string): boolean {
     const limit = this.config.database.poolTenantsPerConnection;
     if (limit === 0 || (cluster === HOME_CLUSTER && this.config.database.pooler === 'transaction')) return false;
-    const schemas = this.schemasOf.get(client) ?? new Set<string>();
+    let schemas = this.schemasOf.get(client);
+    if (!schemas) this.schemasOf.set(client, (schemas = new Set<string>()));
     schemas.add(schema);
-    this.schemasOf.set(client, schemas);
     return schemas.size >= limit;
   }
 
