@@ -4,7 +4,7 @@
  * fleet), the database's size per tenant, `npm run migrate` over every tenant (nothing to do;
  * a schema change killed halfway and resumed; against a bare-SQL floor), recall for a random
  * tenant among all of them against one among ten, and one backend's memory as it touches
- * more tenants (fleet-recall.ts). Sized by --fleet-tenants (default 1,000 for a 2-core
+ * more tenants (fleet-recall.ts), then the time to drop a sample of them. Sized by --fleet-tenants (default 1,000 for a 2-core
  * machine; the issue's figure is 10,000).
  */
 import { Client } from 'pg';
@@ -12,7 +12,7 @@ import { type LoadOptions } from '../lib/load';
 import { type ResultRow, row } from '../lib/report';
 import { type LatencySummary, summarize } from '../lib/stats';
 import { type SearchApp, startSearchApp } from '../search/fixture';
-import { buildFleet, dropFleet } from './fleet-seed';
+import { buildFleet, dropFleetSample } from './fleet-seed';
 import { migrateFleet, type FleetMigration } from './fleet-migrate';
 import {
   backendMemoryAcrossFleet,
@@ -25,6 +25,7 @@ import {
 const NAME = 'tenant fleet';
 const MEMORIES_PER_TENANT = 20;
 const CHECKPOINTS = [10, 100, 1_000, 10_000, 100_000];
+const DROPPED_SAMPLE = 100;
 const MIB = 1024 * 1024;
 
 export interface FleetBenchInput {
@@ -52,6 +53,8 @@ export interface FleetBenchData {
   readonly recall: RecallAcrossFleet[];
   readonly backendMemory: BackendMemoryStep[];
   readonly migration: FleetMigration;
+  /** Milliseconds each `DELETE /v1/tenants/:slug` of the dropped sample took, the fleet standing. */
+  readonly deprovisioningMs: LatencySummary;
 }
 
 export async function benchFleet(
@@ -61,10 +64,9 @@ export async function benchFleet(
   const bench = await startSearchApp(input.databaseUrl, input.redisUrl, 'hash');
   // One connection, never recycled: every recall of the memory phase lands on the same backend.
   let single: SearchApp | undefined;
-  let fleet: Awaited<ReturnType<typeof buildFleet>> | undefined;
   try {
     const before = await databaseBytes(input.databaseUrl);
-    fleet = await buildFleet(bench, input.tenants, MEMORIES_PER_TENANT, new Date(), log);
+    const fleet = await buildFleet(bench, input.tenants, MEMORIES_PER_TENANT, new Date(), log);
     const after = await databaseBytes(input.databaseUrl);
     const relations = await relationsIn(input.databaseUrl, fleet.tenants[0]?.tenant.schema ?? '');
     const tenth = Math.max(1, Math.floor(fleet.provisioningMs.length / 10));
@@ -94,6 +96,7 @@ export async function benchFleet(
 
     log('  npm run migrate over the fleet');
     const migration = await migrateFleet(input.root, input.databaseUrl, fleet.tenants, log, input.throwawayDatabase);
+    const deprovisioningMs = await dropFleetSample(bench, fleet.tenants, DROPPED_SAMPLE, log);
     const data: FleetBenchData = {
       tenants: input.tenants,
       memoriesPerTenant: MEMORIES_PER_TENANT,
@@ -104,11 +107,11 @@ export async function benchFleet(
       recall,
       backendMemory,
       migration,
+      deprovisioningMs: summarize(deprovisioningMs),
     };
     return { rows: fleetRows(data), data, notes: fleetNotes(data) };
   } finally {
     await single?.close();
-    if (fleet) await dropFleet(bench, fleet.tenants, log);
     await bench.close();
   }
 }
@@ -176,6 +179,10 @@ function fleetRows(data: FleetBenchData): ResultRow[] {
       row(NAME, `tenants at the new version after the resumed run`, '%', (100 * change.verified) / data.tenants),
     );
   }
+  rows.push(
+    row(NAME, `DELETE /v1/tenants p50, ${DROPPED_SAMPLE} of ${n} standing`, 'ms', data.deprovisioningMs.p50),
+    row(NAME, `DELETE /v1/tenants p95, ${DROPPED_SAMPLE} of ${n} standing`, 'ms', data.deprovisioningMs.p95),
+  );
   return rows;
 }
 
