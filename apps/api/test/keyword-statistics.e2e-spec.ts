@@ -1,5 +1,13 @@
 import { MemoriesRepository, SYSTEM_VIEWER } from '@cairn/memory';
-import { BM25, DEFAULT_MATCH_BUDGET, HybridSearch, queryEntities, TermStatistics } from '@cairn/search';
+import { JobQueue } from '@cairn/jobs';
+import {
+  BM25,
+  DEFAULT_MATCH_BUDGET,
+  FOLD_AFTER_WRITES,
+  HybridSearch,
+  queryEntities,
+  TermStatistics,
+} from '@cairn/search';
 import { TenantEntry } from '@cairn/tenancy';
 import { DataSource } from 'typeorm';
 import { type ApiHarness, startApi } from './api-harness';
@@ -287,6 +295,35 @@ describe('keyword ranking statistics (BM25 kept by the write path)', () => {
     // "maria" is in 9 of 10 turns: rare terms select candidates first, the name still scores.
     const ranking = await keyword('Maria');
     expect(ranking.length).toBeGreaterThanOrEqual(9);
+  });
+
+  it('asks the worker for a fold every FOLD_AFTER_WRITES stores in a tenant, one pending job at a time', async () => {
+    // The rankers sum every unfolded delta of a term: writes must not wait for the sweep's clock.
+    const queue = api.app.get(JobQueue).queue('maintenance');
+    const jobId = `term-fold-${w.tenant.id}`;
+    let written = 0;
+    const storeNote = () =>
+      store(w.agent, w.project, { content: `Fold cadence note ${written++}: the staging cluster was patched` });
+    // The process's count is somewhere below the threshold: at most FOLD_AFTER_WRITES stores reach it.
+    await (await queue.getJob(jobId))?.remove();
+    while (!(await queue.getJob(jobId))) {
+      expect(written).toBeLessThan(FOLD_AFTER_WRITES);
+      await storeNote();
+    }
+    const job = await queue.getJob(jobId);
+    expect(job?.name).toBe('term-statistics-fold');
+    expect(job?.data).toEqual({ tenantId: w.tenant.id });
+
+    // From a fresh count: one store short of the threshold asks nothing, the next asks again.
+    await job?.remove();
+    for (let i = 1; i < FOLD_AFTER_WRITES; i++) await storeNote();
+    expect(await queue.getJob(jobId)).toBeUndefined();
+    await storeNote();
+    expect((await queue.getJob(jobId))?.data).toEqual({ tenantId: w.tenant.id });
+    // The fold the job runs leaves no delta behind.
+    await fold();
+    const [{ n }] = await data.query<{ n: number }[]>(`SELECT count(*)::int AS n FROM ${schema()}.term_count_deltas`);
+    expect(n).toBe(0);
   });
 });
 

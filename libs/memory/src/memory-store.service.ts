@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { type SessionPrincipal } from '@cairn/access';
 import { type ProjectRef, ProjectResolver } from '@cairn/projects';
+import { TermStatistics } from '@cairn/search';
 import { TenantTransaction } from '@cairn/tenancy';
 import { type ContradictionWarning, type Memory } from './contract/memory.types';
 import { type StoreMemoryInput, type WriteResult } from './contract/memory-write.types';
@@ -36,6 +37,7 @@ export class MemoryStore {
     private readonly decision: MemoryStoreDecision,
     private readonly persistence: MemoryStorePersistence,
     private readonly embeddingJobs: MemoryEmbeddingJobs,
+    private readonly termStatistics: TermStatistics,
   ) {}
 
   async store(
@@ -53,6 +55,7 @@ export class MemoryStore {
       const memory = await this.persistence.persist(project, principal, input, prepared, decided, warnings);
       this.tx.onCommit(async () => {
         embedding = await this.embeddingJobs.enqueue(memory);
+        await this.termStatistics.noteWrite();
       });
       return { memory, replayed: false };
     });

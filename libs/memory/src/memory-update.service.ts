@@ -3,6 +3,7 @@ import { assertProjectAccess, authorOf, type SessionPrincipal } from '@cairn/acc
 import { ConflictError } from '@cairn/common';
 import { ProjectResolver } from '@cairn/projects';
 import { SecretRedaction } from '@cairn/secrets';
+import { TermStatistics } from '@cairn/search';
 import { TenantTransaction } from '@cairn/tenancy';
 import { type Memory } from './contract/memory.types';
 import { type UpdateMemoryInput, type WriteResult } from './contract/memory-write.types';
@@ -39,6 +40,7 @@ export class MemoryUpdate {
     private readonly secrets: SecretRedaction,
     private readonly sealing: SensitiveContent,
     private readonly grants: MemoryShareGrantsRepository,
+    private readonly termStatistics: TermStatistics,
   ) {}
 
   async update(
@@ -96,6 +98,7 @@ export class MemoryUpdate {
         embedding = 'queued';
         this.tx.onCommit(async () => {
           embedding = await this.embeddingJobs.enqueue(current);
+          await this.termStatistics.noteWrite();
         });
       }
       return { memory: current, warnings: found };

@@ -57,5 +57,5 @@ export { candidatesPerList, vectorSearchSettings } from './ranking-sizes';
 export { BM25, ENTITY_WEIGHT } from './keyword-ranking.sql';
 export { SearchWorkerModule } from './jobs/search-worker.module';
 export { SearchModule } from './search.module';
-export { TermStatistics } from './term-statistics.service';
+export { FOLD_AFTER_WRITES, TermStatistics } from './term-statistics.service';
 export { EXACT_SCAN_BUDGET, exactScanRowLimit, VectorScanChoice } from './vector-scan-choice.service';
