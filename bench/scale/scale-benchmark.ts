@@ -33,6 +33,7 @@ import {
   dropMemoryVectorIndex,
   memoryTableSizes,
 } from './vector-index';
+import { withFoldWorker } from '../search/fold-worker';
 
 export interface ScaleBenchInput {
   readonly databaseUrl: string;
@@ -122,7 +123,9 @@ async function measureTenant(input: ScaleBenchInput, bench: SearchApp, workDir: 
       for (const line of explained.plan) log(`    | ${line}`);
     }
     log(`  store: ${STORES_PER_CASE} memories per case`);
-    const store = await measureStore(ops, baseline, STORES_PER_CASE, settle, highConcurrency);
+    const store = await withFoldWorker(bench, target.tenant, log, () =>
+      measureStore(ops, baseline, STORES_PER_CASE, settle, highConcurrency),
+    );
     const loadAfter = loadavg()[0] ?? Number.NaN;
 
     const afterStores = await tableActivity(bench, schema);

@@ -112,11 +112,12 @@ export async function startSearchApp(
     embedder,
     processor,
     close: async () => {
-      // The embedding jobs the store phase enqueued: nobody consumes them, remove them.
-      await jobs
-        .queue('embeddings')
-        .obliterate({ force: true })
-        .catch(() => undefined);
+      // The embedding jobs the store phase enqueued (nobody consumes them) and any fold left: remove them.
+      for (const queue of ['embeddings', 'maintenance'] as const)
+        await jobs
+          .queue(queue)
+          .obliterate({ force: true })
+          .catch(() => undefined);
       await app.close();
     },
   };

@@ -21,6 +21,7 @@ import { cairnOperations } from './operations';
 import { HIGH_CONCURRENCY, measureSearch, measureStore, STORE_CASES } from './phases';
 import { searchRows, type SizeResult, sizeLabel } from './rows';
 import { seedCairn, writeMemoryFiles, writeQueries } from './seed';
+import { withFoldWorker } from './fold-worker';
 
 export const QUERY_COUNT = 200;
 export const STORES_PER_CASE = 60;
@@ -90,7 +91,9 @@ async function measureSize(shared: Shared, size: number): Promise<Measured> {
     });
     const diagnosis = await diagnose(bench, target, ops, modes, texts, ids, log);
     log(`  store: ${STORES_PER_CASE} memories per case`);
-    const store = await measureStore(ops, baseline, STORES_PER_CASE, settle, highConcurrency);
+    const store = await withFoldWorker(bench, target.tenant, log, () =>
+      measureStore(ops, baseline, STORES_PER_CASE, settle, highConcurrency),
+    );
     const took = seconds(performance.now() - began);
     log(`search ${label}: done in ${took} s`);
     return {
