@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { lookup as dnsLookup } from 'node:dns';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import net, { type AddressInfo, type LookupFunction } from 'node:net';
@@ -51,7 +52,14 @@ export async function startLoopbackServer(host = '127.0.0.1', port = 0): Promise
 
 /** What {@link guardConnections} saw: every address a socket was about to connect to. */
 export interface ConnectionGuard {
-  readonly attempts: string[];
+  /** In order; `tag` is the {@link ConnectionGuard.tagged} run that opened the socket (none outside one). */
+  readonly attempts: { readonly address: string; readonly tag: string | undefined }[];
+  /**
+   * Runs `work` with every connection it opens tagged `tag`. Why: the guard patches the process's
+   * `net`, which a jest worker shares between test files, so a client another file left open
+   * (a pool reconnecting to 127.0.0.1) shows up too; a test counts its own connections by tag.
+   */
+  tagged<T>(tag: string, work: () => Promise<T>): Promise<T>;
   restore(): void;
 }
 
@@ -64,15 +72,18 @@ const isLoopback = (address: string) => ipaddr.isValid(address) && ipaddr.proces
  * machine and the recorded attempt makes the failure plain.
  */
 export function guardConnections(): ConnectionGuard {
-  const attempts: string[] = [];
+  const attempts: { address: string; tag: string | undefined }[] = [];
+  const tags = new AsyncLocalStorage<string>();
   const original = net.Socket.prototype.connect;
   net.Socket.prototype.connect = function guardedConnect(this: net.Socket, ...args: unknown[]) {
     // http's agent calls connect with the normalised [options, callback] array.
     const options = (Array.isArray(args[0]) ? args[0][0] : args[0]) as net.TcpNetConnectOpts | undefined;
+    // Taken now, in the context of whoever connects: the lookup below answers later.
+    const tag = tags.getStore();
     if (options && typeof options === 'object' && options.port !== undefined) {
       const host = options.host ?? 'localhost';
       if (net.isIP(host)) {
-        attempts.push(host);
+        attempts.push({ address: host, tag });
         if (!isLoopback(host)) {
           process.nextTick(() => this.destroy(new Error(`test guard: connection to ${host} refused`)));
           return this;
@@ -82,7 +93,7 @@ export function guardConnections(): ConnectionGuard {
         options.lookup = (hostname, lookupOptions, callback) =>
           lookup(hostname, lookupOptions, (error, address, family) => {
             const addresses = Array.isArray(address) ? address.map((entry) => entry.address) : [address];
-            if (!error) attempts.push(...addresses);
+            if (!error) attempts.push(...addresses.map((entry) => ({ address: entry, tag })));
             const outside = addresses.find((entry) => !isLoopback(entry));
             if (!error && outside) callback(new Error(`test guard: connection to ${outside} refused`), address, family);
             else callback(error, address, family);
@@ -91,5 +102,9 @@ export function guardConnections(): ConnectionGuard {
     }
     return (original as (...all: unknown[]) => net.Socket).apply(this, args);
   };
-  return { attempts, restore: () => void (net.Socket.prototype.connect = original) };
+  return {
+    attempts,
+    tagged: (tag, work) => tags.run(tag, work),
+    restore: () => void (net.Socket.prototype.connect = original),
+  };
 }

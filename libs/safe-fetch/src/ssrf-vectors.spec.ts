@@ -238,12 +238,18 @@ describe('SSRF vectors', () => {
     const url = vector.url.replaceAll('{P}', String(publicServer.port));
     const before = { public: publicServer.requests.length, attempts: guard.attempts.length };
     const internalBefore = internalServer.requests.length;
-    const outcome = await fetcher.fetch(url, vector.hops === undefined ? {} : trusting).then(
-      (result) => `fetched ${result.finalUrl}`,
-      (error: unknown) => (error instanceof SafeFetchError ? error.code : `unexpected ${String(error)}`),
-    );
+    const outcome = await guard
+      .tagged(name, () => fetcher.fetch(url, vector.hops === undefined ? {} : trusting))
+      .then(
+        (result) => `fetched ${result.finalUrl}`,
+        (error: unknown) => (error instanceof SafeFetchError ? error.code : `unexpected ${String(error)}`),
+      );
     const hops = vector.hops ?? 0;
-    const connections = guard.attempts.slice(before.attempts);
+    // This fetch's connections only: a client another test file left open in this jest worker may connect too.
+    const connections = guard.attempts
+      .slice(before.attempts)
+      .filter((attempt) => attempt.tag === name)
+      .map((attempt) => attempt.address);
     const strays = connections.filter((target, index) => index >= hops || target !== '127.0.0.1');
     const internalHits = internalServer.requests.length - internalBefore;
     const verdict =
