@@ -297,13 +297,18 @@ describe('keyword ranking statistics (BM25 kept by the write path)', () => {
     expect(ranking.length).toBeGreaterThanOrEqual(9);
   });
 
-  it('asks the worker for a fold every FOLD_AFTER_WRITES stores in a tenant, one pending job at a time', async () => {
+  it('asks the worker for a fold every FOLD_AFTER_WRITES writes in a tenant (stores, edits, deletes), one pending job at a time', async () => {
     // The rankers sum every unfolded delta of a term: writes must not wait for the sweep's clock.
     const queue = api.app.get(JobQueue).queue('maintenance');
     const jobId = `term-fold-${w.tenant.id}`;
     let written = 0;
-    const storeNote = () =>
-      store(w.agent, w.project, { content: `Fold cadence note ${written++}: the staging cluster was patched` });
+    const notes: string[] = [];
+    const storeNote = async () => {
+      const { memory } = await store(w.agent, w.project, {
+        content: `Fold cadence note ${written++}: the staging cluster was patched`,
+      });
+      notes.push(memory.id);
+    };
     // The process's count is somewhere below the threshold: at most FOLD_AFTER_WRITES stores reach it.
     await (await queue.getJob(jobId))?.remove();
     while (!(await queue.getJob(jobId))) {
@@ -320,6 +325,20 @@ describe('keyword ranking statistics (BM25 kept by the write path)', () => {
     expect(await queue.getJob(jobId)).toBeUndefined();
     await storeNote();
     expect((await queue.getJob(jobId))?.data).toEqual({ tenantId: w.tenant.id });
+
+    // Edits (tags are indexed words too) and deletes add deltas as well: they count alike.
+    await (await queue.getJob(jobId))?.remove();
+    const half = FOLD_AFTER_WRITES / 2;
+    for (const id of notes.slice(0, half)) {
+      const edited = await w.agent.patch(memoriesUrl(w.project, `/${id}`), { tags: ['cadence'] });
+      expect(edited.status).toBe(200);
+    }
+    for (const id of notes.slice(half, FOLD_AFTER_WRITES - 1))
+      expect((await w.agent.delete(memoriesUrl(w.project, `/${id}`))).status).toBe(204);
+    expect(await queue.getJob(jobId)).toBeUndefined();
+    expect((await w.agent.delete(memoriesUrl(w.project, `/${notes[FOLD_AFTER_WRITES - 1]}`))).status).toBe(204);
+    expect((await queue.getJob(jobId))?.data).toEqual({ tenantId: w.tenant.id });
+
     // The fold the job runs leaves no delta behind.
     await fold();
     const [{ n }] = await data.query<{ n: number }[]>(`SELECT count(*)::int AS n FROM ${schema()}.term_count_deltas`);

@@ -98,9 +98,10 @@ export class MemoryUpdate {
         embedding = 'queued';
         this.tx.onCommit(async () => {
           embedding = await this.embeddingJobs.enqueue(current);
-          await this.termStatistics.noteWrite();
         });
       }
+      // Content, tags, keywords and category are all indexed words: any edit may add term deltas.
+      this.tx.onCommit(() => this.termStatistics.noteWrite());
       return { memory: current, warnings: found };
     });
     return { memory, warnings, embedding, redacted: clean.redacted };

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { assertProjectAccess, type SessionPrincipal } from '@cairn/access';
 import { ProjectResolver } from '@cairn/projects';
+import { TermStatistics } from '@cairn/search';
 import { TenantTransaction } from '@cairn/tenancy';
 import { type StoreMemoryInput, type UpdateMemoryInput, type WriteResult } from './contract/memory-write.types';
 import { SYSTEM_VIEWER } from './contract/memory-viewer';
@@ -27,6 +28,7 @@ export class MemoryWriter {
     private readonly storing: MemoryStore,
     private readonly updating: MemoryUpdate,
     private readonly supersession: MemorySupersession,
+    private readonly termStatistics: TermStatistics,
   ) {}
 
   /**
@@ -59,6 +61,8 @@ export class MemoryWriter {
       assertMayDelete(principal, memory);
       assertAtVersion(memory, expectedVersion);
       await this.memories.softDelete(memory.id);
+      // Its words leave the statistics as negative deltas.
+      this.tx.onCommit(() => this.termStatistics.noteWrite());
     });
   }
 
